@@ -1,0 +1,3 @@
+module github.com/sightline-game/sightline
+
+go 1.26

@@ -1,0 +1,162 @@
+package delta
+
+import (
+	"fmt"
+
+	"github.com/sightline-game/sightline/netcode/bitpack"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+	"github.com/sightline-game/sightline/netcode/snapstream"
+)
+
+const (
+	kindFull  = 0
+	kindDelta = 1
+
+	tickBits      = 32
+	deltaTickBits = 16
+	countOrder    = 4 // gamma order of a full snapshot's entity count
+	newOrder      = 0 // gamma order of a delta's count of new entities
+	ageOrder      = 1
+	orderBits     = 3 // width of a gamma order chosen per packet (0..7)
+)
+
+// status of a baseline entity in a delta.
+const (
+	unchanged uint8 = iota
+	changed
+	removed
+)
+
+// Codec encodes and decodes snapshots of one schema. It implements
+// snapstream.Format. Make one with NewCodec; it is not safe for concurrent use.
+type Codec struct {
+	schema *snapshot.Schema
+	bits   []uint8 // width of each field
+	wbits  []uint8 // width of each field's small-delta width W
+
+	// Scratch, sized for MaxEntities once.
+	status   []uint8  // per baseline entity
+	fmask    []uint32 // per baseline entity: fields changed
+	partner  []int32  // per baseline entity: its index in the current snapshot
+	newIdx   []int32  // encoder: indices in cur of new entities
+	newIDs   []snapshot.EntityID
+	newVals  []uint32
+	hist     [32][33]uint32 // per field: changes by zigzag bit length
+	maskHist [256]uint16
+	plan     plan
+}
+
+// plan is what the encoder decided for one delta.
+type plan struct {
+	width    [32]uint8 // small-delta width per field; 0 = absolute only
+	allSmall [32]bool  // every change of the field fits width
+	maskMode bool      // common-mask coding on
+	common   uint32
+}
+
+var _ snapstream.Format = (*Codec)(nil)
+
+// NewCodec returns a codec for s.
+func NewCodec(s *snapshot.Schema) (*Codec, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	n := s.MaxEntities
+	c := &Codec{
+		schema:  s,
+		bits:    make([]uint8, len(s.Fields)),
+		wbits:   make([]uint8, len(s.Fields)),
+		status:  make([]uint8, n),
+		fmask:   make([]uint32, n),
+		partner: make([]int32, n),
+		newIdx:  make([]int32, 0, n),
+		newIDs:  make([]snapshot.EntityID, 0, n),
+		newVals: make([]uint32, 0, n*len(s.Fields)),
+	}
+	for f, fd := range s.Fields {
+		c.bits[f] = fd.Bits
+		c.wbits[f] = uint8(bitpack.Len(uint32(fd.Bits - 1)))
+	}
+	return c, nil
+}
+
+// MustCodec is NewCodec for schemas written in code; it panics on an invalid schema.
+func MustCodec(s *snapshot.Schema) *Codec {
+	c, err := NewCodec(s)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// Schema returns the codec's schema.
+func (c *Codec) Schema() *snapshot.Schema { return c.schema }
+
+// ReadHeader reads the tick and baseline of a packet. Deltas carry only the
+// low 16 bits of their tick; newest, the receiver's newest decoded tick,
+// supplies the rest. A delta cannot be read before any full snapshot.
+func (c *Codec) ReadHeader(p []byte, newest uint32) (snapstream.Header, error) {
+	r := bitpack.NewReader(p)
+	h, err := c.readHeader(&r, newest)
+	return h, err
+}
+
+func (c *Codec) readHeader(r *bitpack.Reader, newest uint32) (snapstream.Header, error) {
+	kind := r.Read(1)
+	if kind == kindFull {
+		tick := r.Read(tickBits)
+		if err := r.Err(); err != nil {
+			return snapstream.Header{}, fmt.Errorf("%w: header: %w", ErrMalformed, err)
+		}
+		if tick == 0 {
+			return snapstream.Header{}, fmt.Errorf("%w: tick 0", ErrMalformed)
+		}
+		return snapstream.Header{Tick: tick}, nil
+	}
+	low := uint16(r.Read(deltaTickBits))
+	age := int64(r.ReadGamma(ageOrder)) + 1
+	if err := r.Err(); err != nil {
+		return snapstream.Header{}, fmt.Errorf("%w: header: %w", ErrMalformed, err)
+	}
+	if newest == 0 {
+		return snapstream.Header{}, fmt.Errorf("%w: delta before any full snapshot", ErrBaseline)
+	}
+	tick := int64(newest) + int64(int16(low-uint16(newest)))
+	base := tick - age
+	if base <= 0 || tick > 1<<32-1 {
+		return snapstream.Header{}, fmt.Errorf("%w: tick %d age %d", ErrBaseline, tick, age)
+	}
+	return snapstream.Header{Tick: uint32(tick), Baseline: uint32(base)}, nil
+}
+
+// wrapDiff returns cur-base as a signed number of bits-wide steps, wrapping.
+func wrapDiff(cur, base uint32, bits uint8) int32 {
+	sh := 32 - bits
+	return int32((cur-base)<<sh) >> sh
+}
+
+func fieldMask(bits uint8) uint32 {
+	if bits >= 32 {
+		return ^uint32(0)
+	}
+	return 1<<bits - 1
+}
+
+// bestOrder returns the gamma order (the index into costs) with the fewest
+// bits, and that many bits.
+func bestOrder(costs []int) (uint, int) {
+	best, bestCost := uint(0), costs[0]
+	for k := 1; k < len(costs); k++ {
+		if costs[k] < bestCost {
+			best, bestCost = uint(k), costs[k]
+		}
+	}
+	return best, bestCost
+}
+
+// addGammaCosts adds to costs[k] the length of v coded gamma(k), for every k.
+func addGammaCosts(costs []int, v uint32) {
+	for k := range costs {
+		costs[k] += bitpack.GammaLen(v, uint(k))
+	}
+}

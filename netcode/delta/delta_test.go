@@ -1,0 +1,329 @@
+package delta
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sightline-game/sightline/netcode/bitpack"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+	"github.com/sightline-game/sightline/netcode/snapstream"
+)
+
+// seedSchema is the layout of the reference deep dive's test: x, y, z at 18
+// bits, yaw at 9 bits, 10-bit ids (its full snapshot is 9 bytes an entity).
+var seedSchema = snapshot.MustSchema(10, 4, 0,
+	snapshot.Field{Name: "x", Bits: 18}, snapshot.Field{Name: "y", Bits: 18},
+	snapshot.Field{Name: "z", Bits: 18}, snapshot.Field{Name: "yaw", Bits: 9})
+
+func mustAppend(t testing.TB, s *snapshot.Snapshot, id snapshot.EntityID, v ...uint32) {
+	t.Helper()
+	if err := s.Append(id, v...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// roundTrip encodes cur against base (or full when base is nil), decodes it
+// and checks the result equals cur. It returns the packet length.
+func roundTrip(t testing.TB, c *Codec, tick, baseline uint32, base, cur *snapshot.Snapshot) int {
+	t.Helper()
+	var p []byte
+	if base == nil {
+		p = c.AppendFull(nil, tick, cur)
+		if len(p) != c.FullLen(cur) {
+			t.Fatalf("full packet %d bytes, FullLen %d", len(p), c.FullLen(cur))
+		}
+	} else {
+		p = c.AppendDelta(nil, tick, baseline, base, cur)
+	}
+	h, err := c.ReadHeader(p, baseline+1)
+	if base == nil {
+		h, err = c.ReadHeader(p, 0)
+	}
+	if err != nil {
+		t.Fatalf("header: %v", err)
+	}
+	if h.Tick != tick || (base != nil && h.Baseline != baseline) || (base == nil) != h.Full() {
+		t.Fatalf("header %+v, want tick %d baseline %d", h, tick, baseline)
+	}
+	out := snapshot.New(c.Schema())
+	if err := c.Decode(p, h, base, out); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	if !out.Equal(cur) {
+		t.Fatalf("decoded %d entities differ from %d sent (%d differ)", out.Len(), cur.Len(), out.Diff(cur))
+	}
+	return len(p)
+}
+
+func TestSeedCase200Entities(t *testing.T) {
+	c := MustCodec(seedSchema)
+	base := snapshot.New(seedSchema)
+	for i := range 200 {
+		mustAppend(t, base, snapshot.EntityID{Index: uint16(i)}, uint32(i)*100, 5000, 7, 300)
+	}
+	cur := snapshot.New(seedSchema)
+	for i := range 200 {
+		if i == 5 {
+			continue // removed
+		}
+		row := append([]uint32(nil), base.Row(i)...)
+		if i%10 == 0 { // 20 movers: a small move on x and on the angle
+			row[0] += 3
+			row[3] = (row[3] + 1) % 512
+		}
+		mustAppend(t, cur, snapshot.EntityID{Index: uint16(i)}, row...)
+	}
+	mustAppend(t, cur, snapshot.EntityID{Index: 900}, 1, 2, 3, 4) // added
+	n := roundTrip(t, c, 41, 40, base, cur)
+	const fullBytes = 200 * 9
+	t.Logf("delta %d bytes; the reference full snapshot is %d bytes, ours %d", n, fullBytes, c.FullLen(cur))
+	if n > 96 {
+		t.Fatalf("delta is %d bytes, want at most 96", n)
+	}
+	if c.FullLen(cur) > fullBytes {
+		t.Fatalf("our full snapshot %d bytes exceeds the byte-aligned %d", c.FullLen(cur), fullBytes)
+	}
+}
+
+// randomWorld returns a snapshot with n entities in random slots.
+func randomWorld(rng *rand.Rand, s *snapshot.Schema, n int) *snapshot.Snapshot {
+	out := snapshot.New(s)
+	perm := rng.Perm(1 << s.IndexBits)[:n]
+	slots := make([]bool, 1<<s.IndexBits)
+	for _, p := range perm {
+		slots[p] = true
+	}
+	for i, used := range slots {
+		if !used {
+			continue
+		}
+		row := make([]uint32, len(s.Fields))
+		for f, fd := range s.Fields {
+			row[f] = rng.Uint32() & fd.Max()
+		}
+		if err := out.Append(snapshot.EntityID{Index: uint16(i), Generation: uint16(rng.IntN(int(s.MaxGeneration()) + 1))}, row...); err != nil {
+			panic(err)
+		}
+	}
+	return out
+}
+
+// evolve returns a copy of s where entities moved, despawned, spawned and
+// slots were reused with a new generation.
+func evolve(rng *rand.Rand, s *snapshot.Snapshot, moveShare float64) *snapshot.Snapshot {
+	sch := s.Schema()
+	out := snapshot.New(sch)
+	taken := make(map[uint16]bool)
+	type ent struct {
+		id  snapshot.EntityID
+		row []uint32
+	}
+	var ents []ent
+	for i := range s.Len() {
+		id := s.ID(i)
+		row := append([]uint32(nil), s.Row(i)...)
+		switch r := rng.Float64(); {
+		case r < 0.03:
+			continue // despawn
+		case r < 0.05:
+			id.Generation = (id.Generation + 1) & sch.MaxGeneration() // reused slot
+		}
+		if rng.Float64() < moveShare {
+			for f, fd := range sch.Fields {
+				if rng.IntN(3) == 0 {
+					continue
+				}
+				if rng.IntN(10) == 0 {
+					row[f] = rng.Uint32() & fd.Max() // a jump
+				} else {
+					row[f] = (row[f] + uint32(rng.IntN(41)-20)) & fd.Max() // small, wrapping
+				}
+			}
+		}
+		taken[id.Index] = true
+		ents = append(ents, ent{id, row})
+	}
+	for range rng.IntN(4) {
+		slot := uint16(rng.IntN(1 << sch.IndexBits))
+		if taken[slot] || len(ents) >= sch.MaxEntities {
+			continue
+		}
+		taken[slot] = true
+		row := make([]uint32, len(sch.Fields))
+		for f, fd := range sch.Fields {
+			row[f] = rng.Uint32() & fd.Max()
+		}
+		ents = append(ents, ent{snapshot.EntityID{Index: slot}, row})
+	}
+	// sort by slot
+	for i := 1; i < len(ents); i++ {
+		for j := i; j > 0 && ents[j].id.Index < ents[j-1].id.Index; j-- {
+			ents[j], ents[j-1] = ents[j-1], ents[j]
+		}
+	}
+	for _, e := range ents {
+		if err := out.Append(e.id, e.row...); err != nil {
+			panic(err)
+		}
+	}
+	return out
+}
+
+func TestRandomRoundTrips(t *testing.T) {
+	schemas := []*snapshot.Schema{
+		seedSchema,
+		snapshot.MustSchema(6, 0, 0, snapshot.Field{Name: "only", Bits: 1}),
+		snapshot.MustSchema(8, 16, 200, snapshot.Field{Name: "a", Bits: 32}, snapshot.Field{Name: "b", Bits: 2}, snapshot.Field{Name: "c", Bits: 7}),
+		snapshot.MustSchema(12, 3, 0, snapshot.Field{Name: "x", Bits: 16}, snapshot.Field{Name: "y", Bits: 16}, snapshot.Field{Name: "h", Bits: 10}, snapshot.Field{Name: "s", Bits: 8}),
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for si, s := range schemas {
+		c := MustCodec(s)
+		for run := range 60 {
+			n := rng.IntN(min(s.MaxEntities, 300) + 1)
+			base := randomWorld(rng, s, n)
+			roundTrip(t, c, uint32(run+1), 0, nil, base)
+			cur := base
+			for step := range 5 {
+				next := evolve(rng, cur, []float64{0, 0.05, 0.5, 1}[step%4])
+				roundTrip(t, c, uint32(1000+step), uint32(1000+step-1-rng.IntN(3)), cur, next)
+				cur = next
+			}
+			_ = si
+		}
+	}
+}
+
+func TestEmptyAndIdentical(t *testing.T) {
+	c := MustCodec(seedSchema)
+	empty := snapshot.New(seedSchema)
+	if n := roundTrip(t, c, 5, 0, nil, empty); n != 5 {
+		t.Errorf("empty full snapshot is %d bytes, want 5", n)
+	}
+	world := randomWorld(rand.New(rand.NewPCG(1, 1)), seedSchema, 100)
+	n := roundTrip(t, c, 9, 8, world, world)
+	if n > 3 {
+		t.Errorf("a delta with nothing changed is %d bytes, want at most 3", n)
+	}
+	roundTrip(t, c, 9, 8, empty, world) // everything new
+	roundTrip(t, c, 9, 8, world, empty) // everything removed
+}
+
+func TestAngleWrapIsSmall(t *testing.T) {
+	s := snapshot.MustSchema(4, 0, 0, snapshot.Field{Name: "heading", Bits: 10})
+	c := MustCodec(s)
+	base, cur := snapshot.New(s), snapshot.New(s)
+	for i := range 16 {
+		mustAppend(t, base, snapshot.EntityID{Index: uint16(i)}, 1022)
+		mustAppend(t, cur, snapshot.EntityID{Index: uint16(i)}, 1)
+	}
+	p := c.AppendDelta(nil, 3, 2, base, cur)
+	if c.plan.width[0] > 3 {
+		t.Fatalf("1022 -> 1 coded with small width %d; a wrapped change of 3 steps needs 3 bits", c.plan.width[0])
+	}
+	roundTrip(t, c, 3, 2, base, cur)
+	_ = p
+}
+
+func TestReplacedSlotIsRemovalPlusNew(t *testing.T) {
+	c := MustCodec(seedSchema)
+	base, cur := snapshot.New(seedSchema), snapshot.New(seedSchema)
+	mustAppend(t, base, snapshot.EntityID{Index: 3, Generation: 1}, 10, 10, 10, 10)
+	mustAppend(t, cur, snapshot.EntityID{Index: 3, Generation: 2}, 10, 10, 10, 10)
+	roundTrip(t, c, 2, 1, base, cur)
+	c.AppendDelta(nil, 2, 1, base, cur)
+	if c.status[0] != removed || len(c.newIdx) != 1 {
+		t.Fatalf("status %d, %d new: a new generation must be a removal plus a new entity", c.status[0], len(c.newIdx))
+	}
+}
+
+func TestDeltaGrowsWithChanges(t *testing.T) {
+	s := snapshot.MustSchema(10, 0, 0, snapshot.Field{Name: "x", Bits: 16}, snapshot.Field{Name: "y", Bits: 16})
+	c := MustCodec(s)
+	base := snapshot.New(s)
+	for i := range 1000 {
+		mustAppend(t, base, snapshot.EntityID{Index: uint16(i)}, 1000, 1000)
+	}
+	prev := 0
+	for _, moving := range []int{0, 10, 50, 100, 300, 1000} {
+		cur := snapshot.New(s)
+		for i := range 1000 {
+			v := uint32(1000)
+			if i < moving {
+				v += 40
+			}
+			mustAppend(t, cur, snapshot.EntityID{Index: uint16(i)}, v, 1000)
+		}
+		n := roundTrip(t, c, 10, 9, base, cur)
+		if moving > 0 && n <= prev {
+			t.Fatalf("%d moving: %d bytes, not more than %d", moving, n, prev)
+		}
+		prev = n
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	c := MustCodec(seedSchema)
+	rng := rand.New(rand.NewPCG(9, 9))
+	base := randomWorld(rng, seedSchema, 50)
+	cur := evolve(rng, base, 0.5)
+	delta := c.AppendDelta(nil, 20, 18, base, cur)
+	full := c.AppendFull(nil, 20, cur)
+	h, err := c.ReadHeader(delta, 19)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := snapshot.New(seedSchema)
+	hugeCount := func() []byte { // a full snapshot claiming 1<<30 entities
+		w := bitpack.NewWriter(nil)
+		w.Write(kindFull, 1)
+		w.Write(20, tickBits)
+		w.WriteGamma(1<<30, countOrder)
+		return w.Bytes()
+	}()
+	cases := []struct {
+		name string
+		p    []byte
+		h    snapstream.Header
+		base *snapshot.Snapshot
+		want error
+	}{
+		{"empty", nil, snapstream.Header{Tick: 1}, nil, ErrMalformed},
+		{"truncated delta", delta[:len(delta)/2], h, base, ErrMalformed},
+		{"truncated full", full[:len(full)-3], snapstream.Header{Tick: 20}, nil, ErrMalformed},
+		{"trailing byte", append(append([]byte(nil), full...), 1), snapstream.Header{Tick: 20}, nil, ErrMalformed},
+		{"huge count", hugeCount, snapstream.Header{Tick: 20}, nil, ErrTooMany},
+		{"delta without baseline", delta, h, nil, ErrBaseline},
+		{"delta onto itself", delta, h, out, ErrBaseline},
+		{"header says full", delta, snapstream.Header{Tick: 20}, base, ErrKind},
+		{"age disagrees", delta, snapstream.Header{Tick: 20, Baseline: 17}, base, ErrBaseline},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := c.Decode(tc.p, tc.h, tc.base, out); !errors.Is(err, tc.want) {
+				t.Fatalf("err %v, want %v", err, tc.want)
+			}
+		})
+	}
+	if _, err := c.ReadHeader(delta, 0); !errors.Is(err, ErrBaseline) {
+		t.Errorf("delta header with no newest tick: %v", err)
+	}
+	if _, err := c.ReadHeader([]byte{0, 0, 0, 0, 0}, 0); !errors.Is(err, ErrMalformed) {
+		t.Errorf("tick 0: %v", err)
+	}
+}
+
+func TestTickUnwrapAcross16Bits(t *testing.T) {
+	c := MustCodec(seedSchema)
+	w := randomWorld(rand.New(rand.NewPCG(2, 2)), seedSchema, 10)
+	for _, tc := range []struct{ tick, base, newest uint32 }{
+		{65536 + 3, 65535, 65535}, {1 << 20, 1<<20 - 2, 1<<20 - 1}, {70000, 69990, 69995},
+	} {
+		p := c.AppendDelta(nil, tc.tick, tc.base, w, w)
+		h, err := c.ReadHeader(p, tc.newest)
+		if err != nil || h.Tick != tc.tick || h.Baseline != tc.base {
+			t.Errorf("%+v: header %+v err %v", tc, h, err)
+		}
+	}
+}

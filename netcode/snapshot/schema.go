@@ -1,0 +1,85 @@
+package snapshot
+
+import "fmt"
+
+// Field is one quantized value every entity carries.
+type Field struct {
+	// Name is for people: logs, tables and error messages.
+	Name string
+	// Bits is the width of the field's values: 1 to 32.
+	Bits uint8
+}
+
+// Max returns the largest value the field can hold.
+func (f Field) Max() uint32 { return uint32(1<<f.Bits - 1) }
+
+// Schema describes the entities of a world: their fields and how ids are numbered.
+type Schema struct {
+	// Fields are the values each entity carries, in wire order.
+	Fields []Field
+	// IndexBits is the width of an entity's slot index; slots run from 0 to 1<<IndexBits - 1.
+	IndexBits uint8
+	// GenerationBits is the width of a slot's generation counter (0 to 16).
+	GenerationBits uint8
+	// MaxEntities bounds how many entities a snapshot holds; decoders never
+	// accept more, whatever a packet claims.
+	MaxEntities int
+}
+
+// NewSchema checks and returns a schema. maxEntities of 0 means one entity per slot.
+func NewSchema(indexBits, generationBits uint8, maxEntities int, fields ...Field) (*Schema, error) {
+	s := &Schema{Fields: fields, IndexBits: indexBits, GenerationBits: generationBits, MaxEntities: maxEntities}
+	if s.MaxEntities == 0 {
+		s.MaxEntities = 1 << indexBits
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// MustSchema is NewSchema for schemas written in code; it panics on an invalid schema.
+func MustSchema(indexBits, generationBits uint8, maxEntities int, fields ...Field) *Schema {
+	s, err := NewSchema(indexBits, generationBits, maxEntities, fields...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Validate reports whether the schema is usable.
+func (s *Schema) Validate() error {
+	if len(s.Fields) == 0 || len(s.Fields) > 32 {
+		return fmt.Errorf("%w: %d fields (want 1 to 32)", ErrSchema, len(s.Fields))
+	}
+	for i, f := range s.Fields {
+		if f.Bits == 0 || f.Bits > 32 {
+			return fmt.Errorf("%w: field %d (%s) has %d bits (want 1 to 32)", ErrSchema, i, f.Name, f.Bits)
+		}
+	}
+	if s.IndexBits == 0 || s.IndexBits > 16 {
+		return fmt.Errorf("%w: %d index bits (want 1 to 16)", ErrSchema, s.IndexBits)
+	}
+	if s.GenerationBits > 16 {
+		return fmt.Errorf("%w: %d generation bits (want 0 to 16)", ErrSchema, s.GenerationBits)
+	}
+	if s.MaxEntities <= 0 || s.MaxEntities > 1<<s.IndexBits {
+		return fmt.Errorf("%w: MaxEntities %d (want 1 to %d)", ErrSchema, s.MaxEntities, 1<<s.IndexBits)
+	}
+	return nil
+}
+
+// NumFields returns the number of fields per entity.
+func (s *Schema) NumFields() int { return len(s.Fields) }
+
+// EntityBits returns the bits of one entity's field values at full width.
+func (s *Schema) EntityBits() int {
+	n := 0
+	for _, f := range s.Fields {
+		n += int(f.Bits)
+	}
+	return n
+}
+
+// MaxGeneration returns the largest generation the schema can carry.
+func (s *Schema) MaxGeneration() uint16 { return uint16(1<<s.GenerationBits - 1) }

@@ -1,0 +1,36 @@
+package snapstream
+
+import "github.com/sightline-game/sightline/netcode/snapshot"
+
+// Header is what a snapshot packet says about itself before it is decoded.
+type Header struct {
+	// Tick is the tick whose state the packet carries.
+	Tick uint32
+	// Baseline is the tick the packet is a delta against; 0 for a full snapshot.
+	Baseline uint32
+}
+
+// Full reports whether the packet needs no baseline.
+func (h Header) Full() bool { return h.Baseline == 0 }
+
+// Format is one wire format for snapshot packets. The Sender and Receiver
+// handle baselines, histories and acks; a Format only turns snapshots into
+// bytes and back. Ticks start at 1: tick 0 means "none".
+//
+// Encoders append to dst and return it; they must not allocate when dst has
+// room. Decoders treat p as hostile: they return an error rather than panic,
+// never allocate in proportion to what the packet claims, and leave out in an
+// unspecified state on error (the Receiver decodes into scratch space).
+type Format interface {
+	// AppendFull appends a packet carrying all of cur.
+	AppendFull(dst []byte, tick uint32, cur *snapshot.Snapshot) []byte
+	// AppendDelta appends a packet carrying cur as a delta against base, the
+	// snapshot of tick baseline (baseline < tick).
+	AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapshot.Snapshot) []byte
+	// ReadHeader reads a packet's header. newest is the receiver's newest
+	// decoded tick (0 if none), for formats that send ticks truncated.
+	ReadHeader(p []byte, newest uint32) (Header, error)
+	// Decode decodes p into out. base is the snapshot of h.Baseline, or nil
+	// when h.Full(). h is what ReadHeader returned for p.
+	Decode(p []byte, h Header, base, out *snapshot.Snapshot) error
+}
