@@ -57,11 +57,11 @@ type Config struct {
 // Result is what one stream did over a run.
 type Result struct {
 	Name          string
-	Ticks         int     // server ticks sent
-	Bytes         uint64  // bytes sent server->client
-	Decoded       int     // ticks the client decoded
-	Mismatched    int     // decoded ticks whose state differs from the server's
-	WrongEntities int     // over mismatched ticks, entities that differ
+	Ticks         int    // server ticks sent
+	Bytes         uint64 // bytes sent server->client
+	Decoded       int    // ticks the client decoded
+	Mismatched    int    // decoded ticks whose state differs from the server's
+	WrongEntities int    // over mismatched ticks, entities that differ
 	Sender        snapstream.SenderStats
 	Receiver      snapstream.ReceiverStats
 	DownLink      linksim.Stats

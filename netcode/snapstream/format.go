@@ -24,6 +24,8 @@ func (h Header) Full() bool { return h.Baseline == 0 }
 type Format interface {
 	// AppendFull appends a packet carrying all of cur.
 	AppendFull(dst []byte, tick uint32, cur *snapshot.Snapshot) []byte
+	// FullLen returns the length AppendFull would produce, without encoding.
+	FullLen(cur *snapshot.Snapshot) int
 	// AppendDelta appends a packet carrying cur as a delta against base, the
 	// snapshot of tick baseline (baseline < tick).
 	AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapshot.Snapshot) []byte

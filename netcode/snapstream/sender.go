@@ -7,13 +7,6 @@ import (
 // DefaultHistory is the number of ticks a delta may reach back by default.
 const DefaultHistory = 16
 
-// FullLener is implemented by formats that can tell the size of a full
-// snapshot without encoding it. The Sender uses it to decide whether a delta
-// is worth sending; formats without it are encoded both ways.
-type FullLener interface {
-	FullLen(cur *snapshot.Snapshot) int
-}
-
 // Why tells why a packet is full or what its baseline is.
 type Why uint8
 
@@ -39,12 +32,10 @@ type SenderStats struct {
 // concurrent use.
 type Sender struct {
 	format  Format
-	fullLen FullLener // nil if the format lacks it
 	history int
 	sent    ring
 	acked   uint32
 	newest  uint32
-	scratch []byte
 	stats   SenderStats
 }
 
@@ -54,8 +45,7 @@ func NewSender(f Format, s *snapshot.Schema, history int) *Sender {
 	if history <= 0 {
 		history = DefaultHistory
 	}
-	fl, _ := f.(FullLener)
-	return &Sender{format: f, fullLen: fl, history: history, sent: newRing(s, history+1)}
+	return &Sender{format: f, history: history, sent: newRing(s, history+1)}
 }
 
 // Ack records that the client decoded tick. Acks may arrive late, twice or
@@ -98,7 +88,7 @@ func (s *Sender) Append(dst []byte, tick uint32, cur *snapshot.Snapshot) ([]byte
 	}
 	if why == SentDelta {
 		dst = s.format.AppendDelta(dst, tick, s.acked, base, cur)
-		if n := len(dst) - start; n >= s.fullLenOf(cur) {
+		if n := len(dst) - start; n >= s.format.FullLen(cur) {
 			dst, why = dst[:start], FullNotSmaller
 		}
 	}
@@ -109,14 +99,6 @@ func (s *Sender) Append(dst []byte, tick uint32, cur *snapshot.Snapshot) ([]byte
 	s.newest = tick
 	s.count(why, len(dst)-start, tick)
 	return dst, why
-}
-
-func (s *Sender) fullLenOf(cur *snapshot.Snapshot) int {
-	if s.fullLen != nil {
-		return s.fullLen.FullLen(cur)
-	}
-	s.scratch = s.format.AppendFull(s.scratch[:0], 1, cur)
-	return len(s.scratch)
 }
 
 func (s *Sender) count(why Why, n int, tick uint32) {
