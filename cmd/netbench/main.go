@@ -30,9 +30,11 @@ func main() {
 	flag.Float64Var(&o.RTTms, "rtt", 200, "round-trip time in milliseconds")
 	flag.IntVar(&o.History, "history", 16, "ticks a delta may reach back (A); both sides keep A+1 snapshots")
 	flag.Uint64Var(&o.Seed, "seed", 1, "seed of the world and the links")
+	headingBits := flag.Uint("heading-bits", 10, "width of the quantized heading (the game's is 10; the reference formats send it in 2 bytes either way)")
 	asJSON := flag.Bool("json", false, "print one JSON object")
 	table := flag.Bool("table", false, "print the README table (ignores -moving, -loss and -burst)")
 	flag.Parse()
+	o.HeadingBits = uint8(*headingBits)
 
 	if *table {
 		if err := printTable(os.Stdout, o); err != nil {

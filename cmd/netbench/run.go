@@ -20,6 +20,7 @@ type options struct {
 	RTTms         float64
 	History       int
 	Seed          uint64
+	HeadingBits   uint8 // 0 = the model's default
 }
 
 // result is one run, as printed with -json.
@@ -66,6 +67,9 @@ type model struct {
 func run(o options) (result, error) {
 	cfg := traffic.DefaultConfig()
 	cfg.Entities, cfg.TickRate, cfg.Moving, cfg.Start, cfg.Seed = o.Entities, o.Hz, o.Moving, o.Start, o.Seed
+	if o.HeadingBits != 0 {
+		cfg.HeadingBits = o.HeadingBits
+	}
 	w, err := traffic.New(cfg)
 	if err != nil {
 		return result{}, err
