@@ -1,0 +1,101 @@
+package snapshot
+
+import (
+	"errors"
+	"testing"
+)
+
+var testSchema = MustSchema(4, 2, 8, Field{Name: "x", Bits: 4}, Field{Name: "flag", Bits: 1})
+
+func TestAppendValidates(t *testing.T) {
+	cases := []struct {
+		name string
+		id   EntityID
+		vals []uint32
+		want error
+	}{
+		{"ok", EntityID{Index: 3}, []uint32{15, 1}, nil},
+		{"slot not increasing", EntityID{Index: 3}, []uint32{1, 1}, ErrOrder},
+		{"value too wide", EntityID{Index: 4}, []uint32{16, 0}, ErrRange},
+		{"too few values", EntityID{Index: 4}, []uint32{1}, ErrRange},
+		{"slot beyond index bits", EntityID{Index: 16}, []uint32{1, 0}, ErrRange},
+		{"generation beyond its bits", EntityID{Index: 5, Generation: 4}, []uint32{1, 0}, ErrRange},
+		{"ok later slot", EntityID{Index: 9, Generation: 3}, []uint32{0, 0}, nil},
+	}
+	s := New(testSchema)
+	for _, c := range cases {
+		if err := s.Append(c.id, c.vals...); !errors.Is(err, c.want) {
+			t.Errorf("%s: err %v, want %v", c.name, err, c.want)
+		}
+	}
+	if s.Len() != 2 || s.ID(1) != (EntityID{Index: 9, Generation: 3}) || s.Value(0, 0) != 15 {
+		t.Fatalf("snapshot holds %d entities: %v", s.Len(), s.IDs())
+	}
+	for i := 10; i < 16; i++ {
+		s.Append(EntityID{Index: uint16(i)}, 0, 0)
+	}
+	if !s.Full() {
+		t.Fatal("8 entities should fill MaxEntities 8")
+	}
+	if err := s.Append(EntityID{Index: 15}, 0, 0); !errors.Is(err, ErrFull) {
+		t.Fatalf("append to a full snapshot: %v", err)
+	}
+}
+
+func TestFindCopyEqualDiff(t *testing.T) {
+	a := New(testSchema)
+	a.Append(EntityID{Index: 1}, 1, 0)
+	a.Append(EntityID{Index: 4}, 4, 1)
+	a.Append(EntityID{Index: 7}, 7, 0)
+	if i, ok := a.Find(4); !ok || i != 1 {
+		t.Fatalf("Find(4) = %d %v", i, ok)
+	}
+	if _, ok := a.Find(5); ok {
+		t.Fatal("Find(5) found a missing slot")
+	}
+	b := New(testSchema)
+	b.CopyFrom(a)
+	if !b.Equal(a) || b.Diff(a) != 0 {
+		t.Fatal("a copy must be equal")
+	}
+	b.Row(0)[0] = 2 // changed
+	if b.Equal(a) || a.Value(0, 0) != 1 {
+		t.Fatal("a copy must not alias its source")
+	}
+	c := New(testSchema)
+	c.Append(EntityID{Index: 1}, 2, 0)                // changed value
+	c.Append(EntityID{Index: 4, Generation: 1}, 4, 1) // same slot, new generation
+	c.Append(EntityID{Index: 9}, 0, 0)                // 7 removed, 9 added
+	if d := c.Diff(a); d != 4 {
+		t.Fatalf("Diff = %d, want 4 (changed, regenerated, removed, added)", d)
+	}
+	c.Reset()
+	if c.Len() != 0 || !c.Equal(New(testSchema)) {
+		t.Fatal("Reset must empty the snapshot")
+	}
+}
+
+func TestSchemaValidate(t *testing.T) {
+	bad := []struct {
+		index, gen uint8
+		max        int
+		fields     []Field
+	}{
+		{0, 0, 0, []Field{{"a", 1}}},
+		{17, 0, 0, []Field{{"a", 1}}},
+		{4, 17, 0, []Field{{"a", 1}}},
+		{4, 0, 17, []Field{{"a", 1}}},
+		{4, 0, 0, nil},
+		{4, 0, 0, []Field{{"a", 0}}},
+		{4, 0, 0, []Field{{"a", 33}}},
+	}
+	for _, b := range bad {
+		if _, err := NewSchema(b.index, b.gen, b.max, b.fields...); !errors.Is(err, ErrSchema) {
+			t.Errorf("NewSchema(%d, %d, %d, %v) = %v, want ErrSchema", b.index, b.gen, b.max, b.fields, err)
+		}
+	}
+	s := MustSchema(10, 4, 0, Field{"x", 16}, Field{"y", 16}, Field{"h", 10})
+	if s.MaxEntities != 1024 || s.EntityBits() != 42 || s.MaxGeneration() != 15 || s.Fields[2].Max() != 1023 {
+		t.Fatalf("schema %+v", s)
+	}
+}
