@@ -99,3 +99,28 @@ func TestSchemaValidate(t *testing.T) {
 		t.Fatalf("schema %+v", s)
 	}
 }
+
+func TestHash(t *testing.T) {
+	a := New(testSchema)
+	a.Append(EntityID{Index: 1}, 1, 0)
+	a.Append(EntityID{Index: 4}, 4, 1)
+	b := New(testSchema)
+	b.CopyFrom(a)
+	if a.Hash() != b.Hash() {
+		t.Fatal("equal snapshots must hash alike")
+	}
+	seen := map[uint32]string{a.Hash(): "original"}
+	b.Row(1)[0] = 5
+	c := New(testSchema)
+	c.Append(EntityID{Index: 1}, 1, 0)
+	c.Append(EntityID{Index: 4, Generation: 1}, 4, 1)
+	for name, s := range map[string]*Snapshot{"value": b, "generation": c, "empty": New(testSchema)} {
+		if prev, dup := seen[s.Hash()]; dup {
+			t.Fatalf("%s change hashes like %s", name, prev)
+		}
+		seen[s.Hash()] = name
+	}
+	if n := testing.AllocsPerRun(10, func() { a.Hash() }); n != 0 {
+		t.Fatalf("Hash allocates %v", n)
+	}
+}

@@ -1,0 +1,98 @@
+package session
+
+import (
+	"github.com/sightline-game/sightline/netcode/snapshot"
+	"github.com/sightline-game/sightline/netcode/snapstream"
+)
+
+// Config is what both ends of a session agree on.
+type Config struct {
+	// Schema of the snapshots.
+	Schema *snapshot.Schema
+	// Format is the wire format; each session gets its own (formats may keep
+	// scratch space), so this makes one.
+	Format func(*snapshot.Schema) snapstream.Format
+	// History is how many ticks a delta may reach back (0 = snapstream.DefaultHistory).
+	History int
+	// InputSize is the size of one input in bytes.
+	InputSize int
+	// Redundancy is how many of the newest inputs each input datagram carries
+	// (client side; 0 = 4, at most MaxRedundancy).
+	Redundancy int
+}
+
+// ServerStats counts one session on the server.
+type ServerStats struct {
+	snapstream.SenderStats
+	InputPackets    uint64 // input datagrams taken
+	Inputs          uint64 // distinct inputs applied
+	BadInputPackets uint64 // input datagrams dropped as malformed
+}
+
+// ServerSession is the server's end of one client: one per client, not safe
+// for concurrent use.
+type ServerSession struct {
+	cfg     Config
+	sender  *snapstream.Sender
+	verify  bool
+	lastSeq uint32
+	stats   ServerStats
+}
+
+// NewServerSession returns the server's end of a new session.
+func NewServerSession(cfg Config) *ServerSession {
+	return &ServerSession{cfg: cfg, sender: snapstream.NewSender(cfg.Format(cfg.Schema), cfg.Schema, cfg.History)}
+}
+
+// HandleInput takes an input datagram: it records the ack and the client's
+// wish for hashes, and calls apply once per input not seen before, oldest
+// first. A malformed datagram is dropped whole and changes nothing.
+func (s *ServerSession) HandleInput(p []byte, apply func(seq uint32, input []byte)) error {
+	in, err := ParseInputPacket(p, s.cfg.InputSize)
+	if err != nil {
+		s.stats.BadInputPackets++
+		return err
+	}
+	s.stats.InputPackets++
+	s.sender.Ack(in.Ack)
+	s.verify = in.Verify
+	for i := in.Count - 1; i >= 0; i-- {
+		seq := in.NewestSeq - uint32(i)
+		if seq <= s.lastSeq {
+			continue
+		}
+		s.lastSeq = seq
+		s.stats.Inputs++
+		if apply != nil {
+			apply(seq, in.Input(i))
+		}
+	}
+	return nil
+}
+
+// AppendSnapshot appends the snapshot datagram of tick carrying view, the
+// state this client is to hold after decoding, and records it as sent.
+func (s *ServerSession) AppendSnapshot(dst []byte, tick uint32, view *snapshot.Snapshot) ([]byte, snapstream.Why) {
+	var hash uint32
+	if s.verify {
+		hash = view.Hash()
+	}
+	dst = AppendSnapshotHeader(dst, s.verify, hash)
+	return s.sender.Append(dst, tick, view)
+}
+
+// AckedTick returns the newest tick the client acknowledged.
+func (s *ServerSession) AckedTick() uint32 { return s.sender.AckedTick() }
+
+// LastInputSeq returns the sequence number of the newest input applied.
+func (s *ServerSession) LastInputSeq() uint32 { return s.lastSeq }
+
+// Verify reports whether the client asked for view hashes.
+func (s *ServerSession) Verify() bool { return s.verify }
+
+// Stats returns the session's counters.
+func (s *ServerSession) Stats() ServerStats {
+	st := s.stats
+	st.SenderStats = s.sender.Stats()
+	return st
+}
