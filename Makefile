@@ -4,15 +4,19 @@ FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all run test vet build bench bench-go bench-table fuzz clean check-go
+.PHONY: all run netbench test vet build bench bench-go bench-table fuzz clean check-go
 
 all: build
 
 check-go:
 	@$(GO) version >/dev/null 2>&1 || { echo "Go 1.26 is required: install it at /usr/local/go (https://go.dev/dl/)"; exit 1; }
 
-## run: the bandwidth benchmark, 600 s of traffic at 15% moving, printed as a table.
+## run: a match server on :8080 (UDP 8443) with four bots; point a client or cmd/loadtest at it.
 run: check-go
+	$(GO) run ./cmd/server -addr :8080 -udp-port 8443 -bots 4
+
+## netbench: the bandwidth benchmark, 600 s of traffic at 15% moving.
+netbench: check-go
 	$(GO) run ./cmd/netbench
 
 ## test: formatting, vet, and every test with the race detector.
@@ -26,6 +30,8 @@ build: check-go
 	mkdir -p bin
 	$(GO) build ./...
 	$(GO) build -o bin/netbench ./cmd/netbench
+	$(GO) build -o bin/server ./cmd/server
+	$(GO) build -o bin/loadtest ./cmd/loadtest
 
 ## bench: Go benchmarks (ns, bytes, allocs) and the README's bandwidth table.
 bench: bench-go bench-table

@@ -35,6 +35,7 @@ type ServerSession struct {
 	cfg     Config
 	sender  *snapstream.Sender
 	verify  bool
+	always  bool // hash every tick whatever the client asks
 	lastSeq uint32
 	stats   ServerStats
 }
@@ -55,7 +56,7 @@ func (s *ServerSession) HandleInput(p []byte, apply func(seq uint32, input []byt
 	}
 	s.stats.InputPackets++
 	s.sender.Ack(in.Ack)
-	s.verify = in.Verify
+	s.verify = in.Verify || s.always
 	for i := in.Count - 1; i >= 0; i-- {
 		seq := in.NewestSeq - uint32(i)
 		if seq <= s.lastSeq {
@@ -80,6 +81,9 @@ func (s *ServerSession) AppendSnapshot(dst []byte, tick uint32, view *snapshot.S
 	dst = AppendSnapshotHeader(dst, s.verify, hash)
 	return s.sender.Append(dst, tick, view)
 }
+
+// AlwaysVerify makes the session hash every tick, asked or not.
+func (s *ServerSession) AlwaysVerify() { s.always, s.verify = true, true }
 
 // AckedTick returns the newest tick the client acknowledged.
 func (s *ServerSession) AckedTick() uint32 { return s.sender.AckedTick() }

@@ -1,0 +1,120 @@
+// Command server runs a dedicated match server: WebRTC signalling and the
+// page on one HTTP address, every peer's data channels on one UDP port, and
+// the fixed-tick match loop.
+//
+//	server -addr :8080 -udp-port 8443 -tick 30 -bots 4
+//
+// GET /healthz answers "ok"; GET /debug/vars has the match's counters.
+package main
+
+import (
+	"context"
+	"errors"
+	"expvar"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+)
+
+func main() {
+	addr := flag.String("addr", ":8080", "HTTP address for signalling, health and counters")
+	udpPort := flag.Int("udp-port", 8443, "UDP port shared by every peer's data channels (0: any free port)")
+	tick := flag.Float64("tick", 30, "ticks per second")
+	nbots := flag.Int("bots", 0, "server-side bots that join the match")
+	verify := flag.Bool("verify", false, "send every client a hash of every tick (clients count desyncs)")
+	entities := flag.Int("entities", 300, "walkers in the stand-in world")
+	moving := flag.Float64("moving", 0.3, "share of walkers moving at any time")
+	maxClients := flag.Int("max-clients", 64, "most clients in the match, and most WebRTC sessions at once")
+	timeout := flag.Duration("timeout", 5*time.Second, "drop a client silent for this long")
+	loopback := flag.Bool("loopback", true, "offer loopback ICE candidates (for clients on this machine)")
+	level := flag.String("log-level", "info", "debug, info, warn or error")
+	flag.Parse()
+
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		fmt.Fprintln(os.Stderr, "server: -log-level:", err)
+		os.Exit(2)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, log, options{
+		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, verify: *verify, entities: *entities,
+		moving: *moving, maxClients: *maxClients, timeout: *timeout, loopback: *loopback,
+	}); err != nil {
+		log.Error("server stopped", "err", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	addr       string
+	udpPort    int
+	tick       float64
+	bots       int
+	verify     bool
+	entities   int
+	moving     float64
+	maxClients int
+	timeout    time.Duration
+	loopback   bool
+}
+
+func run(ctx context.Context, log *slog.Logger, o options) error {
+	world, err := server.NewWalkers(o.entities, o.moving, o.tick, 1)
+	if err != nil {
+		return err
+	}
+	match := server.New(server.Config{
+		TickRate: o.tick, Timeout: o.timeout, MaxClients: o.maxClients + o.bots, Verify: o.verify, Logger: log,
+	}, world)
+	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
+		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients, Logger: log,
+	})
+	if err != nil {
+		return fmt.Errorf("webrtc: %w", err)
+	}
+	defer rtc.Close()
+
+	mux := http.NewServeMux()
+	mux.Handle("POST /signal", rtc)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.Handle("GET /debug/vars", expvar.Handler())
+	expvar.Publish("match", expvar.Func(func() any { return match.Stats() }))
+	httpSrv := &http.Server{Addr: o.addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+
+	errc := make(chan error, 3)
+	go func() { errc <- match.Run(ctx) }()
+	go func() { errc <- match.Serve(ctx, rtc.Accept) }()
+	go func() {
+		if err := httpSrv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+			errc <- err
+		}
+	}()
+	if o.bots > 0 {
+		if _, err := bots.Start(ctx, bots.Config{Count: o.bots, TickRate: o.tick, Seed: 1}, match.Add); err != nil {
+			return err
+		}
+	}
+	log.Info("match server up", "http", o.addr, "signal", "POST /signal", "udp_port", rtc.LocalUDPPort(), "tick_hz", o.tick, "bots", o.bots)
+
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if err != nil {
+			return err
+		}
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	return httpSrv.Shutdown(shutdown)
+}

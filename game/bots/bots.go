@@ -1,0 +1,133 @@
+// Package bots runs server-side players: headless clients that join the
+// match through the same input path as people, over an in-memory connection
+// in the server's process, and verify every tick they decode.
+package bots
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/memory"
+)
+
+// Config sets up a group of bots.
+type Config struct {
+	// Count is the number of bots.
+	Count int
+	// TickRate is how often each bot polls and sends an input, in Hz.
+	TickRate float64
+	// Seed makes the bots' wandering repeatable.
+	Seed uint64
+}
+
+// Group is a running set of bots.
+type Group struct {
+	clients []*client.Client
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+}
+
+// Start connects cfg.Count bots through add (the server's Add) and runs them
+// until ctx ends.
+func Start(ctx context.Context, cfg Config, add func(transport.Conn)) (*Group, error) {
+	g := &Group{}
+	start := time.Now()
+	clock := func() time.Duration { return time.Since(start) }
+	for i := range cfg.Count {
+		srvEnd, cliEnd, err := memory.NewPair(memory.Config{Now: clock, Seed: cfg.Seed + uint64(i)})
+		if err != nil {
+			return nil, fmt.Errorf("bots: %w", err)
+		}
+		add(srvEnd)
+		c := client.New(cliEnd, client.Config{Verify: true})
+		g.clients = append(g.clients, c)
+		w := NewWanderer(cfg.Seed*7919 + uint64(i))
+		g.wg.Add(1)
+		go func() {
+			defer g.wg.Done()
+			defer c.Close()
+			g.run(ctx, c, cfg.TickRate, w)
+		}()
+	}
+	return g, nil
+}
+
+func (g *Group) run(ctx context.Context, c *client.Client, rate float64, w *Wanderer) {
+	t := time.NewTicker(time.Duration(float64(time.Second) / rate))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.Done():
+			return
+		case <-t.C:
+		}
+		g.mu.Lock()
+		c.Poll()
+		c.SendInput(w.Next())
+		g.mu.Unlock()
+	}
+}
+
+// Stats sums the bots' counters.
+func (g *Group) Stats() client.Stats {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var sum client.Stats
+	for _, c := range g.clients {
+		st := c.Stats()
+		sum.Decoded += st.Decoded
+		sum.Verified += st.Verified
+		sum.Matched += st.Matched
+		sum.Mismatched += st.Mismatched
+		sum.NoBaseline += st.NoBaseline
+		sum.Bytes += st.Bytes
+	}
+	return sum
+}
+
+// Wait blocks until every bot has stopped.
+func (g *Group) Wait() { g.wg.Wait() }
+
+// Wanderer turns a seed into a player's wishes, one input a tick: walk
+// somewhere, change your mind now and then, look around, fire sometimes.
+type Wanderer struct {
+	rng   *rand.Rand
+	in    protocol.Input
+	until int
+	n     int
+}
+
+// NewWanderer returns a wanderer; the same seed wanders the same way.
+func NewWanderer(seed uint64) *Wanderer {
+	return &Wanderer{rng: rand.New(rand.NewPCG(seed, 0x62_6f_74))}
+}
+
+// Next returns the input for the next tick.
+func (w *Wanderer) Next() protocol.Input {
+	w.n++
+	if w.n >= w.until {
+		a := w.rng.Float64() * 2 * math.Pi
+		speed := 127.0
+		if w.rng.IntN(4) == 0 {
+			speed = 0 // stand still a while
+		}
+		w.in.MoveX = int8(speed * math.Cos(a))
+		w.in.MoveY = int8(speed * math.Sin(a))
+		w.until = w.n + 15 + w.rng.IntN(60)
+	}
+	w.in.Aim += (w.rng.Float64() - 0.5) * 0.3
+	w.in.Buttons = 0
+	if w.rng.IntN(10) == 0 {
+		w.in.Buttons = protocol.ButtonFire
+	}
+	return w.in
+}

@@ -1,0 +1,57 @@
+package server
+
+import (
+	"time"
+
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/session"
+	"github.com/sightline-game/sightline/netcode/transport"
+)
+
+// client is one connected player as the tick loop sees it.
+type client struct {
+	id        PlayerID
+	conn      transport.Conn
+	sess      *session.ServerSession
+	joined    time.Time
+	lastHeard time.Time
+	world     World
+
+	// Counters the tick loop keeps.
+	sent, congested, bytes uint64
+
+	// Method values made once, so the tick loop allocates nothing.
+	onMessage func(transport.Channel, []byte)
+	onInput   func(uint32, []byte)
+	heard     bool
+}
+
+func newClient(id PlayerID, conn transport.Conn, cfg session.Config, w World, now time.Time) *client {
+	c := &client{id: id, conn: conn, sess: session.NewServerSession(cfg), joined: now, lastHeard: now, world: w}
+	c.onMessage = c.message
+	c.onInput = c.input
+	return c
+}
+
+func (c *client) message(ch transport.Channel, p []byte) {
+	if ch != transport.Inputs {
+		return // events and replicas: their issues give them meaning
+	}
+	if c.sess.HandleInput(p, c.onInput) == nil {
+		c.heard = true
+	}
+}
+
+func (c *client) input(seq uint32, p []byte) {
+	c.world.ApplyInput(c.id, seq, protocol.ParseInput(p))
+}
+
+// done reports whether the connection has ended.
+func (c *client) done() bool {
+	select {
+	case <-c.conn.Done():
+		return true
+	default:
+		return false
+	}
+}

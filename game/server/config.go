@@ -1,0 +1,45 @@
+package server
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/session"
+)
+
+// Config sets up a match server. Zero fields take the defaults noted.
+type Config struct {
+	// TickRate is the simulation and snapshot rate in Hz (default protocol.DefaultTickRate).
+	TickRate float64
+	// Timeout drops a client that sent nothing for this long (default 5 s).
+	Timeout time.Duration
+	// MaxClients caps connected clients; a connection beyond it is closed (default 64).
+	MaxClients int
+	// Verify sends every client a hash of every tick, so that any client
+	// can count desyncs; otherwise only clients that ask get them.
+	Verify bool
+	// Session is the wire agreement with clients (default protocol.Session()).
+	Session session.Config
+	// Logger receives joins, leaves and timeouts (default: discard).
+	Logger *slog.Logger
+}
+
+func (c Config) withDefaults() Config {
+	if c.TickRate <= 0 {
+		c.TickRate = protocol.DefaultTickRate
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 5 * time.Second
+	}
+	if c.MaxClients <= 0 {
+		c.MaxClients = 64
+	}
+	if c.Session.Schema == nil {
+		c.Session = protocol.Session()
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}

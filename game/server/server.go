@@ -1,0 +1,103 @@
+package server
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/sightline-game/sightline/netcode/snapshot"
+	"github.com/sightline-game/sightline/netcode/transport"
+)
+
+// Server runs one match. Add may be called from any goroutine; Step and Run
+// belong to one goroutine.
+type Server struct {
+	cfg   Config
+	world World
+	snap  *snapshot.Snapshot
+	buf   []byte
+	tick  uint32
+	now   time.Time
+	next  PlayerID
+
+	// Counters of clients that left, so totals never go backwards.
+	goneFull, goneBad uint64
+
+	joins   chan transport.Conn
+	clients []*client
+
+	mu    sync.Mutex // guards stats
+	stats Stats
+}
+
+// New returns a server for world.
+func New(cfg Config, world World) *Server {
+	cfg = cfg.withDefaults()
+	return &Server{
+		cfg:   cfg,
+		world: world,
+		snap:  snapshot.New(cfg.Session.Schema),
+		buf:   make([]byte, 0, transport.MaxMessageSize),
+		joins: make(chan transport.Conn, 64),
+	}
+}
+
+// Add hands a new connection to the match; it joins at the next tick. If
+// the queue of joining connections is full the connection is closed.
+func (s *Server) Add(conn transport.Conn) {
+	select {
+	case s.joins <- conn:
+	default:
+		s.cfg.Logger.Warn("join queue full: connection refused")
+		conn.Close()
+	}
+}
+
+// Run steps the match at the tick rate until ctx ends, then closes every
+// connection.
+func (s *Server) Run(ctx context.Context) error {
+	period := time.Duration(float64(time.Second) / s.cfg.TickRate)
+	t := time.NewTicker(period)
+	defer t.Stop()
+	defer s.closeAll()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case now := <-t.C:
+			s.Step(now)
+		}
+	}
+}
+
+// Serve adds every connection accept returns until ctx ends or accept fails.
+func (s *Server) Serve(ctx context.Context, accept func(context.Context) (transport.Conn, error)) error {
+	for {
+		conn, err := accept(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		s.Add(conn)
+	}
+}
+
+// Tick returns the newest tick stepped.
+func (s *Server) Tick() uint32 { return s.tick }
+
+func (s *Server) closeAll() {
+	for _, c := range s.clients {
+		s.remove(c, "server stopping")
+	}
+	s.clients = s.clients[:0]
+	for {
+		select {
+		case conn := <-s.joins:
+			conn.Close()
+		default:
+			return
+		}
+	}
+}

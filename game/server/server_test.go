@@ -1,0 +1,241 @@
+package server_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/linksim"
+	"github.com/sightline-game/sightline/netcode/transport/memory"
+)
+
+// match is a server and in-memory clients in simulated time.
+type match struct {
+	t       testing.TB
+	srv     *server.Server
+	clock   time.Duration
+	epoch   time.Time
+	clients []*client.Client
+	conns   []*memory.Conn // the client ends
+	srvEnds []*memory.Conn // the server ends
+}
+
+const tickRate = 30
+
+func newMatch(t testing.TB, cfg server.Config) *match {
+	t.Helper()
+	w, err := server.NewWalkers(300, 0.3, tickRate, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.TickRate = tickRate
+	return &match{t: t, srv: server.New(cfg, w), epoch: time.Unix(1_700_000_000, 0)}
+}
+
+func (m *match) now() time.Duration { return m.clock }
+
+// join connects a client over links with the given config both ways.
+func (m *match) join(link linksim.Config, seed uint64) *client.Client {
+	m.t.Helper()
+	srvEnd, cliEnd, err := memory.NewPair(memory.Config{ServerToClient: link, ClientToServer: link, Seed: seed, Now: m.now})
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	m.srv.Add(srvEnd)
+	c := client.New(cliEnd, client.Config{Verify: true})
+	m.clients = append(m.clients, c)
+	m.conns = append(m.conns, cliEnd)
+	m.srvEnds = append(m.srvEnds, srvEnd)
+	return c
+}
+
+// run advances n ticks; clients in silent send nothing and read nothing.
+func (m *match) run(n int, silent ...*client.Client) {
+	for range n {
+		m.clock += time.Second / tickRate
+		m.srv.Step(m.epoch.Add(m.clock))
+	next:
+		for i, c := range m.clients {
+			for _, s := range silent {
+				if s == c {
+					continue next
+				}
+			}
+			c.Poll()
+			c.SendInput(protocol.Input{MoveX: int8(i), Aim: float64(m.clock.Milliseconds())})
+		}
+	}
+}
+
+func TestClientsDecodeEveryTickUnderLoss(t *testing.T) {
+	m := newMatch(t, server.Config{})
+	lossy := linksim.Config{Loss: 0.15, BurstLen: 3, Latency: 40 * time.Millisecond, Jitter: 20 * time.Millisecond, Reorder: 0.02, Duplicate: 0.01}
+	for i := range 4 {
+		m.join(lossy, uint64(i+1))
+	}
+	clean := m.join(linksim.Config{Latency: 20 * time.Millisecond}, 99)
+	m.run(900) // 30 s
+	for i, c := range m.clients {
+		st := c.Stats()
+		t.Logf("client %d: decoded %d, verified %d, matched %d, mismatched %d, no baseline %d, stale %d, bytes %d",
+			i, st.Decoded, st.Verified, st.Matched, st.Mismatched, st.NoBaseline, st.Stale, st.Bytes)
+		if st.Mismatched != 0 {
+			t.Errorf("client %d: %d desyncs", i, st.Mismatched)
+		}
+		if st.Verified < 600 || st.Matched != st.Verified {
+			t.Errorf("client %d: matched %d of %d verified; want at least 600 all matching", i, st.Matched, st.Verified)
+		}
+	}
+	if st := clean.Stats(); st.Decoded < 890 {
+		t.Errorf("the clean client decoded %d of 900 ticks", st.Decoded)
+	}
+	st := m.srv.Stats()
+	if st.Clients != 5 || st.Tick != 900 || len(st.Players) != 5 {
+		t.Fatalf("server stats %+v", st)
+	}
+	for _, p := range st.Players {
+		if p.InputsApplied < 850 {
+			t.Errorf("player %d: %d inputs applied of 900 sent (redundancy should cover the loss)", p.ID, p.InputsApplied)
+		}
+	}
+}
+
+func TestSilentClientTimesOutAndIsFreed(t *testing.T) {
+	m := newMatch(t, server.Config{Timeout: 2 * time.Second})
+	stay := m.join(linksim.Config{}, 1)
+	gone := m.join(linksim.Config{}, 2)
+	m.run(60)
+	if m.srv.Stats().Clients != 2 {
+		t.Fatal("both clients should be connected")
+	}
+	m.run(45, gone) // 1.5 s of silence: still there
+	if m.srv.Stats().Clients != 2 {
+		t.Fatal("dropped before the timeout")
+	}
+	m.run(30, gone) // past 2 s
+	st := m.srv.Stats()
+	if st.Clients != 1 || st.TimedOut != 1 || st.Left != 1 {
+		t.Fatalf("after the timeout: %+v", st)
+	}
+	select {
+	case <-gone.Done():
+	default:
+		t.Fatal("the timed-out connection was not closed")
+	}
+	if stay.Stats().Mismatched != 0 || stay.Stats().Decoded < 130 {
+		t.Fatalf("the other client: %+v", stay.Stats())
+	}
+}
+
+func TestReconnectIsANewEpoch(t *testing.T) {
+	m := newMatch(t, server.Config{})
+	first := m.join(linksim.Config{Latency: 30 * time.Millisecond}, 1)
+	m.run(90)
+	first.Close()
+	m.run(5)
+	if st := m.srv.Stats(); st.Clients != 0 || st.Left != 1 {
+		t.Fatalf("after close: %+v", st)
+	}
+	again := m.join(linksim.Config{Latency: 30 * time.Millisecond}, 2)
+	m.run(90)
+	st := again.Stats()
+	if st.Decoded < 80 || st.Mismatched != 0 || st.Matched != st.Verified {
+		t.Fatalf("reconnected client: %+v", st)
+	}
+	// The new session's first packet was full: it knew no baseline.
+	if ps := m.srv.Stats().Players; len(ps) != 1 || ps[0].ID != 2 {
+		t.Fatalf("players %+v", ps)
+	}
+}
+
+func TestBlackoutLongerThanHistoryRecovers(t *testing.T) {
+	m := newMatch(t, server.Config{Timeout: 10 * time.Second})
+	link := linksim.Config{Latency: 30 * time.Millisecond}
+	c := m.join(link, 1)
+	m.run(60)
+	srvFull := m.srv.Stats().FullFallbacks
+	dark := link
+	dark.Loss = 1
+	m.conns[0].SetLinkConfig(dark) // both directions go dark
+	m.srvEnds[0].SetLinkConfig(dark)
+	darkFrom := c.Stats().Decoded
+	m.run(2 * protocol.History) // for two histories
+	if got := c.Stats().Decoded; got > darkFrom+2 {
+		t.Fatalf("decoded %d ticks during the blackout", got-darkFrom)
+	}
+	m.conns[0].SetLinkConfig(link)
+	m.srvEnds[0].SetLinkConfig(link)
+	before := c.Stats().Decoded
+	m.run(90)
+	st := c.Stats()
+	if st.Decoded-before < 80 || st.Mismatched != 0 {
+		t.Fatalf("after the blackout: decoded %d more, %d mismatched", st.Decoded-before, st.Mismatched)
+	}
+	if m.srv.Stats().FullFallbacks <= srvFull {
+		t.Fatal("no full snapshot after a blackout longer than the history")
+	}
+}
+
+func TestCongestedClientGetsFewerSnapshots(t *testing.T) {
+	m := newMatch(t, server.Config{})
+	srvEnd, cliEnd, err := memory.NewPair(memory.Config{Now: m.now, MaxInFlightBytes: 2000,
+		ServerToClient: linksim.Config{Latency: 300 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.srv.Add(srvEnd)
+	c := client.New(cliEnd, client.Config{Verify: true})
+	m.clients = append(m.clients, c)
+	m.run(300)
+	st := m.srv.Stats()
+	if st.Congested == 0 || st.SnapshotsSent >= 300 {
+		t.Fatalf("no congestion recorded: %+v", st)
+	}
+	if cs := c.Stats(); cs.Mismatched != 0 || cs.Decoded < 20 {
+		t.Fatalf("congested client: %+v", cs)
+	}
+}
+
+func TestMatchFullRefuses(t *testing.T) {
+	m := newMatch(t, server.Config{MaxClients: 2})
+	m.join(linksim.Config{}, 1)
+	m.join(linksim.Config{}, 2)
+	third := m.join(linksim.Config{}, 3)
+	m.run(3)
+	if st := m.srv.Stats(); st.Clients != 2 || st.Refused != 1 {
+		t.Fatalf("%+v", st)
+	}
+	select {
+	case <-third.Done():
+	default:
+		t.Fatal("the refused connection is still open")
+	}
+}
+
+// One tick with 16 clients allocates nothing in steady state.
+func BenchmarkTick16Clients(b *testing.B) {
+	m := newMatch(b, server.Config{})
+	for i := range 16 {
+		m.join(linksim.Config{Latency: 30 * time.Millisecond}, uint64(i))
+	}
+	m.run(120)
+	b.ReportAllocs()
+	for b.Loop() {
+		m.run(1)
+	}
+	st := m.srv.Stats()
+	b.ReportMetric(float64(st.BytesSent)/float64(st.SnapshotsSent), "B/snapshot")
+}
+
+func TestTickAllocatesNothing(t *testing.T) {
+	m := newMatch(t, server.Config{})
+	for i := range 8 {
+		m.join(linksim.Config{Latency: 30 * time.Millisecond}, uint64(i))
+	}
+	m.run(120)
+	if n := testing.AllocsPerRun(100, func() { m.run(1) }); n != 0 {
+		t.Fatalf("%v allocations per tick with 8 clients (server and clients)", n)
+	}
+}

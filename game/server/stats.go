@@ -1,0 +1,75 @@
+package server
+
+import "time"
+
+// Stats are the match's counters, safe to read from any goroutine.
+type Stats struct {
+	Tick                   uint32
+	Clients                int
+	Joined, Left, TimedOut uint64
+	Refused                uint64 // connections closed because the match was full
+	SnapshotsSent          uint64
+	BytesSent              uint64
+	Congested              uint64 // snapshots skipped for a congested channel
+	FullFallbacks          uint64 // full snapshots after the first ack (baseline too old, or delta not smaller)
+	BadInputs              uint64 // input datagrams dropped as malformed
+	LastTick, MaxTick      time.Duration
+	Players                []PlayerStats
+}
+
+// PlayerStats are one client's counters.
+type PlayerStats struct {
+	ID            PlayerID
+	ConnectedFor  time.Duration
+	SnapshotsSent uint64
+	BytesSent     uint64
+	Congested     uint64
+	FullFallbacks uint64
+	MeanAge       float64 // mean baseline age of deltas, in ticks
+	AckedTick     uint32
+	InputsApplied uint64
+}
+
+func (s *Server) count(f func(*Stats)) {
+	s.mu.Lock()
+	f(&s.stats)
+	s.mu.Unlock()
+}
+
+func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := &s.stats
+	st.Tick = s.tick
+	st.Clients = len(s.clients)
+	st.SnapshotsSent += sent
+	st.BytesSent += bytes
+	st.Congested += congested
+	st.LastTick = took
+	st.MaxTick = max(st.MaxTick, took)
+	st.FullFallbacks, st.BadInputs = s.goneFull, s.goneBad
+	st.Players = st.Players[:0]
+	for _, c := range s.clients {
+		ss := c.sess.Stats()
+		full := ss.FullTooOld + ss.FullNotSmaller
+		st.FullFallbacks += full
+		st.BadInputs += ss.BadInputPackets
+		ps := PlayerStats{
+			ID: c.id, ConnectedFor: s.now.Sub(c.joined), SnapshotsSent: c.sent, BytesSent: c.bytes,
+			Congested: c.congested, FullFallbacks: full, AckedTick: c.sess.AckedTick(), InputsApplied: ss.Inputs,
+		}
+		if ss.Deltas > 0 {
+			ps.MeanAge = float64(ss.BaselineAge) / float64(ss.Deltas)
+		}
+		st.Players = append(st.Players, ps)
+	}
+}
+
+// Stats returns the match's counters, with one entry per connected player.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stats
+	st.Players = append([]PlayerStats(nil), s.stats.Players...)
+	return st
+}

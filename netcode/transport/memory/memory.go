@@ -1,0 +1,356 @@
+package memory
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/sightline-game/sightline/netcode/linksim"
+	"github.com/sightline-game/sightline/netcode/transport"
+)
+
+// DefaultMaxInFlightBytes is the per-channel, per-direction limit used when
+// [Config.MaxInFlightBytes] is 0.
+const DefaultMaxInFlightBytes = 1 << 20
+
+// Config describes a connection pair.
+type Config struct {
+	// ServerToClient and ClientToServer describe the links that carry the
+	// unreliable channels of each direction. Their Latency also delays that
+	// direction's events. The zero value is a perfect link with no delay.
+	ServerToClient, ClientToServer linksim.Config
+
+	// Seed seeds both links (each direction derives its own stream).
+	Seed uint64
+
+	// Now returns the current simulated time; it must not decrease.
+	// Required.
+	Now func() time.Duration
+
+	// MaxInFlightBytes caps, per channel and direction, the bytes sent but
+	// not yet received (still on the link or due but not yet taken by
+	// Receive). 0 means [DefaultMaxInFlightBytes].
+	MaxInFlightBytes int
+}
+
+// pair is the state both ends share. Every field of both ends that Send and
+// Receive touch is guarded by mu.
+type pair struct {
+	mu     sync.Mutex
+	now    func() time.Duration
+	limit  int
+	closed bool
+	ends   [2]*Conn
+}
+
+// direction is one way of the pair: a simulated link for the unreliable
+// channels and an in-order queue for events.
+type direction struct {
+	link     *linksim.Link
+	events   eventQueue
+	inflight [transport.NumChannels]int // bytes sent and not yet received
+}
+
+// Conn is one end of an in-memory pair. It implements [transport.Conn];
+// its methods are safe for concurrent use.
+type Conn struct {
+	p       *pair
+	out, in *direction
+	done    chan struct{}
+	scratch []byte // channel tag + payload for the link; guarded by p.mu
+	stats   transport.Stats
+
+	recvMu    sync.Mutex // serializes Receive; guards batch
+	batch     []message
+	batchN    int
+	deliverFn func([]byte)
+}
+
+// message is one received message waiting for the caller's fn.
+type message struct {
+	ch  transport.Channel
+	buf []byte
+}
+
+var _ transport.Conn = (*Conn)(nil)
+
+// NewPair returns the two ends of a new in-memory connection. It fails with
+// an error wrapping [ErrConfig] (or linksim.ErrConfig) for a nil Now, a
+// negative MaxInFlightBytes or an invalid link configuration.
+func NewPair(cfg Config) (server, client *Conn, err error) {
+	if cfg.Now == nil {
+		return nil, nil, fmt.Errorf("%w: Now is nil", ErrConfig)
+	}
+	if cfg.MaxInFlightBytes < 0 {
+		return nil, nil, fmt.Errorf("%w: MaxInFlightBytes = %d, want >= 0", ErrConfig, cfg.MaxInFlightBytes)
+	}
+	s2c, err := linksim.New(cfg.ServerToClient, cfg.Seed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("server to client: %w", err)
+	}
+	c2s, err := linksim.New(cfg.ClientToServer, splitmix(cfg.Seed))
+	if err != nil {
+		return nil, nil, fmt.Errorf("client to server: %w", err)
+	}
+	p := &pair{now: cfg.Now, limit: cfg.MaxInFlightBytes}
+	if p.limit == 0 {
+		p.limit = DefaultMaxInFlightBytes
+	}
+	down := &direction{link: s2c}
+	up := &direction{link: c2s}
+	server = newConn(p, down, up)
+	client = newConn(p, up, down)
+	p.ends = [2]*Conn{server, client}
+	return server, client, nil
+}
+
+func newConn(p *pair, out, in *direction) *Conn {
+	c := &Conn{
+		p:       p,
+		out:     out,
+		in:      in,
+		done:    make(chan struct{}),
+		scratch: make([]byte, 1+transport.MaxMessageSize),
+	}
+	c.deliverFn = c.deliverPacket
+	return c
+}
+
+// splitmix derives the second direction's seed from the first.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// Send queues a copy of p on channel ch at the current simulated time.
+func (c *Conn) Send(ch transport.Channel, p []byte) error {
+	if ch >= transport.NumChannels {
+		return ErrUnknownChannel
+	}
+	if len(p) > transport.MaxMessageSize {
+		return transport.ErrTooLarge
+	}
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	if c.p.closed {
+		return transport.ErrClosed
+	}
+	d := c.out
+	if in := d.inflight[ch]; in > 0 && in+len(p) > c.p.limit {
+		c.stats.Congested++
+		return transport.ErrCongested
+	}
+	now := c.p.now()
+	if ch.Reliable() {
+		at := now + d.link.Config().Latency
+		d.events.push(at, p)
+		d.inflight[ch] += len(p)
+	} else {
+		buf := c.scratch[:1+len(p)]
+		buf[0] = byte(ch)
+		copy(buf[1:], p)
+		before := d.link.Stats()
+		d.link.Send(now, buf)
+		after := d.link.Stats()
+		if after.Lost == before.Lost && after.Dropped == before.Dropped {
+			copies := 1 + int(after.Duplicated-before.Duplicated)
+			d.inflight[ch] += copies * len(p)
+		}
+	}
+	c.stats.SentMessages++
+	c.stats.SentBytes += uint64(len(p))
+	return nil
+}
+
+// Receive calls fn for every message due at the current simulated time, in
+// arrival order (ties: link packets before events), and returns how many.
+// fn runs without any lock held, so it may call Send; p is valid only
+// during fn.
+func (c *Conn) Receive(fn func(ch transport.Channel, p []byte)) int {
+	c.recvMu.Lock()
+	defer c.recvMu.Unlock()
+	c.batchN = 0
+
+	c.p.mu.Lock()
+	if c.p.closed {
+		c.p.mu.Unlock()
+		return 0
+	}
+	now := c.p.now()
+	d := c.in
+	for {
+		la, lok := d.link.NextArrival()
+		lok = lok && la <= now
+		ea, eok := d.events.headAt()
+		eok = eok && ea <= now
+		if !lok && !eok {
+			break
+		}
+		if eok && (!lok || ea < la) {
+			p := d.events.front()
+			d.inflight[transport.Events] -= len(p)
+			c.appendBatch(transport.Events, p)
+			d.events.pop()
+			continue
+		}
+		// Every packet this delivers is due exactly at la, the earliest.
+		d.link.Deliver(la, c.deliverFn)
+	}
+	n := c.batchN
+	for i := range n {
+		c.stats.ReceivedMessages++
+		c.stats.ReceivedBytes += uint64(len(c.batch[i].buf))
+	}
+	c.p.mu.Unlock()
+
+	for i := range n {
+		m := &c.batch[i]
+		fn(m.ch, m.buf)
+	}
+	return n
+}
+
+// deliverPacket takes one tagged packet off the incoming link. Called with
+// p.mu and recvMu held.
+func (c *Conn) deliverPacket(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	ch := transport.Channel(p[0])
+	c.in.inflight[ch] -= len(p) - 1
+	c.appendBatch(ch, p[1:])
+}
+
+func (c *Conn) appendBatch(ch transport.Channel, p []byte) {
+	if c.batchN == len(c.batch) {
+		c.batch = append(c.batch, message{})
+	}
+	m := &c.batch[c.batchN]
+	c.batchN++
+	m.ch = ch
+	m.buf = append(m.buf[:0], p...)
+}
+
+// Close ends the connection for both ends: both Done channels close, pending
+// messages are discarded, Send returns ErrClosed and Receive returns 0. It
+// is safe to call more than once.
+func (c *Conn) Close() error {
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	if c.p.closed {
+		return nil
+	}
+	c.p.closed = true
+	for _, e := range c.p.ends {
+		close(e.done)
+	}
+	return nil
+}
+
+// Done is closed when either end is closed.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Stats returns this end's counters. ReceivedMessages counts messages handed
+// to Receive's fn. QueueDropped stays 0: due messages wait on the link, whose
+// in-flight bytes are bounded on the sending side (Congested).
+func (c *Conn) Stats() transport.Stats {
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	return c.stats
+}
+
+// NextArrival returns the simulated time at which the next message for this
+// end is due, and false if nothing is on its way. An event-driven harness can
+// jump the clock straight to it.
+func (c *Conn) NextArrival() (time.Duration, bool) {
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	if c.p.closed {
+		return 0, false
+	}
+	la, lok := c.in.link.NextArrival()
+	ea, eok := c.in.events.headAt()
+	switch {
+	case lok && eok:
+		return min(la, ea), true
+	case lok:
+		return la, true
+	case eok:
+		return ea, true
+	}
+	return 0, false
+}
+
+// SetLinkConfig changes the link that carries this end's outgoing traffic
+// from the next Send on (see linksim.Link.SetConfig), for example to
+// simulate a blackout with Loss 1. Its Latency also applies to later events.
+func (c *Conn) SetLinkConfig(cfg linksim.Config) error {
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	return c.out.link.SetConfig(cfg)
+}
+
+// LinkStats returns the counters of the link that carries this end's
+// outgoing unreliable traffic.
+func (c *Conn) LinkStats() linksim.Stats {
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	return c.out.link.Stats()
+}
+
+// eventQueue is a FIFO of events with their arrival times. Arrival times
+// never decrease along the queue: an event never overtakes an earlier one.
+// Slot buffers are reused, so a warmed-up queue allocates nothing.
+type eventQueue struct {
+	slots      []eventSlot
+	head, n    int
+	lastAt     time.Duration
+	hasPending bool
+}
+
+type eventSlot struct {
+	at  time.Duration
+	buf []byte
+}
+
+func (q *eventQueue) push(at time.Duration, p []byte) {
+	if q.hasPending && at < q.lastAt {
+		at = q.lastAt // keep order even if the latency was lowered
+	}
+	q.lastAt, q.hasPending = at, true
+	if q.n == len(q.slots) {
+		q.grow()
+	}
+	s := &q.slots[(q.head+q.n)%len(q.slots)]
+	s.at = at
+	s.buf = append(s.buf[:0], p...)
+	q.n++
+}
+
+func (q *eventQueue) grow() {
+	old := q.slots
+	q.slots = make([]eventSlot, max(8, 2*len(old)))
+	for i := range q.n {
+		q.slots[i] = old[(q.head+i)%len(old)]
+	}
+	q.head = 0
+}
+
+func (q *eventQueue) headAt() (time.Duration, bool) {
+	if q.n == 0 {
+		return 0, false
+	}
+	return q.slots[q.head].at, true
+}
+
+func (q *eventQueue) front() []byte { return q.slots[q.head].buf }
+
+func (q *eventQueue) pop() {
+	q.head = (q.head + 1) % len(q.slots)
+	q.n--
+	if q.n == 0 {
+		q.hasPending = false
+	}
+}

@@ -1,0 +1,103 @@
+package webrtc
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/pion/webrtc/v4"
+	"github.com/sightline-game/sightline/netcode/transport"
+)
+
+// Defaults used for zero fields of [ConnConfig].
+const (
+	DefaultSendBufferLimit   = 256 << 10
+	DefaultReceiveQueueLen   = 1024
+	DefaultReceiveQueueBytes = 1 << 20
+	DefaultDisconnectTimeout = 10 * time.Second
+)
+
+// ConnConfig holds the settings of a connection, shared by both ends.
+// Zero fields take the defaults above.
+type ConnConfig struct {
+	// SendBufferLimit is the most bytes a channel's send buffer
+	// (BufferedAmount) may hold: Send drops a message that would take it
+	// beyond and returns transport.ErrCongested. A message is always
+	// accepted when the buffer is empty, whatever its size.
+	SendBufferLimit int
+
+	// ReceiveQueueLen and ReceiveQueueBytes bound the messages (all
+	// channels together) waiting for Receive. ReceiveQueueBytes is raised
+	// to at least transport.MaxMessageSize.
+	ReceiveQueueLen   int
+	ReceiveQueueBytes int
+
+	// DisconnectTimeout is how long the PeerConnection may stay in the
+	// "disconnected" state before the connection ends.
+	DisconnectTimeout time.Duration
+}
+
+func (c ConnConfig) withDefaults() ConnConfig {
+	if c.SendBufferLimit <= 0 {
+		c.SendBufferLimit = DefaultSendBufferLimit
+	}
+	if c.ReceiveQueueLen <= 0 {
+		c.ReceiveQueueLen = DefaultReceiveQueueLen
+	}
+	if c.ReceiveQueueBytes <= 0 {
+		c.ReceiveQueueBytes = DefaultReceiveQueueBytes
+	}
+	c.ReceiveQueueBytes = max(c.ReceiveQueueBytes, transport.MaxMessageSize)
+	if c.DisconnectTimeout <= 0 {
+		c.DisconnectTimeout = DefaultDisconnectTimeout
+	}
+	return c
+}
+
+// DialConfig configures [Dial].
+type DialConfig struct {
+	ConnConfig
+
+	// HTTPClient posts the offer; nil means http.DefaultClient.
+	HTTPClient *http.Client
+
+	// Logger receives the connection's log records (and, natively, pion's
+	// own errors at Info and warnings at Debug); nil means slog.Default().
+	Logger *slog.Logger
+
+	// ICEServers are STUN/TURN servers, if any; none are needed to reach a
+	// server with a public address or on the same host or LAN.
+	ICEServers []webrtc.ICEServer
+
+	// IncludeLoopback makes a native client offer loopback candidates, which
+	// pion leaves out by default; needed to reach a server on 127.0.0.1.
+	// Ignored in the browser.
+	IncludeLoopback bool
+
+	// SettingEngine, if set, adjusts the native client's pion SettingEngine
+	// after this package's settings (for example SetNet for a vnet test
+	// network). It must not undo DetachDataChannels. Ignored in the browser.
+	SettingEngine func(*webrtc.SettingEngine)
+}
+
+// channelInit returns the DataChannelInit of a channel: unordered with
+// MaxRetransmits 0, or reliable and ordered for events.
+func channelInit(ch transport.Channel) *webrtc.DataChannelInit {
+	ordered := ch.Reliable()
+	init := &webrtc.DataChannelInit{Ordered: &ordered}
+	if !ch.Reliable() {
+		zero := uint16(0)
+		init.MaxRetransmits = &zero
+	}
+	return init
+}
+
+// channelByLabel maps a data channel label to its channel.
+func channelByLabel(label string) (transport.Channel, bool) {
+	for ch := range transport.Channel(transport.NumChannels) {
+		if ch.String() == label {
+			return ch, true
+		}
+	}
+	return 0, false
+}

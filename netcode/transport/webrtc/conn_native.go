@@ -1,0 +1,110 @@
+//go:build !js
+
+package webrtc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/pion/datachannel"
+	"github.com/pion/ice/v4"
+	"github.com/pion/interceptor"
+	"github.com/pion/webrtc/v4"
+	"github.com/sightline-game/sightline/netcode/transport"
+)
+
+// platformConn holds what a native connection needs beyond conn: the
+// detached channels and their reading goroutines.
+type platformConn struct {
+	rwcs    [transport.NumChannels]datachannel.ReadWriteCloser // guarded by conn.mu
+	readers sync.WaitGroup
+}
+
+// prepare has nothing to do natively: channels are attached when they open.
+func (c *conn) prepare(transport.Channel, *webrtc.DataChannel) error { return nil }
+
+// attach detaches an open channel and starts its reading goroutine.
+func (c *conn) attach(ch transport.Channel, dc *webrtc.DataChannel) error {
+	rwc, err := dc.Detach()
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		_ = rwc.Close()
+		return transport.ErrClosed
+	}
+	c.rwcs[ch] = rwc
+	c.readers.Add(1)
+	c.mu.Unlock()
+	go c.readLoop(ch, rwc)
+	return nil
+}
+
+// readLoop reads channel ch into one reusable buffer and queues copies.
+func (c *conn) readLoop(ch transport.Channel, rwc datachannel.ReadWriteCloser) {
+	defer c.readers.Done()
+	buf := make([]byte, transport.MaxMessageSize)
+	for {
+		n, _, err := rwc.ReadDataChannel(buf)
+		if err != nil {
+			if errors.Is(err, io.ErrShortBuffer) {
+				c.fail(fmt.Errorf("%w: message over %d bytes on %s", transport.ErrTooLarge, transport.MaxMessageSize, ch))
+			} else {
+				c.fail(fmt.Errorf("%w: %s channel closed (%v)", ErrPeerGone, ch, err))
+			}
+			return
+		}
+		c.push(ch, buf[:n])
+	}
+}
+
+// closePlatform closes the channels (the peer sees stream resets), then the
+// PeerConnection, waiting for pion's goroutines and the readers to end.
+func (c *conn) closePlatform() {
+	c.mu.Lock()
+	rwcs := c.rwcs
+	c.mu.Unlock()
+	for _, rwc := range rwcs {
+		if rwc != nil {
+			_ = rwc.Close()
+		}
+	}
+	if err := c.pc.GracefulClose(); err != nil {
+		c.log.Debug("close peer connection", "err", err)
+	}
+	c.readers.Wait()
+}
+
+// baseSettingEngine returns the settings both native ends share.
+func baseSettingEngine(log *slog.Logger, includeLoopback bool) webrtc.SettingEngine {
+	var se webrtc.SettingEngine
+	se.DetachDataChannels()
+	se.SetIncludeLoopbackCandidate(includeLoopback)
+	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
+	se.SetSCTPMaxMessageSize(transport.MaxMessageSize)
+	se.LoggerFactory = pionLoggerFactory{log: log}
+	return se
+}
+
+// newAPI returns a data-channel-only API: no codecs, no interceptors.
+func newAPI(se webrtc.SettingEngine) *webrtc.API {
+	return webrtc.NewAPI(
+		webrtc.WithSettingEngine(se),
+		webrtc.WithMediaEngine(&webrtc.MediaEngine{}),
+		webrtc.WithInterceptorRegistry(&interceptor.Registry{}),
+	)
+}
+
+// newClientAPI returns the API a native client dials with.
+func newClientAPI(cfg DialConfig, log *slog.Logger) *webrtc.API {
+	se := baseSettingEngine(log, cfg.IncludeLoopback)
+	if cfg.SettingEngine != nil {
+		cfg.SettingEngine(&se)
+	}
+	return newAPI(se)
+}

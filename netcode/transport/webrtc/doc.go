@@ -1,0 +1,50 @@
+// Package webrtc implements [transport.Conn] over WebRTC data channels with
+// pion/webrtc v4: a client ([Dial]) that builds for native platforms and for
+// js/wasm (where pion wraps the browser's RTCPeerConnection), and a server
+// ([Server], native only) that many clients reach over one shared UDP port.
+//
+// # Channels
+//
+// Every connection carries exactly four data channels, labelled with
+// [transport.Channel.String]: "snapshots", "inputs" and "replicas" are
+// unordered with MaxRetransmits 0 (a lost message is never resent), and
+// "events" is reliable and ordered. The client creates them; the server
+// checks each one and rejects (closes, logs, never returns from Accept) a
+// peer whose channels are missing, unknown, duplicated or configured
+// otherwise.
+//
+// # Signalling
+//
+// Signalling is one HTTP POST, without trickle ICE: the client gathers all
+// its candidates, posts {"type":"offer","sdp":...} to the server's
+// [Server.ServeHTTP] and gets {"type":"answer","sdp":...} back once the
+// server has gathered its own. Errors come back as short text bodies with
+// 400 (not an offer, malformed SDP), 405, 413 or 503 (server full).
+//
+// # Sending and receiving
+//
+// Send never blocks and never lets a channel's send buffer grow without
+// bound: when the data channel's BufferedAmount would exceed
+// ConnConfig.SendBufferLimit it drops the message and returns
+// [transport.ErrCongested]. Incoming messages are copied into reusable
+// buffers of a bounded receive queue that [transport.Conn.Receive] drains in
+// arrival order. When the queue is full the oldest unreliable message is
+// dropped (Stats.QueueDropped); events are never dropped: if they alone fill
+// the queue the connection ends with [ErrEventsOverflow].
+//
+// On native platforms the channels are detached (pion's DetachDataChannels)
+// and each has one reading goroutine that reads straight into a reusable
+// buffer, so a received message costs no allocation in this package or in
+// pion's read path. In the browser the package installs its own synchronous
+// onmessage handlers (binaryType "arraybuffer"), because pion's OnMessage
+// runs each message in a new goroutine and could reorder the events
+// channel.
+//
+// # Lifetime
+//
+// Done is closed when Close is called, when the peer closes the connection
+// or one of its channels, when the PeerConnection fails, or when it stays
+// disconnected longer than ConnConfig.DisconnectTimeout. Close is
+// idempotent, closes the PeerConnection and waits until this package's and
+// pion's goroutines for it have ended.
+package webrtc

@@ -1,0 +1,37 @@
+package webrtc
+
+import "errors"
+
+// Sentinel errors of the package. Errors returned by [Dial], [NewServer] and
+// [Server.Accept] wrap them; test with errors.Is.
+var (
+	// ErrUnknownChannel is returned by Send for a channel outside
+	// [0, transport.NumChannels).
+	ErrUnknownChannel = errors.New("webrtc: unknown channel")
+
+	// ErrSignalling is returned by Dial when the signalling exchange fails:
+	// the server answered with an error status (the error text includes it
+	// and the server's short reason, e.g. "503 server full") or with
+	// something that is not an answer.
+	ErrSignalling = errors.New("webrtc: signalling failed")
+
+	// ErrServerClosed is returned by Accept after Close.
+	ErrServerClosed = errors.New("webrtc: server closed")
+
+	// ErrConnectTimeout ends a server session whose peer did not open all
+	// four channels within ServerConfig.ConnectTimeout.
+	ErrConnectTimeout = errors.New("webrtc: peer did not open its channels in time")
+
+	// ErrBadChannel ends a server session whose peer opened a channel with
+	// an unknown label, the wrong reliability or ordering, or twice.
+	ErrBadChannel = errors.New("webrtc: peer opened an invalid channel")
+
+	// ErrEventsOverflow ends a connection whose receive queue filled up with
+	// events: they are never dropped, and a peer that never reads is broken.
+	ErrEventsOverflow = errors.New("webrtc: events receive queue overflow")
+
+	// ErrPeerGone ends a connection whose peer closed it, whose channels
+	// closed, or whose ICE/DTLS transport failed or stayed disconnected
+	// longer than ConnConfig.DisconnectTimeout.
+	ErrPeerGone = errors.New("webrtc: peer gone")
+)
