@@ -31,7 +31,6 @@ type Config struct {
 type Group struct {
 	clients []*client.Client
 	wg      sync.WaitGroup
-	mu      sync.Mutex
 }
 
 // Start connects cfg.Count bots through add (the server's Add) and runs them
@@ -70,17 +69,13 @@ func (g *Group) run(ctx context.Context, c *client.Client, rate float64, w *Wand
 			return
 		case <-t.C:
 		}
-		g.mu.Lock()
 		c.Poll()
 		c.SendInput(w.Next())
-		g.mu.Unlock()
 	}
 }
 
 // Stats sums the bots' counters.
 func (g *Group) Stats() client.Stats {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	var sum client.Stats
 	for _, c := range g.clients {
 		st := c.Stats()

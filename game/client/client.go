@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
@@ -35,9 +36,10 @@ type Stats struct {
 	Conn transport.Stats
 }
 
-// Client is one connection to a match. It is not safe for concurrent use:
-// one goroutine polls and sends.
+// Client is one connection to a match. One goroutine polls and sends;
+// Stats may be called from any goroutine.
 type Client struct {
+	mu        sync.Mutex // held while polling and sending, so Stats can read
 	conn      transport.Conn
 	sess      *session.ClientSession
 	log       *slog.Logger
@@ -83,6 +85,8 @@ func (c *Client) message(ch transport.Channel, p []byte) {
 
 // Poll takes every message that arrived and returns how many ticks it decoded.
 func (c *Client) Poll() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.decoded = 0
 	c.conn.Receive(c.onMessage)
 	return c.decoded
@@ -91,6 +95,8 @@ func (c *Client) Poll() int {
 // SendInput sends in as the next input, with the last few before it and the
 // newest decoded tick as the ack.
 func (c *Client) SendInput(in protocol.Input) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.in = in.Append(c.in[:0])
 	c.buf = c.sess.AppendInput(c.buf[:0], c.in)
 	return c.conn.Send(transport.Inputs, c.buf)
@@ -104,7 +110,11 @@ func (c *Client) Newest() (uint32, *snapshot.Snapshot) { return c.sess.Newest() 
 func (c *Client) Snapshot(tick uint32) *snapshot.Snapshot { return c.sess.Snapshot(tick) }
 
 // Stats returns the client's counters.
-func (c *Client) Stats() Stats { return Stats{ClientStats: c.sess.Stats(), Conn: c.conn.Stats()} }
+func (c *Client) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Stats{ClientStats: c.sess.Stats(), Conn: c.conn.Stats()}
+}
 
 // Close ends the connection.
 func (c *Client) Close() error { return c.conn.Close() }

@@ -11,10 +11,15 @@ import (
 
 // Defaults used for zero fields of [ConnConfig].
 const (
-	DefaultSendBufferLimit   = 256 << 10
-	DefaultReceiveQueueLen   = 1024
-	DefaultReceiveQueueBytes = 1 << 20
-	DefaultDisconnectTimeout = 10 * time.Second
+	DefaultSendBufferLimit = 256 << 10
+	// DefaultUnreliableBufferLimit holds a few datagrams: a snapshot or an
+	// input that has to wait behind others is stale by the time it leaves.
+	DefaultUnreliableBufferLimit = 8 << 10
+	DefaultReceiveQueueLen       = 1024
+	DefaultReceiveQueueBytes     = 1 << 20
+	DefaultDisconnectTimeout     = 10 * time.Second
+	// SCTPRTOMax caps SCTP's retransmission timeout on native peers.
+	SCTPRTOMax = time.Second
 )
 
 // ConnConfig holds the settings of a connection, shared by both ends.
@@ -25,6 +30,12 @@ type ConnConfig struct {
 	// beyond and returns transport.ErrCongested. A message is always
 	// accepted when the buffer is empty, whatever its size.
 	SendBufferLimit int
+
+	// UnreliableBufferLimit is the same limit for the unreliable channels
+	// (snapshots, inputs, replicas). When the path stalls, SCTP queues even
+	// messages it will never retransmit; a small limit turns a stall into
+	// skipped ticks instead of a backlog of stale ones delivered late.
+	UnreliableBufferLimit int
 
 	// ReceiveQueueLen and ReceiveQueueBytes bound the messages (all
 	// channels together) waiting for Receive. ReceiveQueueBytes is raised
@@ -40,6 +51,9 @@ type ConnConfig struct {
 func (c ConnConfig) withDefaults() ConnConfig {
 	if c.SendBufferLimit <= 0 {
 		c.SendBufferLimit = DefaultSendBufferLimit
+	}
+	if c.UnreliableBufferLimit <= 0 {
+		c.UnreliableBufferLimit = DefaultUnreliableBufferLimit
 	}
 	if c.ReceiveQueueLen <= 0 {
 		c.ReceiveQueueLen = DefaultReceiveQueueLen

@@ -171,7 +171,11 @@ func (c *conn) Send(ch transport.Channel, p []byte) error {
 	if dc == nil {
 		return transport.ErrClosed
 	}
-	if b := dc.BufferedAmount(); b > 0 && b+uint64(len(p)) > uint64(c.cfg.SendBufferLimit) {
+	limit := c.cfg.UnreliableBufferLimit
+	if ch.Reliable() {
+		limit = c.cfg.SendBufferLimit
+	}
+	if b := dc.BufferedAmount(); b > 0 && b+uint64(len(p)) > uint64(limit) {
 		c.congested.Add(1)
 		return transport.ErrCongested
 	}

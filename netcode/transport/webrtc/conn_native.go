@@ -87,6 +87,10 @@ func baseSettingEngine(log *slog.Logger, includeLoopback bool) webrtc.SettingEng
 	se.SetIncludeLoopbackCandidate(includeLoopback)
 	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
 	se.SetSCTPMaxMessageSize(transport.MaxMessageSize)
+	// SCTP doubles its retransmission timeout on every timeout up to 60 s by
+	// default: after a two-second outage a game would sit silent for seconds
+	// more. Capping it keeps recovery within about a second.
+	se.SetSCTPRTOMax(SCTPRTOMax)
 	se.LoggerFactory = pionLoggerFactory{log: log}
 	return se
 }

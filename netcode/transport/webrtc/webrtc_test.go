@@ -331,7 +331,7 @@ func TestCongestion(t *testing.T) {
 	ts := newTestServer(t, ServerConfig{})
 	cfg := ts.dialConfig(t, "client")
 	const limit = 8 << 10
-	cfg.SendBufferLimit = limit
+	cfg.UnreliableBufferLimit = limit
 	cc := ts.dial(t, "client", cfg)
 	ts.accept(t)
 

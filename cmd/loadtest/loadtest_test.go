@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// freePort returns a port that was free a moment ago.
+func freePort(t *testing.T, network string) int {
+	t.Helper()
+	if network == "udp" {
+		c, err := net.ListenPacket("udp4", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		return c.LocalAddr().(*net.UDPAddr).Port
+	}
+	l, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func build(t *testing.T, dir, pkg string) string {
+	t.Helper()
+	exe := filepath.Join(dir, filepath.Base(pkg))
+	if out, err := exec.Command("go", "build", "-o", exe, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("build %s: %v\n%s", pkg, err, out)
+	}
+	return exe
+}
+
+// The dedicated server and the load tester as a newcomer runs them: real
+// processes, real WebRTC on loopback, bots in the match, verification on.
+func TestServerAndLoadTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs two programs")
+	}
+	dir := t.TempDir()
+	serverExe := build(t, dir, "github.com/sightline-game/sightline/cmd/server")
+	loadExe := build(t, dir, "github.com/sightline-game/sightline/cmd/loadtest")
+
+	httpPort, udpPort := freePort(t, "tcp"), freePort(t, "udp")
+	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
+	var logs bytes.Buffer
+	srv := exec.Command(serverExe, "-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", fmt.Sprint(udpPort), "-bots", "2")
+	srv.Stdout, srv.Stderr = &logs, &logs
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Process.Signal(os.Interrupt)
+		srv.Wait()
+		if t.Failed() {
+			t.Logf("server log:\n%s", logs.String())
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if strings.TrimSpace(string(body)) == "ok" {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server not healthy: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	out, err := exec.Command(loadExe, "-url", base, "-clients", "4", "-seconds", "3", "-json").Output()
+	if err != nil {
+		t.Fatalf("loadtest: %v\n%s", err, out)
+	}
+	var r result
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("loadtest output: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+	if r.Clients != 4 || r.Connected != 4 || r.MismatchedTicks != 0 || r.VerifiedTicks < 4*60 || r.P99PacketBytes == 0 || r.ConnectMsMax <= 0 {
+		t.Fatalf("load test result %+v", r)
+	}
+
+	// The counters page shows the match: bots plus the load test's clients joined.
+	resp, err := http.Get(base + "/debug/vars")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var vars struct {
+		Match struct {
+			Joined        uint64
+			SnapshotsSent uint64
+			BytesSent     uint64
+		} `json:"match"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&vars); err != nil {
+		t.Fatal(err)
+	}
+	if vars.Match.Joined != 6 || vars.Match.SnapshotsSent == 0 || vars.Match.BytesSent == 0 {
+		t.Fatalf("counters %+v", vars.Match)
+	}
+}
