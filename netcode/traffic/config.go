@@ -28,7 +28,7 @@ const (
 
 // Schema constants: entity ids are 0..Entities-1 with generation 0.
 const (
-	IndexBits      = 10
+	IndexBits      = 12
 	GenerationBits = 4
 	MaxEntities    = 1 << IndexBits
 )
@@ -45,7 +45,7 @@ const (
 // Config sets up a World. The zero value is not usable: start from
 // DefaultConfig and change what you need.
 type Config struct {
-	// Entities is the number of entities, 1 to MaxEntities (1024).
+	// Entities is the number of entities, 1 to MaxEntities (4096).
 	Entities int
 	// TickRate is the simulation rate in ticks per second (Hz); dt = 1/TickRate.
 	TickRate float64
@@ -180,7 +180,7 @@ func (c Config) quantizers() (pos quant.Linear, heading quant.Angle, err error) 
 
 // Schema returns the snapshot schema of the model: fields x, y (width from
 // the position quantizer), heading (HeadingBits) and state (8 bits,
-// StateIdle or StateWalking); IndexBits 10, GenerationBits 4 and room for
+// StateIdle or StateWalking); IndexBits 12, GenerationBits 4 and room for
 // Entities entities.
 func (c Config) Schema() (*snapshot.Schema, error) {
 	if err := c.Validate(); err != nil {

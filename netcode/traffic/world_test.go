@@ -33,8 +33,8 @@ func TestSchema(t *testing.T) {
 	if !slices.Equal(widths, []uint8{16, 16, 10, 8}) || !slices.Equal(names, []string{"x", "y", "heading", "state"}) {
 		t.Errorf("fields %v %v, want x y heading state of 16 16 10 8 bits", names, widths)
 	}
-	if s.IndexBits != 10 || s.GenerationBits != 4 || s.MaxEntities != 100 {
-		t.Errorf("IndexBits %d GenerationBits %d MaxEntities %d, want 10 4 100", s.IndexBits, s.GenerationBits, s.MaxEntities)
+	if s.IndexBits != 12 || s.GenerationBits != 4 || s.MaxEntities != 100 {
+		t.Errorf("IndexBits %d GenerationBits %d MaxEntities %d, want 12 4 100", s.IndexBits, s.GenerationBits, s.MaxEntities)
 	}
 }
 

@@ -1,0 +1,94 @@
+package interest
+
+// Grid is a spatial hash of entity positions: a square grid of cells over
+// [0, size) in each axis, filled once per tick by counting sort. Build and
+// Query allocate nothing once the grid has seen its largest population.
+type Grid struct {
+	cell   uint32  // cell side, in position units
+	cols   int     // cells per row and per column
+	start  []int32 // per cell: first item index; len cols*cols+1
+	items  []int32 // entity indices, grouped by cell
+	xs, ys []uint32
+	cellOf []int32 // per entity: its cell
+}
+
+// NewGrid returns a grid covering [0, size) in both axes with cells of side
+// cell (positions beyond size fall into the edge cells).
+func NewGrid(size, cell uint32) *Grid {
+	if cell == 0 {
+		cell = 1
+	}
+	cols := int((size + cell - 1) / cell)
+	cols = max(cols, 1)
+	return &Grid{cell: cell, cols: cols, start: make([]int32, cols*cols+1)}
+}
+
+func (g *Grid) cellIndex(x, y uint32) int32 {
+	cx := min(int(x/g.cell), g.cols-1)
+	cy := min(int(y/g.cell), g.cols-1)
+	return int32(cy*g.cols + cx)
+}
+
+// Build indexes entities 0..len(xs)-1 at (xs[i], ys[i]). The grid keeps the
+// slices until the next Build.
+func (g *Grid) Build(xs, ys []uint32) {
+	n := len(xs)
+	g.xs, g.ys = xs, ys
+	if cap(g.cellOf) < n {
+		g.cellOf = make([]int32, n)
+		g.items = make([]int32, n)
+	}
+	g.cellOf, g.items = g.cellOf[:n], g.items[:n]
+	clear(g.start)
+	for i := range n {
+		c := g.cellIndex(xs[i], ys[i])
+		g.cellOf[i] = c
+		g.start[c+1]++
+	}
+	for c := 1; c < len(g.start); c++ {
+		g.start[c] += g.start[c-1]
+	}
+	// Place each entity; start[c] advances as its cell fills, then is restored.
+	for i := range n {
+		c := g.cellOf[i]
+		g.items[g.start[c]] = int32(i)
+		g.start[c]++
+	}
+	for c := len(g.start) - 1; c > 0; c-- {
+		g.start[c] = g.start[c-1]
+	}
+	g.start[0] = 0
+}
+
+// Query appends to dst the entities within distance r of (x, y), inclusive,
+// and returns dst. Order is by cell, not by distance.
+func (g *Grid) Query(dst []int32, x, y, r uint32) []int32 {
+	lo := func(v uint32) int {
+		if v < r {
+			return 0
+		}
+		return min(int((v-r)/g.cell), g.cols-1)
+	}
+	hi := func(v uint32) int { return min(int((uint64(v)+uint64(r))/uint64(g.cell)), g.cols-1) }
+	r2 := uint64(r) * uint64(r)
+	for cy := lo(y); cy <= hi(y); cy++ {
+		for cx := lo(x); cx <= hi(x); cx++ {
+			c := cy*g.cols + cx
+			for _, e := range g.items[g.start[c]:g.start[c+1]] {
+				if dist2(g.xs[e], g.ys[e], x, y) <= r2 {
+					dst = append(dst, e)
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Dist2 returns the squared distance between two points.
+func Dist2(ax, ay, bx, by uint32) uint64 { return dist2(ax, ay, bx, by) }
+
+func dist2(ax, ay, bx, by uint32) uint64 {
+	dx := int64(ax) - int64(bx)
+	dy := int64(ay) - int64(by)
+	return uint64(dx*dx + dy*dy)
+}

@@ -1,0 +1,21 @@
+// Package view builds what each client is sent: its view of the world, one
+// tick at a time, under a byte budget, encoded against the newest view the
+// client acknowledged.
+//
+// The world is quantized once per tick into a WorldRing that all clients
+// share. A client's view is a list of entries (slot, generation, and the tick
+// its value comes from): the state the client will hold after decoding that
+// tick's packet. Only these entries are kept per client (ViewHistory), not
+// copies of snapshots, so history costs 8 bytes per entity in view per tick.
+//
+// Each tick a Sender takes the client's candidates (the entities in its area
+// of interest, with priorities), compares them with its baseline view, and
+// spends the tick's byte allowance on what changed, highest accumulated
+// priority first. An entity that did not fit keeps its baseline value in the
+// new view: it stays changed and goes out in a later tick. Its priority keeps
+// accumulating, so nothing starves, and an entity whose value would otherwise
+// outlive the world ring is sent regardless. Entities entering the area are
+// new for this client (sent whole, when they fit); entities leaving are
+// removed. Without a usable baseline the view starts empty and grows by the
+// budget, so even a client joining a crowd never gets a datagram over the cap.
+package view

@@ -1,0 +1,494 @@
+package view
+
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/sightline-game/sightline/netcode/snapshot"
+	"github.com/sightline-game/sightline/netcode/snapstream"
+)
+
+// Candidate is an entity in a client's area of interest this tick.
+type Candidate struct {
+	// Row is the entity's row in the tick's world snapshot.
+	Row int32
+	// Priority is how much the client needs fresh values of it this tick
+	// (closer, aimed at, fighting: higher). It accumulates while the entity waits.
+	Priority float32
+	// Must sends it whenever it changed, whatever the budget: the player's own entity.
+	Must bool
+}
+
+// Config sets up a client's Sender. Zero fields take the defaults noted.
+type Config struct {
+	// History is how many ticks a delta may reach back (default 32).
+	History int
+	// PacketCap is the largest packet, in bytes (default 1195: a 1200-byte
+	// datagram less the session's framing).
+	PacketCap int
+	// Rate is the client's budget in bytes per second (default 8000).
+	Rate float64
+	// TickRate is the server's tick rate in Hz (default 30).
+	TickRate float64
+	// FullInterval is the least number of ticks between two packets sent
+	// without a baseline: a client that acknowledges nothing gets a few full
+	// views a second, not one every tick (default TickRate/5).
+	FullInterval int
+}
+
+func (c Config) withDefaults() Config {
+	if c.History <= 0 {
+		c.History = 32
+	}
+	if c.PacketCap <= 0 {
+		c.PacketCap = 1195
+	}
+	if c.Rate <= 0 {
+		c.Rate = 8000
+	}
+	if c.TickRate <= 0 {
+		c.TickRate = 30
+	}
+	if c.FullInterval <= 0 {
+		c.FullInterval = max(1, int(c.TickRate/5))
+	}
+	return c
+}
+
+// Report says what one Append did.
+type Report struct {
+	Why      snapstream.Why
+	Skipped  bool // nothing sent this tick: no allowance, or a full view too soon after the last
+	InView   int  // entities the client holds after this packet
+	Sent     int  // entities written with fresh values (changed or entering)
+	Deferred int  // changed or entering entities left for a later tick
+	Removed  int  // entities that left the area
+	// OldestDeferral is, among deferred entities, the most ticks one has waited.
+	OldestDeferral uint32
+	// OldestValue is, among entities in view, the age of the oldest value
+	// the client holds; never more than MaxDeferral.
+	OldestValue uint32
+	Bytes       int
+}
+
+// Shared is what every client's Sender of one match uses: the world ring,
+// the wire format and scratch space. Senders using it must run one at a time.
+type Shared struct {
+	Ring   *WorldRing
+	Format snapstream.Format
+	base   *snapshot.Snapshot
+	cur    *snapshot.Snapshot
+	// costs of fields, computed once
+	fieldBits []uint8
+	newBits   int
+}
+
+// NewShared returns the shared part of a match's senders.
+func NewShared(ring *WorldRing, f snapstream.Format) *Shared {
+	s := ring.Schema()
+	sh := &Shared{Ring: ring, Format: f, base: snapshot.New(s), cur: snapshot.New(s), fieldBits: make([]uint8, len(s.Fields))}
+	for i, fd := range s.Fields {
+		sh.fieldBits[i] = fd.Bits
+	}
+	sh.newBits = 8 + int(s.GenerationBits) + s.EntityBits()
+	return sh
+}
+
+// SenderStats counts what a Sender did.
+type SenderStats struct {
+	snapstream.SenderStats
+	Skipped      uint64
+	EntitiesSent uint64
+	Deferrals    uint64 // entity-ticks spent waiting
+	MaxDeferral  uint32 // the longest any entity waited, in ticks
+	MaxValueAge  uint32 // the oldest value any view held, in ticks
+	newest       uint32
+}
+
+type kind uint8
+
+const (
+	kindUnchanged kind = iota
+	kindChanged
+	kindNew
+)
+
+// item is one entity of the merge of baseline view and candidates.
+type item struct {
+	slot, gen uint16
+	kind      kind
+	chosen    bool
+	must      bool
+	row       int32  // row in this tick's world
+	src       uint32 // baseline entry's source tick (changed only)
+	cost      int32  // estimated bits if sent
+	key       float32
+}
+
+// headerBits is a generous estimate of a packet's fixed cost.
+const headerBits = 96
+
+// Sender builds and encodes one client's views. Not safe for concurrent use.
+type Sender struct {
+	cfg      Config
+	sh       *Shared
+	hist     ViewHistory
+	acked    uint32
+	lastFull uint32
+	tokens   float64
+	perTick  float64
+	maxAge   uint32 // a deferred value older than this is sent regardless
+
+	acc     []float32 // per slot: accumulated priority while waiting
+	since   []uint32  // per slot: tick it began waiting, 0 if not
+	seen    []uint32  // per slot: last tick it was pending
+	waiting []uint16  // slots with since != 0
+	nextW   []uint16
+	items   []item
+	order   []int32
+	stats   SenderStats
+}
+
+// NewSender returns a client's sender. The ring must hold more ticks than
+// History: deferred values live in it.
+func NewSender(sh *Shared, cfg Config) *Sender {
+	cfg = cfg.withDefaults()
+	slots := 1 << sh.Ring.Schema().IndexBits
+	maxAge := sh.Ring.Size() - cfg.History - 2
+	s := &Sender{
+		cfg: cfg, sh: sh,
+		hist:    newViewHistory(cfg.History+1, 0),
+		perTick: cfg.Rate / cfg.TickRate,
+		maxAge:  uint32(max(maxAge, 1)),
+		acc:     make([]float32, slots),
+		since:   make([]uint32, slots),
+		seen:    make([]uint32, slots),
+		waiting: make([]uint16, 0, 64),
+		nextW:   make([]uint16, 0, 64),
+		items:   make([]item, 0, 64),
+		order:   make([]int32, 0, 64),
+	}
+	return s
+}
+
+// LastView returns the view the last Append sent, as a snapshot: what the
+// client holds once it decodes that packet. It is valid until the next
+// Append of any Sender sharing s's Shared.
+func (s *Sender) LastView() *snapshot.Snapshot { return s.sh.cur }
+
+// MaxDeferral is the bound on how long a changed entity in view can wait:
+// beyond it the sender sends it whatever the budget.
+func (s *Sender) MaxDeferral() uint32 { return s.maxAge }
+
+// Ack records that the client decoded tick; acks never go backwards.
+func (s *Sender) Ack(tick uint32) {
+	if tick > s.acked && tick <= s.stats.lastTick() {
+		s.acked = tick
+	}
+}
+
+// AckedTick returns the newest acknowledged tick.
+func (s *Sender) AckedTick() uint32 { return s.acked }
+
+// Stats returns the sender's counters.
+func (s *Sender) Stats() SenderStats { return s.stats }
+
+// HistoryBytes returns the memory of this client's view history.
+func (s *Sender) HistoryBytes() int { return s.hist.Bytes() }
+
+// Reset starts a new epoch: no baseline, no waiting entities.
+func (s *Sender) Reset() {
+	s.hist.reset()
+	s.acked, s.lastFull = 0, 0
+	for _, sl := range s.waiting {
+		s.acc[sl], s.since[sl] = 0, 0
+	}
+	s.waiting = s.waiting[:0]
+}
+
+func (st *SenderStats) lastTick() uint32 { return st.newest }
+
+// Append builds this client's view of tick from its candidates (reordered in
+// place), appends the packet to dst and records the view. The world of tick
+// must be committed to the ring. When the report says Skipped, dst is
+// returned unchanged and nothing is recorded.
+func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Report) {
+	ring := s.sh.Ring
+	world := ring.At(tick)
+	ids := world.IDs()
+	slices.SortFunc(cands, func(a, b Candidate) int { return cmp.Compare(ids[a.Row].Index, ids[b.Row].Index) })
+
+	var rep Report
+	base, minSrc, ok := s.hist.get(s.acked)
+	usable := s.acked != 0 && ok && tick-s.acked <= uint32(s.cfg.History) && (len(base) == 0 || ring.Holds(minSrc))
+	switch {
+	case usable:
+		rep.Why = snapstream.SentDelta
+	case s.acked == 0:
+		rep.Why = snapstream.FullNoAck
+	default:
+		rep.Why = snapstream.FullTooOld
+	}
+	if !usable {
+		base = nil
+		if s.lastFull != 0 && tick-s.lastFull < uint32(s.cfg.FullInterval) {
+			return s.skip(dst, rep)
+		}
+	}
+	s.tokens = min(s.tokens+s.perTick, s.perTick)
+	allowance := min(s.tokens, float64(s.cfg.PacketCap))
+	if allowance < 16 {
+		return s.skip(dst, rep)
+	}
+
+	budget := int32(allowance*8) - headerBits
+	s.merge(tick, base, cands, world, &rep)
+	budget -= int32(rep.Removed) * 8
+	s.choose(budget)
+
+	for attempt := 0; ; attempt++ {
+		out := s.build(tick)
+		start := len(dst)
+		dst = s.encode(dst, tick, usable, base, out, &rep)
+		n := len(dst) - start
+		if n <= s.cfg.PacketCap || attempt == 8 || !s.dropLowest(n-s.cfg.PacketCap) {
+			s.commit(tick, out, n, &rep)
+			return dst, rep
+		}
+		dst = dst[:start]
+	}
+}
+
+func (s *Sender) skip(dst []byte, rep Report) ([]byte, Report) {
+	rep.Skipped = true
+	s.stats.Skipped++
+	return dst, rep
+}
+
+// merge walks the baseline view and the candidates in slot order.
+func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snapshot.Snapshot, rep *Report) {
+	ring := s.sh.Ring
+	ids := world.IDs()
+	s.items = s.items[:0]
+	i, j := 0, 0
+	for i < len(base) || j < len(cands) {
+		var b *Entry
+		if i < len(base) {
+			b = &base[i]
+		}
+		if j >= len(cands) || (b != nil && b.Slot < ids[cands[j].Row].Index) {
+			rep.Removed++ // left the area (or the world)
+			s.forget(b.Slot)
+			i++
+			continue
+		}
+		c := cands[j]
+		id := ids[c.Row]
+		j++
+		it := item{slot: id.Index, gen: id.Generation, row: c.Row, must: c.Must}
+		if b != nil && b.Slot == id.Index {
+			i++
+			if b.Generation != id.Generation {
+				rep.Removed++ // the slot holds another entity now
+				s.forget(b.Slot)
+			} else {
+				old := ring.At(b.Source)
+				var orow int32 = -1
+				if old != nil {
+					orow = ring.Row(b.Source, b.Slot)
+				}
+				if orow >= 0 && slices.Equal(old.Row(int(orow)), world.Row(int(c.Row))) {
+					it.kind = kindUnchanged
+					s.items = append(s.items, it)
+					continue
+				}
+				it.kind, it.src = kindChanged, b.Source
+				if orow < 0 || tick-b.Source >= s.maxAge {
+					it.must = true // its value would outlive the ring
+				}
+				if orow >= 0 {
+					it.cost = s.changedCost(old.Row(int(orow)), world.Row(int(c.Row)))
+				} else {
+					it.cost = int32(s.sh.newBits)
+				}
+				s.pending(&it, c.Priority, tick)
+				s.items = append(s.items, it)
+				continue
+			}
+		}
+		it.kind = kindNew
+		it.cost = int32(s.sh.newBits)
+		s.pending(&it, c.Priority, tick)
+		s.items = append(s.items, it)
+	}
+}
+
+// pending accumulates an entity's priority while it waits.
+func (s *Sender) pending(it *item, p float32, tick uint32) {
+	s.acc[it.slot] += p
+	if s.since[it.slot] == 0 {
+		s.since[it.slot] = tick
+	}
+	s.seen[it.slot] = tick
+	it.key = s.acc[it.slot]
+	if it.must {
+		it.key = float32(math.Inf(1))
+	}
+}
+
+func (s *Sender) forget(slot uint16) { s.acc[slot], s.since[slot] = 0, 0 }
+
+// changedCost estimates the bits of a changed entity.
+func (s *Sender) changedCost(old, cur []uint32) int32 {
+	n := int32(6)
+	if len(old) > 1 {
+		n += int32(len(old))
+	}
+	for f, b := range s.sh.fieldBits {
+		if old[f] == cur[f] {
+			continue
+		}
+		sh := 32 - b
+		d := int32((cur[f]-old[f])<<sh) >> sh
+		z := uint32(d<<1) ^ uint32(d>>31)
+		n += int32(min(2+bits.Len32(z), 1+int(b)))
+	}
+	return n
+}
+
+// choose marks what this tick's budget sends, highest key first.
+func (s *Sender) choose(budget int32) {
+	s.order = s.order[:0]
+	for k := range s.items {
+		if s.items[k].kind != kindUnchanged {
+			s.order = append(s.order, int32(k))
+		}
+	}
+	slices.SortFunc(s.order, func(a, b int32) int {
+		ka, kb := s.items[a].key, s.items[b].key
+		if ka != kb {
+			return cmp.Compare(kb, ka)
+		}
+		return cmp.Compare(a, b)
+	})
+	for _, k := range s.order {
+		it := &s.items[k]
+		if it.must || it.cost <= budget {
+			it.chosen = true
+			budget -= it.cost
+		}
+	}
+}
+
+// dropLowest un-chooses the lowest-priority chosen entities worth about
+// excess bytes; it reports whether it dropped any.
+func (s *Sender) dropLowest(excess int) bool {
+	want := int32(excess*8) + 8
+	dropped := false
+	for k := len(s.order) - 1; k >= 0 && want > 0; k-- {
+		it := &s.items[s.order[k]]
+		if it.chosen && !it.must {
+			it.chosen = false
+			want -= it.cost
+			dropped = true
+		}
+	}
+	return dropped
+}
+
+// build writes the view this packet leaves the client with.
+func (s *Sender) build(tick uint32) []Entry {
+	out := s.hist.slot(tick)
+	for _, it := range s.items {
+		switch {
+		case it.kind == kindUnchanged || it.chosen:
+			out = append(out, Entry{Slot: it.slot, Generation: it.gen, Source: tick})
+		case it.kind == kindChanged:
+			out = append(out, Entry{Slot: it.slot, Generation: it.gen, Source: it.src})
+		}
+	}
+	return out
+}
+
+// materialize fills dst with the values of view entries from the ring.
+func (s *Sender) materialize(dst *snapshot.Snapshot, view []Entry) {
+	ring := s.sh.Ring
+	dst.Reset()
+	for _, e := range view {
+		w := ring.At(e.Source)
+		copy(dst.AppendUnchecked(snapshot.EntityID{Index: e.Slot, Generation: e.Generation}), w.Row(int(ring.Row(e.Source, e.Slot))))
+	}
+}
+
+func (s *Sender) encode(dst []byte, tick uint32, usable bool, base, out []Entry, rep *Report) []byte {
+	sh := s.sh
+	s.materialize(sh.cur, out)
+	if usable {
+		s.materialize(sh.base, base)
+		start := len(dst)
+		dst = sh.Format.AppendDelta(dst, tick, s.acked, sh.base, sh.cur)
+		if len(dst)-start < sh.Format.FullLen(sh.cur) {
+			rep.Why = snapstream.SentDelta
+			return dst
+		}
+		dst = dst[:start]
+		rep.Why = snapstream.FullNotSmaller
+	}
+	return sh.Format.AppendFull(dst, tick, sh.cur)
+}
+
+// commit records the view and settles accumulators, budget and counters.
+func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
+	s.hist.commit(tick, out)
+	s.tokens -= float64(n)
+	rep.Bytes = n
+	rep.InView = len(out)
+	for _, e := range out {
+		rep.OldestValue = max(rep.OldestValue, tick-e.Source)
+	}
+	s.nextW = s.nextW[:0]
+	for _, it := range s.items {
+		switch {
+		case it.kind == kindUnchanged:
+		case it.chosen:
+			rep.Sent++
+			s.forget(it.slot)
+		default:
+			rep.Deferred++
+			rep.OldestDeferral = max(rep.OldestDeferral, tick-s.since[it.slot])
+			s.nextW = append(s.nextW, it.slot)
+		}
+	}
+	// Entities that waited last tick but are not candidates now stop waiting.
+	for _, sl := range s.waiting {
+		if s.seen[sl] != tick {
+			s.forget(sl)
+		}
+	}
+	s.waiting, s.nextW = s.nextW, s.waiting
+
+	st := &s.stats
+	st.newest = tick
+	st.Packets++
+	st.Bytes += uint64(n)
+	st.EntitiesSent += uint64(rep.Sent)
+	st.Deferrals += uint64(rep.Deferred)
+	st.MaxDeferral = max(st.MaxDeferral, rep.OldestDeferral)
+	st.MaxValueAge = max(st.MaxValueAge, rep.OldestValue)
+	switch rep.Why {
+	case snapstream.SentDelta:
+		st.Deltas++
+		st.SenderStats.BaselineAge += uint64(tick - s.acked)
+	case snapstream.FullNoAck:
+		st.FullNoAck++
+	case snapstream.FullTooOld:
+		st.FullTooOld++
+	case snapstream.FullNotSmaller:
+		st.FullNotSmaller++
+	}
+	if rep.Why != snapstream.SentDelta {
+		s.lastFull = tick
+	}
+}

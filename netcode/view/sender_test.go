@@ -1,0 +1,214 @@
+package view_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/sightline-game/sightline/netcode/delta"
+	"github.com/sightline-game/sightline/netcode/interest"
+	"github.com/sightline-game/sightline/netcode/linksim"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+	"github.com/sightline-game/sightline/netcode/snapstream"
+	"github.com/sightline-game/sightline/netcode/traffic"
+	"github.com/sightline-game/sightline/netcode/view"
+)
+
+// crowd is a world of walkers, quantized each tick into a ring, with a grid.
+type crowd struct {
+	w      *traffic.World
+	ring   *view.WorldRing
+	grid   *interest.Grid
+	ents   interest.Entities
+	schema *snapshot.Schema
+}
+
+const (
+	units    = 8 // quantized units per pixel (1/8 px)
+	tickRate = 30
+	history  = 32
+)
+
+func newCrowd(t testing.TB, n int, moving float64, seed uint64) *crowd {
+	cfg := traffic.DefaultConfig()
+	cfg.Entities, cfg.Moving, cfg.TickRate, cfg.Seed = n, moving, tickRate, seed
+	cfg.WalkSpeed = 60
+	w, err := traffic.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The traffic schema sized for n entities, with room for 12-bit slots.
+	sch := snapshot.MustSchema(12, 4, 4096, w.Schema().Fields...)
+	return &crowd{w: w, ring: view.NewWorldRing(sch, 2*(history+1)), grid: interest.NewGrid(32768, 4096), schema: sch}
+}
+
+func (c *crowd) step(tick uint32) *snapshot.Snapshot {
+	c.w.Step()
+	s := c.ring.Begin(tick)
+	c.w.Fill(s)
+	c.ring.Commit(tick)
+	n := s.Len()
+	c.ents.Slots, c.ents.Generations = c.ents.Slots[:0], c.ents.Generations[:0]
+	c.ents.Xs, c.ents.Ys = c.ents.Xs[:0], c.ents.Ys[:0]
+	for i := range n {
+		id := s.ID(i)
+		c.ents.Slots = append(c.ents.Slots, id.Index)
+		c.ents.Generations = append(c.ents.Generations, id.Generation)
+		c.ents.Xs = append(c.ents.Xs, s.Value(i, traffic.FieldX))
+		c.ents.Ys = append(c.ents.Ys, s.Value(i, traffic.FieldY))
+	}
+	c.grid.Build(c.ents.Xs, c.ents.Ys)
+	return s
+}
+
+// observer is one client: where it stands, its area, its sender.
+type observer struct {
+	area    *interest.Area
+	sender  *view.Sender
+	near    []int32
+	members []int32
+	cands   []view.Candidate
+}
+
+func (o *observer) candidates(c *crowd, x, y uint32, self int32) []view.Candidate {
+	o.near = c.grid.Query(o.near[:0], x, y, o.area.Reach())
+	o.members = o.area.Update(o.members[:0], &c.ents, o.near, x, y)
+	o.cands = o.cands[:0]
+	reach := float64(o.area.Reach())
+	for _, e := range o.members {
+		d := math.Sqrt(float64(interest.Dist2(c.ents.Xs[e], c.ents.Ys[e], x, y)))
+		p := 1 + 4*float32(max(0, 1-d/reach)*max(0, 1-d/reach))
+		o.cands = append(o.cands, view.Candidate{Row: e, Priority: p, Must: e == self})
+	}
+	return o.cands
+}
+
+// centre walks a slow circle through the crowd.
+func centre(tick uint32) (uint32, uint32) {
+	a := float64(tick) / 400
+	return uint32(16384 + 8000*math.Cos(a)), uint32(16384 + 8000*math.Sin(a))
+}
+
+type runResult struct {
+	decoded, mismatched, outside int
+	maxPacket                    int
+	maxSecond                    int // most bytes in any one-second window
+	stats                        view.SenderStats
+	inView                       int
+	maxAge                       uint32
+}
+
+// run plays one client for ticks over links with cfg both ways.
+func run(t *testing.T, c *crowd, vcfg view.Config, link linksim.Config, ticks int, seed uint64) runResult {
+	codec := delta.MustCodec(c.schema)
+	sh := view.NewShared(c.ring, codec)
+	o := &observer{area: interest.NewArea(600*units, 50*units, 1<<c.schema.IndexBits), sender: view.NewSender(sh, vcfg)}
+	recv := snapstream.NewReceiver(delta.MustCodec(c.schema), c.schema, vcfg.History)
+	down, _ := linksim.New(link, seed)
+	up, _ := linksim.New(link, seed+1)
+	dt := time.Second / tickRate
+
+	want := make(map[uint32]*snapshot.Snapshot) // the view sent at each tick
+	where := make(map[uint32][2]uint32)         // the centre at each tick
+	var res runResult
+	perTick := make([]int, ticks+1)
+	for t0 := 1; t0 <= ticks; t0++ {
+		tick := uint32(t0)
+		now := time.Duration(t0) * dt
+		world := c.step(tick)
+		x, y := centre(tick)
+		where[tick] = [2]uint32{x, y}
+		up.Deliver(now, func(p []byte) {
+			o.sender.Ack(uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24)
+		})
+		self := int32(t0 % world.Len()) // pretend one walker is the player: it must always go
+		pkt, rep := o.sender.Append(nil, tick, o.candidates(c, x, y, self))
+		if !rep.Skipped {
+			if len(pkt) > vcfg.PacketCap {
+				t.Fatalf("tick %d: packet of %d bytes over the %d cap", tick, len(pkt), vcfg.PacketCap)
+			}
+			res.maxPacket = max(res.maxPacket, len(pkt))
+			perTick[t0] = len(pkt)
+			v := snapshot.New(c.schema)
+			v.CopyFrom(o.sender.LastView())
+			want[tick] = v
+			res.inView = rep.InView
+			down.Send(now, pkt)
+		}
+		down.Deliver(now, func(p []byte) {
+			h, err := recv.Receive(p)
+			if err != nil {
+				return
+			}
+			res.decoded++
+			got := recv.Snapshot(h.Tick)
+			if !got.Equal(want[h.Tick]) {
+				res.mismatched++
+			}
+			// Information hiding: every entity the client holds was within
+			// reach of the client at that tick.
+			ring := c.ring.At(h.Tick)
+			if ring == nil {
+				return
+			}
+			at := where[h.Tick]
+			for _, id := range got.IDs() {
+				row := c.ring.Row(h.Tick, id.Index)
+				ex, ey := ring.Value(int(row), traffic.FieldX), ring.Value(int(row), traffic.FieldY)
+				if reach := uint64(650 * units); interest.Dist2(ex, ey, at[0], at[1]) > reach*reach {
+					res.outside++
+				}
+			}
+		})
+		var b [4]byte
+		n := recv.Newest()
+		b[0], b[1], b[2], b[3] = byte(n), byte(n>>8), byte(n>>16), byte(n>>24)
+		up.Send(now, b[:])
+	}
+	for s := 1; s+tickRate-1 <= ticks; s++ {
+		sum := 0
+		for _, n := range perTick[s : s+tickRate] {
+			sum += n
+		}
+		res.maxSecond = max(res.maxSecond, sum)
+	}
+	res.stats = o.sender.Stats()
+	res.maxAge = o.sender.MaxDeferral()
+	return res
+}
+
+// A crowded world over bursty loss both ways: no datagram over the cap, no
+// second over the budget, nothing outside the area, no starvation, no desync.
+func TestBudgetHeldInACrowd(t *testing.T) {
+	c := newCrowd(t, 2000, 0.3, 1)
+	cfg := view.Config{History: history, PacketCap: 1195, Rate: 4000, TickRate: tickRate}
+	link := linksim.Config{Loss: 0.1, BurstLen: 3, Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond}
+	r := run(t, c, cfg, link, 3000, 1)
+	perTick := cfg.Rate / tickRate
+	t.Logf("decoded %d, mismatched %d, outside %d, max packet %d, max bytes in a second %d (budget %.0f), in view %d, sent %d entities, deferrals %d, max deferral %d ticks, oldest value %d ticks (bound %d), full %d/%d/%d",
+		r.decoded, r.mismatched, r.outside, r.maxPacket, r.maxSecond, cfg.Rate, r.inView, r.stats.EntitiesSent, r.stats.Deferrals, r.stats.MaxDeferral, r.stats.MaxValueAge, r.maxAge,
+		r.stats.FullNoAck, r.stats.FullTooOld, r.stats.FullNotSmaller)
+	if r.mismatched != 0 {
+		t.Errorf("%d decoded ticks differ from the view sent", r.mismatched)
+	}
+	if r.outside != 0 {
+		t.Errorf("%d entities held outside the area", r.outside)
+	}
+	if float64(r.maxSecond) > cfg.Rate+perTick {
+		t.Errorf("%d bytes in one second, budget %.0f (+%.0f for one tick)", r.maxSecond, cfg.Rate, perTick)
+	}
+	if r.decoded < 2000 {
+		t.Errorf("only %d of 3000 ticks decoded", r.decoded)
+	}
+	if r.stats.Deferrals == 0 {
+		t.Error("the budget never deferred anything: the test does not test the budget")
+	}
+	// No starvation: an entity in view never holds a value older than the
+	// sender's bound, and one entering waits at most two seconds.
+	if r.stats.MaxValueAge > r.maxAge {
+		t.Errorf("a client held a value %d ticks old; the bound is %d", r.stats.MaxValueAge, r.maxAge)
+	}
+	if bound := uint32(2 * tickRate); r.stats.MaxDeferral > bound {
+		t.Errorf("an entity waited %d ticks; the bound is %d", r.stats.MaxDeferral, bound)
+	}
+}
