@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
@@ -35,6 +36,8 @@ func main() {
 	moving := flag.Float64("moving", 0.3, "share of walkers moving at any time")
 	maxClients := flag.Int("max-clients", 64, "most clients in the match, and most WebRTC sessions at once")
 	timeout := flag.Duration("timeout", 5*time.Second, "drop a client silent for this long")
+	rate := flag.Float64("rate", protocol.DefaultRate, "snapshot budget per client, bytes per second")
+	radius := flag.Float64("view-radius", protocol.ViewRadius, "how far a player sees, in px")
 	loopback := flag.Bool("loopback", true, "offer loopback ICE candidates (for clients on this machine)")
 	level := flag.String("log-level", "info", "debug, info, warn or error")
 	flag.Parse()
@@ -49,7 +52,7 @@ func main() {
 	defer stop()
 	if err := run(ctx, log, options{
 		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, verify: *verify, entities: *entities,
-		moving: *moving, maxClients: *maxClients, timeout: *timeout, loopback: *loopback,
+		moving: *moving, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -67,15 +70,18 @@ type options struct {
 	maxClients int
 	timeout    time.Duration
 	loopback   bool
+	rate       float64
+	radius     float64
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
-	world, err := server.NewWalkers(o.entities, o.moving, o.tick, 1)
+	world, err := server.NewWalkers(o.entities, o.moving, o.tick, 1, o.maxClients+o.bots)
 	if err != nil {
 		return err
 	}
 	match := server.New(server.Config{
 		TickRate: o.tick, Timeout: o.timeout, MaxClients: o.maxClients + o.bots, Verify: o.verify, Logger: log,
+		Rate: o.rate, ViewRadius: o.radius,
 	}, world)
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
 		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients, Logger: log,
@@ -105,7 +111,8 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 			return err
 		}
 	}
-	log.Info("match server up", "http", o.addr, "signal", "POST /signal", "udp_port", rtc.LocalUDPPort(), "tick_hz", o.tick, "bots", o.bots)
+	log.Info("match server up", "http", o.addr, "signal", "POST /signal", "udp_port", rtc.LocalUDPPort(), "tick_hz", o.tick, "bots", o.bots,
+		"budget_Bps", o.rate, "view_radius_px", o.radius)
 
 	select {
 	case <-ctx.Done():

@@ -22,6 +22,32 @@ const History = 32
 // MaxEntities bounds the entities of a snapshot.
 const MaxEntities = 1024
 
+// The world and its quantization: a 4096 px square, positions at 1/8 px.
+const (
+	WorldSize    = 4096  // px
+	PosPrecision = 0.125 // px
+	UnitsPerPx   = 8     // quantized units per pixel
+)
+
+// Interest: a client sees what is within ViewRadius of its player, and
+// keeps seeing it until it is ViewMargin further.
+const (
+	ViewRadius = 720 // px: a little more than half a 1280x720 screen's diagonal
+	ViewMargin = 48  // px
+)
+
+// Position fields of the schema.
+const (
+	FieldX = traffic.FieldX
+	FieldY = traffic.FieldY
+)
+
+// Budget: bytes per second per client, and the largest datagram.
+const (
+	DefaultRate   = 8000
+	DatagramLimit = 1200
+)
+
 // Schema returns the match's snapshot schema: until the arena lands, the
 // walkers of the bandwidth model (x, y at 1/8 px in a 4096 px world, a 10-bit
 // heading and a state byte).

@@ -4,8 +4,10 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/interest"
 	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/view"
 )
 
 // client is one connected player as the tick loop sees it.
@@ -13,6 +15,13 @@ type client struct {
 	id        PlayerID
 	conn      transport.Conn
 	sess      *session.ServerSession
+	views     *view.Sender
+	area      *interest.Area
+	near      []int32
+	members   []int32
+	cands     []view.Candidate
+	recent    []uint16 // bytes of the last second's datagrams, by tick
+	last      view.Report
 	joined    time.Time
 	lastHeard time.Time
 	world     World
@@ -26,8 +35,8 @@ type client struct {
 	heard     bool
 }
 
-func newClient(id PlayerID, conn transport.Conn, cfg session.Config, w World, now time.Time) *client {
-	c := &client{id: id, conn: conn, sess: session.NewServerSession(cfg), joined: now, lastHeard: now, world: w}
+func newClient(id PlayerID, conn transport.Conn, cfg session.Config, vs *view.Sender, area *interest.Area, w World, now time.Time) *client {
+	c := &client{id: id, conn: conn, sess: session.NewViewSession(cfg, vs), views: vs, area: area, joined: now, lastHeard: now, world: w}
 	c.onMessage = c.message
 	c.onInput = c.input
 	return c

@@ -19,6 +19,11 @@ type Config struct {
 	// Verify sends every client a hash of every tick, so that any client
 	// can count desyncs; otherwise only clients that ask get them.
 	Verify bool
+	// Rate is each client's snapshot budget in bytes per second (default protocol.DefaultRate).
+	Rate float64
+	// ViewRadius and ViewMargin (px) bound what a client sees: entities enter
+	// within ViewRadius and leave beyond ViewRadius+ViewMargin (defaults from protocol).
+	ViewRadius, ViewMargin float64
 	// Session is the wire agreement with clients (default protocol.Session()).
 	Session session.Config
 	// Logger receives joins, leaves and timeouts (default: discard).
@@ -34,6 +39,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxClients <= 0 {
 		c.MaxClients = 64
+	}
+	if c.Rate <= 0 {
+		c.Rate = protocol.DefaultRate
+	}
+	if c.ViewRadius <= 0 {
+		c.ViewRadius = protocol.ViewRadius
+	}
+	if c.ViewMargin <= 0 {
+		c.ViewMargin = protocol.ViewMargin
 	}
 	if c.Session.Schema == nil {
 		c.Session = protocol.Session()

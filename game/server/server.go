@@ -5,20 +5,25 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sightline-game/sightline/netcode/snapshot"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/interest"
 	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/view"
 )
 
 // Server runs one match. Add may be called from any goroutine; Step and Run
 // belong to one goroutine.
 type Server struct {
-	cfg   Config
-	world World
-	snap  *snapshot.Snapshot
-	buf   []byte
-	tick  uint32
-	now   time.Time
-	next  PlayerID
+	cfg    Config
+	world  World
+	ring   *view.WorldRing
+	shared *view.Shared
+	grid   *interest.Grid
+	ents   interest.Entities
+	buf    []byte
+	tick   uint32
+	now    time.Time
+	next   PlayerID
 
 	// Counters of clients that left, so totals never go backwards.
 	goneFull, goneBad uint64
@@ -33,12 +38,16 @@ type Server struct {
 // New returns a server for world.
 func New(cfg Config, world World) *Server {
 	cfg = cfg.withDefaults()
+	sch := cfg.Session.Schema
+	ring := view.NewWorldRing(sch, 2*(cfg.Session.History+1))
 	return &Server{
-		cfg:   cfg,
-		world: world,
-		snap:  snapshot.New(cfg.Session.Schema),
-		buf:   make([]byte, 0, transport.MaxMessageSize),
-		joins: make(chan transport.Conn, 64),
+		cfg:    cfg,
+		world:  world,
+		ring:   ring,
+		shared: view.NewShared(ring, cfg.Session.Format(sch)),
+		grid:   interest.NewGrid(uint32(protocol.WorldSize*protocol.UnitsPerPx), uint32(cfg.ViewRadius*protocol.UnitsPerPx/2)),
+		buf:    make([]byte, 0, transport.MaxMessageSize),
+		joins:  make(chan transport.Conn, max(64, cfg.MaxClients)),
 	}
 }
 

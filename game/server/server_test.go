@@ -26,7 +26,7 @@ const tickRate = 30
 
 func newMatch(t testing.TB, cfg server.Config) *match {
 	t.Helper()
-	w, err := server.NewWalkers(300, 0.3, tickRate, 1)
+	w, err := server.NewWalkers(300, 0.3, tickRate, 1, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestBlackoutLongerThanHistoryRecovers(t *testing.T) {
 
 func TestCongestedClientGetsFewerSnapshots(t *testing.T) {
 	m := newMatch(t, server.Config{})
-	srvEnd, cliEnd, err := memory.NewPair(memory.Config{Now: m.now, MaxInFlightBytes: 2000,
+	srvEnd, cliEnd, err := memory.NewPair(memory.Config{Now: m.now, MaxInFlightBytes: 400,
 		ServerToClient: linksim.Config{Latency: 300 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)

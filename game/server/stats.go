@@ -19,15 +19,22 @@ type Stats struct {
 
 // PlayerStats are one client's counters.
 type PlayerStats struct {
-	ID            PlayerID
-	ConnectedFor  time.Duration
-	SnapshotsSent uint64
-	BytesSent     uint64
-	Congested     uint64
-	FullFallbacks uint64
-	MeanAge       float64 // mean baseline age of deltas, in ticks
-	AckedTick     uint32
-	InputsApplied uint64
+	ID             PlayerID
+	ConnectedFor   time.Duration
+	SnapshotsSent  uint64
+	BytesSent      uint64
+	Congested      uint64
+	FullFallbacks  uint64
+	MeanAge        float64 // mean baseline age of deltas, in ticks
+	AckedTick      uint32
+	InputsApplied  uint64
+	BytesPerSec    int    // snapshot bytes over the last second
+	InView         int    // entities the client holds
+	EntitiesSent   uint64 // entities written with fresh values, in all
+	Deferred       int    // changed or entering entities waiting for budget now
+	OldestDeferral uint32 // ticks the longest-waiting of them has waited
+	MaxValueAge    uint32 // the oldest value the client has held, in ticks
+	HistoryBytes   int    // memory of the client's view history
 }
 
 func (s *Server) count(f func(*Stats)) {
@@ -61,6 +68,12 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 		if ss.Deltas > 0 {
 			ps.MeanAge = float64(ss.BaselineAge) / float64(ss.Deltas)
 		}
+		for _, n := range c.recent {
+			ps.BytesPerSec += int(n)
+		}
+		vs := c.views.Stats()
+		ps.InView, ps.Deferred, ps.OldestDeferral = c.last.InView, c.last.Deferred, c.last.OldestDeferral
+		ps.EntitiesSent, ps.MaxValueAge, ps.HistoryBytes = vs.EntitiesSent, vs.MaxValueAge, c.views.HistoryBytes()
 		st.Players = append(st.Players, ps)
 	}
 }

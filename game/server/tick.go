@@ -2,17 +2,25 @@ package server
 
 import (
 	"errors"
+	"math"
 	"time"
 
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/interest"
+	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/view"
 )
 
 // Step runs one tick at time now:
 //
 //  1. connections that arrived join; ended or silent ones leave;
 //  2. every client's inputs and acks are taken;
-//  3. the world steps once and is quantized once into the tick's snapshot;
-//  4. each client gets a datagram encoded against its acknowledged baseline.
+//  3. the world steps once and is quantized once into the world ring that
+//     all clients share, and a grid of positions is built;
+//  4. per client: interest query (grid, then exact radius with hysteresis)
+//     -> priorities -> the tick's byte budget -> the client's view, encoded
+//     against its acknowledged view -> recorded in its history.
 //
 // A client whose snapshot channel is congested skips the tick: it gets fewer
 // snapshots, never a growing queue, and the next delta covers the gap.
@@ -42,13 +50,20 @@ func (s *Server) Step(now time.Time) {
 
 	s.world.Step()
 	s.tick++
-	s.world.Fill(s.snap)
+	s.quantize()
 
 	var sent, bytes, congested uint64
 	for _, c := range s.clients {
-		p, _ := c.sess.AppendSnapshot(s.buf[:0], s.tick, s.snap)
+		p, rep := c.sess.AppendView(s.buf[:0], s.tick, s.candidates(c))
+		c.last = rep
+		slot := &c.recent[s.tick%uint32(len(c.recent))]
+		*slot = 0
+		if rep.Skipped {
+			continue
+		}
 		switch err := c.conn.Send(transport.Snapshots, p); {
 		case err == nil:
+			*slot = uint16(len(p))
 			c.sent++
 			c.bytes += uint64(len(p))
 			sent++
@@ -73,7 +88,13 @@ func (s *Server) admit(now time.Time) {
 				continue
 			}
 			s.next++
-			c := newClient(s.next, conn, s.cfg.Session, s.world, now)
+			vs := view.NewSender(s.shared, view.Config{
+				History: s.cfg.Session.History, Rate: s.cfg.Rate, TickRate: s.cfg.TickRate,
+				PacketCap: protocol.DatagramLimit - session.MaxHeaderSize, Overhead: session.MaxHeaderSize,
+			})
+			area := interest.NewArea(uint32(s.cfg.ViewRadius*protocol.UnitsPerPx), uint32(s.cfg.ViewMargin*protocol.UnitsPerPx), 1<<s.cfg.Session.Schema.IndexBits)
+			c := newClient(s.next, conn, s.cfg.Session, vs, area, s.world, now)
+			c.recent = make([]uint16, max(1, int(s.cfg.TickRate+0.5)))
 			if s.cfg.Verify {
 				c.sess.AlwaysVerify()
 			}
@@ -102,4 +123,43 @@ func (s *Server) remove(c *client, why string) {
 			st.TimedOut++
 		}
 	})
+}
+
+// quantize writes the world of this tick into the ring and indexes positions.
+func (s *Server) quantize() {
+	snap := s.ring.Begin(s.tick)
+	s.world.Fill(snap)
+	s.ring.Commit(s.tick)
+	e := &s.ents
+	e.Slots, e.Generations, e.Xs, e.Ys = e.Slots[:0], e.Generations[:0], e.Xs[:0], e.Ys[:0]
+	for i, id := range snap.IDs() {
+		e.Slots = append(e.Slots, id.Index)
+		e.Generations = append(e.Generations, id.Generation)
+		e.Xs = append(e.Xs, snap.Value(i, protocol.FieldX))
+		e.Ys = append(e.Ys, snap.Value(i, protocol.FieldY))
+	}
+	s.grid.Build(e.Xs, e.Ys)
+}
+
+// candidates returns the entities in c's area with this tick's priorities:
+// nearer is more urgent, what the player aims at doubly so, its own entity
+// always goes.
+func (s *Server) candidates(c *client) []view.Candidate {
+	o := s.world.Observe(c.id)
+	c.near = s.grid.Query(c.near[:0], o.X, o.Y, c.area.Reach())
+	c.members = c.area.Update(c.members[:0], &s.ents, c.near, o.X, o.Y)
+	c.cands = c.cands[:0]
+	reach := float64(c.area.Reach())
+	ax, ay := math.Cos(o.Aim), math.Sin(o.Aim)
+	for _, e := range c.members {
+		dx, dy := float64(s.ents.Xs[e])-float64(o.X), float64(s.ents.Ys[e])-float64(o.Y)
+		d := math.Hypot(dx, dy)
+		near := max(0, 1-d/reach)
+		p := 1 + 4*near*near
+		if d > 0 && (dx*ax+dy*ay)/d > 0.94 { // within about 20 degrees of the aim
+			p *= 2
+		}
+		c.cands = append(c.cands, view.Candidate{Row: e, Priority: float32(p), Must: o.HasSelf && s.ents.Slots[e] == o.Self})
+	}
+	return c.cands
 }

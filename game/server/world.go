@@ -1,7 +1,11 @@
 package server
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/quant"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 	"github.com/sightline-game/sightline/netcode/traffic"
 )
@@ -19,33 +23,143 @@ type World interface {
 	// ApplyInput hands over a player's input for its next tick; the world
 	// checks it (the server never trusts a client).
 	ApplyInput(id PlayerID, seq uint32, in protocol.Input)
+	// Observe says where player id sees from this tick.
+	Observe(id PlayerID) Observer
 	// Step advances the world one tick.
 	Step()
 	// Fill writes the world's quantized state.
 	Fill(dst *snapshot.Snapshot)
 }
 
-// Walkers is a stand-in world until the arena lands: entities that start and
-// stop random walks, the bandwidth model's traffic. Players join and send
-// inputs but have no body in it.
-type Walkers struct {
-	w      *traffic.World
-	inputs uint64
+// Observer is where a player sees from, in the snapshot's quantized units.
+type Observer struct {
+	X, Y    uint32
+	Aim     float64 // radians: entities it aims at matter more
+	Self    uint16  // the slot of its own entity, always sent when it changes
+	HasSelf bool
 }
 
-// NewWalkers returns a world of n walkers, p of them moving at any time.
-func NewWalkers(n int, moving float64, tickRate float64, seed uint64) (*Walkers, error) {
+// Walkers is a stand-in world until the arena lands: entities that start and
+// stop random walks (the bandwidth model's traffic), and one entity per
+// player that its inputs move, checked: the move is clamped to the player's
+// speed whatever the input claims.
+type Walkers struct {
+	w       *traffic.World
+	n       int
+	pos     quant.Linear
+	head    quant.Angle
+	dt      float64
+	players map[PlayerID]*walker
+	slots   []*walker // player slots after the walkers; nil when free
+	gens    []uint16
+	inputs  uint64
+}
+
+type walker struct {
+	slot  uint16
+	gen   uint16
+	x, y  float64
+	aim   float64
+	moveX float64
+	moveY float64
+}
+
+// PlayerSpeed is how fast a player walks, in px per second.
+const PlayerSpeed = 200
+
+// NewWalkers returns a world of n walkers, p of them moving at any time,
+// with room for maxPlayers players.
+func NewWalkers(n int, moving float64, tickRate float64, seed uint64, maxPlayers int) (*Walkers, error) {
 	cfg := traffic.DefaultConfig()
 	cfg.Entities, cfg.Moving, cfg.TickRate, cfg.Seed = n, moving, tickRate, seed
+	if n+maxPlayers > protocol.MaxEntities {
+		return nil, fmt.Errorf("server: %d walkers and %d players exceed %d entities", n, maxPlayers, protocol.MaxEntities)
+	}
 	w, err := traffic.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &Walkers{w: w}, nil
+	return &Walkers{
+		w: w, n: n, dt: 1 / tickRate,
+		pos:     quant.MustLinear(0, protocol.WorldSize, protocol.PosPrecision),
+		head:    quant.MustAngle(cfg.HeadingBits),
+		players: make(map[PlayerID]*walker),
+		slots:   make([]*walker, maxPlayers),
+		gens:    make([]uint16, maxPlayers),
+	}, nil
 }
 
-func (w *Walkers) AddPlayer(PlayerID)                          {}
-func (w *Walkers) RemovePlayer(PlayerID)                       {}
-func (w *Walkers) ApplyInput(PlayerID, uint32, protocol.Input) { w.inputs++ }
-func (w *Walkers) Step()                                       { w.w.Step() }
-func (w *Walkers) Fill(dst *snapshot.Snapshot)                 { w.w.Fill(dst) }
+// AddPlayer gives the player an entity in the middle of the world.
+func (w *Walkers) AddPlayer(id PlayerID) {
+	for i, p := range w.slots {
+		if p != nil {
+			continue
+		}
+		w.gens[i] = (w.gens[i] + 1) & 15
+		p := &walker{slot: uint16(w.n + i), gen: w.gens[i], x: protocol.WorldSize / 2, y: protocol.WorldSize / 2}
+		w.slots[i] = p
+		w.players[id] = p
+		return
+	}
+}
+
+// RemovePlayer frees the player's entity; its slot's next user gets a new generation.
+func (w *Walkers) RemovePlayer(id PlayerID) {
+	if p, ok := w.players[id]; ok {
+		w.slots[int(p.slot)-w.n] = nil
+		delete(w.players, id)
+	}
+}
+
+// ApplyInput takes the player's wish for the next tick, clamped.
+func (w *Walkers) ApplyInput(id PlayerID, _ uint32, in protocol.Input) {
+	p, ok := w.players[id]
+	if !ok {
+		return
+	}
+	w.inputs++
+	mx, my := float64(in.MoveX)/127, float64(in.MoveY)/127
+	if l := math.Hypot(mx, my); l > 1 {
+		mx, my = mx/l, my/l
+	}
+	p.moveX, p.moveY, p.aim = mx, my, in.Aim
+}
+
+// Observe returns where the player sees from.
+func (w *Walkers) Observe(id PlayerID) Observer {
+	p, ok := w.players[id]
+	if !ok {
+		return Observer{X: w.pos.Quantize(protocol.WorldSize / 2), Y: w.pos.Quantize(protocol.WorldSize / 2)}
+	}
+	return Observer{X: w.pos.Quantize(p.x), Y: w.pos.Quantize(p.y), Aim: p.aim, Self: p.slot, HasSelf: true}
+}
+
+// Step moves walkers and players.
+func (w *Walkers) Step() {
+	w.w.Step()
+	for _, p := range w.slots {
+		if p == nil {
+			continue
+		}
+		p.x = min(max(p.x+p.moveX*PlayerSpeed*w.dt, 0), protocol.WorldSize)
+		p.y = min(max(p.y+p.moveY*PlayerSpeed*w.dt, 0), protocol.WorldSize)
+	}
+}
+
+// Fill writes walkers, then players, in slot order.
+func (w *Walkers) Fill(dst *snapshot.Snapshot) {
+	w.w.Fill(dst)
+	for _, p := range w.slots {
+		if p == nil {
+			continue
+		}
+		row := dst.AppendUnchecked(snapshot.EntityID{Index: p.slot, Generation: p.gen})
+		row[traffic.FieldX] = w.pos.Quantize(p.x)
+		row[traffic.FieldY] = w.pos.Quantize(p.y)
+		row[traffic.FieldHeading] = w.head.Quantize(p.aim)
+		row[traffic.FieldState] = StatePlayer
+	}
+}
+
+// StatePlayer is the state byte of a player's entity.
+const StatePlayer = 2

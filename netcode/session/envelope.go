@@ -7,6 +7,9 @@ import (
 
 const flagHash = 1 << 0
 
+// MaxHeaderSize is the most bytes AppendSnapshotHeader writes.
+const MaxHeaderSize = 5
+
 // AppendSnapshotHeader appends the framing of a snapshot datagram: the flags
 // byte and, when withHash, the hash of the state the packet carries. The
 // stream's packet follows.

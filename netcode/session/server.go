@@ -1,8 +1,11 @@
 package session
 
 import (
+	"encoding/binary"
+
 	"github.com/sightline-game/sightline/netcode/snapshot"
 	"github.com/sightline-game/sightline/netcode/snapstream"
+	"github.com/sightline-game/sightline/netcode/view"
 )
 
 // Config is what both ends of a session agree on.
@@ -33,7 +36,8 @@ type ServerStats struct {
 // for concurrent use.
 type ServerSession struct {
 	cfg     Config
-	sender  *snapstream.Sender
+	sender  *snapstream.Sender // whole snapshots, or
+	views   *view.Sender       // per-client views under a budget
 	verify  bool
 	always  bool // hash every tick whatever the client asks
 	lastSeq uint32
@@ -43,6 +47,23 @@ type ServerSession struct {
 // NewServerSession returns the server's end of a new session.
 func NewServerSession(cfg Config) *ServerSession {
 	return &ServerSession{cfg: cfg, sender: snapstream.NewSender(cfg.Format(cfg.Schema), cfg.Schema, cfg.History)}
+}
+
+// NewViewSession returns the server's end of a session whose snapshots are
+// per-client views built by vs (interest, priorities, byte budget).
+func NewViewSession(cfg Config, vs *view.Sender) *ServerSession {
+	return &ServerSession{cfg: cfg, views: vs}
+}
+
+// Views returns the session's view sender, or nil.
+func (s *ServerSession) Views() *view.Sender { return s.views }
+
+func (s *ServerSession) ack(tick uint32) {
+	if s.views != nil {
+		s.views.Ack(tick)
+	} else {
+		s.sender.Ack(tick)
+	}
 }
 
 // HandleInput takes an input datagram: it records the ack and the client's
@@ -55,7 +76,7 @@ func (s *ServerSession) HandleInput(p []byte, apply func(seq uint32, input []byt
 		return err
 	}
 	s.stats.InputPackets++
-	s.sender.Ack(in.Ack)
+	s.ack(in.Ack)
 	s.verify = in.Verify || s.always
 	for i := in.Count - 1; i >= 0; i-- {
 		seq := in.NewestSeq - uint32(i)
@@ -85,8 +106,30 @@ func (s *ServerSession) AppendSnapshot(dst []byte, tick uint32, view *snapshot.S
 // AlwaysVerify makes the session hash every tick, asked or not.
 func (s *ServerSession) AlwaysVerify() { s.always, s.verify = true, true }
 
+// AppendView builds this client's view of tick from its candidates and
+// appends the snapshot datagram; with a Skipped report nothing is appended.
+// The session must have been made by NewViewSession.
+func (s *ServerSession) AppendView(dst []byte, tick uint32, cands []view.Candidate) ([]byte, view.Report) {
+	start := len(dst)
+	dst = AppendSnapshotHeader(dst, s.verify, 0)
+	body := len(dst)
+	dst, rep := s.views.Append(dst, tick, cands)
+	if rep.Skipped {
+		return dst[:start], rep
+	}
+	if s.verify {
+		binary.LittleEndian.PutUint32(dst[start+1:body], s.views.LastView().Hash())
+	}
+	return dst, rep
+}
+
 // AckedTick returns the newest tick the client acknowledged.
-func (s *ServerSession) AckedTick() uint32 { return s.sender.AckedTick() }
+func (s *ServerSession) AckedTick() uint32 {
+	if s.views != nil {
+		return s.views.AckedTick()
+	}
+	return s.sender.AckedTick()
+}
 
 // LastInputSeq returns the sequence number of the newest input applied.
 func (s *ServerSession) LastInputSeq() uint32 { return s.lastSeq }
@@ -97,6 +140,10 @@ func (s *ServerSession) Verify() bool { return s.verify }
 // Stats returns the session's counters.
 func (s *ServerSession) Stats() ServerStats {
 	st := s.stats
-	st.SenderStats = s.sender.Stats()
+	if s.views != nil {
+		st.SenderStats = s.views.Stats().SenderStats
+	} else {
+		st.SenderStats = s.sender.Stats()
+	}
 	return st
 }

@@ -20,7 +20,7 @@ func config() Config {
 	}
 }
 
-func view(tick uint32) *snapshot.Snapshot {
+func worldAt(tick uint32) *snapshot.Snapshot {
 	s := snapshot.New(schema)
 	for i := range 20 {
 		s.Append(snapshot.EntityID{Index: uint16(i)}, (tick*uint32(i))&4095, uint32(i))
@@ -69,7 +69,7 @@ func TestAcksAndVerification(t *testing.T) {
 	cli.OnMismatch(func(tick uint32) { mism = append(mism, tick) })
 	srv.HandleInput(cli.AppendAck(nil), nil) // the client speaks first: it wants hashes
 	for tick := uint32(1); tick <= 30; tick++ {
-		p, _ := srv.AppendSnapshot(nil, tick, view(tick))
+		p, _ := srv.AppendSnapshot(nil, tick, worldAt(tick))
 		if tick == 20 {
 			// Corrupt the hash the server sent: the client must notice.
 			p[1] ^= 1
@@ -139,7 +139,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 	cfg := config()
 	srv := NewServerSession(cfg)
 	cli := NewClientSession(cfg, true)
-	views := []*snapshot.Snapshot{view(1), view(2), view(3)}
+	views := []*snapshot.Snapshot{worldAt(1), worldAt(2), worldAt(3)}
 	buf := make([]byte, 0, 2048)
 	in := []byte{1, 2, 3}
 	tick := uint32(0)
@@ -183,14 +183,14 @@ func FuzzHandleSnapshot(f *testing.F) {
 	srv := NewServerSession(cfg)
 	srv.HandleInput(AppendInputPacket(nil, true, 0, 0, 3, nil), nil)
 	for tick := uint32(1); tick <= 3; tick++ {
-		p, _ := srv.AppendSnapshot(nil, tick, view(tick))
+		p, _ := srv.AppendSnapshot(nil, tick, worldAt(tick))
 		f.Add(p)
 		srv.HandleInput(AppendInputPacket(nil, true, tick, 0, 3, nil), nil)
 	}
 	f.Fuzz(func(t *testing.T, p []byte) {
 		cli := NewClientSession(cfg, true)
 		for tick := uint32(1); tick <= 2; tick++ {
-			q, _ := NewServerSession(cfg).AppendSnapshot(nil, tick, view(tick))
+			q, _ := NewServerSession(cfg).AppendSnapshot(nil, tick, worldAt(tick))
 			if _, err := cli.HandleSnapshot(q); err != nil {
 				t.Fatal(err)
 			}

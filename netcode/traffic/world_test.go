@@ -63,7 +63,7 @@ func TestConfig(t *testing.T) {
 	}
 	bad := []func(*traffic.Config){
 		func(c *traffic.Config) { c.Entities = 0 },
-		func(c *traffic.Config) { c.Entities = 1025 },
+		func(c *traffic.Config) { c.Entities = traffic.MaxEntities + 1 },
 		func(c *traffic.Config) { c.TickRate = 0 },
 		func(c *traffic.Config) { c.Moving = 1.5 },
 		func(c *traffic.Config) { c.Moving = math.NaN() },

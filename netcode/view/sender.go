@@ -32,6 +32,9 @@ type Config struct {
 	Rate float64
 	// TickRate is the server's tick rate in Hz (default 30).
 	TickRate float64
+	// Overhead is the bytes the caller adds to every packet (framing); they
+	// count against the budget.
+	Overhead int
 	// FullInterval is the least number of ticks between two packets sent
 	// without a baseline: a client that acknowledges nothing gets a few full
 	// views a second, not one every tick (default TickRate/5).
@@ -238,7 +241,7 @@ func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Rep
 		}
 	}
 	s.tokens = min(s.tokens+s.perTick, s.perTick)
-	allowance := min(s.tokens, float64(s.cfg.PacketCap))
+	allowance := min(s.tokens-float64(s.cfg.Overhead), float64(s.cfg.PacketCap))
 	if allowance < 16 {
 		return s.skip(dst, rep)
 	}
@@ -442,7 +445,7 @@ func (s *Sender) encode(dst []byte, tick uint32, usable bool, base, out []Entry,
 // commit records the view and settles accumulators, budget and counters.
 func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
 	s.hist.commit(tick, out)
-	s.tokens -= float64(n)
+	s.tokens -= float64(n + s.cfg.Overhead)
 	rep.Bytes = n
 	rep.InView = len(out)
 	for _, e := range out {
