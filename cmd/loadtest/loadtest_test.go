@@ -56,7 +56,7 @@ func TestServerAndLoadTest(t *testing.T) {
 	httpPort, udpPort := freePort(t, "tcp"), freePort(t, "udp")
 	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
 	var logs bytes.Buffer
-	srv := exec.Command(serverExe, "-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", fmt.Sprint(udpPort), "-bots", "2")
+	srv := exec.Command(serverExe, "-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", fmt.Sprint(udpPort), "-bots", "20", "-rate", "4000")
 	srv.Stdout, srv.Stderr = &logs, &logs
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestServerAndLoadTest(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 
-	out, err := exec.Command(loadExe, "-url", base, "-clients", "4", "-seconds", "3", "-json").Output()
+	out, err := exec.Command(loadExe, "-url", base, "-clients", "4", "-seconds", "3", "-budget", "4000", "-json").Output()
 	if err != nil {
 		t.Fatalf("loadtest: %v\n%s", err, out)
 	}
@@ -93,7 +93,8 @@ func TestServerAndLoadTest(t *testing.T) {
 		t.Fatalf("loadtest output: %v\n%s", err, out)
 	}
 	t.Logf("%s", out)
-	if r.Clients != 4 || r.Connected != 4 || r.MismatchedTicks != 0 || r.VerifiedTicks < 4*60 || r.P99PacketBytes == 0 || r.ConnectMsMax <= 0 {
+	if r.Clients != 4 || r.Connected != 4 || r.MismatchedTicks != 0 || r.VerifiedTicks < 4*60 || r.P99PacketBytes == 0 || r.ConnectMsMax <= 0 ||
+		r.OverBudget || r.MaxBpsPerClient > 4000*31/30 || r.MaxPacketBytes > 1200 {
 		t.Fatalf("load test result %+v", r)
 	}
 
@@ -113,7 +114,7 @@ func TestServerAndLoadTest(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&vars); err != nil {
 		t.Fatal(err)
 	}
-	if vars.Match.Joined != 6 || vars.Match.SnapshotsSent == 0 || vars.Match.BytesSent == 0 {
+	if vars.Match.Joined != 24 || vars.Match.SnapshotsSent == 0 || vars.Match.BytesSent == 0 {
 		t.Fatalf("counters %+v", vars.Match)
 	}
 }

@@ -25,6 +25,7 @@ func main() {
 	flag.Float64Var(&o.Seconds, "seconds", 20, "how long each client plays after connecting")
 	flag.Float64Var(&o.TickRate, "tick", 30, "inputs per second per client")
 	flag.DurationVar(&o.ConnectTimeout, "connect-timeout", 20*time.Second, "give up on a client that is not connected by then")
+	flag.Float64Var(&o.Budget, "budget", 0, "the server's per-client budget in B/s: fail when a client received more (0: no check)")
 	asJSON := flag.Bool("json", false, "print one JSON object")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	flag.Parse()
@@ -46,11 +47,14 @@ func main() {
 		fmt.Printf("%d of %d clients connected (connect p50 %.0f ms, max %.0f ms)\n", r.Connected, r.Clients, r.ConnectMsP50, r.ConnectMsMax)
 		fmt.Printf("decoded %d ticks, %d mismatched, %d undecodable; %.0f B/s per client (max %.0f), p99 packet %d bytes\n",
 			r.DecodedTicks, r.MismatchedTicks, r.Undecodable, r.MeanBpsPerClient, r.MaxBpsPerClient, r.P99PacketBytes)
+		if o.Budget > 0 {
+			fmt.Printf("budget %.0f B/s: max client %.0f B/s, over budget: %v\n", o.Budget, r.MaxBpsPerClient, r.OverBudget)
+		}
 		for _, e := range r.Errors {
 			fmt.Println("error:", e)
 		}
 	}
-	if r.Connected != r.Clients || r.MismatchedTicks != 0 || r.DecodedTicks == 0 {
+	if r.Connected != r.Clients || r.MismatchedTicks != 0 || r.DecodedTicks == 0 || r.OverBudget {
 		os.Exit(1)
 	}
 }

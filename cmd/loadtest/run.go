@@ -19,6 +19,7 @@ type options struct {
 	Seconds        float64
 	TickRate       float64
 	ConnectTimeout time.Duration
+	Budget         float64
 	Logger         *slog.Logger
 }
 
@@ -38,6 +39,8 @@ type result struct {
 	ConnectMsP50     float64  `json:"connect_ms_p50"`
 	ConnectMsMax     float64  `json:"connect_ms_max"`
 	Seconds          float64  `json:"seconds"`
+	BudgetBps        float64  `json:"budget_Bps,omitempty"`
+	OverBudget       bool     `json:"over_budget"`
 	Errors           []string `json:"errors,omitempty"`
 }
 
@@ -63,7 +66,7 @@ func run(ctx context.Context, o options) result {
 	}
 	wg.Wait()
 
-	r := result{Clients: o.Clients, Seconds: o.Seconds}
+	r := result{Clients: o.Clients, Seconds: o.Seconds, BudgetBps: o.Budget}
 	var connects []float64
 	var sizes []int
 	var bps []float64
@@ -93,6 +96,9 @@ func run(ctx context.Context, o options) result {
 		}
 		r.MaxBpsPerClient = slices.Max(bps)
 	}
+	// The budget counts snapshot datagrams; a client measures from its first
+	// datagram, so allow the join's rounding of one tick.
+	r.OverBudget = o.Budget > 0 && r.MaxBpsPerClient > o.Budget*(1+1/o.TickRate)
 	if len(sizes) > 0 {
 		slices.Sort(sizes)
 		r.P99PacketBytes = sizes[(len(sizes)*99)/100]

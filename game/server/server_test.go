@@ -239,3 +239,50 @@ func TestTickAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations per tick with 8 clients (server and clients)", n)
 	}
 }
+
+// A crowded match under a tight budget with loss: every client stays within
+// its bytes per second over every one-second window, no datagram exceeds the
+// datagram limit, and no tick desyncs.
+func TestBudgetHeldInACrowdedMatch(t *testing.T) {
+	const rate = 3000
+	w, err := server.NewWalkers(900, 0.4, tickRate, 2, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &match{t: t, srv: server.New(server.Config{TickRate: tickRate, Rate: rate}, w), epoch: time.Unix(1_700_000_000, 0)}
+	lossy := linksim.Config{Loss: 0.05, BurstLen: 2, Latency: 50 * time.Millisecond}
+	biggest := 0
+	for i := range 8 {
+		srvEnd, cliEnd, err := memory.NewPair(memory.Config{ServerToClient: lossy, ClientToServer: lossy, Seed: uint64(i), Now: m.now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.srv.Add(srvEnd)
+		c := client.New(cliEnd, client.Config{Verify: true, OnSnapshot: func(n int) { biggest = max(biggest, n) }})
+		m.clients = append(m.clients, c)
+	}
+	maxSecond, maxView := 0, 0
+	for range 1800 { // a minute
+		m.run(1)
+		for _, p := range m.srv.Stats().Players {
+			maxSecond = max(maxSecond, p.BytesPerSec)
+			maxView = max(maxView, p.InView)
+		}
+	}
+	t.Logf("biggest datagram %d bytes, most bytes in a second %d (budget %d), most entities in view %d", biggest, maxSecond, rate, maxView)
+	if biggest > 1200 {
+		t.Errorf("a datagram of %d bytes", biggest)
+	}
+	if maxSecond > rate+rate/tickRate {
+		t.Errorf("%d bytes in one second, budget %d", maxSecond, rate)
+	}
+	if maxView < 60 {
+		t.Errorf("at most %d entities in view: not a crowd", maxView)
+	}
+	for i, c := range m.clients {
+		st := c.Stats()
+		if st.Mismatched != 0 || st.Verified < 1500 {
+			t.Errorf("client %d: %d mismatched of %d verified", i, st.Mismatched, st.Verified)
+		}
+	}
+}

@@ -212,3 +212,33 @@ func TestBudgetHeldInACrowd(t *testing.T) {
 		t.Errorf("an entity waited %d ticks; the bound is %d", r.stats.MaxDeferral, bound)
 	}
 }
+
+// A client that acknowledges nothing gets a view without baseline only every
+// FullInterval ticks, each within the tick's allowance, never one a tick.
+func TestSilentClientFullViewsRateLimited(t *testing.T) {
+	c := newCrowd(t, 1000, 0.3, 3)
+	sh := view.NewShared(c.ring, delta.MustCodec(c.schema))
+	cfg := view.Config{History: history, Rate: 6000, TickRate: tickRate, FullInterval: 6}
+	o := &observer{area: interest.NewArea(600*units, 50*units, 1<<c.schema.IndexBits), sender: view.NewSender(sh, cfg)}
+	sent, biggest := 0, 0
+	for t0 := 1; t0 <= 300; t0++ {
+		tick := uint32(t0)
+		c.step(tick)
+		x, y := centre(tick)
+		pkt, rep := o.sender.Append(nil, tick, o.candidates(c, x, y, -1))
+		if rep.Skipped {
+			continue
+		}
+		sent++
+		biggest = max(biggest, len(pkt))
+		if rep.Why != snapstream.FullNoAck {
+			t.Fatalf("tick %d: %v without any ack", tick, rep.Why)
+		}
+	}
+	if sent != 50 {
+		t.Fatalf("%d full views in 300 ticks to a silent client, want 50 (one every 6 ticks)", sent)
+	}
+	if biggest > int(cfg.Rate/tickRate) {
+		t.Fatalf("a full view of %d bytes exceeds the tick's allowance of %.0f", biggest, cfg.Rate/tickRate)
+	}
+}
