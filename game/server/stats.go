@@ -1,6 +1,10 @@
 package server
 
-import "time"
+import (
+	"time"
+
+	"github.com/sightline-game/sightline/netcode/transport"
+)
 
 // Stats are the match's counters, safe to read from any goroutine.
 type Stats struct {
@@ -35,6 +39,9 @@ type PlayerStats struct {
 	OldestDeferral uint32 // ticks the longest-waiting of them has waited
 	MaxValueAge    uint32 // the oldest value the client has held, in ticks
 	HistoryBytes   int    // memory of the client's view history
+	// Conn counts the connection's traffic, including messages dropped for
+	// a full send buffer or receive queue.
+	Conn transport.Stats
 }
 
 func (s *Server) count(f func(*Stats)) {
@@ -74,6 +81,7 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 		vs := c.views.Stats()
 		ps.InView, ps.Deferred, ps.OldestDeferral = c.last.InView, c.last.Deferred, c.last.OldestDeferral
 		ps.EntitiesSent, ps.MaxValueAge, ps.HistoryBytes = vs.EntitiesSent, vs.MaxValueAge, c.views.HistoryBytes()
+		ps.Conn = c.conn.Stats()
 		st.Players = append(st.Players, ps)
 	}
 }
