@@ -54,6 +54,7 @@ func (s *Server) Step(now time.Time) {
 
 	var sent, bytes, congested uint64
 	for _, c := range s.clients {
+		c.sess.SetAppliedInput(s.world.AppliedInput(c.id))
 		p, rep := c.sess.AppendView(s.buf[:0], s.tick, s.candidates(c))
 		c.last = rep
 		slot := &c.recent[s.tick%uint32(len(c.recent))]

@@ -25,6 +25,10 @@ type World interface {
 	ApplyInput(id PlayerID, seq uint32, in protocol.Input)
 	// Observe says where player id sees from this tick.
 	Observe(id PlayerID) Observer
+	// AppliedInput returns the sequence number of the newest of the
+	// player's inputs the world has applied (0 if none): the client replays
+	// the inputs after it on top of the server's state.
+	AppliedInput(id PlayerID) uint32
 	// Step advances the world one tick.
 	Step()
 	// Fill writes the world's quantized state.
@@ -62,6 +66,15 @@ type walker struct {
 	aim   float64
 	moveX float64
 	moveY float64
+	seq   uint32
+}
+
+// AppliedInput returns the newest input applied for the player.
+func (w *Walkers) AppliedInput(id PlayerID) uint32 {
+	if p, ok := w.players[id]; ok {
+		return p.seq
+	}
+	return 0
 }
 
 // PlayerSpeed is how fast a player walks, in px per second.
@@ -112,12 +125,13 @@ func (w *Walkers) RemovePlayer(id PlayerID) {
 }
 
 // ApplyInput takes the player's wish for the next tick, clamped.
-func (w *Walkers) ApplyInput(id PlayerID, _ uint32, in protocol.Input) {
+func (w *Walkers) ApplyInput(id PlayerID, seq uint32, in protocol.Input) {
 	p, ok := w.players[id]
 	if !ok {
 		return
 	}
 	w.inputs++
+	p.seq = seq
 	mx, my := float64(in.MoveX)/127, float64(in.MoveY)/127
 	if l := math.Hypot(mx, my); l > 1 {
 		mx, my = mx/l, my/l

@@ -26,6 +26,13 @@ type ClientSession struct {
 	recent   []byte // the newest inputs, newest first
 	stats    ClientStats
 	mismatch func(tick uint32)
+	applied  []appliedInput // by tick, as many as the receiver keeps
+}
+
+type appliedInput struct {
+	tick uint32
+	seq  uint32
+	ok   bool
 }
 
 // NewClientSession returns the client's end of a new session. With verify
@@ -40,6 +47,7 @@ func NewClientSession(cfg Config, verify bool) *ClientSession {
 		receiver: snapstream.NewReceiver(cfg.Format(cfg.Schema), cfg.Schema, cfg.History),
 		verify:   verify,
 		recent:   make([]byte, 0, cfg.Redundancy*cfg.InputSize),
+		applied:  make([]appliedInput, max(cfg.History, snapstream.DefaultHistory)+1),
 	}
 }
 
@@ -53,7 +61,7 @@ func (c *ClientSession) OnMismatch(f func(tick uint32)) { c.mismatch = f }
 func (c *ClientSession) HandleSnapshot(p []byte) (snapstream.Header, error) {
 	c.stats.Datagrams++
 	c.stats.Bytes += uint64(len(p))
-	hash, hasHash, packet, err := ParseSnapshotHeader(p)
+	sh, packet, err := ParseSnapshotHeader(p)
 	if err != nil {
 		c.stats.BadFraming++
 		return snapstream.Header{}, err
@@ -62,9 +70,10 @@ func (c *ClientSession) HandleSnapshot(p []byte) (snapstream.Header, error) {
 	if err != nil {
 		return h, err
 	}
-	if hasHash {
+	c.applied[h.Tick%uint32(len(c.applied))] = appliedInput{tick: h.Tick, seq: sh.InputSeq, ok: sh.HasInput}
+	if sh.HasHash {
 		c.stats.Verified++
-		if c.receiver.Snapshot(h.Tick).Hash() == hash {
+		if c.receiver.Snapshot(h.Tick).Hash() == sh.Hash {
 			c.stats.Matched++
 		} else {
 			c.stats.Mismatched++
@@ -101,6 +110,16 @@ func (c *ClientSession) Newest() (uint32, *snapshot.Snapshot) {
 	t := c.receiver.Newest()
 	return t, c.receiver.Snapshot(t)
 }
+
+// AppliedInput returns the newest of this client's inputs the server had
+// applied at tick, if the server said and the tick is still held.
+func (c *ClientSession) AppliedInput(tick uint32) (uint32, bool) {
+	a := c.applied[tick%uint32(len(c.applied))]
+	return a.seq, a.ok && a.tick == tick
+}
+
+// InputSeq returns the sequence number of the newest input sent.
+func (c *ClientSession) InputSeq() uint32 { return c.seq }
 
 // Snapshot returns the decoded state of tick, if still held.
 func (c *ClientSession) Snapshot(tick uint32) *snapshot.Snapshot { return c.receiver.Snapshot(tick) }

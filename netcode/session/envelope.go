@@ -5,36 +5,71 @@ import (
 	"fmt"
 )
 
-const flagHash = 1 << 0
+const (
+	flagHash  = 1 << 0 // a 32-bit hash of the view follows
+	flagInput = 1 << 1 // the sequence of the client's newest applied input follows (uvarint)
+)
 
 // MaxHeaderSize is the most bytes AppendSnapshotHeader writes.
-const MaxHeaderSize = 5
+const MaxHeaderSize = 1 + 4 + binary.MaxVarintLen32
 
-// AppendSnapshotHeader appends the framing of a snapshot datagram: the flags
-// byte and, when withHash, the hash of the state the packet carries. The
-// stream's packet follows.
-func AppendSnapshotHeader(dst []byte, withHash bool, hash uint32) []byte {
-	if !withHash {
-		return append(dst, 0)
-	}
-	dst = append(dst, flagHash)
-	return binary.LittleEndian.AppendUint32(dst, hash)
+// SnapshotHeader is the framing of a snapshot datagram.
+type SnapshotHeader struct {
+	HasHash bool
+	Hash    uint32 // of the state the packet carries
+	// HasInput says InputSeq is set: the newest of this client's inputs the
+	// server had applied when it stepped this tick. A predicting client
+	// replays only the inputs after it.
+	HasInput bool
+	InputSeq uint32
 }
 
-// ParseSnapshotHeader splits a snapshot datagram into its hash (if any) and
-// the stream's packet.
-func ParseSnapshotHeader(p []byte) (hash uint32, hasHash bool, packet []byte, err error) {
+// AppendSnapshotHeader appends the framing of a snapshot datagram; the
+// stream's packet follows.
+func AppendSnapshotHeader(dst []byte, h SnapshotHeader) []byte {
+	var flags byte
+	if h.HasHash {
+		flags |= flagHash
+	}
+	if h.HasInput {
+		flags |= flagInput
+	}
+	dst = append(dst, flags)
+	if h.HasHash {
+		dst = binary.LittleEndian.AppendUint32(dst, h.Hash)
+	}
+	if h.HasInput {
+		dst = binary.AppendUvarint(dst, uint64(h.InputSeq))
+	}
+	return dst
+}
+
+// ParseSnapshotHeader splits a snapshot datagram into its framing and the
+// stream's packet.
+func ParseSnapshotHeader(p []byte) (SnapshotHeader, []byte, error) {
+	var h SnapshotHeader
 	if len(p) < 1 {
-		return 0, false, nil, fmt.Errorf("%w: empty snapshot datagram", ErrShort)
+		return h, nil, fmt.Errorf("%w: empty snapshot datagram", ErrShort)
 	}
-	switch p[0] {
-	case 0:
-		return 0, false, p[1:], nil
-	case flagHash:
-		if len(p) < 5 {
-			return 0, false, nil, fmt.Errorf("%w: snapshot datagram cut in its hash", ErrShort)
+	flags := p[0]
+	if flags&^(flagHash|flagInput) != 0 {
+		return h, nil, fmt.Errorf("%w: unknown snapshot flags %#x", ErrMalformed, flags)
+	}
+	p = p[1:]
+	if flags&flagHash != 0 {
+		if len(p) < 4 {
+			return h, nil, fmt.Errorf("%w: snapshot datagram cut in its hash", ErrShort)
 		}
-		return binary.LittleEndian.Uint32(p[1:]), true, p[5:], nil
+		h.HasHash, h.Hash = true, binary.LittleEndian.Uint32(p)
+		p = p[4:]
 	}
-	return 0, false, nil, fmt.Errorf("%w: unknown snapshot flags %#x", ErrMalformed, p[0])
+	if flags&flagInput != 0 {
+		v, n := binary.Uvarint(p)
+		if n <= 0 || v > 1<<32-1 {
+			return h, nil, fmt.Errorf("%w: bad input sequence", ErrMalformed)
+		}
+		h.HasInput, h.InputSeq = true, uint32(v)
+		p = p[n:]
+	}
+	return h, p, nil
 }

@@ -41,6 +41,7 @@ type ServerSession struct {
 	verify  bool
 	always  bool // hash every tick whatever the client asks
 	lastSeq uint32
+	applied uint32 // newest input the world applied; 0: not reported
 	stats   ServerStats
 }
 
@@ -95,11 +96,11 @@ func (s *ServerSession) HandleInput(p []byte, apply func(seq uint32, input []byt
 // AppendSnapshot appends the snapshot datagram of tick carrying view, the
 // state this client is to hold after decoding, and records it as sent.
 func (s *ServerSession) AppendSnapshot(dst []byte, tick uint32, view *snapshot.Snapshot) ([]byte, snapstream.Why) {
-	var hash uint32
+	h := SnapshotHeader{HasHash: s.verify, HasInput: s.applied != 0, InputSeq: s.applied}
 	if s.verify {
-		hash = view.Hash()
+		h.Hash = view.Hash()
 	}
-	dst = AppendSnapshotHeader(dst, s.verify, hash)
+	dst = AppendSnapshotHeader(dst, h)
 	return s.sender.Append(dst, tick, view)
 }
 
@@ -111,17 +112,20 @@ func (s *ServerSession) AlwaysVerify() { s.always, s.verify = true, true }
 // The session must have been made by NewViewSession.
 func (s *ServerSession) AppendView(dst []byte, tick uint32, cands []view.Candidate) ([]byte, view.Report) {
 	start := len(dst)
-	dst = AppendSnapshotHeader(dst, s.verify, 0)
-	body := len(dst)
+	dst = AppendSnapshotHeader(dst, SnapshotHeader{HasHash: s.verify, HasInput: s.applied != 0, InputSeq: s.applied})
 	dst, rep := s.views.Append(dst, tick, cands)
 	if rep.Skipped {
 		return dst[:start], rep
 	}
 	if s.verify {
-		binary.LittleEndian.PutUint32(dst[start+1:body], s.views.LastView().Hash())
+		binary.LittleEndian.PutUint32(dst[start+1:], s.views.LastView().Hash())
 	}
 	return dst, rep
 }
+
+// SetAppliedInput tells the client, in the next snapshots, the newest of its
+// inputs the world has applied (for prediction and reconciliation).
+func (s *ServerSession) SetAppliedInput(seq uint32) { s.applied = seq }
 
 // AckedTick returns the newest tick the client acknowledged.
 func (s *ServerSession) AckedTick() uint32 {

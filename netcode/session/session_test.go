@@ -124,14 +124,18 @@ func TestSnapshotHeader(t *testing.T) {
 	for _, c := range []struct {
 		p    []byte
 		want error
-	}{{nil, ErrShort}, {[]byte{1, 0, 0}, ErrShort}, {[]byte{2}, ErrMalformed}} {
-		if _, _, _, err := ParseSnapshotHeader(c.p); !errors.Is(err, c.want) {
+	}{{nil, ErrShort}, {[]byte{1, 0, 0}, ErrShort}, {[]byte{4}, ErrMalformed}} {
+		if _, _, err := ParseSnapshotHeader(c.p); !errors.Is(err, c.want) {
 			t.Errorf("%x: %v, want %v", c.p, err, c.want)
 		}
 	}
-	h, ok, rest, err := ParseSnapshotHeader(AppendSnapshotHeader(nil, true, 0xdeadbeef))
-	if err != nil || !ok || h != 0xdeadbeef || len(rest) != 0 {
-		t.Fatalf("%x %v %x %v", h, ok, rest, err)
+	want := SnapshotHeader{HasHash: true, Hash: 0xdeadbeef, HasInput: true, InputSeq: 300}
+	h, rest, err := ParseSnapshotHeader(append(AppendSnapshotHeader(nil, want), 7))
+	if err != nil || h != want || len(rest) != 1 || rest[0] != 7 {
+		t.Fatalf("%+v %x %v", h, rest, err)
+	}
+	if _, _, err := ParseSnapshotHeader([]byte{flagInput, 0x80}); !errors.Is(err, ErrMalformed) {
+		t.Fatalf("cut uvarint: %v", err)
 	}
 }
 
