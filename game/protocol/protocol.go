@@ -4,13 +4,11 @@
 package protocol
 
 import (
-	"fmt"
-
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/netcode/delta"
 	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 	"github.com/sightline-game/sightline/netcode/snapstream"
-	"github.com/sightline-game/sightline/netcode/traffic"
 )
 
 // DefaultTickRate is the server's simulation and snapshot rate in Hz.
@@ -20,7 +18,7 @@ const DefaultTickRate = 30
 const History = 32
 
 // MaxEntities bounds the entities of a snapshot.
-const MaxEntities = 1024
+const MaxEntities = arena.MaxEntities
 
 // The world and its quantization: a 4096 px square, positions at 1/8 px.
 const (
@@ -38,8 +36,8 @@ const (
 
 // Position fields of the schema.
 const (
-	FieldX = traffic.FieldX
-	FieldY = traffic.FieldY
+	FieldX = arena.FieldX
+	FieldY = arena.FieldY
 )
 
 // Budget: bytes per second per client, and the largest datagram.
@@ -48,18 +46,9 @@ const (
 	DatagramLimit = 1200
 )
 
-// Schema returns the match's snapshot schema: until the arena lands, the
-// walkers of the bandwidth model (x, y at 1/8 px in a 4096 px world, a 10-bit
-// heading and a state byte).
-func Schema() *snapshot.Schema {
-	cfg := traffic.DefaultConfig()
-	cfg.Entities = MaxEntities
-	s, err := cfg.Schema()
-	if err != nil {
-		panic(fmt.Sprintf("protocol: %v", err))
-	}
-	return s
-}
+// Schema returns the match's snapshot schema: the arena's entities (x, y at
+// 1/8 px in a 4096 px world, a 10-bit heading, kind, state and health).
+func Schema() *snapshot.Schema { return arena.Schema() }
 
 // Session returns the session configuration both ends use.
 func Session() session.Config {

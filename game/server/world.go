@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/quant"
 	"github.com/sightline-game/sightline/netcode/snapshot"
@@ -11,7 +12,10 @@ import (
 )
 
 // PlayerID names a connected player for the length of its connection.
-type PlayerID uint32
+type PlayerID = protocol.PlayerID
+
+// Observer is where a player sees from.
+type Observer = protocol.Observer
 
 // World is the game a match runs. The server calls it from the tick loop
 // only, never concurrently.
@@ -35,20 +39,13 @@ type World interface {
 	Fill(dst *snapshot.Snapshot)
 }
 
-// Observer is where a player sees from, in the snapshot's quantized units.
-type Observer struct {
-	X, Y    uint32
-	Aim     float64 // radians: entities it aims at matter more
-	Self    uint16  // the slot of its own entity, always sent when it changes
-	HasSelf bool
-}
-
 // Walkers is a stand-in world until the arena lands: entities that start and
 // stop random walks (the bandwidth model's traffic), and one entity per
 // player that its inputs move, checked: the move is clamped to the player's
 // speed whatever the input claims.
 type Walkers struct {
 	w       *traffic.World
+	scratch *snapshot.Snapshot // the walkers in the traffic model's layout
 	n       int
 	pos     quant.Linear
 	head    quant.Angle
@@ -94,6 +91,7 @@ func NewWalkers(n int, moving float64, tickRate float64, seed uint64, maxPlayers
 	}
 	return &Walkers{
 		w: w, n: n, dt: 1 / tickRate,
+		scratch: snapshot.New(w.Schema()),
 		pos:     quant.MustLinear(0, protocol.WorldSize, protocol.PosPrecision),
 		head:    quant.MustAngle(cfg.HeadingBits),
 		players: make(map[PlayerID]*walker),
@@ -160,20 +158,29 @@ func (w *Walkers) Step() {
 	}
 }
 
-// Fill writes walkers, then players, in slot order.
+// Fill writes walkers (as creatures), then players, in slot order, in the
+// arena's layout.
 func (w *Walkers) Fill(dst *snapshot.Snapshot) {
-	w.w.Fill(dst)
+	w.w.Fill(w.scratch)
+	dst.Reset()
+	for i := range w.scratch.Len() {
+		src := w.scratch.Row(i)
+		row := dst.AppendUnchecked(w.scratch.ID(i))
+		row[arena.FieldX], row[arena.FieldY], row[arena.FieldHeading] = src[traffic.FieldX], src[traffic.FieldY], src[traffic.FieldHeading]
+		row[arena.FieldKind], row[arena.FieldHealth] = arena.KindCreature, arena.CreatureHealth
+		row[arena.FieldState] = 0
+		if src[traffic.FieldState] == traffic.StateWalking {
+			row[arena.FieldState] = arena.StateWalking
+		}
+	}
 	for _, p := range w.slots {
 		if p == nil {
 			continue
 		}
 		row := dst.AppendUnchecked(snapshot.EntityID{Index: p.slot, Generation: p.gen})
-		row[traffic.FieldX] = w.pos.Quantize(p.x)
-		row[traffic.FieldY] = w.pos.Quantize(p.y)
-		row[traffic.FieldHeading] = w.head.Quantize(p.aim)
-		row[traffic.FieldState] = StatePlayer
+		row[arena.FieldX] = w.pos.Quantize(p.x)
+		row[arena.FieldY] = w.pos.Quantize(p.y)
+		row[arena.FieldHeading] = w.head.Quantize(p.aim)
+		row[arena.FieldKind], row[arena.FieldState], row[arena.FieldHealth] = arena.KindPlayer, 0, arena.PlayerHealth
 	}
 }
-
-// StatePlayer is the state byte of a player's entity.
-const StatePlayer = 2

@@ -1,0 +1,285 @@
+package events
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// Limits of the bodies.
+const (
+	// MaxNameBytes is the longest player name a Join body carries.
+	MaxNameBytes = 64
+)
+
+// Hit is the body of a KindHit event: Attacker's shot or blow took Damage
+// health from Target.
+type Hit struct {
+	Attacker, Target uint32 // entity ids
+	Damage           uint16
+}
+
+// Kill is the body of a KindKill event.
+type Kill struct {
+	Killer, Victim uint32 // entity ids
+	Weapon         uint8
+}
+
+// Join is the body of a KindJoin event: a player joined. Name is at most
+// MaxNameBytes bytes; pass it through CleanChat before showing it.
+type Join struct {
+	Player uint32
+	Name   string
+}
+
+// Why a player left, in a Leave body.
+const (
+	LeaveQuit    uint8 = iota // the player quit
+	LeaveTimeout              // the connection timed out or failed
+	LeaveKicked               // the server disconnected the player
+)
+
+// Leave is the body of a KindLeave event. Reason is one of the Leave
+// constants; other values are carried as they are.
+type Leave struct {
+	Player uint32
+	Reason uint8
+}
+
+// Chat is the body of a KindChat event: a line of text from player From, at
+// most MaxChatBytes bytes. The decoder checks only the length: servers pass
+// every line a client sends through CleanChat before relaying it, and
+// clients may do the same before showing one.
+type Chat struct {
+	From uint32
+	Text string
+}
+
+// RoundOver is the body of a KindRoundOver event.
+type RoundOver struct {
+	Round  uint32
+	Winner uint32 // team or player id, as the game defines it
+}
+
+// Body encodings: unsigned LEB128 varints in shortest form for numbers, one
+// byte for Weapon and Reason, a varint length and the bytes for text.
+//
+//	Hit        attacker, target, damage (< 2^16)
+//	Kill       killer, victim, weapon byte
+//	Join       player, name length (<= MaxNameBytes), name
+//	Leave      player, reason byte
+//	Chat       from, text length (<= MaxChatBytes), text
+//	RoundOver  round, winner
+
+// AppendHit appends the body of a Hit.
+func AppendHit(dst []byte, h Hit) []byte {
+	dst = binary.AppendUvarint(dst, uint64(h.Attacker))
+	dst = binary.AppendUvarint(dst, uint64(h.Target))
+	return binary.AppendUvarint(dst, uint64(h.Damage))
+}
+
+// AppendKill appends the body of a Kill.
+func AppendKill(dst []byte, k Kill) []byte {
+	dst = binary.AppendUvarint(dst, uint64(k.Killer))
+	dst = binary.AppendUvarint(dst, uint64(k.Victim))
+	return append(dst, k.Weapon)
+}
+
+// AppendJoin appends the body of a Join. A name longer than MaxNameBytes is
+// a programming error and panics.
+func AppendJoin(dst []byte, j Join) []byte {
+	dst = binary.AppendUvarint(dst, uint64(j.Player))
+	return appendText(dst, j.Name, MaxNameBytes)
+}
+
+// AppendLeave appends the body of a Leave.
+func AppendLeave(dst []byte, l Leave) []byte {
+	dst = binary.AppendUvarint(dst, uint64(l.Player))
+	return append(dst, l.Reason)
+}
+
+// AppendChat appends the body of a Chat. Text longer than MaxChatBytes is a
+// programming error and panics: pass user input through CleanChat first.
+func AppendChat(dst []byte, c Chat) []byte {
+	dst = binary.AppendUvarint(dst, uint64(c.From))
+	return appendText(dst, c.Text, MaxChatBytes)
+}
+
+// AppendRoundOver appends the body of a RoundOver.
+func AppendRoundOver(dst []byte, r RoundOver) []byte {
+	dst = binary.AppendUvarint(dst, uint64(r.Round))
+	return binary.AppendUvarint(dst, uint64(r.Winner))
+}
+
+func appendText(dst []byte, s string, limit int) []byte {
+	if len(s) > limit {
+		panic(fmt.Sprintf("events: text of %d bytes, at most %d", len(s), limit))
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+// bodyReader reads the fields of a body; its first error sticks.
+type bodyReader struct {
+	p   []byte
+	err error
+}
+
+func (r *bodyReader) uvarint(max uint64) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n, err := uvarint(r.p, max)
+	if err != nil {
+		r.err = err
+		return 0
+	}
+	r.p = r.p[n:]
+	return v
+}
+
+func (r *bodyReader) byte() byte {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.p) == 0 {
+		r.err = fmt.Errorf("%w: body cut", ErrShort)
+		return 0
+	}
+	b := r.p[0]
+	r.p = r.p[1:]
+	return b
+}
+
+// text returns the bytes of a length-prefixed text, aliasing the input.
+func (r *bodyReader) text(limit int) []byte {
+	n := r.uvarint(uint64(limit))
+	if r.err != nil {
+		return nil
+	}
+	if uint64(len(r.p)) < n {
+		r.err = fmt.Errorf("%w: text of %d bytes, %d left", ErrShort, n, len(r.p))
+		return nil
+	}
+	t := r.p[:n]
+	r.p = r.p[n:]
+	return t
+}
+
+// done returns the first error, or an error if bytes are left over.
+func (r *bodyReader) done() error {
+	if r.err == nil && len(r.p) > 0 {
+		r.err = fmt.Errorf("%w: %d bytes after the body", ErrMalformed, len(r.p))
+	}
+	return r.err
+}
+
+// ParseHit decodes a Hit body.
+func ParseHit(b []byte) (Hit, error) {
+	r := bodyReader{p: b}
+	h := Hit{
+		Attacker: uint32(r.uvarint(math.MaxUint32)),
+		Target:   uint32(r.uvarint(math.MaxUint32)),
+		Damage:   uint16(r.uvarint(math.MaxUint16)),
+	}
+	if err := r.done(); err != nil {
+		return Hit{}, err
+	}
+	return h, nil
+}
+
+// ParseKill decodes a Kill body.
+func ParseKill(b []byte) (Kill, error) {
+	r := bodyReader{p: b}
+	k := Kill{
+		Killer: uint32(r.uvarint(math.MaxUint32)),
+		Victim: uint32(r.uvarint(math.MaxUint32)),
+		Weapon: r.byte(),
+	}
+	if err := r.done(); err != nil {
+		return Kill{}, err
+	}
+	return k, nil
+}
+
+func readJoin(r *bodyReader) (uint32, []byte) {
+	return uint32(r.uvarint(math.MaxUint32)), r.text(MaxNameBytes)
+}
+
+// ParseJoin decodes a Join body.
+func ParseJoin(b []byte) (Join, error) {
+	r := bodyReader{p: b}
+	player, name := readJoin(&r)
+	if err := r.done(); err != nil {
+		return Join{}, err
+	}
+	return Join{Player: player, Name: string(name)}, nil
+}
+
+// ParseLeave decodes a Leave body.
+func ParseLeave(b []byte) (Leave, error) {
+	r := bodyReader{p: b}
+	l := Leave{Player: uint32(r.uvarint(math.MaxUint32)), Reason: r.byte()}
+	if err := r.done(); err != nil {
+		return Leave{}, err
+	}
+	return l, nil
+}
+
+func readChat(r *bodyReader) (uint32, []byte) {
+	return uint32(r.uvarint(math.MaxUint32)), r.text(MaxChatBytes)
+}
+
+// ParseChat decodes a Chat body. The text is returned as sent: clean it
+// with CleanChat before relaying or showing it.
+func ParseChat(b []byte) (Chat, error) {
+	r := bodyReader{p: b}
+	from, text := readChat(&r)
+	if err := r.done(); err != nil {
+		return Chat{}, err
+	}
+	return Chat{From: from, Text: string(text)}, nil
+}
+
+// ParseRoundOver decodes a RoundOver body.
+func ParseRoundOver(b []byte) (RoundOver, error) {
+	r := bodyReader{p: b}
+	ro := RoundOver{Round: uint32(r.uvarint(math.MaxUint32)), Winner: uint32(r.uvarint(math.MaxUint32))}
+	if err := r.done(); err != nil {
+		return RoundOver{}, err
+	}
+	return ro, nil
+}
+
+// ValidateBody checks that body is a well-formed body for kind k, without
+// allocating. Kind 0 is invalid; kinds this package does not know are not
+// checked. Outbox.Push and ParseDatagram call it, so every event an Inbox
+// delivers has a body its Parse function accepts.
+func ValidateBody(k Kind, body []byte) error {
+	r := bodyReader{p: body}
+	switch k {
+	case 0:
+		return fmt.Errorf("%w: event kind 0", ErrMalformed)
+	case KindHit:
+		r.uvarint(math.MaxUint32)
+		r.uvarint(math.MaxUint32)
+		r.uvarint(math.MaxUint16)
+	case KindRoundOver:
+		r.uvarint(math.MaxUint32)
+		r.uvarint(math.MaxUint32)
+	case KindKill:
+		r.uvarint(math.MaxUint32)
+		r.uvarint(math.MaxUint32)
+		r.byte()
+	case KindJoin:
+		readJoin(&r)
+	case KindLeave:
+		r.uvarint(math.MaxUint32)
+		r.byte()
+	case KindChat:
+		readChat(&r)
+	default:
+		return nil
+	}
+	return r.done()
+}

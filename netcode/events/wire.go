@@ -1,0 +1,183 @@
+package events
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// TypeEvents is the first byte of every events datagram.
+const TypeEvents byte = 0x45 // 'E'
+
+// Limits of the encoding.
+const (
+	// MaxBody is the largest event body, in bytes.
+	MaxBody = 1024
+	// MaxEventHeader is the largest encoded event header: kind (1 byte),
+	// tick (5) and body length (2).
+	MaxEventHeader = 1 + 5 + 2
+	// MaxDatagramHeader is the largest datagram header: type byte and first
+	// sequence number (5).
+	MaxDatagramHeader = 1 + 5
+	// MaxEventDatagram is the size of a datagram holding one event with a
+	// MaxBody-byte body. An Outbox given a budget at least this large never
+	// exceeds it.
+	MaxEventDatagram = MaxDatagramHeader + MaxEventHeader + MaxBody
+)
+
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// EventSize returns the number of bytes AppendEvent appends for e.
+func EventSize(e Event) int {
+	return 1 + uvarintLen(uint64(e.Tick)) + uvarintLen(uint64(len(e.Body))) + len(e.Body)
+}
+
+// AppendDatagramHeader appends the header of an events datagram whose first
+// event has sequence number firstSeq (at least 1). The events follow, each
+// appended with AppendEvent; their sequence numbers are firstSeq, firstSeq+1
+// and so on.
+func AppendDatagramHeader(dst []byte, firstSeq uint32) []byte {
+	dst = append(dst, TypeEvents)
+	return binary.AppendUvarint(dst, uint64(firstSeq))
+}
+
+// AppendEvent appends one event (its kind, tick and body; not its Seq,
+// which follows from its place in the datagram). A body longer than MaxBody
+// is a programming error and panics.
+func AppendEvent(dst []byte, e Event) []byte {
+	if len(e.Body) > MaxBody {
+		panic(fmt.Sprintf("events: body of %d bytes, at most %d", len(e.Body), MaxBody))
+	}
+	dst = append(dst, byte(e.Kind))
+	dst = binary.AppendUvarint(dst, uint64(e.Tick))
+	dst = binary.AppendUvarint(dst, uint64(len(e.Body)))
+	return append(dst, e.Body...)
+}
+
+// uvarint reads one shortest-form unsigned LEB128 value of at most max
+// (max < 2^35) from the start of p and returns it with its length.
+func uvarint(p []byte, max uint64) (uint64, int, error) {
+	var v uint64
+	for i := 0; i < len(p) && i < 5; i++ {
+		b := p[i]
+		v |= uint64(b&0x7f) << (7 * i)
+		if b < 0x80 {
+			if b == 0 && i > 0 {
+				return 0, 0, fmt.Errorf("%w: varint not in shortest form", ErrMalformed)
+			}
+			if v > max {
+				return 0, 0, fmt.Errorf("%w: value %d over %d", ErrMalformed, v, max)
+			}
+			return v, i + 1, nil
+		}
+	}
+	if len(p) >= 5 {
+		return 0, 0, fmt.Errorf("%w: varint longer than 5 bytes", ErrMalformed)
+	}
+	return 0, 0, fmt.Errorf("%w: cut inside a varint", ErrShort)
+}
+
+// readEvent decodes one event from the start of p, body aliasing p, and
+// with check set also checks the body of a known kind.
+func readEvent(p []byte, check bool) (Event, int, error) {
+	if len(p) == 0 {
+		return Event{}, 0, fmt.Errorf("%w: cut before an event", ErrShort)
+	}
+	e := Event{Kind: Kind(p[0])}
+	if e.Kind == 0 {
+		return Event{}, 0, fmt.Errorf("%w: event kind 0", ErrMalformed)
+	}
+	n := 1
+	tick, m, err := uvarint(p[n:], math.MaxUint32)
+	if err != nil {
+		return Event{}, 0, err
+	}
+	n += m
+	size, m, err := uvarint(p[n:], MaxBody)
+	if err != nil {
+		return Event{}, 0, err
+	}
+	n += m
+	if len(p)-n < int(size) {
+		return Event{}, 0, fmt.Errorf("%w: body of %d bytes, %d left", ErrShort, size, len(p)-n)
+	}
+	e.Tick = uint32(tick)
+	e.Body = p[n : n+int(size) : n+int(size)]
+	if check {
+		if err := ValidateBody(e.Kind, e.Body); err != nil {
+			return Event{}, 0, err
+		}
+	}
+	return e, n + int(size), nil
+}
+
+// Datagram is a validated events datagram. Read its events in order with
+// Next; their bodies alias the datagram.
+type Datagram struct {
+	rest []byte
+	seq  uint32 // sequence number of the next event
+	n    int
+}
+
+// ParseDatagram checks a whole events datagram (type byte, first sequence
+// number, at least one event, every field in range and in shortest form,
+// the body of every known kind well formed, nothing left over) and returns a
+// cursor over its events. It never allocates, whatever lengths the datagram
+// claims.
+func ParseDatagram(p []byte) (Datagram, error) {
+	if len(p) == 0 {
+		return Datagram{}, fmt.Errorf("%w: empty datagram", ErrShort)
+	}
+	if p[0] != TypeEvents {
+		return Datagram{}, fmt.Errorf("%w: type %#x, want %#x", ErrWrongType, p[0], TypeEvents)
+	}
+	first, m, err := uvarint(p[1:], math.MaxUint32)
+	if err != nil {
+		return Datagram{}, err
+	}
+	if first == 0 {
+		return Datagram{}, fmt.Errorf("%w: sequence number 0", ErrMalformed)
+	}
+	body := p[1+m:]
+	if len(body) == 0 {
+		return Datagram{}, fmt.Errorf("%w: no events", ErrMalformed)
+	}
+	n := 0
+	for rest := body; len(rest) > 0; n++ {
+		_, k, err := readEvent(rest, true)
+		if err != nil {
+			return Datagram{}, err
+		}
+		rest = rest[k:]
+	}
+	if first+uint64(n)-1 > math.MaxUint32 {
+		return Datagram{}, fmt.Errorf("%w: %d events from sequence %d overflow", ErrMalformed, n, first)
+	}
+	return Datagram{rest: body, seq: uint32(first), n: n}, nil
+}
+
+// Len returns the number of events not yet read.
+func (d *Datagram) Len() int { return d.n }
+
+// First returns the sequence number of the next event Next returns.
+func (d *Datagram) First() uint32 { return d.seq }
+
+// Next returns the next event, with its Seq set, and false when none is left.
+func (d *Datagram) Next() (Event, bool) {
+	if d.n == 0 {
+		return Event{}, false
+	}
+	e, k, _ := readEvent(d.rest, false) // validated by ParseDatagram
+	e.Seq = d.seq
+	d.rest = d.rest[k:]
+	d.n--
+	d.seq++
+	return e, true
+}
