@@ -15,6 +15,7 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/snapshot"
+	"github.com/sightline-game/sightline/netcode/snapstream"
 	"github.com/sightline-game/sightline/netcode/transport"
 )
 
@@ -28,6 +29,8 @@ type Config struct {
 	Logger *slog.Logger
 	// OnSnapshot, if set, is called with the size of every snapshot datagram.
 	OnSnapshot func(size int)
+	// Name is the player's name as others see it (cleaned and cut by the server).
+	Name string
 }
 
 // Stats are a client's counters.
@@ -48,6 +51,10 @@ type Client struct {
 	onMessage func(transport.Channel, []byte)
 	onSize    func(int)
 	decoded   int
+	st        *streams
+	format    snapstream.Format
+	header    snapstream.Header
+	size      int
 }
 
 // New wraps an open connection.
@@ -68,18 +75,24 @@ func New(conn transport.Conn, cfg Config) *Client {
 	}
 	c.sess.OnMismatch(func(tick uint32) { c.log.Warn("desync: decoded tick differs from the server's", "tick", tick) })
 	c.onMessage = c.message
+	c.st = newStreams()
+	c.st.deliver = c.event
+	c.format = cfg.Session.Format(cfg.Session.Schema)
+	c.introduce(cfg.Name)
 	return c
 }
 
 func (c *Client) message(ch transport.Channel, p []byte) {
 	if ch != transport.Snapshots {
-		return // events and replicas: their issues give them meaning
+		c.streamMessage(ch, p)
+		return
 	}
 	if c.onSize != nil {
 		c.onSize(len(p))
 	}
-	if _, err := c.sess.HandleSnapshot(p); err == nil || errors.Is(err, session.ErrDesync) {
+	if h, err := c.sess.HandleSnapshot(p); err == nil || errors.Is(err, session.ErrDesync) {
 		c.decoded++
+		c.header, c.size = h, len(p)
 	}
 }
 
@@ -101,6 +114,28 @@ func (c *Client) SendInput(in protocol.Input) error {
 	c.buf = c.sess.AppendInput(c.buf[:0], c.in)
 	return c.conn.Send(transport.Inputs, c.buf)
 }
+
+// LastHeader returns the tick and baseline of the newest decoded packet.
+func (c *Client) LastHeader() snapstream.Header { return c.header }
+
+// PacketSize returns the bytes of the newest decoded snapshot datagram.
+func (c *Client) PacketSize() int { return c.size }
+
+// FullLen returns what a full snapshot of the newest view would cost.
+func (c *Client) FullLen() int {
+	_, s := c.sess.Newest()
+	if s == nil {
+		return 0
+	}
+	return c.format.FullLen(s)
+}
+
+// AppliedInput returns the newest of this client's inputs the server had
+// applied when it stepped tick, if it said.
+func (c *Client) AppliedInput(tick uint32) (uint32, bool) { return c.sess.AppliedInput(tick) }
+
+// InputSeq returns the sequence number of the newest input sent.
+func (c *Client) InputSeq() uint32 { return c.sess.InputSeq() }
 
 // Newest returns the newest decoded tick and its state (nil before the first).
 // The state stays valid until the client decodes History more ticks.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/interest"
 	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/transport"
@@ -29,27 +30,43 @@ type client struct {
 	// Counters the tick loop keeps.
 	sent, congested, bytes uint64
 
+	// The event and record streams, and why they broke, if they did.
+	st     *streams
+	broken error
+	srv    *Server
+
 	// Method values made once, so the tick loop allocates nothing.
 	onMessage func(transport.Channel, []byte)
 	onInput   func(uint32, []byte)
+	onEvent   func(events.Event)
 	heard     bool
 }
 
 func newClient(id PlayerID, conn transport.Conn, cfg session.Config, vs *view.Sender, area *interest.Area, w World, now time.Time) *client {
 	c := &client{id: id, conn: conn, sess: session.NewViewSession(cfg, vs), views: vs, area: area, joined: now, lastHeard: now, world: w}
+	c.st = newStreams()
 	c.onMessage = c.message
 	c.onInput = c.input
+	c.onEvent = c.event
 	return c
 }
 
 func (c *client) message(ch transport.Channel, p []byte) {
-	if ch != transport.Inputs {
-		return // events and replicas: their issues give them meaning
-	}
-	if c.sess.HandleInput(p, c.onInput) == nil {
-		c.heard = true
+	switch ch {
+	case transport.Inputs:
+		if c.sess.HandleInput(p, c.onInput) == nil {
+			c.heard = true
+		}
+	case transport.Events:
+		if err := c.st.in.Handle(p, c.onEvent); err != nil && c.broken == nil {
+			c.broken = err
+		}
+	case transport.Replicas:
+		c.st.records.HandleAck(p)
 	}
 }
+
+func (c *client) event(e events.Event) { c.srv.fromClient(c, e) }
 
 func (c *client) input(seq uint32, p []byte) {
 	c.world.ApplyInput(c.id, seq, protocol.ParseInput(p))

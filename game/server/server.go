@@ -23,7 +23,11 @@ type Server struct {
 	buf    []byte
 	tick   uint32
 	now    time.Time
-	next   PlayerID
+	start  time.Time
+	// elapsed is the time since the first tick, the records' clock.
+	elapsed time.Duration
+	body    []byte // scratch for event bodies
+	next    PlayerID
 
 	// Counters of clients that left, so totals never go backwards.
 	goneFull, goneBad uint64
@@ -47,6 +51,7 @@ func New(cfg Config, world World) *Server {
 		shared: view.NewShared(ring, cfg.Session.Format(sch)),
 		grid:   interest.NewGrid(uint32(protocol.WorldSize*protocol.UnitsPerPx), uint32(cfg.ViewRadius*protocol.UnitsPerPx/2)),
 		buf:    make([]byte, 0, transport.MaxMessageSize),
+		body:   make([]byte, 0, 256),
 		joins:  make(chan transport.Conn, max(64, cfg.MaxClients)),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/linksim"
 	"github.com/sightline-game/sightline/netcode/transport/memory"
 )
@@ -284,5 +285,49 @@ func TestBudgetHeldInACrowdedMatch(t *testing.T) {
 		if st.Mismatched != 0 || st.Verified < 1500 {
 			t.Errorf("client %d: %d mismatched of %d verified", i, st.Mismatched, st.Verified)
 		}
+	}
+}
+
+// Events and records ride their own streams beside the snapshots: a client
+// learns who it is, sees others join and chat (cleaned), and leaves are told.
+func TestEventsBesideSnapshots(t *testing.T) {
+	m := newMatch(t, server.Config{})
+	lossy := linksim.Config{Loss: 0.2, BurstLen: 2, Latency: 30 * time.Millisecond}
+	a := m.join(lossy, 1)
+	b := m.join(lossy, 2)
+	var seenA []events.Event
+	a.OnEvent(func(e events.Event) {
+		e.Body = append([]byte(nil), e.Body...)
+		seenA = append(seenA, e)
+	})
+	m.run(10)
+	if _, ok := a.Self(); !ok {
+		t.Fatal("no welcome")
+	}
+	if err := b.SendChat("hello\x1b[31m \u202eworld"); err != nil {
+		t.Fatal(err)
+	}
+	m.run(30)
+	m.conns[1].Close()
+	m.run(30)
+	var chat, leave int
+	for _, e := range seenA {
+		switch e.Kind {
+		case events.KindChat:
+			c, err := events.ParseChat(e.Body)
+			if err != nil || c.Text != "hello[31m world" || c.From != 2 {
+				t.Errorf("chat %+v %v", c, err)
+			}
+			chat++
+		case events.KindLeave:
+			l, _ := events.ParseLeave(e.Body)
+			if l.Player != 2 {
+				t.Errorf("leave %+v", l)
+			}
+			leave++
+		}
+	}
+	if chat != 1 || leave != 1 {
+		t.Fatalf("a saw %d chats and %d leaves (events %v)", chat, leave, seenA)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/interest"
 	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/transport"
@@ -27,6 +28,10 @@ import (
 func (s *Server) Step(now time.Time) {
 	start := time.Now()
 	s.now = now
+	if s.start.IsZero() {
+		s.start = now
+	}
+	s.elapsed = now.Sub(s.start)
 	s.admit(now)
 
 	live := s.clients[:0]
@@ -41,6 +46,8 @@ func (s *Server) Step(now time.Time) {
 			s.remove(c, "connection ended")
 		case now.Sub(c.lastHeard) > s.cfg.Timeout:
 			s.remove(c, "timed out")
+		case c.broken != nil:
+			s.remove(c, c.broken.Error())
 		default:
 			live = append(live, c)
 		}
@@ -51,6 +58,7 @@ func (s *Server) Step(now time.Time) {
 	s.world.Step()
 	s.tick++
 	s.quantize()
+	s.relay()
 
 	var sent, bytes, congested uint64
 	for _, c := range s.clients {
@@ -74,6 +82,9 @@ func (s *Server) Step(now time.Time) {
 			congested++
 		}
 	}
+	for _, c := range s.clients {
+		c.flush(s)
+	}
 	s.record(sent, bytes, congested, time.Since(start))
 }
 
@@ -95,12 +106,14 @@ func (s *Server) admit(now time.Time) {
 			})
 			area := interest.NewArea(uint32(s.cfg.ViewRadius*protocol.UnitsPerPx), uint32(s.cfg.ViewMargin*protocol.UnitsPerPx), 1<<s.cfg.Session.Schema.IndexBits)
 			c := newClient(s.next, conn, s.cfg.Session, vs, area, s.world, now)
+			c.srv = s
 			c.recent = make([]uint16, max(1, int(s.cfg.TickRate+0.5)))
 			if s.cfg.Verify {
 				c.sess.AlwaysVerify()
 			}
 			s.clients = append(s.clients, c)
 			s.world.AddPlayer(c.id)
+			s.welcome(c)
 			s.cfg.Logger.Info("player joined", "player", c.id, "clients", len(s.clients))
 			s.count(func(st *Stats) { st.Joined++ })
 		default:
@@ -113,6 +126,18 @@ func (s *Server) admit(now time.Time) {
 func (s *Server) remove(c *client, why string) {
 	s.world.RemovePlayer(c.id)
 	c.conn.Close()
+	reason := events.LeaveQuit
+	if why == "timed out" {
+		reason = events.LeaveTimeout
+	} else if c.broken != nil {
+		reason = events.LeaveKicked
+	}
+	leave := events.AppendLeave(s.body[:0], events.Leave{Player: uint32(c.id), Reason: reason})
+	for _, o := range s.clients {
+		if o != c {
+			o.push(s.tick, events.KindLeave, leave)
+		}
+	}
 	st := c.sess.Stats()
 	s.goneFull += st.FullTooOld + st.FullNotSmaller
 	s.goneBad += st.BadInputPackets
