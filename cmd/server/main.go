@@ -23,6 +23,7 @@ import (
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/game/web"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -40,6 +41,7 @@ func main() {
 	radius := flag.Float64("view-radius", protocol.ViewRadius, "how far a player sees, in px")
 	loopback := flag.Bool("loopback", true, "offer loopback ICE candidates (for clients on this machine)")
 	level := flag.String("log-level", "info", "debug, info, warn or error")
+	webDir := flag.String("web", "out/web", "directory with the browser build (game.wasm, wasm_exec.js), served at /")
 	flag.Parse()
 
 	var lv slog.Level
@@ -52,7 +54,7 @@ func main() {
 	defer stop()
 	if err := run(ctx, log, options{
 		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, verify: *verify, entities: *entities,
-		moving: *moving, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius,
+		moving: *moving, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -72,6 +74,7 @@ type options struct {
 	loopback   bool
 	rate       float64
 	radius     float64
+	web        string
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
@@ -95,6 +98,16 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	mux.Handle("POST /signal", rtc)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.Handle("GET /debug/vars", expvar.Handler())
+	if site, err := web.Load(o.web); err != nil {
+		log.Warn("no browser build to serve", "err", err)
+		mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, "The browser build is missing on this server: run `make web`.", http.StatusNotFound)
+		})
+	} else {
+		raw, gz := site.Sizes()
+		log.Info("serving the browser client", "dir", o.web, "wasm_bytes", raw, "wasm_gzip_bytes", gz)
+		mux.Handle("GET /", site)
+	}
 	expvar.Publish("match", expvar.Func(func() any { return match.Stats() }))
 	httpSrv := &http.Server{Addr: o.addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 

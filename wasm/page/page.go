@@ -1,0 +1,12 @@
+// Package page holds the browser client's page, served by the match server
+// beside the game's WebAssembly.
+package page
+
+import _ "embed"
+
+// Index is the page: a loading screen with progress while the .wasm
+// downloads, a clear message when WebGL2 or WebRTC is missing, and a canvas
+// that fills the window.
+//
+//go:embed index.html
+var Index []byte
