@@ -1,0 +1,382 @@
+package smooth
+
+import (
+	"errors"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/sightline-game/sightline/netcode/linksim"
+	"github.com/sightline-game/sightline/netcode/transport"
+)
+
+// MaxConditionDelay bounds the Latency and Jitter a [Conditioner] accepts;
+// larger values are clamped to it.
+const MaxConditionDelay = 10 * time.Second
+
+// Conditions are what a [Conditioner] does to each direction of a
+// connection. The zero value passes everything straight through.
+type Conditions struct {
+	// Loss is the share, 0..1, of unreliable messages (snapshots, inputs,
+	// replicas) lost, independently of each other. Events are never lost.
+	Loss float64
+	// Latency is the one-way delay added to every message, events included:
+	// a round trip gets twice as much.
+	Latency time.Duration
+	// Jitter is an extra one-way delay, drawn uniformly from [0, Jitter]
+	// for each unreliable message, which therefore may arrive out of order.
+	// Events get no jitter: they stay in order.
+	Jitter time.Duration
+}
+
+// IsZero reports whether c adds nothing.
+func (c Conditions) IsZero() bool { return c == Conditions{} }
+
+// sanitized clamps c into range: Loss to [0, 1] (NaN to 0), delays to
+// [0, MaxConditionDelay].
+func (c Conditions) sanitized() Conditions {
+	if !(c.Loss > 0) {
+		c.Loss = 0
+	}
+	c.Loss = math.Min(c.Loss, 1)
+	c.Latency = min(max(c.Latency, 0), MaxConditionDelay)
+	c.Jitter = min(max(c.Jitter, 0), MaxConditionDelay)
+	return c
+}
+
+// conditionQueue is how many messages each direction holds on its way: a
+// second of the largest match's traffic and more. (linksim's default of 4096
+// could drop a burst taken in one Receive before it is delivered.)
+const conditionQueue = 1 << 16
+
+func (c Conditions) link() linksim.Config {
+	return linksim.Config{Loss: c.Loss, Latency: c.Latency, Jitter: c.Jitter, MaxQueue: conditionQueue}
+}
+
+// condDirection is one way through a conditioner: a simulated link for the
+// unreliable channels (each packet tagged with its channel) and a FIFO for
+// events.
+type condDirection struct {
+	link   *linksim.Link
+	events eventFIFO
+}
+
+// pending reports whether anything waits in this direction.
+func (d *condDirection) pending() bool { return d.link.InFlight() > 0 || d.events.n > 0 }
+
+// condMessage is one received message waiting for the caller's fn.
+type condMessage struct {
+	ch  transport.Channel
+	buf []byte
+}
+
+// Conditioner is a [transport.Conn] that wraps another and makes the link
+// worse on purpose, so that a player can feel (and a developer can watch)
+// prediction and interpolation at work: each direction gets loss, latency and
+// jitter on the unreliable channels (Snapshots, Inputs, Replicas) and latency
+// only on Events, which are never dropped or reordered.
+//
+// Time comes from the clock given to [NewConditioner] (time.Since(start) in
+// the game), and each direction is a seeded linksim.Link. Outgoing messages
+// wait in the up-link and are handed to the inner connection when due: on
+// every Send and Receive and on [Conditioner.Pump], which the game calls each
+// frame. Receive pulls whatever the inner connection has into the down-link
+// and delivers what is due. With zero [Conditions] and nothing still on the
+// way, messages pass straight through with no added delay or copy.
+//
+// Errors of the inner connection for messages that were held back (say
+// ErrCongested) cannot be returned to the sender any more; the inner
+// connection's Stats count them. An event refused as congested stays at the
+// head of the queue and is retried at the next flush, so that events are
+// never lost. Stats, Close and Done are the inner connection's. All methods
+// are safe for concurrent use.
+type Conditioner struct {
+	inner transport.Conn
+	clock func() time.Duration
+
+	recvMu    sync.Mutex // serializes Receive; guards batch
+	batch     []condMessage
+	batchN    int
+	collectFn func([]byte)
+
+	mu      sync.Mutex // guards everything below
+	cond    Conditions
+	up      condDirection
+	down    condDirection
+	scratch []byte        // channel tag + payload for a link
+	pullAt  time.Duration // the time of the Receive in progress
+	pullFn  func(transport.Channel, []byte)
+	sendFn  func([]byte)
+}
+
+var _ transport.Conn = (*Conditioner)(nil)
+
+// NewConditioner wraps inner. clock returns the time since some fixed start
+// and must not decrease; seed seeds both directions' randomness (each
+// derives its own stream), so a run with a simulated clock is reproducible.
+// It starts with zero conditions.
+func NewConditioner(inner transport.Conn, clock func() time.Duration, seed uint64) *Conditioner {
+	c := &Conditioner{inner: inner, clock: clock, scratch: make([]byte, 1+transport.MaxMessageSize)}
+	var err error
+	if c.up.link, err = linksim.New(Conditions{}.link(), seed); err != nil {
+		panic(err) // the zero conditions are always a valid configuration
+	}
+	if c.down.link, err = linksim.New(Conditions{}.link(), mix64(seed)); err != nil {
+		panic(err)
+	}
+	c.pullFn = c.pull
+	c.sendFn = c.sendPacket
+	c.collectFn = c.collectPacket
+	return c
+}
+
+// mix64 is splitmix64's finalizer: it derives the down-link's seed.
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// Set changes the conditions of both directions from now on. Messages
+// already on their way keep their arrival times, except that events never
+// overtake earlier events. Out-of-range values are clamped: Loss to [0, 1],
+// Latency and Jitter to [0, MaxConditionDelay].
+func (c *Conditioner) Set(cond Conditions) {
+	cond = cond.sanitized()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cond = cond
+	// Sanitized conditions are always a valid link configuration.
+	_ = c.up.link.SetConfig(cond.link())
+	_ = c.down.link.SetConfig(cond.link())
+}
+
+// Conditions returns the conditions in force.
+func (c *Conditioner) Conditions() Conditions {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cond
+}
+
+// LinkStats returns the counters of the simulated up-link (messages sent)
+// and down-link (messages received); their Lost counts what the conditioner
+// dropped.
+func (c *Conditioner) LinkStats() (up, down linksim.Stats) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.up.link.Stats(), c.down.link.Stats()
+}
+
+// Send queues p on channel ch, to be handed to the inner connection after
+// the conditions' delay (or never, if lost). With zero conditions and no
+// earlier message of the channel still held back, it is the inner Send.
+func (c *Conditioner) Send(ch transport.Channel, p []byte) error {
+	if ch >= transport.NumChannels {
+		return c.inner.Send(ch, p) // let the inner connection refuse it
+	}
+	if len(p) > transport.MaxMessageSize {
+		return transport.ErrTooLarge
+	}
+	select {
+	case <-c.inner.Done():
+		return transport.ErrClosed
+	default:
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.clock()
+	c.flush(now)
+	if ch.Reliable() {
+		if c.cond.Latency == 0 && c.up.events.n == 0 {
+			return c.inner.Send(ch, p)
+		}
+		c.up.events.push(now+c.cond.Latency, p)
+	} else {
+		if c.cond.IsZero() {
+			return c.inner.Send(ch, p)
+		}
+		c.up.link.Send(now, c.tag(ch, p))
+	}
+	c.flush(now) // a message with no delay leaves at once
+	return nil
+}
+
+// Pump hands the inner connection every outgoing message that is due. The
+// game calls it once a frame, so that held-back messages leave on time even
+// when it neither sends nor receives.
+func (c *Conditioner) Pump() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.flush(c.clock())
+}
+
+// Receive takes everything the inner connection received into the
+// down-link, then calls fn for every message that is due, in arrival order
+// (ties: unreliable messages before events), and returns how many. fn runs
+// without any lock held, so it may call Send; p is valid only during fn.
+func (c *Conditioner) Receive(fn func(ch transport.Channel, p []byte)) int {
+	c.recvMu.Lock()
+	defer c.recvMu.Unlock()
+
+	c.mu.Lock()
+	now := c.clock()
+	c.flush(now)
+	if c.cond.IsZero() && !c.down.pending() {
+		c.mu.Unlock()
+		return c.inner.Receive(fn)
+	}
+	c.pullAt = now
+	c.inner.Receive(c.pullFn)
+	c.batchN = 0
+	d := &c.down
+	for {
+		la, lok := d.link.NextArrival()
+		lok = lok && la <= now
+		ea, eok := d.events.headAt()
+		eok = eok && ea <= now
+		if !lok && !eok {
+			break
+		}
+		if eok && (!lok || ea < la) {
+			c.appendBatch(transport.Events, d.events.front())
+			d.events.pop()
+			continue
+		}
+		d.link.Deliver(la, c.collectFn) // everything due exactly at la
+	}
+	c.mu.Unlock()
+
+	n := c.batchN
+	for i := range n {
+		m := &c.batch[i]
+		fn(m.ch, m.buf)
+	}
+	return n
+}
+
+// Close closes the inner connection.
+func (c *Conditioner) Close() error { return c.inner.Close() }
+
+// Done is the inner connection's.
+func (c *Conditioner) Done() <-chan struct{} { return c.inner.Done() }
+
+// Stats returns the inner connection's counters: what really went over the
+// wire, before the conditioner's losses on the way in and after them on the
+// way out.
+func (c *Conditioner) Stats() transport.Stats { return c.inner.Stats() }
+
+// tag returns ch and p as one link packet, in the scratch buffer. mu held.
+func (c *Conditioner) tag(ch transport.Channel, p []byte) []byte {
+	buf := c.scratch[:1+len(p)]
+	buf[0] = byte(ch)
+	copy(buf[1:], p)
+	return buf
+}
+
+// flush hands the inner connection every outgoing message due at now, in
+// arrival order. mu held.
+func (c *Conditioner) flush(now time.Duration) {
+	d := &c.up
+	eventsBlocked := false
+	for {
+		la, lok := d.link.NextArrival()
+		lok = lok && la <= now
+		ea, eok := d.events.headAt()
+		eok = eok && ea <= now && !eventsBlocked
+		if !lok && !eok {
+			return
+		}
+		if eok && (!lok || ea < la) {
+			if err := c.inner.Send(transport.Events, d.events.front()); errors.Is(err, transport.ErrCongested) {
+				eventsBlocked = true // keep it, and the order; retry next flush
+				continue
+			}
+			d.events.pop()
+			continue
+		}
+		d.link.Deliver(la, c.sendFn)
+	}
+}
+
+// sendPacket hands one due outgoing link packet to the inner connection.
+func (c *Conditioner) sendPacket(p []byte) {
+	if len(p) > 0 {
+		_ = c.inner.Send(transport.Channel(p[0]), p[1:])
+	}
+}
+
+// pull puts one message the inner connection received on the way in.
+// Called with mu held, from inside the inner Receive.
+func (c *Conditioner) pull(ch transport.Channel, p []byte) {
+	switch {
+	case ch.Reliable():
+		c.down.events.push(c.pullAt+c.cond.Latency, p)
+	case ch < transport.NumChannels && len(p) <= transport.MaxMessageSize:
+		c.down.link.Send(c.pullAt, c.tag(ch, p))
+	}
+}
+
+// collectPacket moves one due incoming link packet into the batch.
+func (c *Conditioner) collectPacket(p []byte) {
+	if len(p) > 0 {
+		c.appendBatch(transport.Channel(p[0]), p[1:])
+	}
+}
+
+func (c *Conditioner) appendBatch(ch transport.Channel, p []byte) {
+	if c.batchN == len(c.batch) {
+		c.batch = append(c.batch, condMessage{})
+	}
+	m := &c.batch[c.batchN]
+	c.batchN++
+	m.ch = ch
+	m.buf = append(m.buf[:0], p...)
+}
+
+// eventFIFO is a queue of events with their due times, which never decrease
+// along the queue: an event never overtakes an earlier one, even when the
+// latency is lowered. Slot buffers are reused.
+type eventFIFO struct {
+	slots   []eventEntry
+	head, n int
+	lastAt  time.Duration
+}
+
+type eventEntry struct {
+	at  time.Duration
+	buf []byte
+}
+
+func (q *eventFIFO) push(at time.Duration, p []byte) {
+	if q.n > 0 && at < q.lastAt {
+		at = q.lastAt
+	}
+	q.lastAt = at
+	if q.n == len(q.slots) {
+		old := q.slots
+		q.slots = make([]eventEntry, max(8, 2*len(old)))
+		for i := range q.n {
+			q.slots[i] = old[(q.head+i)%len(old)]
+		}
+		q.head = 0
+	}
+	e := &q.slots[(q.head+q.n)%len(q.slots)]
+	e.at = at
+	e.buf = append(e.buf[:0], p...)
+	q.n++
+}
+
+func (q *eventFIFO) headAt() (time.Duration, bool) {
+	if q.n == 0 {
+		return 0, false
+	}
+	return q.slots[q.head].at, true
+}
+
+func (q *eventFIFO) front() []byte { return q.slots[q.head].buf }
+
+func (q *eventFIFO) pop() {
+	q.head = (q.head + 1) % len(q.slots)
+	q.n--
+}
