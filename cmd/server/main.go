@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
@@ -33,8 +34,8 @@ func main() {
 	tick := flag.Float64("tick", 30, "ticks per second")
 	nbots := flag.Int("bots", 0, "server-side bots that join the match")
 	verify := flag.Bool("verify", false, "send every client a hash of every tick (clients count desyncs)")
-	entities := flag.Int("entities", 300, "walkers in the stand-in world")
-	moving := flag.Float64("moving", 0.3, "share of walkers moving at any time")
+	creatures := flag.Int("creatures", arena.DefaultCreatures, "creatures roaming the arena")
+	seed := flag.Uint64("seed", 1, "seed of the map and the match")
 	maxClients := flag.Int("max-clients", 64, "most clients in the match, and most WebRTC sessions at once")
 	timeout := flag.Duration("timeout", 5*time.Second, "drop a client silent for this long")
 	rate := flag.Float64("rate", protocol.DefaultRate, "snapshot budget per client, bytes per second")
@@ -53,8 +54,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, log, options{
-		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, verify: *verify, entities: *entities,
-		moving: *moving, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir,
+		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, verify: *verify, creatures: *creatures,
+		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -67,8 +68,8 @@ type options struct {
 	tick       float64
 	bots       int
 	verify     bool
-	entities   int
-	moving     float64
+	creatures  int
+	seed       uint64
 	maxClients int
 	timeout    time.Duration
 	loopback   bool
@@ -78,7 +79,7 @@ type options struct {
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
-	world, err := server.NewWalkers(o.entities, o.moving, o.tick, 1, o.maxClients+o.bots)
+	world, err := arena.NewWorld(arena.Config{Seed: o.seed, Creatures: o.creatures, MaxPlayers: o.maxClients + o.bots})
 	if err != nil {
 		return err
 	}

@@ -7,4 +7,33 @@
 //
 // The same movement code runs on the server and, for the player's own
 // entity, on the client that predicts it.
+//
+// # A tick
+//
+// A [World] is stepped once per tick ([World.Step]): each player consumes
+// one input from its queue ([World.ApplyInput] fills it; with none queued
+// the player keeps walking the same way without firing), moves
+// ([MovePlayer]) and maybe fires; creatures roam like the bandwidth model's
+// walkers and bite players they touch; projectiles fly in sub-steps, die on
+// walls or after [ProjectileTicks], and hit the first player or creature
+// they touch; hurt players take health packs; the round ends on time.
+// [World.Fill] then quantizes the state into a snapshot of [Schema]:
+// creatures, players, projectiles, in increasing slot order, each slot
+// reuse under a new generation.
+//
+// # Three streams out
+//
+// State that changes all the time goes into snapshots (Fill). State that
+// must arrive exactly (scores and names, health packs, the round clock)
+// goes out as replica records ([World.ChangedRecords], [World.AllRecords];
+// ids and payloads in records.go, parsers for clients). One-shot happenings
+// (hits, kills, the end of a round) go out as events ([World.TakeEvents]),
+// with the events package's bodies.
+//
+// # Types shared with protocol
+//
+// game/protocol imports this package for the schema, so the arena defines
+// [PlayerID], [Input] and [Observer] itself, with exactly protocol's layout;
+// package arena/protoworld wraps a World in protocol's types for the match
+// server.
 package arena

@@ -42,6 +42,48 @@ const (
 	CreatureSpeed = 60
 	// CreatureHealth is a creature's health.
 	CreatureHealth = 40
+
+	// HurtTicks is how long StateHurt shows after a hit.
+	HurtTicks = 6
+	// CreatureRespawnTicks is how long a dead creature stays away.
+	CreatureRespawnTicks = 5 * TickRate
+	// CreatureBiteDamage is the health a creature's bite takes from a
+	// player it touches; Hit and Kill events name attacker 0 for it.
+	CreatureBiteDamage = 10
+	// CreatureBiteInterval is the least number of ticks between two bites
+	// of one creature.
+	CreatureBiteInterval = TickRate
+
+	// PickupRadius is a health pack's pick-up radius in px.
+	PickupRadius = 12
+	// PickupHeal is the health a pack gives (up to PlayerHealth).
+	PickupHeal = 30
+	// PickupRespawnTicks is how long a taken pack stays away.
+	PickupRespawnTicks = 10 * TickRate
+
+	// InputQueue bounds a player's queued inputs: one is consumed per tick,
+	// and when more arrive the oldest is dropped.
+	InputQueue = 8
+	// MaxInputAhead is how far past the newest sequence number seen an
+	// input may claim to be (10 s: longer than any live connection's gap).
+	MaxInputAhead = 10 * TickRate
+	// ShotsInFlight is the most projectiles one player can have alive:
+	// ProjectileTicks / FireInterval, rounded up.
+	ShotsInFlight = (ProjectileTicks + FireInterval - 1) / FireInterval
+)
+
+// Creatures roam like the bandwidth model's walkers (netcode/traffic): an
+// idle creature starts a walk with CreatureStartChance per tick, a walking
+// one stops with CreatureStopChance per tick (walks of about 0.45 s, as the
+// model's 0.22 per tick at 10 Hz) and turns by up to CreatureTurn radians
+// with CreatureTurnChance per tick. About 15 % of creatures walk at any time.
+// A creature that walks into a wall slides along it, and picks a new
+// heading when it barely moved.
+const (
+	CreatureStopChance  = 0.22 / 3
+	CreatureStartChance = CreatureStopChance * 0.15 / 0.85
+	CreatureTurnChance  = 0.28
+	CreatureTurn        = 90 * math.Pi / 180 / TickRate // 90°/s at most
 )
 
 // MoveIntent turns an input's stick (-127..127 each way) into a velocity

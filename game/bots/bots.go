@@ -1,6 +1,8 @@
 // Package bots runs server-side players: headless clients that join the
 // match through the same input path as people, over an in-memory connection
-// in the server's process, and verify every tick they decode.
+// in the server's process, and verify every tick they decode. Each plays
+// with a Brain that reads only what its client decoded: it hunts the
+// nearest player or creature in view, and wanders when there is none.
 package bots
 
 import (
@@ -47,18 +49,20 @@ func Start(ctx context.Context, cfg Config, add func(transport.Conn)) (*Group, e
 		add(srvEnd)
 		c := client.New(cliEnd, client.Config{Verify: true})
 		g.clients = append(g.clients, c)
-		w := NewWanderer(cfg.Seed*7919 + uint64(i))
+		b := NewBrain(cfg.Seed*7919 + uint64(i))
 		g.wg.Add(1)
 		go func() {
 			defer g.wg.Done()
 			defer c.Close()
-			g.run(ctx, c, cfg.TickRate, w)
+			g.run(ctx, c, cfg.TickRate, b)
 		}()
 	}
 	return g, nil
 }
 
-func (g *Group) run(ctx context.Context, c *client.Client, rate float64, w *Wanderer) {
+// run plays one bot: poll, then the Brain's input (the Wanderer's until the
+// client knows its slot and has a snapshot).
+func (g *Group) run(ctx context.Context, c *client.Client, rate float64, b *Brain) {
 	t := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer t.Stop()
 	for {
@@ -70,7 +74,7 @@ func (g *Group) run(ctx context.Context, c *client.Client, rate float64, w *Wand
 		case <-t.C:
 		}
 		c.Poll()
-		c.SendInput(w.Next())
+		c.SendInput(b.Play(c))
 	}
 }
 

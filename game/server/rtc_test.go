@@ -38,7 +38,7 @@ func startRTCMatch(t *testing.T, rtcCfg webrtc.ServerConfig, cfg server.Config) 
 	mux := http.NewServeMux()
 	mux.Handle("POST "+client.SignalPath, rtc)
 	hs := httptest.NewServer(mux)
-	w, err := server.NewWalkers(200, 0.3, protocol.DefaultTickRate, 1, 64)
+	w, err := newWalkers(200, 0.3, protocol.DefaultTickRate, 1, 64)
 	if err != nil {
 		t.Fatal(err)
 	}

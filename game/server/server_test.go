@@ -27,7 +27,7 @@ const tickRate = 30
 
 func newMatch(t testing.TB, cfg server.Config) *match {
 	t.Helper()
-	w, err := server.NewWalkers(300, 0.3, tickRate, 1, 64)
+	w, err := newWalkers(300, 0.3, tickRate, 1, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestTickAllocatesNothing(t *testing.T) {
 // datagram limit, and no tick desyncs.
 func TestBudgetHeldInACrowdedMatch(t *testing.T) {
 	const rate = 3000
-	w, err := server.NewWalkers(900, 0.4, tickRate, 2, 16)
+	w, err := newWalkers(900, 0.4, tickRate, 2, 16)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,158 @@
+package arena
+
+import (
+	"math"
+
+	"github.com/sightline-game/sightline/netcode/snapshot"
+)
+
+// Fill writes the world's quantized state into dst (a snapshot of Schema()):
+// live creatures, then players (dead ones too, with StateDead), then live
+// projectiles, in increasing slot order. It allocates nothing.
+func (w *World) Fill(dst *snapshot.Snapshot) {
+	dst.Reset()
+	for i := range w.creatures {
+		c := &w.creatures[i]
+		if c.dead {
+			continue
+		}
+		var state uint32
+		if c.walking {
+			state |= StateWalking
+		}
+		if w.tick < c.hurtUntil {
+			state |= StateHurt
+		}
+		w.row(dst, i, c.x, c.y, c.heading, KindCreature, state, c.health)
+	}
+	for i := range w.players {
+		p := &w.players[i]
+		if !p.active {
+			continue
+		}
+		var state uint32
+		if p.moving {
+			state |= StateWalking
+		}
+		if p.dead {
+			state |= StateDead
+		}
+		if w.tick < p.hurtUntil {
+			state |= StateHurt
+		}
+		w.row(dst, w.playerBase+i, p.x, p.y, p.aim, KindPlayer, state, p.health)
+	}
+	for k := range w.shots {
+		s := &w.shots[k]
+		if s.live {
+			w.row(dst, w.shotBase+k, s.x, s.y, s.heading, KindProjectile, 0, 0)
+		}
+	}
+}
+
+func (w *World) row(dst *snapshot.Snapshot, slot int, x, y, heading float64, kind, state uint32, health int) {
+	r := dst.AppendUnchecked(snapshot.EntityID{Index: uint16(slot), Generation: uint16(w.gens[slot])})
+	r[FieldX] = PosQuant.Quantize(x)
+	r[FieldY] = PosQuant.Quantize(y)
+	r[FieldHeading] = HeadingQuant.Quantize(heading)
+	r[FieldKind] = kind
+	r[FieldState] = state
+	r[FieldHealth] = uint32(min(max(health, 0), maxHealthField))
+}
+
+const maxHealthField = 1<<7 - 1 // the schema's 7 health bits
+
+// Hash returns a 64-bit FNV-1a hash of the world's whole state: tick,
+// random generator, round, every creature, player (with its queued inputs,
+// name and score), projectile, free slot and health pack. Two worlds with
+// the same seed given the same calls hash alike.
+func (w *World) Hash() uint64 {
+	h := hasher(14695981039346656037)
+	rng, _ := w.pcg.MarshalBinary()
+	for _, b := range rng {
+		h.byte(b)
+	}
+	h.u64(uint64(w.tick))
+	h.u64(uint64(w.round))
+	h.u64(uint64(w.roundStart))
+	h.u64(uint64(w.roundEnd))
+	for _, g := range w.gens {
+		h.byte(g)
+	}
+	for i := range w.creatures {
+		c := &w.creatures[i]
+		h.f64(c.x, c.y, c.heading)
+		h.bool(c.walking, c.dead)
+		h.u64(uint64(c.health), uint64(c.respawnAt), uint64(c.hurtUntil), uint64(c.biteAt))
+	}
+	for i := range w.players {
+		p := &w.players[i]
+		h.bool(p.active)
+		if !p.active {
+			continue
+		}
+		h.u64(uint64(p.id), uint64(p.health), uint64(p.respawnAt), uint64(p.hurtUntil), uint64(p.lastShot))
+		h.f64(p.x, p.y, p.aim, p.dx, p.dy)
+		h.bool(p.moving, p.dead, p.hasShot)
+		h.u64(uint64(p.applied), uint64(p.newest), uint64(p.queued))
+		for _, q := range p.queue[:p.queued] {
+			h.u64(uint64(q.seq))
+			h.f64(q.dx, q.dy, q.aim)
+			h.bool(q.aimOK, q.fire)
+		}
+		h.u64(uint64(p.kills), uint64(p.deaths), uint64(p.score))
+		for _, b := range p.name[:p.nameLen] {
+			h.byte(b)
+		}
+	}
+	for k := range w.shots {
+		s := &w.shots[k]
+		h.bool(s.live)
+		if s.live {
+			h.f64(s.x, s.y, s.vx, s.vy, s.heading)
+			h.u64(uint64(s.owner), uint64(s.ownerSlot), uint64(s.expires))
+		}
+	}
+	for i := range w.free.size {
+		h.u64(uint64(w.free.buf[(w.free.head+i)%len(w.free.buf)]))
+	}
+	for k := range w.pickups {
+		pk := &w.pickups[k]
+		h.bool(pk.live)
+		h.f64(pk.x, pk.y)
+		h.u64(uint64(pk.gen), uint64(pk.respawnAt))
+	}
+	return uint64(h)
+}
+
+type hasher uint64
+
+func (h *hasher) byte(b byte) {
+	*h ^= hasher(b)
+	*h *= 1099511628211
+}
+
+func (h *hasher) u64(vs ...uint64) {
+	for _, v := range vs {
+		for range 8 {
+			h.byte(byte(v))
+			v >>= 8
+		}
+	}
+}
+
+func (h *hasher) f64(vs ...float64) {
+	for _, v := range vs {
+		h.u64(math.Float64bits(v))
+	}
+}
+
+func (h *hasher) bool(vs ...bool) {
+	for _, v := range vs {
+		if v {
+			h.byte(1)
+		} else {
+			h.byte(0)
+		}
+	}
+}

@@ -1,0 +1,35 @@
+package arena
+
+// Stats are a world's counters since it was made.
+type Stats struct {
+	// InputsQueued counts inputs ApplyInput accepted; InputsApplied those a
+	// Step consumed.
+	InputsQueued, InputsApplied uint64
+	// InputsClamped counts accepted inputs that needed correcting: a stick
+	// longer than 1 or at -128, unknown buttons, or a non-finite aim.
+	InputsClamped uint64
+	// Dropped inputs, by reason: the player is not in the match, the seq was
+	// consumed already, it is queued already, it claims to be more than
+	// MaxInputAhead ahead, or InputQueue newer ones wait.
+	DroppedUnknown, DroppedOld, DroppedDuplicate, DroppedTooFar, DroppedQueueFull uint64
+	// ShotsFired counts projectiles; ShotsRefused counts fire requests
+	// sooner than FireInterval after the player's last shot (holding the
+	// button between shots counts too).
+	ShotsFired, ShotsRefused uint64
+	// Hits counts projectiles that hit a player or a creature.
+	Hits uint64
+	// Kills counts players killed by players' shots; Deaths counts players
+	// killed by anything; CreatureKills counts creatures shot dead.
+	Kills, Deaths, CreatureKills uint64
+	// PickupsTaken counts health packs taken; Rounds counts rounds ended.
+	PickupsTaken, Rounds uint64
+	// PlayersRefused counts AddPlayer calls with no free slot or a bad id.
+	PlayersRefused uint64
+	// EventsDropped counts happenings lost because nobody took them.
+	EventsDropped uint64
+}
+
+// InputsDropped returns the inputs dropped for any reason.
+func (s Stats) InputsDropped() uint64 {
+	return s.DroppedUnknown + s.DroppedOld + s.DroppedDuplicate + s.DroppedTooFar + s.DroppedQueueFull
+}

@@ -1,0 +1,363 @@
+package arena
+
+import "math"
+
+// Weapons, as Kill events carry them.
+const (
+	WeaponGun  uint8 = iota // a player's projectile
+	WeaponBite              // a creature's bite (killer 0)
+)
+
+// shotSubSteps splits a projectile's flight of one tick (ProjectileSpeed*Dt,
+// 23.3 px) into steps of 7.8 px: shorter than a projectile's and the
+// smallest target's radii together (16 px) and far shorter than a wall
+// tile, so nothing is flown through.
+const shotSubSteps = 3
+
+// Step advances the world one tick, in this order: players (respawn,
+// consume one queued input, move, fire), creatures (respawn, roam), creature
+// bites, projectiles (fly, hit walls or the first player or creature they
+// touch), health packs, and the round clock. It allocates nothing once the
+// event buffer has grown to the match's rate of happenings.
+func (w *World) Step() {
+	w.tick++
+	w.stepPlayers()
+	w.stepCreatures()
+	w.buildGrid()
+	w.stepBites()
+	w.stepShots()
+	w.stepPickups()
+	w.stepRound()
+}
+
+func (w *World) stepPlayers() {
+	for i := range w.players {
+		p := &w.players[i]
+		if !p.active {
+			continue
+		}
+		slot := w.playerBase + i
+		if p.dead && w.tick >= p.respawnAt {
+			w.respawnPlayer(p, slot)
+		}
+		fire := false
+		if p.queued > 0 {
+			q := p.queue[0]
+			copy(p.queue[:], p.queue[1:p.queued])
+			p.queued--
+			p.applied = q.seq
+			p.dx, p.dy = q.dx, q.dy
+			if q.aimOK {
+				p.aim = q.aim
+			}
+			fire = q.fire
+			w.stats.InputsApplied++
+		} // else: keep walking the same way, without firing
+		p.moving = false
+		if p.dead {
+			continue
+		}
+		if p.dx != 0 || p.dy != 0 {
+			x, y := MovePlayer(w.m, p.x, p.y, p.dx, p.dy)
+			p.moving = x != p.x || y != p.y
+			p.x, p.y = x, y
+		}
+		if fire {
+			w.fire(p, slot)
+		}
+	}
+}
+
+func (w *World) respawnPlayer(p *player, slot int) {
+	p.x, p.y = w.m.OpenSpot(w.rng, PlayerRadius)
+	p.dead, p.health, p.hurtUntil = false, PlayerHealth, 0
+	w.bumpGen(slot)
+}
+
+// fire spawns a projectile at the player's centre along its aim, unless the
+// player fired less than FireInterval ticks ago (or, which the slot count
+// rules out in play, every projectile slot is taken).
+func (w *World) fire(p *player, slot int) {
+	if p.hasShot && w.tick-p.lastShot < FireInterval {
+		w.stats.ShotsRefused++
+		return
+	}
+	k, ok := w.free.pop()
+	if !ok {
+		w.stats.ShotsRefused++
+		return
+	}
+	sin, cos := math.Sincos(p.aim)
+	w.shots[k] = shot{
+		live: true, x: p.x, y: p.y,
+		vx: cos * ProjectileSpeed * Dt, vy: sin * ProjectileSpeed * Dt,
+		heading: p.aim, owner: p.id, ownerSlot: int32(slot),
+		expires: w.tick + ProjectileTicks,
+	}
+	w.bumpGen(w.shotBase + int(k))
+	p.lastShot, p.hasShot = w.tick, true
+	w.stats.ShotsFired++
+}
+
+func (w *World) stepCreatures() {
+	const step = CreatureSpeed * Dt
+	for i := range w.creatures {
+		c := &w.creatures[i]
+		if c.dead {
+			if w.tick >= c.respawnAt {
+				c.x, c.y = w.m.OpenSpot(w.rng, CreatureRadius)
+				c.heading = w.rng.Float64() * 2 * math.Pi
+				c.dead, c.walking, c.health, c.hurtUntil = false, false, CreatureHealth, 0
+				w.bumpGen(i)
+			}
+			continue
+		}
+		if !c.walking {
+			if w.rng.Float64() < CreatureStartChance {
+				c.walking = true
+				c.heading = wrapAngle(c.heading + (w.rng.Float64()-0.5)*math.Pi)
+			}
+			continue
+		}
+		if w.rng.Float64() < CreatureTurnChance {
+			c.heading = wrapAngle(c.heading + (2*w.rng.Float64()-1)*CreatureTurn)
+		}
+		sin, cos := math.Sincos(c.heading)
+		x, y := w.m.Slide(c.x, c.y, cos*step, sin*step, CreatureRadius)
+		if dx, dy := x-c.x, y-c.y; dx*dx+dy*dy < step*step/4 {
+			c.heading = w.rng.Float64() * 2 * math.Pi // walked into a wall: try elsewhere
+		}
+		c.x, c.y = x, y
+		if w.rng.Float64() < CreatureStopChance {
+			c.walking = false
+		}
+	}
+}
+
+// buildGrid indexes the live creatures and players by map tile.
+func (w *World) buildGrid() {
+	g := &w.grid
+	g.reset()
+	for i := range w.creatures {
+		if c := &w.creatures[i]; !c.dead {
+			g.add(int32(i), c.x, c.y)
+		}
+	}
+	for i := range w.players {
+		if p := &w.players[i]; p.active && !p.dead {
+			g.add(int32(w.playerBase+i), p.x, p.y)
+		}
+	}
+	g.build()
+}
+
+// target returns the position and radius of the creature or player in
+// slot, and whether it can be hit.
+func (w *World) target(slot int32) (x, y, r float64, alive bool) {
+	if int(slot) < w.playerBase {
+		c := &w.creatures[slot]
+		return c.x, c.y, CreatureRadius, !c.dead
+	}
+	p := &w.players[int(slot)-w.playerBase]
+	return p.x, p.y, PlayerRadius, p.active && !p.dead
+}
+
+// nearest returns the slot of the live target nearest to (x, y) among those
+// a circle of radius r there touches, skipping slot skip and, if
+// playersOnly, creatures; -1 if none.
+func (w *World) nearest(x, y, r float64, skip int32, playersOnly bool) int32 {
+	const maxTargetRadius = max(PlayerRadius, CreatureRadius)
+	g := &w.grid
+	x0, x1 := cellCoord(x-r-maxTargetRadius), cellCoord(x+r+maxTargetRadius)
+	y0, y1 := cellCoord(y-r-maxTargetRadius), cellCoord(y+r+maxTargetRadius)
+	best, bestD := int32(-1), math.Inf(1)
+	for cy := y0; cy <= y1; cy++ {
+		for cx := x0; cx <= x1; cx++ {
+			c := cy*gridSide + cx
+			for _, slot := range g.items[g.start[c]:g.start[c+1]] {
+				if slot == skip || (playersOnly && int(slot) < w.playerBase) {
+					continue
+				}
+				tx, ty, tr, alive := w.target(slot)
+				if !alive {
+					continue
+				}
+				dx, dy := tx-x, ty-y
+				d := dx*dx + dy*dy
+				if d < (r+tr)*(r+tr) && (d < bestD || (d == bestD && slot < best)) {
+					best, bestD = slot, d
+				}
+			}
+		}
+	}
+	return best
+}
+
+// stepBites lets every creature that touches a live player bite the nearest
+// one, once a CreatureBiteInterval.
+func (w *World) stepBites() {
+	for i := range w.creatures {
+		c := &w.creatures[i]
+		if c.dead || w.tick < c.biteAt {
+			continue
+		}
+		if t := w.nearest(c.x, c.y, CreatureRadius, -1, true); t >= 0 {
+			w.damagePlayer(int(t)-w.playerBase, CreatureBiteDamage, 0, WeaponBite)
+			c.biteAt = w.tick + CreatureBiteInterval
+		}
+	}
+}
+
+func (w *World) stepShots() {
+	for k := range w.shots {
+		s := &w.shots[k]
+		if !s.live {
+			continue
+		}
+		if w.tick >= s.expires {
+			w.freeShot(k)
+			continue
+		}
+		for range shotSubSteps {
+			s.x += s.vx / shotSubSteps
+			s.y += s.vy / shotSubSteps
+			if w.m.Blocked(s.x, s.y, ProjectileRadius) {
+				w.freeShot(k)
+				break
+			}
+			if t := w.nearest(s.x, s.y, ProjectileRadius, s.ownerSlot, false); t >= 0 {
+				w.stats.Hits++
+				if int(t) < w.playerBase {
+					w.damageCreature(int(t), s.owner)
+				} else {
+					w.damagePlayer(int(t)-w.playerBase, ProjectileDamage, s.owner, WeaponGun)
+				}
+				w.freeShot(k)
+				break
+			}
+		}
+	}
+}
+
+func (w *World) freeShot(k int) {
+	w.shots[k].live = false
+	w.free.push(int32(k))
+}
+
+// credit returns the player who gets the score for a kill, if still here.
+func (w *World) credit(id PlayerID) *player {
+	if id == 0 {
+		return nil
+	}
+	if i, ok := w.byID[id]; ok {
+		return &w.players[i]
+	}
+	return nil
+}
+
+// damagePlayer takes dmg from player i on behalf of attacker (0: a
+// creature), reports the hit, and the death if it was one.
+func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon uint8) {
+	p := &w.players[i]
+	p.health -= dmg
+	p.hurtUntil = w.tick + HurtTicks
+	w.emitHit(attacker, p.id, dmg)
+	if p.health > 0 {
+		return
+	}
+	p.health, p.dead, p.moving = 0, true, false
+	p.respawnAt = w.tick + RespawnTicks
+	p.deaths++
+	p.dirty = true
+	w.stats.Deaths++
+	if attacker != 0 {
+		w.stats.Kills++
+		if k := w.credit(attacker); k != nil {
+			k.kills++
+			k.score++
+			k.dirty = true
+		}
+	}
+	w.emitKill(attacker, p.id, weapon)
+}
+
+// damageCreature takes a projectile's damage from creature i; a kill scores
+// one point (not a kill) for the shooter and is not reported as an event.
+func (w *World) damageCreature(i int, attacker PlayerID) {
+	c := &w.creatures[i]
+	c.health -= ProjectileDamage
+	c.hurtUntil = w.tick + HurtTicks
+	if c.health > 0 {
+		return
+	}
+	c.dead, c.walking = true, false
+	c.respawnAt = w.tick + CreatureRespawnTicks
+	w.stats.CreatureKills++
+	if k := w.credit(attacker); k != nil {
+		k.score++
+		k.dirty = true
+	}
+}
+
+// stepPickups brings back packs whose time has come and gives each live
+// pack to the first live, hurt player (in slot order) touching it.
+func (w *World) stepPickups() {
+	const reach = (PlayerRadius + PickupRadius) * (PlayerRadius + PickupRadius)
+	for k := range w.pickups {
+		pk := &w.pickups[k]
+		if !pk.live {
+			if w.tick >= pk.respawnAt {
+				pk.x, pk.y = w.pickupSpot()
+				pk.gen++
+				pk.live, pk.dirty = true, true
+			}
+			continue
+		}
+		for i := range w.players {
+			p := &w.players[i]
+			if !p.active || p.dead || p.health >= PlayerHealth {
+				continue
+			}
+			if dx, dy := p.x-pk.x, p.y-pk.y; dx*dx+dy*dy >= reach {
+				continue
+			}
+			p.health = min(p.health+PickupHeal, PlayerHealth)
+			pk.live, pk.dirty = false, true
+			pk.respawnAt = w.tick + PickupRespawnTicks
+			w.stats.PickupsTaken++
+			break
+		}
+	}
+}
+
+// stepRound ends the round when its time is up: a RoundOver event names the
+// winner (highest score; ties go to fewer deaths, then the lower slot; 0 if
+// nobody scored), every score goes back to zero and the next round starts.
+func (w *World) stepRound() {
+	if w.tick < w.roundEnd {
+		return
+	}
+	var winner PlayerID
+	var best, bestDeaths uint32
+	for i := range w.players {
+		p := &w.players[i]
+		if !p.active || p.score == 0 {
+			continue
+		}
+		if p.score > best || (p.score == best && p.deaths < bestDeaths) {
+			winner, best, bestDeaths = p.id, p.score, p.deaths
+		}
+	}
+	w.emitRoundOver(w.round, winner)
+	for i := range w.players {
+		if p := &w.players[i]; p.active {
+			p.kills, p.deaths, p.score = 0, 0, 0
+			p.dirty = true
+		}
+	}
+	w.stats.Rounds++
+	w.round++
+	w.roundStart = w.tick
+	w.roundEnd = w.tick + uint32(w.cfg.RoundTicks)
+	w.clockDirty = true
+}
