@@ -4,35 +4,56 @@ FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all run netbench test vet build bench bench-go bench-table fuzz clean check-go
+.PHONY: all run serve netbench test vet build bench bench-go bench-table fuzz clean check-go deps
 
 all: build
 
 check-go:
 	@$(GO) version >/dev/null 2>&1 || { echo "Go 1.26 is required: install it at /usr/local/go (https://go.dev/dl/)"; exit 1; }
 
-## run: a match server on :8080 (UDP 8443) with four bots; point a client or cmd/loadtest at it.
-run: check-go
+## run: play: the desktop game hosts a match with eight bots (others on the LAN join with
+## `go run ./cmd/game -join http://HOST:8080`).
+run: check-go deps
+	$(GO) run ./cmd/game
+
+## serve: a dedicated match server on :8080 (UDP 8443) with four bots.
+serve: check-go
 	$(GO) run ./cmd/server -addr :8080 -udp-port 8443 -bots 4
 
 ## netbench: the bandwidth benchmark, 600 s of traffic at 15% moving.
 netbench: check-go
 	$(GO) run ./cmd/netbench
 
-## test: formatting, vet, and every test with the race detector.
-test: check-go
+## deps: the Debian packages the desktop game needs to build (cgo, X11 headers)
+## and its window test needs to run (Xvfb). Installs what is missing when root.
+DEB_DEPS := xvfb xauth libgl1-mesa-dev libx11-dev libxrandr-dev libxxf86vm-dev libxi-dev libxcursor-dev libxinerama-dev
+deps:
+	@command -v dpkg >/dev/null 2>&1 || { echo "deps: no dpkg; install the equivalents of: $(DEB_DEPS)"; exit 0; }; \
+	  missing=$$(for p in $(DEB_DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done | tr '\n' ' '); \
+	  if [ -z "$$missing" ]; then exit 0; fi; \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "deps: installing $$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "deps: missing packages; run: sudo apt-get install -y $$missing"; exit 1; \
+	  fi
+
+## test: formatting, vet, and every test with the race detector. The desktop
+## game's window test (game/desktop/xvfbtest) runs the game under xvfb-run.
+test: check-go deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
 	GOOS=js GOARCH=wasm $(GO) build ./game/client ./netcode/...
-	$(GO) test -race -count=1 $(PKGS)
+	SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -count=1 $(PKGS)
 
-build: check-go
+build: check-go deps
 	mkdir -p bin
 	$(GO) build ./...
 	$(GO) build -o bin/netbench ./cmd/netbench
 	$(GO) build -o bin/server ./cmd/server
 	$(GO) build -o bin/loadtest ./cmd/loadtest
+	$(GO) build -o bin/game ./cmd/game
 
 ## bench: Go benchmarks (ns, bytes, allocs) and the README's bandwidth table.
 bench: bench-go bench-table

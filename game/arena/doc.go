@@ -33,7 +33,6 @@
 // # Types shared with protocol
 //
 // game/protocol imports this package for the schema, so the arena defines
-// [PlayerID], [Input] and [Observer] itself, with exactly protocol's layout;
-// package arena/protoworld wraps a World in protocol's types for the match
-// server.
+// [PlayerID], [Input] and [Observer] and protocol aliases them: a World is
+// the match server's World as it is.
 package arena

@@ -5,13 +5,9 @@ import (
 	"math"
 )
 
-// The arena defines the player's id, input and point of view itself because
-// game/protocol imports this package (for the schema): the rules cannot
-// import protocol back. The types have exactly the layout of protocol's
-// PlayerID, Input and Observer, so each converts to the other with a plain
-// conversion (arena.Input(in), protocol.Observer(o)); a test keeps them in
-// step. Package arena/protoworld wraps a World in protocol's types for the
-// match server.
+// The arena defines the types the match server and clients share (PlayerID,
+// Input, Observer); package game/protocol names them as aliases, so the
+// arena's World is the server's World with no wrapper.
 
 // PlayerID names a connected player for the length of its connection. Id 0
 // is reserved: in events it means "no player" (a creature).

@@ -47,7 +47,7 @@ func Start(ctx context.Context, cfg Config, add func(transport.Conn)) (*Group, e
 			return nil, fmt.Errorf("bots: %w", err)
 		}
 		add(srvEnd)
-		c := client.New(cliEnd, client.Config{Verify: true})
+		c := client.New(cliEnd, client.Config{Verify: true, Name: fmt.Sprintf("bot %d", i+1)})
 		g.clients = append(g.clients, c)
 		b := NewBrain(cfg.Seed*7919 + uint64(i))
 		g.wg.Add(1)

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/memory"
+	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+)
+
+// hostConfig is a match hosted in the game's own process.
+type hostConfig struct {
+	addr       string // HTTP address for WebRTC signalling ("" or "off": local only)
+	udpPort    int
+	bots       int
+	maxClients int
+	seed       uint64
+}
+
+// match is a running in-process match server.
+type match struct {
+	srv    *server.Server
+	status string // what the HUD says about it
+	errc   chan error
+}
+
+// host starts a match server with the arena's rules, its bots, and WebRTC
+// signalling on cfg.addr so that players on the LAN can join, the same
+// pieces cmd/server assembles. It runs until ctx ends.
+func host(ctx context.Context, log *slog.Logger, cfg hostConfig) (*match, error) {
+	world, err := arena.NewWorld(arena.Config{Seed: cfg.seed, MaxPlayers: cfg.maxClients + cfg.bots + 1})
+	if err != nil {
+		return nil, err
+	}
+	m := &match{
+		srv: server.New(server.Config{
+			TickRate: protocol.DefaultTickRate, MaxClients: cfg.maxClients + cfg.bots + 1, Logger: log,
+		}, world),
+		errc: make(chan error, 4),
+	}
+	go func() { m.errc <- m.srv.Run(ctx) }()
+	m.status = "local match (no LAN)"
+	if cfg.addr != "" && cfg.addr != "off" {
+		if err := m.listen(ctx, log, cfg); err != nil {
+			// The local game still works; say why nobody else can join.
+			log.Warn("LAN hosting off", "err", err)
+			m.status = "LAN hosting off: " + err.Error()
+		}
+	}
+	if cfg.bots > 0 {
+		if _, err := bots.Start(ctx, bots.Config{Count: cfg.bots, TickRate: protocol.DefaultTickRate, Seed: cfg.seed + 1}, m.srv.Add); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// listen serves WebRTC signalling on cfg.addr and hands every peer to the match.
+func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) error {
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
+		UDPPort: cfg.udpPort, IncludeLoopback: true, MaxSessions: cfg.maxClients, Logger: log,
+	})
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("webrtc: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("POST /signal", rtc)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := httpSrv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			m.errc <- err
+		}
+	}()
+	go func() { m.errc <- m.srv.Serve(ctx, rtc.Accept) }()
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		httpSrv.Shutdown(shutdown)
+		rtc.Close()
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	m.status = fmt.Sprintf("hosting: others join with -join http://%s", net.JoinHostPort(lanIP(), strconv.Itoa(port)))
+	log.Info("hosting a LAN match", "http", ln.Addr().String(), "udp_port", rtc.LocalUDPPort(), "bots", cfg.bots)
+	return nil
+}
+
+// join connects the local player to the match through an in-memory pair:
+// no sockets, and the same input path as everyone else.
+func (m *match) join(clock func() time.Duration) transport.Conn {
+	srvEnd, cliEnd, err := memory.NewPair(memory.Config{Now: clock})
+	if err != nil {
+		panic(err) // only a nil clock fails
+	}
+	m.srv.Add(srvEnd)
+	return cliEnd
+}
+
+// lanIP returns this machine's first non-loopback IPv4 address, for the
+// join hint ("localhost" if it has none).
+func lanIP() string {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return "localhost"
+	}
+	for _, a := range addrs {
+		if ip, ok := a.(*net.IPNet); ok && !ip.IP.IsLoopback() && ip.IP.To4() != nil {
+			return ip.IP.String()
+		}
+	}
+	return "localhost"
+}

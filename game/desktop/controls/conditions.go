@@ -1,0 +1,57 @@
+package controls
+
+import "time"
+
+// Conditions are the link conditions the player adds from the network
+// overlay (the game hands them to smooth.Conditioner).
+type Conditions struct {
+	Loss    float64 // 0..MaxLoss
+	Latency time.Duration
+	Jitter  time.Duration
+}
+
+// The ranges and steps of the conditioner keys.
+const (
+	MaxLoss     = 0.5
+	LossStep    = 0.05
+	MaxLatency  = 300 * time.Millisecond
+	LatencyStep = 25 * time.Millisecond
+	MaxJitter   = 100 * time.Millisecond
+	JitterStep  = 10 * time.Millisecond
+)
+
+// Step applies the conditioner keys among pressed to c and reports whether
+// any of them was pressed. Values stay within their ranges.
+func (c Conditions) Step(pressed Keys) (Conditions, bool) {
+	const keys = KeyLossDown | KeyLossUp | KeyLatencyDown | KeyLatencyUp | KeyJitterDown | KeyJitterUp | KeyResetLink
+	if pressed&keys == 0 {
+		return c, false
+	}
+	if pressed&KeyResetLink != 0 {
+		return Conditions{}, true
+	}
+	if pressed&KeyLossDown != 0 {
+		c.Loss -= LossStep
+	}
+	if pressed&KeyLossUp != 0 {
+		c.Loss += LossStep
+	}
+	if pressed&KeyLatencyDown != 0 {
+		c.Latency -= LatencyStep
+	}
+	if pressed&KeyLatencyUp != 0 {
+		c.Latency += LatencyStep
+	}
+	if pressed&KeyJitterDown != 0 {
+		c.Jitter -= JitterStep
+	}
+	if pressed&KeyJitterUp != 0 {
+		c.Jitter += JitterStep
+	}
+	// Round the loss to whole percent so that steps never drift.
+	c.Loss = float64(int(c.Loss*100+0.5)) / 100
+	c.Loss = min(max(c.Loss, 0), MaxLoss)
+	c.Latency = min(max(c.Latency, 0), MaxLatency)
+	c.Jitter = min(max(c.Jitter, 0), MaxJitter)
+	return c, true
+}

@@ -1,0 +1,25 @@
+// Package desktop is the Ebitengine client of the arena: it drives the
+// headless client (game/client) from the game loop, predicts the player's own
+// entity and interpolates everyone else (game/smooth), and draws the map,
+// the entities, a minimap, the HUD and a network overlay.
+//
+// One concept per file:
+//
+//	game.go        the ebiten.Game: Update, Draw, Layout, frame cap, screenshot
+//	input.go       Input: keys, mouse and gamepad into intents (mapping in package controls)
+//	net.go         one network step per Update: poll, push, reconcile, send
+//	camera.go      the camera that follows the player, clamped to the world
+//	world.go       the static map, drawn once into offscreen chunks
+//	draw.go        creatures, players, projectiles and pickups
+//	sprites.go     their shapes, drawn once into small images
+//	minimap.go     the map in a corner with dots
+//	hud.go         health, score, round clock, kill feed, chat, scoreboard
+//	records.go     what the replica records say: scores, pickups, the clock
+//	overlay.go     the network overlay (F3) and the link conditioner's keys
+//	palette.go     colors; fonts.go: text faces from gofont
+//	screenshot.go  saving a frame as PNG (-screenshot)
+//
+// Nothing here holds rules: the movement the predictor replays is arena's,
+// and the pure parts of this client (input mapping, feeds, the overlay's
+// numbers) live in sub-packages that test without a display.
+package desktop

@@ -1,0 +1,276 @@
+package desktop
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/desktop/controls"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/smooth"
+)
+
+// The logical screen: Layout always returns it, and Ebitengine scales it to
+// the window.
+const (
+	ScreenWidth  = 1280
+	ScreenHeight = 720
+)
+
+// UpdateRate is how often Update runs (ebiten.SetTPS).
+const UpdateRate = 60
+
+// Config sets up a Game. Client is required.
+type Config struct {
+	// Client is the connection to the match; the game polls it and sends
+	// through it from Update, and closes nothing.
+	Client *client.Client
+	// Conditioner, if set, is the Client's connection wrapper whose loss,
+	// latency and jitter the overlay's keys change.
+	Conditioner *smooth.Conditioner
+	// Name is the player's name, for the HUD.
+	Name string
+	// TickRate is the server's tick rate in Hz (default protocol.DefaultTickRate):
+	// one input is sent per server tick.
+	TickRate float64
+	// MaxFPS caps the frames drawn per second (0: no cap beyond vsync). Under
+	// Xvfb there is no vsync, and software rendering would take every core.
+	MaxFPS int
+	// Screenshot, with ExitAfter, saves the frame drawn ExitAfter after the
+	// start as a PNG at this path and ends the game.
+	Screenshot string
+	// ExitAfter ends the game this long after the start (0: never).
+	ExitAfter time.Duration
+	// Autopilot, if set, gives the player's input each tick instead of the
+	// keyboard and mouse (a demo, and the window test).
+	Autopilot func() protocol.Input
+	// Status is a line about the match shown in the corner, like
+	// "hosting on :8080".
+	Status string
+	// ShowOverlay starts with the network overlay shown.
+	ShowOverlay bool
+	// Quit, when closed, ends the game (say, on Ctrl-C).
+	Quit <-chan struct{}
+	// Logger receives the game's trouble (default: discard).
+	Logger *slog.Logger
+}
+
+// Game is the Ebitengine game: the match as one player sees it.
+type Game struct {
+	cfg     Config
+	cl      *client.Client
+	log     *slog.Logger
+	start   time.Time
+	fonts   *fonts
+	sprites *sprites
+	input   Input
+	cam     Camera
+
+	net     netState
+	hud     hudState
+	records recordState
+
+	// The match's map and what is drawn of it, once the server said which.
+	m       *arena.Map
+	mapDraw *mapLayer
+	mini    *minimap
+	pred    *smooth.Predictor
+	interp  *smooth.Interpolator
+
+	// Per-frame scratch, reused.
+	ents  []drawnEntity
+	shots []drawnEntity
+
+	// The player's own entity as last drawn, in world and screen px.
+	self drawnSelf
+
+	// UI modes.
+	typing, overlay, scoreboard bool
+
+	// The frame cap and the screenshot.
+	lastFrame time.Time
+	shotDone  bool
+	shotErr   error
+	canvas    *ebiten.Image
+}
+
+// New returns a game playing the match cfg.Client is connected to.
+func New(cfg Config) (*Game, error) {
+	if cfg.Client == nil {
+		return nil, errors.New("desktop: Config.Client is nil")
+	}
+	if cfg.TickRate <= 0 {
+		cfg.TickRate = protocol.DefaultTickRate
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	g := &Game{
+		cfg:     cfg,
+		cl:      cfg.Client,
+		log:     cfg.Logger,
+		start:   time.Now(),
+		fonts:   newFonts(),
+		sprites: newSprites(),
+		cam:     Camera{W: ScreenWidth, H: ScreenHeight},
+		interp:  smooth.NewInterpolator(cfg.TickRate),
+		overlay: cfg.ShowOverlay,
+	}
+	g.cam.Follow(arena.WorldSize/2, arena.WorldSize/2)
+	g.net.init(cfg.TickRate)
+	g.hud.init()
+	g.cl.OnEvent(g.event)
+	return g, nil
+}
+
+// Run opens the window and plays until the window closes, ExitAfter
+// passes or the game fails.
+func Run(g *Game, title string) error {
+	ebiten.SetWindowSize(ScreenWidth, ScreenHeight)
+	ebiten.SetWindowTitle(title)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	ebiten.SetRunnableOnUnfocused(true)
+	ebiten.SetTPS(UpdateRate)
+	err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{X11ClassName: "Sightline", X11InstanceName: "sightline"})
+	if err != nil {
+		return err
+	}
+	return g.shotErr
+}
+
+// Update runs UpdateRate times a second: input, network, UI.
+func (g *Game) Update() error {
+	now := time.Now()
+	select {
+	case <-g.cfg.Quit:
+		return ebiten.Termination
+	default:
+	}
+	if g.cfg.ExitAfter > 0 && now.Sub(g.start) >= g.cfg.ExitAfter && (g.cfg.Screenshot == "" || g.shotDone) {
+		return ebiten.Termination
+	}
+	g.net.update(g, now)
+	g.records.read(g)
+	g.ensureMap()
+
+	st := g.input.Read(g.self.sx, g.self.sy, g.typing, g.overlay)
+	it := controls.Map(st, g.conditions())
+	g.act(it, now)
+	in := it.Input
+	if g.cfg.Autopilot != nil {
+		in = g.cfg.Autopilot()
+	}
+	g.net.send(g, now, in)
+	return nil
+}
+
+// act carries out the frame's client-side actions.
+func (g *Game) act(it controls.Intent, now time.Time) {
+	g.scoreboard = it.Scoreboard
+	switch {
+	case it.Has(controls.ActionOpenChat):
+		g.typing = true
+		g.input.ClearTyped()
+	case it.Has(controls.ActionSendChat):
+		if line := g.input.Typed(); line != "" {
+			if err := g.cl.SendChat(line); err != nil {
+				g.hud.notice(now, "chat not sent: "+err.Error())
+			}
+		}
+		g.typing = false
+		g.input.ClearTyped()
+	case it.Has(controls.ActionCancelChat):
+		g.typing = false
+		g.input.ClearTyped()
+	}
+	if it.Has(controls.ActionToggleOverlay) {
+		g.overlay = !g.overlay
+	}
+	if it.Has(controls.ActionConditions) && g.cfg.Conditioner != nil {
+		c := it.Conditions
+		g.cfg.Conditioner.Set(smooth.Conditions{Loss: c.Loss, Latency: c.Latency, Jitter: c.Jitter})
+		g.hud.notice(now, fmt.Sprintf("link: +%d%% loss, +%d ms latency, +%d ms jitter",
+			int(c.Loss*100+0.5), c.Latency.Milliseconds(), c.Jitter.Milliseconds()))
+	}
+}
+
+// conditions returns the conditioner's settings in the controls' terms.
+func (g *Game) conditions() controls.Conditions {
+	if g.cfg.Conditioner == nil {
+		return controls.Conditions{}
+	}
+	c := g.cfg.Conditioner.Conditions()
+	return controls.Conditions{Loss: c.Loss, Latency: c.Latency, Jitter: c.Jitter}
+}
+
+// ensureMap builds the map, its drawing and the predictor once the server
+// has said which map the match plays on.
+func (g *Game) ensureMap() {
+	if g.m != nil {
+		return
+	}
+	if _, ok := g.cl.Self(); !ok {
+		return
+	}
+	g.m = arena.NewMap(g.cl.MapSeed())
+	g.mapDraw = newMapLayer(g.m)
+	g.mini = newMinimap(g.m)
+	g.pred = smooth.NewPredictor(g.m)
+}
+
+// Draw draws one frame. With a Screenshot pending and its time come, it also
+// draws the frame offscreen and saves it.
+func (g *Game) Draw(screen *ebiten.Image) {
+	now := time.Now()
+	g.drawFrame(screen, now)
+	if g.cfg.Screenshot != "" && !g.shotDone && g.cfg.ExitAfter > 0 && now.Sub(g.start) >= g.cfg.ExitAfter {
+		if g.canvas == nil {
+			g.canvas = ebiten.NewImage(ScreenWidth, ScreenHeight)
+		}
+		g.canvas.Clear()
+		g.canvas.DrawImage(screen, nil)
+		g.shotErr = savePNG(g.canvas, g.cfg.Screenshot)
+		g.shotDone = true
+	}
+	g.capFrameRate()
+}
+
+// drawFrame draws the game onto dst.
+func (g *Game) drawFrame(dst *ebiten.Image, now time.Time) {
+	dst.Fill(colFloor)
+	g.placeSelf(now)
+	if g.mapDraw != nil {
+		g.mapDraw.draw(dst, &g.cam)
+	}
+	g.drawWorld(dst, now)
+	if g.mini != nil {
+		g.mini.draw(dst, g, now)
+	}
+	g.drawHUD(dst, now)
+	if g.overlay {
+		g.drawOverlay(dst, now)
+	}
+}
+
+// capFrameRate sleeps out the rest of the frame's share of a second.
+func (g *Game) capFrameRate() {
+	if g.cfg.MaxFPS <= 0 {
+		return
+	}
+	frame := time.Second / time.Duration(g.cfg.MaxFPS)
+	if !g.lastFrame.IsZero() {
+		if d := frame - time.Since(g.lastFrame); d > 0 {
+			time.Sleep(d)
+		}
+	}
+	g.lastFrame = time.Now()
+}
+
+// Layout keeps the logical screen fixed; the window scales it.
+func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
+	return ScreenWidth, ScreenHeight
+}

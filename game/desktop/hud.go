@@ -1,0 +1,373 @@
+package desktop
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/desktop/feed"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/events"
+)
+
+// How long the HUD's lines stay.
+const (
+	killFeedTTL = 5 * time.Second
+	chatTTL     = 12 * time.Second
+	noticeTTL   = 3 * time.Second
+	bannerTTL   = 5 * time.Second
+	hurtFlash   = 300 * time.Millisecond
+	hitMarker   = 200 * time.Millisecond
+)
+
+// hudState is what the HUD shows beyond the snapshot: feeds of events and
+// the moments of the last hit taken and given.
+type hudState struct {
+	kills   *feed.Feed
+	chat    *feed.Feed
+	notices *feed.Feed
+	banner  *feed.Feed
+	hurtAt  time.Time
+	hitAt   time.Time
+	names   map[protocol.PlayerID]string // from Join events, until a score record names them
+}
+
+func (h *hudState) init() {
+	h.kills = feed.New(6, killFeedTTL)
+	h.chat = feed.New(8, chatTTL)
+	h.notices = feed.New(3, noticeTTL)
+	h.banner = feed.New(1, bannerTTL)
+	h.names = make(map[protocol.PlayerID]string)
+}
+
+func (h *hudState) notice(now time.Time, s string) { h.notices.Push(now, s, feed.ToneSystem) }
+
+// name returns the name to show for player id; 0 is a creature.
+func (g *Game) name(id uint32) string {
+	if id == 0 {
+		return "a creature"
+	}
+	if me, ok := g.cl.Player(); ok && protocol.PlayerID(id) == me {
+		return "you"
+	}
+	if s, _, ok := g.records.score(protocol.PlayerID(id)); ok && s.Name != "" {
+		return s.Name
+	}
+	if n := g.hud.names[protocol.PlayerID(id)]; n != "" {
+		return n
+	}
+	return g.records.name(protocol.PlayerID(id))
+}
+
+// event takes one of the match's events, during Poll.
+func (g *Game) event(e events.Event) {
+	now := time.Now()
+	me, _ := g.cl.Player()
+	switch e.Kind {
+	case events.KindKill:
+		k, err := events.ParseKill(e.Body)
+		if err != nil {
+			return
+		}
+		tone := feed.ToneNormal
+		if k.Killer == uint32(me) || k.Victim == uint32(me) {
+			tone = feed.ToneSelf
+		}
+		verb := "shot"
+		if k.Weapon == arena.WeaponBite {
+			verb = "bit"
+		}
+		g.hud.kills.Push(now, fmt.Sprintf("%s %s %s", g.name(k.Killer), verb, g.name(k.Victim)), tone)
+	case events.KindHit:
+		h, err := events.ParseHit(e.Body)
+		if err != nil {
+			return
+		}
+		if h.Target == uint32(me) {
+			g.hud.hurtAt = now
+		}
+		if h.Attacker == uint32(me) && me != 0 {
+			g.hud.hitAt = now
+		}
+	case events.KindJoin:
+		j, err := events.ParseJoin(e.Body)
+		if err != nil {
+			return
+		}
+		name := events.CleanChat(j.Name)
+		if name != "" {
+			g.hud.names[protocol.PlayerID(j.Player)] = name
+		}
+		if protocol.PlayerID(j.Player) != me {
+			g.hud.notice(now, g.name(j.Player)+" joined")
+		}
+	case events.KindLeave:
+		l, err := events.ParseLeave(e.Body)
+		if err != nil {
+			return
+		}
+		g.hud.notice(now, g.name(l.Player)+" left")
+		delete(g.hud.names, protocol.PlayerID(l.Player))
+	case events.KindChat:
+		c, err := events.ParseChat(e.Body)
+		if err != nil {
+			return
+		}
+		tone := feed.ToneNormal
+		if c.From == uint32(me) {
+			tone = feed.ToneSelf
+		}
+		g.hud.chat.Push(now, g.chatName(c.From)+": "+events.CleanChat(c.Text), tone)
+	case events.KindRoundOver:
+		r, err := events.ParseRoundOver(e.Body)
+		if err != nil {
+			return
+		}
+		msg := fmt.Sprintf("Round %d over", r.Round)
+		if r.Winner != 0 {
+			msg += " — " + g.name(r.Winner) + " won"
+		}
+		g.hud.banner.Push(now, msg, feed.ToneSystem)
+	}
+}
+
+func (g *Game) chatName(id uint32) string {
+	if me, ok := g.cl.Player(); ok && protocol.PlayerID(id) == me && g.cfg.Name != "" {
+		return g.cfg.Name
+	}
+	return g.name(id)
+}
+
+func toneColor(t feed.Tone) color.RGBA {
+	switch t {
+	case feed.ToneSelf:
+		return colAccent
+	case feed.ToneSystem:
+		return colTextDim
+	}
+	return colText
+}
+
+// panel draws a translucent rounded-looking box.
+func panel(dst *ebiten.Image, x, y, w, h float64) {
+	box(dst, x, y, w, h, colPanel)
+	box(dst, x, y, w, 1, colPanelEdge)
+	box(dst, x, y+h-1, w, 1, colPanelEdge)
+	box(dst, x, y, 1, h, colPanelEdge)
+	box(dst, x+w-1, y, 1, h, colPanelEdge)
+}
+
+// drawHUD draws everything that is not the world: the player's status, the
+// round clock, feeds, chat, the scoreboard and hints.
+func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
+	f := g.fonts
+	g.drawDamageFlash(dst, now)
+	g.drawCrosshair(dst, now)
+
+	// Top left: who and how well.
+	panel(dst, 12, 12, 300, 62)
+	name := g.cfg.Name
+	if name == "" {
+		name = "you"
+	}
+	drawText(dst, name, f.big, 24, 18, text.AlignStart, colSelf)
+	line := "waiting for the server…"
+	if me, ok := g.cl.Player(); ok {
+		if s, rank, ok := g.records.score(me); ok {
+			line = fmt.Sprintf("score %d   kills %d   deaths %d   #%d of %d", s.Score.Score, s.Kills, s.Deaths, rank, len(g.records.scores))
+		} else {
+			line = fmt.Sprintf("player %d", me)
+		}
+	}
+	drawText(dst, line, f.small, 24, 50, text.AlignStart, colTextDim)
+
+	// Top centre: the round clock.
+	if g.records.hasClock {
+		tick, _ := g.cl.Newest()
+		left := float64(g.records.clock.Remaining(tick)) / g.cfg.TickRate
+		secs := int(math.Ceil(left))
+		c := colText
+		if secs <= 10 {
+			c = colBad
+		}
+		drawText(dst, fmt.Sprintf("%d:%02d", secs/60, secs%60), f.huge, ScreenWidth/2, 10, text.AlignCenter, c)
+		drawText(dst, fmt.Sprintf("ROUND %d", g.records.clock.Round), f.small, ScreenWidth/2, 58, text.AlignCenter, colTextDim)
+	}
+	// Notices under the clock.
+	for i, l := range g.hud.notices.Lines(now) {
+		drawText(dst, l.Text, f.normal, ScreenWidth/2, 84+float64(i)*22, text.AlignCenter, fade(toneColor(l.Tone), g.hud.notices.Alpha(l, now)))
+	}
+
+	// Right, under the minimap: the kill feed.
+	y := float64(miniY + miniSize + 14)
+	for _, l := range g.hud.kills.Lines(now) {
+		a := g.hud.kills.Alpha(l, now)
+		w := textWidth(l.Text, f.normal)
+		box(dst, ScreenWidth-miniMargin-w-12, y-2, w+12, 24, fade(colPanel, a))
+		drawText(dst, l.Text, f.normal, ScreenWidth-miniMargin-6, y, text.AlignEnd, fade(toneColor(l.Tone), a))
+		y += 28
+	}
+
+	g.drawHealth(dst)
+	g.drawChat(dst, now)
+	g.drawBanners(dst, now)
+
+	// Bottom right: hints and the match.
+	hint := "WASD move · mouse aim · click fire · Enter chat · Tab scores · F3 network"
+	drawText(dst, hint, f.small, ScreenWidth-14, ScreenHeight-24, text.AlignEnd, colTextDim)
+	if g.cfg.Status != "" {
+		drawText(dst, g.cfg.Status, f.small, ScreenWidth-14, ScreenHeight-44, text.AlignEnd, colTextDim)
+	}
+	if g.scoreboard {
+		g.drawScoreboard(dst)
+	}
+}
+
+// drawHealth draws the health bar in the bottom-left corner.
+func (g *Game) drawHealth(dst *ebiten.Image) {
+	if !g.self.ok {
+		return
+	}
+	x, y, w, h := 20.0, float64(ScreenHeight-48), 280.0, 26.0
+	frac := float64(g.self.health) / arena.PlayerHealth
+	box(dst, x-3, y-3, w+6, h+6, colPanel)
+	box(dst, x, y, w, h, color.RGBA{0x2a, 0x10, 0x14, 0xff})
+	box(dst, x, y, w*min(frac, 1), h, healthColor(frac))
+	box(dst, x, y, w*min(frac, 1), 4, fade(color.RGBA{0xff, 0xff, 0xff, 0xff}, 0.25))
+	drawText(dst, fmt.Sprintf("HEALTH %d", g.self.health), g.fonts.normal, x+10, y+4, text.AlignStart, colText)
+}
+
+// drawChat draws the chat lines above the health bar, and the line being
+// typed.
+func (g *Game) drawChat(dst *ebiten.Image, now time.Time) {
+	f := g.fonts
+	y := float64(ScreenHeight - 84)
+	if g.typing {
+		s := "say: " + g.input.Typed()
+		if (now.UnixMilli()/500)%2 == 0 {
+			s += "_"
+		}
+		panel(dst, 16, y-4, 520, 28)
+		drawText(dst, s, f.normal, 26, y, text.AlignStart, colText)
+		y -= 32
+	}
+	lines := g.hud.chat.Lines(now)
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := lines[i]
+		a := g.hud.chat.Alpha(l, now)
+		if g.typing {
+			a = 1
+		}
+		drawText(dst, l.Text, f.normal, 20, y, text.AlignStart, fade(toneColor(l.Tone), a))
+		y -= 22
+	}
+}
+
+// drawBanners draws the big centre messages: connecting, death, round over.
+func (g *Game) drawBanners(dst *ebiten.Image, now time.Time) {
+	f := g.fonts
+	cy := float64(ScreenHeight/2 - 120)
+	if _, s := g.cl.Newest(); s == nil {
+		msg := "connecting…"
+		if g.net.closed {
+			msg = "disconnected"
+		}
+		panel(dst, ScreenWidth/2-180, cy-10, 360, 64)
+		drawText(dst, msg, f.big, ScreenWidth/2, cy+8, text.AlignCenter, colText)
+		return
+	}
+	if g.self.ok && g.self.state&arena.StateDead != 0 {
+		drawText(dst, "YOU DIED", f.huge, ScreenWidth/2, cy, text.AlignCenter, colBad)
+		drawText(dst, "respawning…", f.normal, ScreenWidth/2, cy+50, text.AlignCenter, colText)
+	}
+	for _, l := range g.hud.banner.Lines(now) {
+		drawText(dst, l.Text, f.huge, ScreenWidth/2, cy+90, text.AlignCenter, fade(colAccent, g.hud.banner.Alpha(l, now)))
+	}
+	if g.net.closed {
+		drawText(dst, "disconnected from the match", f.big, ScreenWidth/2, cy-50, text.AlignCenter, colBad)
+	}
+}
+
+// drawDamageFlash reddens the screen's edges just after the player is hit.
+func (g *Game) drawDamageFlash(dst *ebiten.Image, now time.Time) {
+	d := now.Sub(g.hud.hurtAt)
+	if g.hud.hurtAt.IsZero() || d > hurtFlash {
+		return
+	}
+	a := 1 - float64(d)/float64(hurtFlash)
+	c := fade(color.RGBA{0xd0, 0x10, 0x20, 0xff}, 0.45*a)
+	for i := range 6 {
+		w := float64(6 + i*8)
+		k := fade(c, 1-float64(i)/6)
+		box(dst, 0, 0, ScreenWidth, w/2, k)
+		box(dst, 0, ScreenHeight-w/2, ScreenWidth, w/2, k)
+		box(dst, 0, 0, w/2, ScreenHeight, k)
+		box(dst, ScreenWidth-w/2, 0, w/2, ScreenHeight, k)
+	}
+}
+
+// drawCrosshair draws the aim cursor, with a hit marker after a hit.
+func (g *Game) drawCrosshair(dst *ebiten.Image, now time.Time) {
+	if g.cfg.Autopilot != nil || g.typing {
+		return
+	}
+	mx, my := ebiten.CursorPosition()
+	x, y := float64(mx), float64(my)
+	if x <= 0 && y <= 0 {
+		return
+	}
+	ring(dst, x, y, 9, 1.5, fade(colText, 0.8))
+	for _, d := range [4][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+		line(dst, x+d[0]*5, y+d[1]*5, x+d[0]*13, y+d[1]*13, 1.5, colText)
+	}
+	if !g.hud.hitAt.IsZero() && now.Sub(g.hud.hitAt) < hitMarker {
+		for _, d := range [4][2]float64{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}} {
+			line(dst, x+d[0]*6, y+d[1]*6, x+d[0]*14, y+d[1]*14, 2.5, colBad)
+		}
+	}
+}
+
+// drawScoreboard draws every player's score, best first.
+func (g *Game) drawScoreboard(dst *ebiten.Image) {
+	f := g.fonts
+	rows := g.records.scores
+	w, h := 560.0, 90+float64(max(len(rows), 1))*26
+	x, y := (ScreenWidth-w)/2, 110.0
+	panel(dst, x, y, w, h)
+	drawText(dst, "SCOREBOARD", f.big, x+w/2, y+12, text.AlignCenter, colText)
+	cols := []float64{x + 24, x + 330, x + 410, x + 490}
+	hy := y + 52
+	for i, s := range []string{"player", "score", "kills", "deaths"} {
+		align := text.AlignEnd
+		cx := cols[i] + 40
+		if i == 0 {
+			align, cx = text.AlignStart, cols[0]
+		}
+		drawText(dst, strings.ToUpper(s), f.small, cx, hy, align, colTextDim)
+	}
+	me, _ := g.cl.Player()
+	for i, r := range rows {
+		ry := hy + 24 + float64(i)*26
+		c := colText
+		if r.player == me {
+			box(dst, x+8, ry-3, w-16, 24, fade(colSelf, 0.18))
+			c = colSelf
+		}
+		name := r.Name
+		if name == "" {
+			name = g.records.name(r.player)
+		}
+		drawText(dst, fmt.Sprintf("%d. %s", i+1, name), f.normal, cols[0], ry, text.AlignStart, c)
+		for j, v := range []uint32{r.Score.Score, r.Kills, r.Deaths} {
+			drawText(dst, fmt.Sprint(v), f.normal, cols[j+1]+40, ry, text.AlignEnd, c)
+		}
+	}
+	if len(rows) == 0 {
+		drawText(dst, "no scores yet", f.normal, x+w/2, hy+24, text.AlignCenter, colTextDim)
+	}
+}

@@ -1,0 +1,83 @@
+package desktop
+
+import (
+	"image/color"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
+)
+
+// The minimap: 3 px per tile in the top-right corner.
+const (
+	miniTile   = 3
+	miniSize   = arena.Tiles * miniTile // 192 px
+	miniMargin = 12
+	miniX      = ScreenWidth - miniSize - miniMargin
+	miniY      = miniMargin
+	miniScale  = float64(miniSize) / arena.WorldSize
+)
+
+// minimap is the whole map small, drawn once, with dots drawn over it each
+// frame for what the player can see.
+type minimap struct {
+	img *ebiten.Image
+}
+
+func newMinimap(m *arena.Map) *minimap {
+	img := ebiten.NewImage(miniSize, miniSize)
+	img.Fill(color.RGBA{0x10, 0x13, 0x1a, 0xff})
+	for ty := range arena.Tiles {
+		for tx := range arena.Tiles {
+			if m.Wall(tx, ty) {
+				vector.DrawFilledRect(img, float32(tx*miniTile), float32(ty*miniTile), miniTile, miniTile, colWall, false)
+			}
+		}
+	}
+	return &minimap{img: img}
+}
+
+func (mm *minimap) toMini(x, y float64) (float64, float64) {
+	return miniX + x*miniScale, miniY + y*miniScale
+}
+
+// draw draws the minimap with the view circle, the camera's rectangle and a
+// dot for every entity this frame drew (the server sends only those within
+// protocol.ViewRadius).
+func (mm *minimap) draw(dst *ebiten.Image, g *Game, now time.Time) {
+	box(dst, miniX-3, miniY-3, miniSize+6, miniSize+6, colPanelEdge)
+	op := &ebiten.DrawImageOptions{}
+	op.GeoM.Translate(miniX, miniY)
+	op.ColorScale.ScaleAlpha(0.92)
+	dst.DrawImage(mm.img, op)
+
+	cx, cy := mm.toMini(g.cam.X, g.cam.Y)
+	vector.StrokeRect(dst, float32(cx), float32(cy), float32(g.cam.W*miniScale), float32(g.cam.H*miniScale), 1, fade(colText, 0.5), false)
+	if g.self.ok {
+		sx, sy := mm.toMini(g.self.x, g.self.y)
+		ring(dst, sx, sy, protocol.ViewRadius*miniScale, 1, fade(colSelf, 0.35))
+	}
+	for i := range g.ents {
+		e := &g.ents[i]
+		x, y := mm.toMini(e.X, e.Y)
+		switch {
+		case e.Kind == arena.KindCreature:
+			box(dst, x-1, y-1, 2, 2, colCreature)
+		case e.State&arena.StateDead != 0:
+			box(dst, x-1.5, y-1.5, 3, 3, fade(playerColor(e.id.Index), 0.4))
+		default:
+			circle(dst, x, y, 2.5, playerColor(e.id.Index))
+		}
+	}
+	g.records.eachPickup(func(x, y float64) {
+		px, py := mm.toMini(x, y)
+		box(dst, px-1.5, py-1.5, 3, 3, colPickup)
+	})
+	if g.self.ok {
+		sx, sy := mm.toMini(g.self.x, g.self.y)
+		circle(dst, sx, sy, 3.5, colSelfRing)
+		circle(dst, sx, sy, 2.5, colSelf)
+	}
+}

@@ -1,0 +1,123 @@
+package desktop
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/sightline-game/sightline/game/desktop/netgraph"
+)
+
+// The overlay panel, on the left under the status panel.
+const (
+	ovX, ovY = 12.0, 86.0
+	ovW      = 372.0
+	chartH   = 70.0
+)
+
+var (
+	colBarDelta = color.RGBA{0x4f, 0xc3, 0xf7, 0xff}
+	colBarFull  = color.RGBA{0xff, 0x9f, 0x43, 0xff}
+	colBarRef   = color.RGBA{0x4a, 0x54, 0x66, 0xff}
+)
+
+// drawOverlay draws the network overlay (F3): the link's numbers, a bar
+// chart of the last snapshots against a full snapshot's size, and the link
+// conditioner's settings with their keys.
+func (g *Game) drawOverlay(dst *ebiten.Image, now time.Time) {
+	f := g.fonts
+	n := &g.net
+	st := g.cl.Stats()
+	rows := []string{}
+	add := func(format string, args ...any) { rows = append(rows, fmt.Sprintf(format, args...)) }
+
+	ping := "—"
+	if rtt, ok := n.rtt.Value(); ok {
+		ping = fmt.Sprintf("%d ms", rtt.Milliseconds())
+	}
+	base := "full"
+	if !n.full {
+		base = fmt.Sprintf("%d ticks (%d ms)", n.baseline, (time.Duration(n.baseline) * n.tickDur).Milliseconds())
+	}
+	tick, _ := g.cl.Newest()
+	add("tick %-7d %3.0f fps %3.0f tps  input rtt %s", tick, ebiten.ActualFPS(), ebiten.ActualTPS(), ping)
+	add("inputs ahead of server %d", n.ahead)
+	add("snapshot loss %4.1f %%   baseline age %s", n.loss.Share()*100, base)
+	add("down %6.2f kB/s   up %5.2f kB/s", n.down.PerSecond()/1000, n.up.PerSecond()/1000)
+	size, full := n.history.Mean()
+	saved := 0.0
+	if full > 0 {
+		saved = 100 * (1 - size/full)
+	}
+	add("packet %4d B  full %4d B  (mean %.0f / %.0f, -%0.f %%)", g.cl.PacketSize(), g.cl.FullLen(), size, full, saved)
+	add("entities in view %d", n.entities)
+	add("matches server %d of %d   desyncs %d", st.Matched, st.Verified, st.Mismatched)
+	add("interp delay %d ms   jitter %d ms", g.interp.Delay().Milliseconds(), g.interp.Jitter().Milliseconds())
+	if g.pred != nil {
+		ex, ey := g.pred.Error()
+		add("prediction error %.1f px", math.Hypot(ex, ey))
+	}
+
+	lineH := 17.0
+	condRows := 0
+	if g.cfg.Conditioner != nil {
+		condRows = 4
+	}
+	h := 34 + float64(len(rows))*lineH + chartH + 30 + float64(condRows)*lineH + 10
+	panel(dst, ovX, ovY, ovW, h)
+	drawText(dst, "NETWORK  (F3)", f.normal, ovX+12, ovY+8, text.AlignStart, colAccent)
+	y := ovY + 32
+	for _, r := range rows {
+		drawText(dst, r, f.mono, ovX+12, y, text.AlignStart, colText)
+		y += lineH
+	}
+	y += 6
+	g.drawChart(dst, ovX+12, y, ovW-24, chartH)
+	y += chartH + 4
+	lx := ovX + 12
+	for _, k := range []struct {
+		c color.RGBA
+		s string
+	}{{colBarDelta, "delta"}, {colBarFull, "full"}, {colBarRef, "a full snapshot's size"}} {
+		box(dst, lx, y+4, 10, 10, k.c)
+		drawText(dst, k.s, f.small, lx+14, y, text.AlignStart, colTextDim)
+		lx += 14 + textWidth(k.s, f.small) + 14
+	}
+	y += 22
+	if g.cfg.Conditioner != nil {
+		c := g.cfg.Conditioner.Conditions()
+		drawText(dst, "LINK CONDITIONER (both ways)", f.small, ovX+12, y, text.AlignStart, colAccent)
+		y += lineH
+		drawText(dst, fmt.Sprintf("[1/2] loss    +%3.0f %%", c.Loss*100), f.mono, ovX+12, y, text.AlignStart, colText)
+		y += lineH
+		drawText(dst, fmt.Sprintf("[3/4] latency +%3d ms   [0] reset", c.Latency.Milliseconds()), f.mono, ovX+12, y, text.AlignStart, colText)
+		y += lineH
+		drawText(dst, fmt.Sprintf("[5/6] jitter  +%3d ms", c.Jitter.Milliseconds()), f.mono, ovX+12, y, text.AlignStart, colText)
+	}
+}
+
+// drawChart draws one bar per snapshot (newest right): its size, blue for a
+// delta and orange for a full one, with the size a full snapshot of the same
+// view would have had as a grey bar behind.
+func (g *Game) drawChart(dst *ebiten.Image, x, y, w, h float64) {
+	hist := &g.net.history
+	box(dst, x, y, w, h, colBarBg)
+	top := float64(hist.Max())
+	bw := w / netgraph.HistoryLen
+	for i := range hist.Len() {
+		s := hist.At(i)
+		bx := x + w - float64(hist.Len()-i)*bw
+		fh := h * float64(s.Full) / top
+		box(dst, bx, y+h-fh, max(bw-0.5, 1), fh, colBarRef)
+		sh := h * float64(s.Size) / top
+		c := colBarDelta
+		if !s.Delta {
+			c = colBarFull
+		}
+		box(dst, bx, y+h-sh, max(bw-0.5, 1), sh, c)
+	}
+	drawText(dst, fmt.Sprintf("%d B", int(top)), g.fonts.small, x+w-4, y+2, text.AlignEnd, colTextDim)
+}

@@ -1,0 +1,90 @@
+package desktop
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
+)
+
+// scoreRow is one line of the scoreboard.
+type scoreRow struct {
+	player protocol.PlayerID
+	arena.Score
+}
+
+// recordState is what the match's replica records say, re-read after each
+// poll: the round clock, every player's name and score, and the health
+// packs lying on the floor.
+type recordState struct {
+	clock    arena.Clock
+	hasClock bool
+	scores   []scoreRow // best first
+	pickups  []arena.Pickup
+	bad      int // records that did not parse (counted, never shown)
+}
+
+// read replaces the state with the client's records.
+func (r *recordState) read(g *Game) {
+	r.hasClock = false
+	r.scores, r.pickups = r.scores[:0], r.pickups[:0]
+	g.cl.Records(func(id uint32, gen uint16, payload []byte) {
+		kind, index := arena.RecordKind(id)
+		switch kind {
+		case arena.RecordClock:
+			if c, err := arena.ParseClock(payload); err == nil {
+				r.clock, r.hasClock = c, true
+			} else {
+				r.bad++
+			}
+		case arena.RecordScore:
+			if s, err := arena.ParseScore(payload); err == nil {
+				r.scores = append(r.scores, scoreRow{protocol.PlayerID(index), s})
+			} else {
+				r.bad++
+			}
+		case arena.RecordPickup:
+			if p, err := arena.ParsePickup(payload); err == nil {
+				r.pickups = append(r.pickups, p)
+			} else {
+				r.bad++
+			}
+		}
+	})
+	slices.SortFunc(r.scores, func(a, b scoreRow) int {
+		if c := cmp.Compare(b.Score.Score, a.Score.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.Kills, a.Kills); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.player, b.player)
+	})
+}
+
+// score returns a player's row, if it has one.
+func (r *recordState) score(id protocol.PlayerID) (scoreRow, int, bool) {
+	for i, s := range r.scores {
+		if s.player == id {
+			return s, i + 1, true
+		}
+	}
+	return scoreRow{}, 0, false
+}
+
+// name returns a player's name: from its score record, else "player N".
+func (r *recordState) name(id protocol.PlayerID) string {
+	if s, _, ok := r.score(id); ok && s.Name != "" {
+		return s.Name
+	}
+	return "player " + strconv.Itoa(int(id))
+}
+
+// eachPickup calls fn with the position of every health pack on the floor.
+func (r *recordState) eachPickup(fn func(x, y float64)) {
+	for _, p := range r.pickups {
+		fn(float64(p.X), float64(p.Y))
+	}
+}
