@@ -33,8 +33,8 @@ func TestConfig(t *testing.T) {
 		{MaxPlayers: -1},
 		{RoundTicks: -5},
 		{Pickups: MaxPickups + 1},
-		{Creatures: 2000},                // 2000 + 64*9 slots
-		{Creatures: -1, MaxPlayers: 228}, // 228*9 = 2052 > 2048
+		{Creatures: MaxEntities - 64*9 + 1},            // one slot too many beside 64 players
+		{Creatures: -1, MaxPlayers: MaxEntities/9 + 1}, // players and their shots alone overflow
 	}
 	for _, b := range bad {
 		if _, err := NewWorld(b); !errors.Is(err, ErrConfig) {

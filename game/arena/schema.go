@@ -38,7 +38,7 @@ var (
 )
 
 // MaxEntities bounds the entities of a snapshot: creatures, players and projectiles.
-const MaxEntities = 2048
+const MaxEntities = 1 << IndexBits
 
 // IndexBits is the width of an entity's slot.
 const IndexBits = 12
