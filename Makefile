@@ -4,7 +4,7 @@ FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all run serve netbench test vet build bench bench-go bench-table fuzz clean check-go deps
+.PHONY: all run serve web netbench test vet build bench bench-go bench-table fuzz clean check-go deps
 
 all: build
 
@@ -13,12 +13,19 @@ check-go:
 
 ## run: play: the desktop game hosts a match with eight bots (others on the LAN join with
 ## `go run ./cmd/game -join http://HOST:8080`).
-run: check-go deps
+run: check-go deps web
 	$(GO) run ./cmd/game
 
-## serve: a dedicated match server on :8080 (UDP 8443) with four bots.
-serve: check-go
+## serve: a dedicated match server on :8080 (UDP 8443) with four bots; browsers play at http://HOST:8080/.
+serve: check-go web
 	$(GO) run ./cmd/server -addr :8080 -udp-port 8443 -bots 4
+
+## web: the browser client (out/web: game.wasm and wasm_exec.js), served by the match server.
+WEB_DIR := out/web
+web: check-go
+	mkdir -p $(WEB_DIR)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_DIR)/game.wasm ./wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_DIR)/
 
 ## netbench: the bandwidth benchmark, 600 s of traffic at 15% moving.
 netbench: check-go
@@ -74,4 +81,4 @@ fuzz: check-go
 	done
 
 clean:
-	rm -rf bin
+	rm -rf bin out

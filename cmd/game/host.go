@@ -14,6 +14,7 @@ import (
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/game/web"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/memory"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
@@ -26,6 +27,7 @@ type hostConfig struct {
 	bots       int
 	maxClients int
 	seed       uint64
+	web        string // directory of the browser build to serve at /
 }
 
 // match is a running in-process match server.
@@ -82,6 +84,11 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	mux := http.NewServeMux()
 	mux.Handle("POST /signal", rtc)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	if site, err := web.Load(cfg.web); err == nil {
+		mux.Handle("GET /", site) // browser players open http://HOST:PORT/
+	} else {
+		log.Info("not serving the browser client", "err", err)
+	}
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := httpSrv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {

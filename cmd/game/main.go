@@ -41,6 +41,7 @@ func main() {
 	join := flag.String("join", "", "join the match server at this URL (http://host:8080) instead of hosting")
 	hostFlag := flag.Bool("host", false, "host a match in this process (the default without -join)")
 	addr := flag.String("addr", ":8080", "with -host: HTTP address where LAN players join (\"off\": nobody)")
+	webDir := flag.String("web", "out/web", "with -host: the browser build to serve at / (built by `make web`)")
 	udpPort := flag.Int("udp-port", 0, "with -host: UDP port for LAN players' data channels (0: any free port)")
 	nbots := flag.Int("bots", 8, "with -host: server-side bots in the match")
 	maxClients := flag.Int("max-clients", 16, "with -host: most players who may join over the LAN")
@@ -93,7 +94,7 @@ func main() {
 		}
 		conn, status = c, "playing on "+*join
 	} else {
-		m, err := host(ctx, log, hostConfig{addr: *addr, udpPort: *udpPort, bots: *nbots, maxClients: *maxClients, seed: matchSeed})
+		m, err := host(ctx, log, hostConfig{addr: *addr, udpPort: *udpPort, bots: *nbots, maxClients: *maxClients, seed: matchSeed, web: *webDir})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "game: host:", err)
 			os.Exit(1)

@@ -137,6 +137,16 @@ func (c *Client) AppliedInput(tick uint32) (uint32, bool) { return c.sess.Applie
 // InputSeq returns the sequence number of the newest input sent.
 func (c *Client) InputSeq() uint32 { return c.sess.InputSeq() }
 
+// SendAck sends the newest decoded tick with the recent inputs again and no
+// new input: what keeps a connection alive while the game itself is paused
+// (a hidden browser tab).
+func (c *Client) SendAck() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.buf = c.sess.AppendAck(c.buf[:0])
+	return c.conn.Send(transport.Inputs, c.buf)
+}
+
 // Newest returns the newest decoded tick and its state (nil before the first).
 // The state stays valid until the client decodes History more ticks.
 func (c *Client) Newest() (uint32, *snapshot.Snapshot) { return c.sess.Newest() }

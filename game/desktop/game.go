@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -91,6 +92,9 @@ type Game struct {
 	// UI modes.
 	typing, overlay, scoreboard bool
 
+	// When Update last ran (unix ns), for KeepAlive.
+	lastUpdate atomic.Int64
+
 	// The frame cap and the screenshot.
 	lastFrame time.Time
 	shotDone  bool
@@ -145,6 +149,7 @@ func Run(g *Game, title string) error {
 // Update runs UpdateRate times a second: input, network, UI.
 func (g *Game) Update() error {
 	now := time.Now()
+	g.lastUpdate.Store(now.UnixNano())
 	select {
 	case <-g.cfg.Quit:
 		return ebiten.Termination
@@ -166,6 +171,20 @@ func (g *Game) Update() error {
 	}
 	g.net.send(g, now, in)
 	return nil
+}
+
+// KeepAlive keeps the connection acknowledged while Update does not run (a
+// browser runs a hidden tab's frames seldom or never): when the game has
+// been still for a second it polls and acknowledges, so the server neither
+// times the player out nor loses the baseline for longer than needed. When
+// the frames return, the game resynchronises from what arrives. Call it from
+// a timer.
+func (g *Game) KeepAlive() {
+	if time.Since(time.Unix(0, g.lastUpdate.Load())) < time.Second {
+		return
+	}
+	g.cl.Poll()
+	g.cl.SendAck()
 }
 
 // act carries out the frame's client-side actions.

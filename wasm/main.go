@@ -1,0 +1,97 @@
+//go:build js && wasm
+
+// Command wasm is the browser client: the same game as the desktop, joining
+// the match served from the page's own origin. Build it with `make web`; the
+// match server serves it at /.
+//
+// The page reads window.sightline for what the client decoded and whether
+// it matches the server, and may call window.sightlineConditions(loss,
+// latencyMs, jitterMs) to condition the player's own connection.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"syscall/js"
+	"time"
+
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/desktop"
+	"github.com/sightline-game/sightline/game/smooth"
+	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+)
+
+func main() {
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	page := js.Global().Get("sightline")
+	origin := js.Global().Get("location").Get("origin").String()
+	name := "browser"
+	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil && u.Query().Get("name") != "" {
+		name = u.Query().Get("name")
+	}
+
+	// Signalling starts before the game loop: the first snapshot arrives
+	// about twice as soon as when the loop starts first.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	conn, err := webrtc.Dial(ctx, origin+client.SignalPath, webrtc.DialConfig{Logger: log})
+	cancel()
+	if err != nil {
+		fail(page, fmt.Sprintf("could not join the match: %v", err))
+		return
+	}
+	start := time.Now()
+	cond := smooth.NewConditioner(conn, func() time.Duration { return time.Since(start) }, uint64(start.UnixNano()))
+	cl := client.New(cond, client.Config{Verify: true, Name: name, Logger: log})
+	page.Set("connectedMs", time.Since(start).Milliseconds())
+
+	g, err := desktop.New(desktop.Config{Client: cl, Conditioner: cond, Name: name, Status: "playing at " + origin, Logger: log})
+	if err != nil {
+		fail(page, err.Error())
+		return
+	}
+	js.Global().Set("sightlineConditions", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 3 {
+			cond.Set(smooth.Conditions{
+				Loss:    args[0].Float(),
+				Latency: time.Duration(args[1].Float() * float64(time.Millisecond)),
+				Jitter:  time.Duration(args[2].Float() * float64(time.Millisecond)),
+			})
+		}
+		return nil
+	}))
+	go report(page, cl, g)
+	if err := desktop.Run(g, "Sightline"); err != nil {
+		fail(page, err.Error())
+	}
+}
+
+// report publishes the client's counters to the page four times a second,
+// and keeps the connection acknowledged while the tab is hidden.
+func report(page js.Value, cl *client.Client, g *desktop.Game) {
+	for range time.Tick(250 * time.Millisecond) {
+		g.KeepAlive()
+		st := cl.Stats()
+		page.Set("decoded", st.Decoded)
+		page.Set("verified", st.Verified)
+		page.Set("matched", st.Matched)
+		page.Set("mismatched", st.Mismatched)
+		page.Set("undecodable", st.NoBaseline)
+		page.Set("bytes", st.Bytes)
+		if st.Decoded > 0 && page.Get("firstSnapshotMs").IsUndefined() {
+			page.Set("firstSnapshotMs", js.Global().Get("performance").Call("now").Float())
+		}
+		select {
+		case <-cl.Done():
+			page.Set("closed", true)
+		default:
+		}
+	}
+}
+
+func fail(page js.Value, msg string) {
+	page.Get("errors").Call("push", msg)
+	js.Global().Get("document").Set("title", "Sightline: "+msg)
+}
