@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"github.com/sightline-game/sightline/netcode/varint"
 )
 
 // Records are the state a client must hold exactly, sent by the server as
@@ -131,7 +133,7 @@ func (r *payloadReader) uvarint(limit uint64, what string) uint64 {
 	case n < 0:
 		r.fail("%s overflows", what)
 		return 0
-	case n != uvarintLen(v):
+	case n != varint.Len(v):
 		r.fail("%s not in shortest form", what)
 		return 0
 	case v > limit:
@@ -160,15 +162,6 @@ func (r *payloadReader) done() error {
 		r.fail("%d bytes left over", len(r.p))
 	}
 	return r.err
-}
-
-func uvarintLen(v uint64) int {
-	n := 1
-	for v >= 0x80 {
-		v >>= 7
-		n++
-	}
-	return n
 }
 
 // ParseClock decodes a clock record's payload.

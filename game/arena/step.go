@@ -1,6 +1,10 @@
 package arena
 
-import "math"
+import (
+	"math"
+
+	"github.com/sightline-game/sightline/netcode/quant"
+)
 
 // Weapons, as Kill events carry them.
 const (
@@ -115,12 +119,12 @@ func (w *World) stepCreatures() {
 		if !c.walking {
 			if w.rng.Float64() < CreatureStartChance {
 				c.walking = true
-				c.heading = wrapAngle(c.heading + (w.rng.Float64()-0.5)*math.Pi)
+				c.heading = quant.WrapAngle(c.heading + (w.rng.Float64()-0.5)*math.Pi)
 			}
 			continue
 		}
 		if w.rng.Float64() < CreatureTurnChance {
-			c.heading = wrapAngle(c.heading + (2*w.rng.Float64()-1)*CreatureTurn)
+			c.heading = quant.WrapAngle(c.heading + (2*w.rng.Float64()-1)*CreatureTurn)
 		}
 		sin, cos := math.Sincos(c.heading)
 		x, y := w.m.Slide(c.x, c.y, cos*step, sin*step, CreatureRadius)

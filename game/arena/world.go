@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sightline-game/sightline/netcode/quant"
 )
 
 // MaxNameBytes is the longest name a player's score record carries.
@@ -380,23 +382,11 @@ func checkInput(seq uint32, in Input) checkedInput {
 	q.clamped = in.MoveX == math.MinInt8 || in.MoveY == math.MinInt8 || mx*mx+my*my > 127*127 ||
 		in.Buttons&^knownButtons != 0
 	if a := in.Aim; !math.IsNaN(a) && !math.IsInf(a, 0) {
-		q.aim, q.aimOK = wrapAngle(a), true
+		q.aim, q.aimOK = quant.WrapAngle(a), true
 	} else {
 		q.clamped = true
 	}
 	return q
-}
-
-// wrapAngle returns r in [0, 2π).
-func wrapAngle(r float64) float64 {
-	r = math.Mod(r, 2*math.Pi)
-	if r < 0 {
-		r += 2 * math.Pi
-	}
-	if r >= 2*math.Pi {
-		r = 0
-	}
-	return r
 }
 
 // AppliedInput returns the seq of the newest input of player id that a Step

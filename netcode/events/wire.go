@@ -2,8 +2,11 @@ package events
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
+
+	"github.com/sightline-game/sightline/netcode/varint"
 )
 
 // TypeEvents is the first byte of every events datagram.
@@ -25,18 +28,9 @@ const (
 	MaxEventDatagram = MaxDatagramHeader + MaxEventHeader + MaxBody
 )
 
-func uvarintLen(v uint64) int {
-	n := 1
-	for v >= 0x80 {
-		v >>= 7
-		n++
-	}
-	return n
-}
-
 // EventSize returns the number of bytes AppendEvent appends for e.
 func EventSize(e Event) int {
-	return 1 + uvarintLen(uint64(e.Tick)) + uvarintLen(uint64(len(e.Body))) + len(e.Body)
+	return 1 + varint.Len(uint64(e.Tick)) + varint.Len(uint64(len(e.Body))) + len(e.Body)
 }
 
 // AppendDatagramHeader appends the header of an events datagram whose first
@@ -61,27 +55,17 @@ func AppendEvent(dst []byte, e Event) []byte {
 	return append(dst, e.Body...)
 }
 
-// uvarint reads one shortest-form unsigned LEB128 value of at most max
-// (max < 2^35) from the start of p and returns it with its length.
+// uvarint reads one shortest-form number of at most max from the start of
+// p, with this package's errors.
 func uvarint(p []byte, max uint64) (uint64, int, error) {
-	var v uint64
-	for i := 0; i < len(p) && i < 5; i++ {
-		b := p[i]
-		v |= uint64(b&0x7f) << (7 * i)
-		if b < 0x80 {
-			if b == 0 && i > 0 {
-				return 0, 0, fmt.Errorf("%w: varint not in shortest form", ErrMalformed)
-			}
-			if v > max {
-				return 0, 0, fmt.Errorf("%w: value %d over %d", ErrMalformed, v, max)
-			}
-			return v, i + 1, nil
-		}
+	v, n, err := varint.Read(p, max)
+	switch {
+	case errors.Is(err, varint.ErrShort):
+		return 0, 0, fmt.Errorf("%w: %w", ErrShort, err)
+	case err != nil:
+		return 0, 0, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
-	if len(p) >= 5 {
-		return 0, 0, fmt.Errorf("%w: varint longer than 5 bytes", ErrMalformed)
-	}
-	return 0, 0, fmt.Errorf("%w: cut inside a varint", ErrShort)
+	return v, n, nil
 }
 
 // readEvent decodes one event from the start of p, body aliasing p, and

@@ -65,3 +65,15 @@ func (a Angle) Diff(from, to uint32) int32 {
 	}
 	return int32(d)
 }
+
+// WrapAngle returns rad wrapped into [0, 2*pi).
+func WrapAngle(rad float64) float64 {
+	rad = math.Mod(rad, 2*math.Pi)
+	if rad < 0 {
+		rad += 2 * math.Pi
+	}
+	if rad >= 2*math.Pi {
+		rad = 0
+	}
+	return rad
+}

@@ -2,8 +2,11 @@ package replica
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
+
+	"github.com/sightline-game/sightline/netcode/varint"
 )
 
 // MaxPayload is the largest record payload, in bytes. A record this large,
@@ -73,22 +76,13 @@ func newer(ga uint16, ra uint32, gb uint16, rb uint32) bool {
 	return ra > rb
 }
 
-func uvarintLen(v uint64) int {
-	n := 1
-	for v >= 0x80 {
-		v >>= 7
-		n++
-	}
-	return n
-}
-
 // RecordSize returns the number of bytes AppendRecord appends for r.
 func RecordSize(r Record) int {
-	n := uvarintLen(uint64(r.ID)) + uvarintLen(uint64(r.Generation)) + uvarintLen(uint64(r.Revision))
+	n := varint.Len(uint64(r.ID)) + varint.Len(uint64(r.Generation)) + varint.Len(uint64(r.Revision))
 	if r.Deleted {
 		return n + 1
 	}
-	return n + uvarintLen(uint64(len(r.Payload))+1) + len(r.Payload)
+	return n + varint.Len(uint64(len(r.Payload))+1) + len(r.Payload)
 }
 
 // AppendRecord appends the encoding of one record to dst. A records
@@ -124,27 +118,17 @@ func AppendAck(dst []byte, a Ack) []byte {
 	return binary.AppendUvarint(dst, uint64(a.Revision))
 }
 
-// uvarint reads one shortest-form unsigned LEB128 value of at most max
-// (max < 2^35) from the start of p and returns it with its length.
+// uvarint reads one shortest-form number of at most max from the start of
+// p, with this package's errors.
 func uvarint(p []byte, max uint64) (uint64, int, error) {
-	var v uint64
-	for i := 0; i < len(p) && i < 5; i++ {
-		b := p[i]
-		v |= uint64(b&0x7f) << (7 * i)
-		if b < 0x80 {
-			if b == 0 && i > 0 {
-				return 0, 0, fmt.Errorf("%w: varint not in shortest form", ErrMalformed)
-			}
-			if v > max {
-				return 0, 0, fmt.Errorf("%w: value %d over %d", ErrMalformed, v, max)
-			}
-			return v, i + 1, nil
-		}
+	v, n, err := varint.Read(p, max)
+	switch {
+	case errors.Is(err, varint.ErrShort):
+		return 0, 0, fmt.Errorf("%w: %w", ErrShort, err)
+	case err != nil:
+		return 0, 0, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
-	if len(p) >= 5 {
-		return 0, 0, fmt.Errorf("%w: varint longer than 5 bytes", ErrMalformed)
-	}
-	return 0, 0, fmt.Errorf("%w: cut inside a varint", ErrShort)
+	return v, n, nil
 }
 
 // readAck decodes one ack from the start of p.

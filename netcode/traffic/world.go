@@ -120,7 +120,7 @@ func (w *World) Step() {
 		// A step longer than the world could still leave it; clamp.
 		e.x = min(max(e.x, 0), size)
 		e.y = min(max(e.y, 0), size)
-		e.heading = wrapAngle(e.heading)
+		e.heading = quant.WrapAngle(e.heading)
 		e.moved = true
 		w.moved++
 		if w.stop > 0 && w.uniform() < w.stop {
@@ -128,18 +128,6 @@ func (w *World) Step() {
 			e.resting = true
 		}
 	}
-}
-
-// wrapAngle returns r in [0, 2*pi).
-func wrapAngle(r float64) float64 {
-	r = math.Mod(r, 2*math.Pi)
-	if r < 0 {
-		r += 2 * math.Pi
-	}
-	if r >= 2*math.Pi {
-		r = 0
-	}
-	return r
 }
 
 // Fill writes the quantized state of every entity into dst, ids 0..N-1 with
