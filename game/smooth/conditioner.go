@@ -58,11 +58,11 @@ func (c Conditions) link() linksim.Config {
 // events.
 type condDirection struct {
 	link   *linksim.Link
-	events eventFIFO
+	events linksim.Ordered
 }
 
 // pending reports whether anything waits in this direction.
-func (d *condDirection) pending() bool { return d.link.InFlight() > 0 || d.events.n > 0 }
+func (d *condDirection) pending() bool { return d.link.InFlight() > 0 || d.events.Len() > 0 }
 
 // condMessage is one received message waiting for the caller's fn.
 type condMessage struct {
@@ -188,10 +188,10 @@ func (c *Conditioner) Send(ch transport.Channel, p []byte) error {
 	now := c.clock()
 	c.flush(now)
 	if ch.Reliable() {
-		if c.cond.Latency == 0 && c.up.events.n == 0 {
+		if c.cond.Latency == 0 && c.up.events.Len() == 0 {
 			return c.inner.Send(ch, p)
 		}
-		c.up.events.push(now+c.cond.Latency, p)
+		c.up.events.Push(now+c.cond.Latency, p)
 	} else {
 		if c.cond.IsZero() {
 			return c.inner.Send(ch, p)
@@ -233,14 +233,14 @@ func (c *Conditioner) Receive(fn func(ch transport.Channel, p []byte)) int {
 	for {
 		la, lok := d.link.NextArrival()
 		lok = lok && la <= now
-		ea, eok := d.events.headAt()
+		ea, eok := d.events.Next()
 		eok = eok && ea <= now
 		if !lok && !eok {
 			break
 		}
 		if eok && (!lok || ea < la) {
-			c.appendBatch(transport.Events, d.events.front())
-			d.events.pop()
+			c.appendBatch(transport.Events, d.events.Front())
+			d.events.Pop()
 			continue
 		}
 		d.link.Deliver(la, c.collectFn) // everything due exactly at la
@@ -282,17 +282,17 @@ func (c *Conditioner) flush(now time.Duration) {
 	for {
 		la, lok := d.link.NextArrival()
 		lok = lok && la <= now
-		ea, eok := d.events.headAt()
+		ea, eok := d.events.Next()
 		eok = eok && ea <= now && !eventsBlocked
 		if !lok && !eok {
 			return
 		}
 		if eok && (!lok || ea < la) {
-			if err := c.inner.Send(transport.Events, d.events.front()); errors.Is(err, transport.ErrCongested) {
+			if err := c.inner.Send(transport.Events, d.events.Front()); errors.Is(err, transport.ErrCongested) {
 				eventsBlocked = true // keep it, and the order; retry next flush
 				continue
 			}
-			d.events.pop()
+			d.events.Pop()
 			continue
 		}
 		d.link.Deliver(la, c.sendFn)
@@ -311,7 +311,7 @@ func (c *Conditioner) sendPacket(p []byte) {
 func (c *Conditioner) pull(ch transport.Channel, p []byte) {
 	switch {
 	case ch.Reliable():
-		c.down.events.push(c.pullAt+c.cond.Latency, p)
+		c.down.events.Push(c.pullAt+c.cond.Latency, p)
 	case ch < transport.NumChannels && len(p) <= transport.MaxMessageSize:
 		c.down.link.Send(c.pullAt, c.tag(ch, p))
 	}
@@ -332,51 +332,4 @@ func (c *Conditioner) appendBatch(ch transport.Channel, p []byte) {
 	c.batchN++
 	m.ch = ch
 	m.buf = append(m.buf[:0], p...)
-}
-
-// eventFIFO is a queue of events with their due times, which never decrease
-// along the queue: an event never overtakes an earlier one, even when the
-// latency is lowered. Slot buffers are reused.
-type eventFIFO struct {
-	slots   []eventEntry
-	head, n int
-	lastAt  time.Duration
-}
-
-type eventEntry struct {
-	at  time.Duration
-	buf []byte
-}
-
-func (q *eventFIFO) push(at time.Duration, p []byte) {
-	if q.n > 0 && at < q.lastAt {
-		at = q.lastAt
-	}
-	q.lastAt = at
-	if q.n == len(q.slots) {
-		old := q.slots
-		q.slots = make([]eventEntry, max(8, 2*len(old)))
-		for i := range q.n {
-			q.slots[i] = old[(q.head+i)%len(old)]
-		}
-		q.head = 0
-	}
-	e := &q.slots[(q.head+q.n)%len(q.slots)]
-	e.at = at
-	e.buf = append(e.buf[:0], p...)
-	q.n++
-}
-
-func (q *eventFIFO) headAt() (time.Duration, bool) {
-	if q.n == 0 {
-		return 0, false
-	}
-	return q.slots[q.head].at, true
-}
-
-func (q *eventFIFO) front() []byte { return q.slots[q.head].buf }
-
-func (q *eventFIFO) pop() {
-	q.head = (q.head + 1) % len(q.slots)
-	q.n--
 }

@@ -47,7 +47,7 @@ type pair struct {
 // channels and an in-order queue for events.
 type direction struct {
 	link     *linksim.Link
-	events   eventQueue
+	events   linksim.Ordered
 	inflight [transport.NumChannels]int // bytes sent and not yet received
 }
 
@@ -145,7 +145,7 @@ func (c *Conn) Send(ch transport.Channel, p []byte) error {
 	now := c.p.now()
 	if ch.Reliable() {
 		at := now + d.link.Config().Latency
-		d.events.push(at, p)
+		d.events.Push(at, p)
 		d.inflight[ch] += len(p)
 	} else {
 		buf := c.scratch[:1+len(p)]
@@ -183,16 +183,16 @@ func (c *Conn) Receive(fn func(ch transport.Channel, p []byte)) int {
 	for {
 		la, lok := d.link.NextArrival()
 		lok = lok && la <= now
-		ea, eok := d.events.headAt()
+		ea, eok := d.events.Next()
 		eok = eok && ea <= now
 		if !lok && !eok {
 			break
 		}
 		if eok && (!lok || ea < la) {
-			p := d.events.front()
+			p := d.events.Front()
 			d.inflight[transport.Events] -= len(p)
 			c.appendBatch(transport.Events, p)
-			d.events.pop()
+			d.events.Pop()
 			continue
 		}
 		// Every packet this delivers is due exactly at la, the earliest.
@@ -271,7 +271,7 @@ func (c *Conn) NextArrival() (time.Duration, bool) {
 		return 0, false
 	}
 	la, lok := c.in.link.NextArrival()
-	ea, eok := c.in.events.headAt()
+	ea, eok := c.in.events.Next()
 	switch {
 	case lok && eok:
 		return min(la, ea), true
@@ -298,59 +298,4 @@ func (c *Conn) LinkStats() linksim.Stats {
 	c.p.mu.Lock()
 	defer c.p.mu.Unlock()
 	return c.out.link.Stats()
-}
-
-// eventQueue is a FIFO of events with their arrival times. Arrival times
-// never decrease along the queue: an event never overtakes an earlier one.
-// Slot buffers are reused, so a warmed-up queue allocates nothing.
-type eventQueue struct {
-	slots      []eventSlot
-	head, n    int
-	lastAt     time.Duration
-	hasPending bool
-}
-
-type eventSlot struct {
-	at  time.Duration
-	buf []byte
-}
-
-func (q *eventQueue) push(at time.Duration, p []byte) {
-	if q.hasPending && at < q.lastAt {
-		at = q.lastAt // keep order even if the latency was lowered
-	}
-	q.lastAt, q.hasPending = at, true
-	if q.n == len(q.slots) {
-		q.grow()
-	}
-	s := &q.slots[(q.head+q.n)%len(q.slots)]
-	s.at = at
-	s.buf = append(s.buf[:0], p...)
-	q.n++
-}
-
-func (q *eventQueue) grow() {
-	old := q.slots
-	q.slots = make([]eventSlot, max(8, 2*len(old)))
-	for i := range q.n {
-		q.slots[i] = old[(q.head+i)%len(old)]
-	}
-	q.head = 0
-}
-
-func (q *eventQueue) headAt() (time.Duration, bool) {
-	if q.n == 0 {
-		return 0, false
-	}
-	return q.slots[q.head].at, true
-}
-
-func (q *eventQueue) front() []byte { return q.slots[q.head].buf }
-
-func (q *eventQueue) pop() {
-	q.head = (q.head + 1) % len(q.slots)
-	q.n--
-	if q.n == 0 {
-		q.hasPending = false
-	}
 }
