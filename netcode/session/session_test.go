@@ -211,3 +211,28 @@ func FuzzHandleSnapshot(f *testing.F) {
 		}
 	})
 }
+
+func TestAppliedInputReachesTheClient(t *testing.T) {
+	cfg := config()
+	srv := NewServerSession(cfg)
+	cli := NewClientSession(cfg, false)
+	for tick := uint32(1); tick <= 5; tick++ {
+		srv.HandleInput(cli.AppendInput(nil, []byte{1, 2, 3}), nil)
+		if tick >= 3 {
+			srv.SetAppliedInput(tick - 1)
+		}
+		p, _ := srv.AppendSnapshot(nil, tick, worldAt(tick))
+		if _, err := cli.HandleSnapshot(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := cli.AppliedInput(2); ok {
+		t.Fatal("tick 2 carried no applied input")
+	}
+	if seq, ok := cli.AppliedInput(5); !ok || seq != 4 {
+		t.Fatalf("tick 5: applied %d %v, want 4", seq, ok)
+	}
+	if cli.InputSeq() != 5 {
+		t.Fatalf("input seq %d", cli.InputSeq())
+	}
+}
