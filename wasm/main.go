@@ -45,7 +45,7 @@ func main() {
 	start := time.Now()
 	cond := smooth.NewConditioner(conn, func() time.Duration { return time.Since(start) }, uint64(start.UnixNano()))
 	cl := client.New(cond, client.Config{Verify: true, Name: name, Logger: log})
-	page.Set("connectedMs", time.Since(start).Milliseconds())
+	page.Set("connectedMs", js.Global().Get("performance").Call("now").Float()) // since navigation
 
 	g, err := desktop.New(desktop.Config{Client: cl, Conditioner: cond, Name: name, Status: "playing at " + origin, Logger: log})
 	if err != nil {

@@ -40,11 +40,16 @@ type client struct {
 	onInput   func(uint32, []byte)
 	onEvent   func(events.Event)
 	heard     bool
+	// spoken is set once the client has sent anything: until then it may be
+	// starting up (a browser tab builds its game for seconds after the
+	// channels open), so it gets the join grace instead of the timeout and
+	// no records yet (they would use up their resends unread).
+	spoken bool
 }
 
-func newClient(id PlayerID, conn transport.Conn, cfg session.Config, vs *view.Sender, area *interest.Area, w World, now time.Time) *client {
+func newClient(id PlayerID, conn transport.Conn, cfg session.Config, vs *view.Sender, area *interest.Area, w World, now time.Time, timeout time.Duration) *client {
 	c := &client{id: id, conn: conn, sess: session.NewViewSession(cfg, vs), views: vs, area: area, joined: now, lastHeard: now, world: w}
-	c.st = newStreams()
+	c.st = newStreams(timeout)
 	c.onMessage = c.message
 	c.onInput = c.input
 	c.onEvent = c.event

@@ -14,6 +14,10 @@ type Config struct {
 	TickRate float64
 	// Timeout drops a client that sent nothing for this long (default 5 s).
 	Timeout time.Duration
+	// JoinGrace is the timeout of a client that has sent nothing yet since
+	// its channels opened (default 3x Timeout): a browser tab may take
+	// seconds to start its game.
+	JoinGrace time.Duration
 	// MaxClients caps connected clients; a connection beyond it is closed (default 64).
 	MaxClients int
 	// Verify sends every client a hash of every tick, so that any client
@@ -36,6 +40,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = 5 * time.Second
+	}
+	if c.JoinGrace <= 0 {
+		c.JoinGrace = 3 * c.Timeout
 	}
 	if c.MaxClients <= 0 {
 		c.MaxClients = 64

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/events"
@@ -47,11 +48,15 @@ type streams struct {
 	scratch []byte
 }
 
-func newStreams() *streams {
+// newStreams returns a client's streams; a record unacknowledged for about
+// the client timeout (plus a margin) means the client is gone.
+func newStreams(timeout time.Duration) *streams {
 	return &streams{
-		out:     events.NewOutbox(events.DefaultMaxQueued),
-		in:      events.NewInbox(events.DefaultWindow),
-		records: replica.NewSender(replica.SenderConfig{}),
+		out: events.NewOutbox(events.DefaultMaxQueued),
+		in:  events.NewInbox(events.DefaultWindow),
+		records: replica.NewSender(replica.SenderConfig{
+			MaxAttempts: int(timeout/replica.DefaultResendAfter) + 10,
+		}),
 		scratch: make([]byte, 0, 256),
 	}
 }
@@ -83,7 +88,7 @@ func (c *client) flush(s *Server) {
 			c.broken = fmt.Errorf("%w: %w", errStreamBroken, err)
 		}
 	}
-	for c.broken == nil {
+	for c.broken == nil && c.spoken {
 		var n int
 		c.st.scratch, n = c.st.records.AppendDue(c.st.scratch[:0], s.elapsed, protocol.DatagramLimit)
 		if n == 0 {

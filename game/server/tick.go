@@ -40,11 +40,16 @@ func (s *Server) Step(now time.Time) {
 		c.conn.Receive(c.onMessage)
 		if c.heard {
 			c.lastHeard = now
+			c.spoken = true
+		}
+		timeout := s.cfg.Timeout
+		if !c.spoken {
+			timeout = s.cfg.JoinGrace
 		}
 		switch {
 		case c.done():
 			s.remove(c, "connection ended")
-		case now.Sub(c.lastHeard) > s.cfg.Timeout:
+		case now.Sub(c.lastHeard) > timeout:
 			s.remove(c, "timed out")
 		case c.broken != nil:
 			s.remove(c, c.broken.Error())
@@ -105,7 +110,7 @@ func (s *Server) admit(now time.Time) {
 				PacketCap: protocol.DatagramLimit - session.MaxHeaderSize, Overhead: session.MaxHeaderSize,
 			})
 			area := interest.NewArea(uint32(s.cfg.ViewRadius*protocol.UnitsPerPx), uint32(s.cfg.ViewMargin*protocol.UnitsPerPx), 1<<s.cfg.Session.Schema.IndexBits)
-			c := newClient(s.next, conn, s.cfg.Session, vs, area, s.world, now)
+			c := newClient(s.next, conn, s.cfg.Session, vs, area, s.world, now, s.cfg.Timeout)
 			c.srv = s
 			c.recent = make([]uint16, max(1, int(s.cfg.TickRate+0.5)))
 			if s.cfg.Verify {

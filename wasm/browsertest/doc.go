@@ -1,0 +1,23 @@
+// Package browsertest is the browser client's end-to-end test: it builds the
+// WebAssembly client and the dedicated server, starts the server with bots,
+// opens the page in two tabs of a headless Chromium (driven by chromedp) next
+// to one headless desktop-protocol client, and checks that every player
+// decodes the match and agrees with the server's hash of every tick. It also
+// freezes one tab for a few seconds, as a hidden or throttled tab is, and
+// checks that the game picks up again, and it takes a screenshot of a tab.
+//
+// It needs Chromium at /usr/bin/chromium (`apt-get install chromium`, which
+// `make deps` does when root; the test installs it itself when root). It
+// never downloads a browser. Chromium runs headless with SwiftShader for
+// WebGL2 (--disable-gpu --enable-unsafe-swiftshader).
+//
+// Run it alone with
+//
+//	go test -race -count=1 -v ./wasm/browsertest
+//
+// The log has the README's figures: time from navigation to the connection
+// and to the first snapshot, and the size of game.wasm raw and gzipped. With
+// SIGHTLINE_BROWSER_SCREENSHOT=docs/browser.png the test also writes its
+// screenshot there; a relative path is taken from the module's root, not
+// from this package's directory.
+package browsertest
