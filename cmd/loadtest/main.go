@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,7 +17,26 @@ import (
 	"os"
 	"os/signal"
 	"time"
+
+	"github.com/sightline-game/sightline/netcode/lan"
 )
+
+// discoverMatch listens for LAN beacons and returns the first match's URL.
+func discoverMatch(ctx context.Context, wait time.Duration) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	b, err := lan.Listen(ctx, 0)
+	if err != nil {
+		return "", err
+	}
+	for ctx.Err() == nil {
+		if ms := b.Matches(); len(ms) > 0 {
+			return ms[0].URL, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return "", errors.New("no match heard on the LAN")
+}
 
 func main() {
 	var o options
@@ -26,6 +46,7 @@ func main() {
 	flag.Float64Var(&o.TickRate, "tick", 30, "inputs per second per client")
 	flag.DurationVar(&o.ConnectTimeout, "connect-timeout", 20*time.Second, "give up on a client that is not connected by then")
 	flag.Float64Var(&o.Budget, "budget", 0, "the server's per-client budget in B/s: fail when a client received more (0: no check)")
+	discover := flag.Bool("discover", false, "find the match by its LAN beacon instead of -url")
 	asJSON := flag.Bool("json", false, "print one JSON object")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	flag.Parse()
@@ -38,7 +59,16 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
+	if *discover {
+		u, err := discoverMatch(ctx, 15*time.Second)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(1)
+		}
+		o.URL = u
+	}
 	r := run(ctx, o)
+	r.URL = o.URL
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")

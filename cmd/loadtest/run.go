@@ -25,6 +25,7 @@ type options struct {
 
 // result is what the load test prints with -json.
 type result struct {
+	URL              string   `json:"url"`
 	Clients          int      `json:"clients"`
 	Connected        int      `json:"connected"`
 	DecodedTicks     uint64   `json:"decoded_ticks"`

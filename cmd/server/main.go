@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -25,6 +26,7 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/game/web"
+	"github.com/sightline-game/sightline/netcode/lan"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -43,6 +45,8 @@ func main() {
 	loopback := flag.Bool("loopback", true, "offer loopback ICE candidates (for clients on this machine)")
 	level := flag.String("log-level", "info", "debug, info, warn or error")
 	webDir := flag.String("web", "out/web", "directory with the browser build (game.wasm, wasm_exec.js), served at /")
+	announce := flag.Bool("announce", true, "announce the match on the LAN with a UDP beacon every second")
+	matchName := flag.String("match-name", "Sightline match", "the match's name in LAN listings")
 	flag.Parse()
 
 	var lv slog.Level
@@ -55,7 +59,7 @@ func main() {
 	defer stop()
 	if err := run(ctx, log, options{
 		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, verify: *verify, creatures: *creatures,
-		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir,
+		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -76,6 +80,8 @@ type options struct {
 	rate       float64
 	radius     float64
 	web        string
+	announce   bool
+	name       string
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
@@ -110,16 +116,29 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		mux.Handle("GET /", site)
 	}
 	expvar.Publish("match", expvar.Func(func() any { return match.Stats() }))
-	httpSrv := &http.Server{Addr: o.addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
 	errc := make(chan error, 3)
 	go func() { errc <- match.Run(ctx) }()
 	go func() { errc <- match.Serve(ctx, rtc.Accept) }()
 	go func() {
-		if err := httpSrv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+		if err := httpSrv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			errc <- err
 		}
 	}()
+	if o.announce {
+		go lan.Announce(ctx, lan.AnnounceConfig{Logger: log, Beacon: func() lan.Beacon {
+			return lan.Beacon{Name: o.name, Players: match.Stats().Clients, MaxPlayers: o.maxClients + o.bots, HTTPPort: uint16(port)}
+		}})
+	}
+	for _, u := range lan.JoinURLs(port) {
+		log.Info("players on the LAN join at "+u, "browser", u+"/", "desktop", "go run ./cmd/game -join "+u)
+	}
 	if o.bots > 0 {
 		if _, err := bots.Start(ctx, bots.Config{Count: o.bots, TickRate: o.tick, Seed: 1}, match.Add); err != nil {
 			return err
