@@ -83,3 +83,20 @@ func (s *Schema) EntityBits() int {
 
 // MaxGeneration returns the largest generation the schema can carry.
 func (s *Schema) MaxGeneration() uint16 { return uint16(1<<s.GenerationBits - 1) }
+
+// SameLayout reports whether o describes the same wire layout as s: the
+// same field widths and id widths (names and MaxEntities may differ).
+func (s *Schema) SameLayout(o *Schema) bool {
+	if s == o {
+		return true
+	}
+	if s.IndexBits != o.IndexBits || s.GenerationBits != o.GenerationBits || len(s.Fields) != len(o.Fields) {
+		return false
+	}
+	for i := range s.Fields {
+		if s.Fields[i].Bits != o.Fields[i].Bits {
+			return false
+		}
+	}
+	return true
+}

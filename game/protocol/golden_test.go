@@ -1,0 +1,222 @@
+package protocol
+
+import (
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/netcode/delta"
+	"github.com/sightline-game/sightline/netcode/events"
+	"github.com/sightline-game/sightline/netcode/lan"
+	"github.com/sightline-game/sightline/netcode/replica"
+	"github.com/sightline-game/sightline/netcode/session"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+	"github.com/sightline-game/sightline/netcode/snapstream"
+)
+
+// The golden packets pin the wire format: docs/PROTOCOL.md walks through
+// them byte by byte. A change that alters a byte of them changes the
+// protocol; regenerate with `go test ./game/protocol -run Golden -update`
+// only together with the document.
+var update = flag.Bool("update", false, "rewrite the golden packets")
+
+// goldenWorlds are the two ticks the snapshot examples carry.
+func goldenWorlds(t *testing.T) (t100, t102 *snapshot.Snapshot) {
+	s := Schema()
+	t100, t102 = snapshot.New(s), snapshot.New(s)
+	pos, head := arena.PosQuant, arena.HeadingQuant
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A creature walking and a player standing.
+	must(t100.Append(snapshot.EntityID{Index: 3, Generation: 1}, pos.Quantize(1000.5), pos.Quantize(2000), head.Quantize(3.14159265/2), arena.KindCreature, arena.StateWalking, 40))
+	must(t100.Append(snapshot.EntityID{Index: 301}, pos.Quantize(2048), pos.Quantize(2048), 0, arena.KindPlayer, 0, 100))
+	// Two ticks later the creature moved 1 px right and turned 3 steps; the
+	// player fired: a projectile appears in slot 700 (its third occupant).
+	must(t102.Append(snapshot.EntityID{Index: 3, Generation: 1}, pos.Quantize(1001.5), pos.Quantize(2000), head.Quantize(3.14159265/2)+3, arena.KindCreature, arena.StateWalking, 40))
+	must(t102.Append(snapshot.EntityID{Index: 301}, pos.Quantize(2048), pos.Quantize(2048), 0, arena.KindPlayer, 0, 100))
+	must(t102.Append(snapshot.EntityID{Index: 700, Generation: 2}, pos.Quantize(2064), pos.Quantize(2048), 0, arena.KindProjectile, 0, 0))
+	return t100, t102
+}
+
+type golden struct {
+	name   string
+	encode func() []byte
+	check  func(p []byte) error // decodes p and compares with what encode meant
+}
+
+func goldens(t *testing.T) []golden {
+	t100, t102 := goldenWorlds(t)
+	codec := delta.MustCodec(Schema())
+	full := func() []byte { return codec.AppendFull(nil, 100, t100) }
+	dlt := func() []byte { return codec.AppendDelta(nil, 102, 100, t100, t102) }
+	decodeInto := func(p []byte, newest uint32, base *snapshot.Snapshot, want *snapshot.Snapshot, wantHdr snapstream.Header) error {
+		h, err := codec.ReadHeader(p, newest)
+		if err != nil {
+			return err
+		}
+		if h != wantHdr {
+			return fmt.Errorf("header %+v, want %+v", h, wantHdr)
+		}
+		out := snapshot.New(Schema())
+		if err := codec.Decode(p, h, base, out); err != nil {
+			return err
+		}
+		if !out.Equal(want) {
+			return fmt.Errorf("decoded state differs in %d entities", out.Diff(want))
+		}
+		return nil
+	}
+	in1 := Input{Buttons: ButtonFire, MoveX: 127, MoveY: 0, Aim: 0}
+	in2 := Input{MoveX: 90, MoveY: -90, Aim: 3.14159265}
+	return []golden{
+		{"snapshot-full", full, func(p []byte) error { return decodeInto(p, 0, nil, t100, snapstream.Header{Tick: 100}) }},
+		{"snapshot-delta", dlt, func(p []byte) error {
+			return decodeInto(p, 100, t100, t102, snapstream.Header{Tick: 102, Baseline: 100})
+		}},
+		{"snapshot-datagram", func() []byte {
+			b := session.AppendSnapshotHeader(nil, session.SnapshotHeader{HasHash: true, Hash: t102.Hash(), HasInput: true, InputSeq: 57})
+			return append(b, dlt()...)
+		}, func(p []byte) error {
+			h, rest, err := session.ParseSnapshotHeader(p)
+			if err != nil {
+				return err
+			}
+			if !h.HasHash || h.Hash != t102.Hash() || !h.HasInput || h.InputSeq != 57 {
+				return fmt.Errorf("framing %+v", h)
+			}
+			return decodeInto(rest, 100, t100, t102, snapstream.Header{Tick: 102, Baseline: 100})
+		}},
+		{"input-datagram", func() []byte {
+			inputs := in1.Append(nil) // newest first
+			inputs = in2.Append(inputs)
+			return session.AppendInputPacket(nil, true, 102, 57, InputSize, inputs)
+		}, func(p []byte) error {
+			in, err := session.ParseInputPacket(p, InputSize)
+			if err != nil {
+				return err
+			}
+			a, b := ParseInput(in.Input(0)), ParseInput(in.Input(1))
+			if !in.Verify || in.Ack != 102 || in.NewestSeq != 57 || in.Count != 2 || a.Buttons != ButtonFire || a.MoveX != 127 || b.MoveY != -90 {
+				return fmt.Errorf("%+v %+v %+v", in, a, b)
+			}
+			return nil
+		}},
+		{"events-datagram", func() []byte {
+			b := events.AppendDatagramHeader(nil, 1)
+			b = events.AppendEvent(b, events.Event{Kind: KindWelcome, Tick: 100, Body: AppendWelcome(nil, Welcome{Player: 7, Slot: 301, MapSeed: 42})})
+			return events.AppendEvent(b, events.Event{Kind: events.KindChat, Tick: 101, Body: events.AppendChat(nil, events.Chat{From: 7, Text: "gl hf"})})
+		}, func(p []byte) error {
+			d, err := events.ParseDatagram(p)
+			if err != nil {
+				return err
+			}
+			e1, _ := d.Next()
+			e2, ok := d.Next()
+			w, err := ParseWelcome(e1.Body)
+			if err != nil || !ok || e1.Seq != 1 || e1.Kind != KindWelcome || w != (Welcome{Player: 7, Slot: 301, MapSeed: 42}) {
+				return fmt.Errorf("%+v %+v %v", e1, w, err)
+			}
+			c, err := events.ParseChat(e2.Body)
+			if err != nil || e2.Seq != 2 || e2.Tick != 101 || c.Text != "gl hf" || c.From != 7 {
+				return fmt.Errorf("%+v %+v %v", e2, c, err)
+			}
+			return nil
+		}},
+		{"records-datagram", func() []byte {
+			b := []byte{replica.TypeRecords}
+			b = replica.AppendRecord(b, replica.Record{ID: arena.RecordClock, Revision: 1, Payload: arena.AppendClock(nil, arena.Clock{Round: 1, Start: 1, End: 9001})})
+			b = replica.AppendRecord(b, replica.Record{ID: arena.RecordScore | 7, Revision: 2, Payload: arena.AppendScore(nil, arena.Score{Name: "ada", Kills: 1, Score: 1})})
+			return replica.AppendRecord(b, replica.Record{ID: arena.RecordPickup | 3, Generation: 4, Revision: 3, Deleted: true})
+		}, func(p []byte) error {
+			rs, err := replica.ParseRecords(p)
+			if err != nil {
+				return err
+			}
+			r1, _ := rs.Next()
+			r2, _ := rs.Next()
+			r3, ok := rs.Next()
+			c, err1 := arena.ParseClock(r1.Payload)
+			s, err2 := arena.ParseScore(r2.Payload)
+			if err1 != nil || err2 != nil || !ok || c.End != 9001 || s.Name != "ada" || s.Kills != 1 || !r3.Deleted || r3.Generation != 4 || r3.ID != arena.RecordPickup|3 {
+				return fmt.Errorf("%+v %+v %+v %+v %+v %v %v", r1, r2, r3, c, s, err1, err2)
+			}
+			return nil
+		}},
+		{"records-ack", func() []byte {
+			b := []byte{replica.TypeAck}
+			b = replica.AppendAck(b, replica.Ack{ID: arena.RecordClock, Revision: 1})
+			return replica.AppendAck(b, replica.Ack{ID: arena.RecordPickup | 3, Generation: 4, Revision: 3})
+		}, func(p []byte) error {
+			as, err := replica.ParseAcks(p)
+			if err != nil {
+				return err
+			}
+			a1, _ := as.Next()
+			a2, ok := as.Next()
+			if !ok || a1.ID != arena.RecordClock || a1.Revision != 1 || a2.Generation != 4 {
+				return fmt.Errorf("%+v %+v", a1, a2)
+			}
+			return nil
+		}},
+		{"lan-beacon", func() []byte {
+			return lan.AppendBeacon(nil, lan.Beacon{Name: "Ada's match", Players: 3, MaxPlayers: 16, HTTPPort: 8080})
+		}, func(p []byte) error {
+			b, err := lan.ParseBeacon(p)
+			if err != nil || b != (lan.Beacon{Name: "Ada's match", Players: 3, MaxPlayers: 16, HTTPPort: 8080}) {
+				return fmt.Errorf("%+v %v", b, err)
+			}
+			return nil
+		}},
+	}
+}
+
+func TestGoldenPackets(t *testing.T) {
+	for _, g := range goldens(t) {
+		t.Run(g.name, func(t *testing.T) {
+			path := filepath.Join("testdata", "golden", g.name+".hex")
+			got := g.encode()
+			if *update {
+				if err := os.WriteFile(path, []byte(hexLines(got)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := hex.DecodeString(strings.Join(strings.Fields(string(text)), ""))
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if string(got) != string(want) {
+				t.Fatalf("encoding changed:\n got %x\nwant %x", got, want)
+			}
+			if err := g.check(want); err != nil {
+				t.Fatalf("golden packet decodes wrong: %v", err)
+			}
+		})
+	}
+}
+
+// hexLines writes bytes as hex, 16 to a line in groups of one byte.
+func hexLines(b []byte) string {
+	var s strings.Builder
+	for i, c := range b {
+		if i > 0 && i%16 == 0 {
+			s.WriteByte('\n')
+		} else if i > 0 {
+			s.WriteByte(' ')
+		}
+		fmt.Fprintf(&s, "%02x", c)
+	}
+	s.WriteByte('\n')
+	return s.String()
+}
