@@ -4,7 +4,7 @@ FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all run serve web netbench test vet build bench bench-go bench-table fuzz clean check-go deps
+.PHONY: all run serve web netbench test vet build bench bench-go bench-table fuzz soak clean check-go deps
 
 all: build
 
@@ -72,7 +72,9 @@ bench-go: check-go
 bench-table: check-go
 	$(GO) run ./cmd/netbench -table
 
-## fuzz: every fuzz target for FUZZTIME each.
+## fuzz: every fuzz target for FUZZTIME each, starting from its seed corpus
+## (the f.Add seeds and testdata/fuzz/FuzzName/); a finding fails the target
+## and is written to testdata/fuzz/FuzzName/ for the next plain `go test`.
 fuzz: check-go
 	@set -e; for pkg in $$($(GO) list ./...); do \
 	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
@@ -80,6 +82,16 @@ fuzz: check-go
 	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; \
 	done
+
+## soak: the server with 100 bots on free ports and 32 load-test clients for
+## SOAK_SECONDS (default 300) at an 8000 B/s budget; prints the result and the
+## server's heap before and after; fails on any mismatched tick. Needs curl, jq.
+SOAK_SECONDS ?= 300
+soak: check-go
+	mkdir -p bin
+	$(GO) build -o bin/server ./cmd/server
+	$(GO) build -o bin/loadtest ./cmd/loadtest
+	BIN=bin BOTS=100 CLIENTS=32 BUDGET=8000 SOAK_SECONDS=$(SOAK_SECONDS) ./scripts/soak.sh
 
 clean:
 	rm -rf bin out

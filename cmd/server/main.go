@@ -28,6 +28,7 @@ import (
 	"github.com/sightline-game/sightline/game/web"
 	"github.com/sightline-game/sightline/netcode/lan"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+	"golang.org/x/time/rate"
 )
 
 func main() {
@@ -45,6 +46,8 @@ func main() {
 	loopback := flag.Bool("loopback", true, "offer loopback ICE candidates (for clients on this machine)")
 	level := flag.String("log-level", "info", "debug, info, warn or error")
 	webDir := flag.String("web", "out/web", "directory with the browser build (game.wasm, wasm_exec.js), served at /")
+	offerRate := flag.Float64("offer-rate", 2, "WebRTC offers per second allowed from one address (a burst of -offer-burst)")
+	offerBurst := flag.Int("offer-burst", 5, "offers one address may make at once")
 	announce := flag.Bool("announce", true, "announce the match on the LAN with a UDP beacon every second")
 	matchName := flag.String("match-name", "Sightline match", "the match's name in LAN listings")
 	flag.Parse()
@@ -60,6 +63,7 @@ func main() {
 	if err := run(ctx, log, options{
 		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, verify: *verify, creatures: *creatures,
 		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
+		offerRate: *offerRate, offerBurst: *offerBurst,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -82,6 +86,8 @@ type options struct {
 	web        string
 	announce   bool
 	name       string
+	offerRate  float64
+	offerBurst int
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
@@ -95,6 +101,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}, world)
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
 		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients, Logger: log,
+		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst,
 	})
 	if err != nil {
 		return fmt.Errorf("webrtc: %w", err)

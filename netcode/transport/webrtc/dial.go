@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/pion/webrtc/v4"
@@ -101,8 +104,46 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 	}
 }
 
-// exchange posts the offer and returns the server's answer.
+// exchange posts the offer and returns the server's answer. While the server
+// answers 429 or 503 with a Retry-After (too many offers, too many players
+// connecting at once), it waits that long and asks again, until ctx ends.
 func exchange(ctx context.Context, client *http.Client, url, sdp string) (webrtc.SessionDescription, error) {
+	for {
+		answer, wait, err := exchangeOnce(ctx, client, url, sdp)
+		if wait <= 0 {
+			return answer, err
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			return answer, err // no time left to be let in
+		}
+		select {
+		case <-ctx.Done():
+			return answer, fmt.Errorf("%w (waiting to retry: %w)", err, ctx.Err())
+		case <-time.After(wait):
+		}
+	}
+}
+
+// exchangeOnce posts the offer once. A positive wait means "come back then".
+func exchangeOnce(ctx context.Context, client *http.Client, url, sdp string) (webrtc.SessionDescription, time.Duration, error) {
+	answer, err := postOffer(ctx, client, url, sdp)
+	var later *retryLater
+	if errors.As(err, &later) {
+		return answer, later.after, err
+	}
+	return answer, 0, err
+}
+
+// retryLater is a refusal that says when to try again.
+type retryLater struct {
+	after time.Duration
+	err   error
+}
+
+func (r *retryLater) Error() string { return r.err.Error() }
+func (r *retryLater) Unwrap() error { return r.err }
+
+func postOffer(ctx context.Context, client *http.Client, url, sdp string) (webrtc.SessionDescription, error) {
 	var none webrtc.SessionDescription
 	body, err := json.Marshal(sdpMessage{Type: "offer", SDP: sdp})
 	if err != nil {
@@ -123,7 +164,13 @@ func exchange(ctx context.Context, client *http.Client, url, sdp string) (webrtc
 		return none, fmt.Errorf("%w: reading answer: %v", ErrSignalling, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return none, fmt.Errorf("%w: %s: %s", ErrSignalling, resp.Status, shorten(strings.TrimSpace(string(data)), 200))
+		err := fmt.Errorf("%w: %s: %s", ErrSignalling, resp.Status, shorten(strings.TrimSpace(string(data)), 200))
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+			if secs, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && secs > 0 && secs <= 60 {
+				return none, &retryLater{after: time.Duration(secs) * time.Second, err: err}
+			}
+		}
+		return none, err
 	}
 	var msg sdpMessage
 	if err := json.Unmarshal(data, &msg); err != nil || msg.Type != "answer" || msg.SDP == "" {

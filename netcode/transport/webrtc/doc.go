@@ -19,7 +19,16 @@
 // its candidates, posts {"type":"offer","sdp":...} to the server's
 // [Server.ServeHTTP] and gets {"type":"answer","sdp":...} back once the
 // server has gathered its own. Errors come back as short text bodies with
-// 400 (not an offer, malformed SDP), 405, 413 or 503 (server full).
+// 400 (not an offer, malformed SDP), 405, 413, 429 (too many offers) or 503
+// (server full, too many connecting).
+//
+// The server guards its signalling against abuse (see [ServerConfig]): a
+// token bucket per client (by default per remote IP, trusting no header)
+// limits offers (429 with Retry-After); MaxConnecting caps the sessions
+// still negotiating apart from MaxSessions (503 with Retry-After); a
+// session that has not opened its channels within ConnectTimeout is
+// closed; the offer body is capped (413). [Server.Stats] counts offers,
+// answers, rejections by reason, timeouts and live sessions.
 //
 // # Sending and receiving
 //

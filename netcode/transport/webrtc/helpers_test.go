@@ -17,6 +17,7 @@ import (
 	"github.com/pion/webrtc/v4"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"go.uber.org/goleak"
+	"golang.org/x/time/rate"
 )
 
 func TestMain(m *testing.M) {
@@ -78,6 +79,11 @@ func newTestServer(t testing.TB, cfg ServerConfig) *testServer {
 	t.Helper()
 	log, lb := newLog(t, "server")
 	cfg.Logger = log
+	if cfg.OfferRate == 0 {
+		// Tests post many offers from 127.0.0.1; TestSignallingAbuse sets
+		// its own limit.
+		cfg.OfferRate = rate.Inf
+	}
 	if cfg.PacketConn == nil {
 		cfg.UDPHost = "127.0.0.1"
 		cfg.IncludeLoopback = true

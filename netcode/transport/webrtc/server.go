@@ -14,11 +14,13 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pion/ice/v4"
 	"github.com/pion/webrtc/v4"
 	"github.com/sightline-game/sightline/netcode/transport"
+	"golang.org/x/time/rate"
 )
 
 // Defaults used for zero fields of [ServerConfig].
@@ -26,6 +28,17 @@ const (
 	DefaultMaxSessions    = 64
 	DefaultMaxBodyBytes   = 64 << 10
 	DefaultConnectTimeout = 10 * time.Second
+	DefaultMaxConnecting  = 16
+	// DefaultOfferRate and DefaultOfferBurst: a client may post 5 offers at
+	// once, then 2 a second.
+	DefaultOfferRate  rate.Limit = 2
+	DefaultOfferBurst            = 5
+	DefaultMaxClients            = 4096
+	// fullRetryAfter and connectingRetryAfter are the Retry-After of the 503
+	// answers to offers beyond MaxSessions and MaxConnecting: a game slot
+	// frees slowly, a negotiating one within ConnectTimeout at worst.
+	fullRetryAfter       = 5 * time.Second
+	connectingRetryAfter = time.Second
 	// gatherTimeout bounds the server's own ICE gathering per offer; with
 	// the UDP mux it takes microseconds.
 	gatherTimeout = 5 * time.Second
@@ -56,14 +69,48 @@ type ServerConfig struct {
 	PublicIPs []string
 
 	// MaxSessions caps the concurrent sessions, counting those still
-	// negotiating; an offer beyond it gets 503 "server full".
+	// negotiating; an offer beyond it gets 503 "server full" with
+	// Retry-After: 5.
 	MaxSessions int
+
+	// MaxConnecting caps the sessions still negotiating: answered (or being
+	// answered) but whose four channels are not all open yet. It bounds what
+	// peers that post offers and never connect can hold, each for up to
+	// ConnectTimeout, apart from MaxSessions so that they cannot fill the
+	// game. An offer beyond it gets 503 "too many connecting" with
+	// Retry-After: 1. Default 16.
+	MaxConnecting int
+
+	// OfferRate and OfferBurst rate-limit the offers of each client (as
+	// named by ClientKey) with a token bucket: OfferBurst offers at once,
+	// then OfferRate a second. An offer beyond gets 429 "too many offers"
+	// with a Retry-After of the seconds until the next one would pass. Every
+	// POST counts, valid or not. Zero fields take the defaults (2/s, burst
+	// 5); OfferRate rate.Inf disables the limit.
+	OfferRate  rate.Limit
+	OfferBurst int
+
+	// MaxClients bounds the table of per-client buckets. A bucket idle long
+	// enough to have refilled (OfferBurst/OfferRate, at least 1 s) is
+	// dropped, since a new one is the same; if the table is still full of
+	// recently active clients, the least recently seen is dropped. Default
+	// 4096.
+	MaxClients int
+
+	// ClientKey names the client an offer counts against for OfferRate.
+	// nil means [RemoteIP]: the IP address of r.RemoteAddr, the TCP peer,
+	// trusting no header. Behind a reverse proxy every offer then has the
+	// proxy's address; set ClientKey to read the proxy's header (such as
+	// X-Forwarded-For) only if the proxy overwrites it, since clients can
+	// set it to anything.
+	ClientKey func(r *http.Request) string
 
 	// MaxBodyBytes caps the offer's body; beyond it: 413 "offer too large".
 	MaxBodyBytes int64
 
-	// ConnectTimeout is how long a peer has, after the answer, to open all
-	// four channels; a peer that does not is closed and never accepted.
+	// ConnectTimeout is how long a peer has, from the offer, to complete
+	// ICE and DTLS and open all four channels; a peer that does not is
+	// closed, never accepted, and counted in ServerStats.TimedOut.
 	ConnectTimeout time.Duration
 
 	// Logger receives the server's log records; nil means slog.Default().
@@ -84,12 +131,16 @@ type Server struct {
 	pconn net.PacketConn
 	mux   ice.UDPMux
 
-	mu       sync.Mutex
-	closed   bool
-	sessions map[*conn]struct{} // every live session, negotiating or accepted
-	acceptQ  []*conn
-	notify   chan struct{} // capacity 1: something was queued
-	done     chan struct{} // closed by Close
+	limiter *offerLimiter
+	stats   serverCounters
+
+	mu         sync.Mutex
+	closed     bool
+	sessions   map[*conn]struct{} // every live session, negotiating or accepted
+	connecting map[*conn]struct{} // the sessions whose channels are not all open
+	acceptQ    []*conn
+	notify     chan struct{} // capacity 1: something was queued
+	done       chan struct{} // closed by Close
 }
 
 // NewServer listens on the UDP port and returns a server ready for offers.
@@ -102,6 +153,21 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.ConnectTimeout <= 0 {
 		cfg.ConnectTimeout = DefaultConnectTimeout
+	}
+	if cfg.MaxConnecting <= 0 {
+		cfg.MaxConnecting = DefaultMaxConnecting
+	}
+	if cfg.OfferRate <= 0 {
+		cfg.OfferRate = DefaultOfferRate
+	}
+	if cfg.OfferBurst <= 0 {
+		cfg.OfferBurst = DefaultOfferBurst
+	}
+	if cfg.MaxClients <= 0 {
+		cfg.MaxClients = DefaultMaxClients
+	}
+	if cfg.ClientKey == nil {
+		cfg.ClientKey = RemoteIP
 	}
 	cfg.ConnConfig = cfg.ConnConfig.withDefaults()
 	log := cfg.Logger
@@ -153,14 +219,16 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 
 	s := &Server{
-		cfg:      cfg,
-		log:      log,
-		api:      newAPI(se),
-		pconn:    pconn,
-		mux:      mux,
-		sessions: make(map[*conn]struct{}),
-		notify:   make(chan struct{}, 1),
-		done:     make(chan struct{}),
+		cfg:        cfg,
+		log:        log,
+		api:        newAPI(se),
+		pconn:      pconn,
+		mux:        mux,
+		limiter:    newOfferLimiter(cfg.OfferRate, cfg.OfferBurst, cfg.MaxClients),
+		sessions:   make(map[*conn]struct{}),
+		connecting: make(map[*conn]struct{}),
+		notify:     make(chan struct{}, 1),
+		done:       make(chan struct{}),
 	}
 	log.Info("webrtc server listening", "udp", pconn.LocalAddr().String())
 	return s, nil
@@ -178,32 +246,117 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
+// ServerStats are the counters of a [Server]'s signalling and sessions.
+// Every POST counts in Offers and then in exactly one of Answered, a
+// Rejected field, or none if the client went away before the answer.
+type ServerStats struct {
+	Offers   uint64 // POSTs to ServeHTTP
+	Answered uint64 // offers answered with 200: sessions started
+
+	RejectedRate       uint64 // 429: the client's OfferRate exceeded
+	RejectedConnecting uint64 // 503: MaxConnecting sessions negotiating
+	RejectedFull       uint64 // 503: MaxSessions sessions live
+	RejectedMalformed  uint64 // 400: not an offer, unreadable, malformed SDP
+	RejectedTooLarge   uint64 // 413: body over MaxBodyBytes
+	RejectedOther      uint64 // server closed, internal error, gathering timeout
+
+	Connected uint64 // sessions whose four channels opened (given to Accept)
+	TimedOut  uint64 // sessions closed for missing ConnectTimeout
+
+	Active     int // live sessions whose channels are all open
+	Connecting int // live sessions still negotiating
+}
+
+type serverCounters struct {
+	offers, answered                                   atomic.Uint64
+	rate, connecting, full, malformed, tooLarge, other atomic.Uint64
+	connected, timedOut                                atomic.Uint64
+}
+
+// Stats returns the server's counters.
+func (s *Server) Stats() ServerStats {
+	s.mu.Lock()
+	live, connecting := len(s.sessions), len(s.connecting)
+	s.mu.Unlock()
+	c := &s.stats
+	return ServerStats{
+		Offers:             c.offers.Load(),
+		Answered:           c.answered.Load(),
+		RejectedRate:       c.rate.Load(),
+		RejectedConnecting: c.connecting.Load(),
+		RejectedFull:       c.full.Load(),
+		RejectedMalformed:  c.malformed.Load(),
+		RejectedTooLarge:   c.tooLarge.Load(),
+		RejectedOther:      c.other.Load(),
+		Connected:          c.connected.Load(),
+		TimedOut:           c.timedOut.Load(),
+		Active:             live - connecting,
+		Connecting:         connecting,
+	}
+}
+
 // httpError writes a short text error.
 func httpError(w http.ResponseWriter, msg string, code int) {
 	http.Error(w, msg, code)
 }
 
+// rejection is why an offer is refused, with its answer.
+type rejection struct {
+	msg     string
+	code    int
+	retry   time.Duration // Retry-After, if not 0
+	counter *atomic.Uint64
+}
+
+// reject counts and writes a refusal.
+func (s *Server) reject(w http.ResponseWriter, rej rejection) {
+	rej.counter.Add(1)
+	if rej.retry > 0 {
+		w.Header().Set("Retry-After", retryAfter(rej.retry))
+	}
+	httpError(w, rej.msg, rej.code)
+}
+
+func (s *Server) malformed(msg string) rejection {
+	return rejection{msg: msg, code: http.StatusBadRequest, counter: &s.stats.malformed}
+}
+
+func (s *Server) other(msg string) rejection {
+	return rejection{msg: msg, code: http.StatusServiceUnavailable, counter: &s.stats.other}
+}
+
 // ServeHTTP is the signalling endpoint: it takes a POSTed JSON offer and
 // answers with a JSON answer once the server's candidates are gathered.
+// Before any work, an offer must pass its client's rate limit and the
+// session caps; the caps are checked again when the session is registered.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		httpError(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
+	s.stats.offers.Add(1)
+	if ok, wait := s.limiter.allow(s.cfg.ClientKey(r), time.Now()); !ok {
+		s.reject(w, rejection{msg: "too many offers", code: http.StatusTooManyRequests, retry: wait, counter: &s.stats.rate})
+		return
+	}
+	if rej, ok := s.checkCapacity(); !ok {
+		s.reject(w, rej)
+		return
+	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			httpError(w, "offer too large", http.StatusRequestEntityTooLarge)
+			s.reject(w, rejection{msg: "offer too large", code: http.StatusRequestEntityTooLarge, counter: &s.stats.tooLarge})
 		} else {
-			httpError(w, "bad request", http.StatusBadRequest)
+			s.reject(w, s.malformed("bad request"))
 		}
 		return
 	}
 	var offer sdpMessage
 	if err := json.Unmarshal(data, &offer); err != nil || offer.Type != "offer" {
-		httpError(w, "not an offer", http.StatusBadRequest)
+		s.reject(w, s.malformed("not an offer"))
 		return
 	}
 	log := s.log.With("remote", r.RemoteAddr)
@@ -211,28 +364,35 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	pc, err := s.api.NewPeerConnection(webrtc.Configuration{})
 	if err != nil {
 		log.Warn("new peer connection", "err", err)
-		httpError(w, "internal error", http.StatusInternalServerError)
+		s.reject(w, rejection{msg: "internal error", code: http.StatusInternalServerError, counter: &s.stats.other})
 		return
 	}
 	c := newConn(pc, s.cfg.ConnConfig, log)
 	// The peer will have ConnectTimeout to open its channels; the timer is
 	// armed once the session is registered.
 	timer := time.AfterFunc(time.Duration(math.MaxInt64), func() {
+		if c.closed.Load() {
+			return
+		}
 		select {
 		case <-c.ready:
 		default:
+			s.stats.timedOut.Add(1)
 			c.fail(fmt.Errorf("rejecting peer: %w (%v)", ErrConnectTimeout, s.cfg.ConnectTimeout))
 		}
 	})
 	c.onReady = func() {
 		timer.Stop()
+		if !s.connected(c) {
+			return
+		}
 		log.Info("peer connected")
 		s.enqueue(c)
 	}
-	if msg, code := s.addSession(c, func() { timer.Stop() }); code != 0 {
+	if rej, ok := s.addSession(c, func() { timer.Stop() }); !ok {
 		timer.Stop()
 		c.Close()
-		httpError(w, msg, code)
+		s.reject(w, rej)
 		return
 	}
 	// From here on, c.Close releases the session.
@@ -251,25 +411,25 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: offer.SDP}); err != nil {
 		c.Close()
 		if s.isClosed() {
-			httpError(w, "server closed", http.StatusServiceUnavailable)
+			s.reject(w, s.other("server closed"))
 			return
 		}
 		log.Debug("malformed offer", "err", err)
-		httpError(w, "malformed SDP: "+shorten(err.Error(), 120), http.StatusBadRequest)
+		s.reject(w, s.malformed("malformed SDP: "+shorten(err.Error(), 120)))
 		return
 	}
 	answer, err := pc.CreateAnswer(nil)
 	if err != nil {
 		c.Close()
 		log.Debug("cannot answer offer", "err", err)
-		httpError(w, "malformed SDP: "+shorten(err.Error(), 120), http.StatusBadRequest)
+		s.reject(w, s.malformed("malformed SDP: "+shorten(err.Error(), 120)))
 		return
 	}
 	gathered := webrtc.GatheringCompletePromise(pc)
 	if err := pc.SetLocalDescription(answer); err != nil {
 		c.Close()
 		log.Warn("set answer", "err", err)
-		httpError(w, "internal error", http.StatusInternalServerError)
+		s.reject(w, rejection{msg: "internal error", code: http.StatusInternalServerError, counter: &s.stats.other})
 		return
 	}
 	gatherCtx, cancel := context.WithTimeout(r.Context(), gatherTimeout)
@@ -277,12 +437,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	select {
 	case <-gathered:
 	case <-c.done:
-		httpError(w, "server closed", http.StatusServiceUnavailable)
+		s.reject(w, s.other("server closed"))
 		return
 	case <-gatherCtx.Done():
 		c.Close()
+		if r.Context().Err() != nil {
+			return // the client went away
+		}
 		log.Warn("gathering candidates", "err", gatherCtx.Err())
-		httpError(w, "timeout", http.StatusServiceUnavailable)
+		s.reject(w, s.other("timeout"))
 		return
 	}
 
@@ -290,6 +453,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.Header().Set("Cache-Control", "no-store")
+	s.stats.answered.Add(1)
 	_, _ = w.Write(body)
 }
 
@@ -299,25 +463,55 @@ func (s *Server) isClosed() bool {
 	return s.closed
 }
 
-// addSession registers c, or returns the error to answer with. When c ends,
-// it runs cleanup and frees the session's slot.
-func (s *Server) addSession(c *conn, cleanup func()) (string, int) {
+// checkCapacity tells whether a new session would fit.
+func (s *Server) checkCapacity() (rejection, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return "server closed", http.StatusServiceUnavailable
+	return s.capacityLocked()
+}
+
+func (s *Server) capacityLocked() (rejection, bool) {
+	switch {
+	case s.closed:
+		return s.other("server closed"), false
+	case len(s.sessions) >= s.cfg.MaxSessions:
+		return rejection{msg: "server full", code: http.StatusServiceUnavailable, retry: fullRetryAfter, counter: &s.stats.full}, false
+	case len(s.connecting) >= s.cfg.MaxConnecting:
+		return rejection{msg: "too many connecting", code: http.StatusServiceUnavailable, retry: connectingRetryAfter, counter: &s.stats.connecting}, false
 	}
-	if len(s.sessions) >= s.cfg.MaxSessions {
-		return "server full", http.StatusServiceUnavailable
+	return rejection{}, true
+}
+
+// addSession registers c as a negotiating session, or returns the refusal
+// to answer with. When c ends, it runs cleanup and frees the session's slot.
+func (s *Server) addSession(c *conn, cleanup func()) (rejection, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rej, ok := s.capacityLocked(); !ok {
+		return rej, false
 	}
 	s.sessions[c] = struct{}{}
+	s.connecting[c] = struct{}{}
 	c.onClosed = func() {
 		cleanup()
 		s.mu.Lock()
 		delete(s.sessions, c)
+		delete(s.connecting, c)
 		s.mu.Unlock()
 	}
-	return "", 0
+	return rejection{}, true
+}
+
+// connected moves c from negotiating to active; false if it has ended.
+func (s *Server) connected(c *conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.sessions[c]; !ok {
+		return false
+	}
+	delete(s.connecting, c)
+	s.stats.connected.Add(1)
+	return true
 }
 
 // enqueue hands a ready connection to Accept.

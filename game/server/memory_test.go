@@ -1,0 +1,138 @@
+package server_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/events"
+	"github.com/sightline-game/sightline/netcode/linksim"
+	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/memory"
+)
+
+// The caps SECURITY.md states for what the server holds per connection.
+const (
+	// capHistoryBytes: the view history is History+1 views of at most
+	// MaxEntities entries of 8 bytes, plus 32 bytes of bookkeeping each;
+	// whatever a client does, it cannot hold more.
+	capHistoryBytes = (protocol.History + 1) * (32 + 8*protocol.MaxEntities)
+	// capHistoryCrowd: in a match of the default arena (300 creatures), a
+	// view holds what is within the view radius: far less.
+	capHistoryCrowd = 64 << 10
+	// capEventsQueued: the outbox holds at most DefaultMaxQueued events; a
+	// client whose queue fills is dropped.
+	capEventsQueued = events.DefaultMaxQueued
+	// capRecords: one score record per player slot, the pickups and the
+	// clock; never more than the world has.
+	capRecords = arena.DefaultMaxPlayers + arena.DefaultPickups + 1
+	// capInFlight: the transport's own bound, per channel and direction
+	// (memory: MaxInFlightBytes; webrtc: SendBufferLimit 256 KiB reliable,
+	// UnreliableBufferLimit 8 KiB unreliable).
+	capInFlightPerChannel = 256 << 10
+)
+
+// A client that connects and then neither reads nor sends (nor acks) costs
+// the server a bounded amount of memory for as long as it is connected, and
+// is dropped: after JoinGrace if it never spoke, after Timeout if it did.
+func TestMemoryPerConnectionBounded(t *testing.T) {
+	world, err := arena.NewWorld(arena.Config{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const timeout = 20 * time.Second // JoinGrace is 3x: a minute
+	m := &match{t: t, srv: server.New(server.Config{TickRate: tickRate, Timeout: timeout}, world), epoch: time.Unix(1_700_000_000, 0)}
+	type end struct {
+		c        *client.Client
+		srv, cli *memory.Conn
+	}
+	var ends []end
+	for i := range 3 {
+		srvEnd, cliEnd, err := memory.NewPair(memory.Config{Seed: uint64(i + 1), Now: m.now, MaxInFlightBytes: capInFlightPerChannel,
+			ServerToClient: linksim.Config{Latency: 30 * time.Millisecond}, ClientToServer: linksim.Config{Latency: 30 * time.Millisecond}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.srv.Add(srvEnd)
+		c := client.New(cliEnd, client.Config{Verify: true, Name: fmt.Sprint("p", i)})
+		ends = append(ends, end{c, srvEnd, cliEnd})
+	}
+	active, mute, spoke := ends[0], ends[1], ends[2] // mute never says a word
+	brain := bots.NewBrain(1)
+	brain2 := bots.NewBrain(2)
+	spokeUntil := 2 * time.Second
+	type peak struct {
+		hist, events, pending, held, inflight int
+		dropped                               time.Duration
+	}
+	peaks := map[*client.Client]*peak{mute.c: {}, spoke.c: {}}
+	ids := map[*client.Client]server.PlayerID{active.c: 1, mute.c: 2, spoke.c: 3}
+	for m.clock < 70*time.Second {
+		m.clock += time.Second / tickRate
+		m.srv.Step(m.epoch.Add(m.clock))
+		active.c.Poll()
+		active.c.SendInput(brain.Play(active.c))
+		if m.clock <= spokeUntil {
+			spoke.c.Poll()
+			spoke.c.SendInput(brain2.Play(spoke.c))
+		}
+		for _, e := range []end{mute, spoke} {
+			p := peaks[e.c]
+			mem := m.srv.MemoryOf(ids[e.c])
+			if !mem.Found {
+				if p.dropped == 0 {
+					p.dropped = m.clock
+				}
+				continue
+			}
+			ss, cs := e.srv.Stats(), e.cli.Stats()
+			p.hist = max(p.hist, mem.HistoryBytes)
+			p.events = max(p.events, mem.EventsQueued)
+			p.pending = max(p.pending, mem.RecordsPending)
+			p.held = max(p.held, mem.RecordsHeld)
+			p.inflight = max(p.inflight, int(ss.SentBytes-cs.ReceivedBytes))
+		}
+	}
+	for name, e := range map[string]end{"mute": mute, "spoke": spoke} {
+		p := peaks[e.c]
+		t.Logf("%s: peak history %d B, events queued %d, records pending %d of %d held, in flight %d B; dropped at %v",
+			name, p.hist, p.events, p.pending, p.held, p.inflight, p.dropped)
+		if p.hist == 0 || p.held == 0 {
+			t.Errorf("%s: nothing measured: %+v", name, p)
+		}
+		if p.hist > capHistoryCrowd || p.hist > capHistoryBytes {
+			t.Errorf("%s: view history %d bytes, cap %d", name, p.hist, capHistoryCrowd)
+		}
+		if p.events > capEventsQueued || p.pending > capRecords || p.held > capRecords {
+			t.Errorf("%s: %d events queued (cap %d), %d records pending, %d held (cap %d)", name, p.events, capEventsQueued, p.pending, p.held, capRecords)
+		}
+		if p.inflight > transport.NumChannels*capInFlightPerChannel {
+			t.Errorf("%s: %d bytes in flight, cap %d", name, p.inflight, transport.NumChannels*capInFlightPerChannel)
+		}
+		select {
+		case <-e.c.Done():
+		default:
+			t.Errorf("%s: connection still open after %v", name, m.clock)
+		}
+	}
+	// The mute client never spoke: JoinGrace (3x Timeout) from its join.
+	if d := peaks[mute.c].dropped; d < 3*timeout || d > 3*timeout+time.Second {
+		t.Errorf("mute client dropped at %v, want just after the join grace %v", d, 3*timeout)
+	}
+	// The other spoke for two seconds: Timeout after its last datagram.
+	if d := peaks[spoke.c].dropped; d < spokeUntil+timeout || d > spokeUntil+timeout+time.Second {
+		t.Errorf("silent client dropped at %v, want just after %v", d, spokeUntil+timeout)
+	}
+	st := m.srv.Stats()
+	if st.Clients != 1 || st.TimedOut != 2 {
+		t.Errorf("server: %+v", st)
+	}
+	if cs := active.c.Stats(); cs.Mismatched != 0 || cs.Verified < 60*tickRate {
+		t.Errorf("active client: %d mismatched of %d verified", cs.Mismatched, cs.Verified)
+	}
+}
