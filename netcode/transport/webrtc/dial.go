@@ -18,10 +18,16 @@ import (
 	"github.com/sightline-game/sightline/netcode/transport"
 )
 
-// sdpMessage is the JSON body of the signalling exchange.
+// ProtocolVersion is the version of the match protocol (docs/PROTOCOL.md)
+// an offer speaks. A server refuses an offer of another version with 400.
+const ProtocolVersion = 1
+
+// sdpMessage is the JSON body of the signalling exchange. Version is 0 in
+// an answer; an offer without one is taken as version 1.
 type sdpMessage struct {
-	Type string `json:"type"`
-	SDP  string `json:"sdp"`
+	Type    string `json:"type"`
+	SDP     string `json:"sdp"`
+	Version int    `json:"version,omitempty"`
 }
 
 // maxAnswerBytes caps the answer Dial reads.
@@ -145,7 +151,7 @@ func (r *retryLater) Unwrap() error { return r.err }
 
 func postOffer(ctx context.Context, client *http.Client, url, sdp string) (webrtc.SessionDescription, error) {
 	var none webrtc.SessionDescription
-	body, err := json.Marshal(sdpMessage{Type: "offer", SDP: sdp})
+	body, err := json.Marshal(sdpMessage{Type: "offer", SDP: sdp, Version: ProtocolVersion})
 	if err != nil {
 		return none, err
 	}

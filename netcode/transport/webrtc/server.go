@@ -359,6 +359,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.reject(w, s.malformed("not an offer"))
 		return
 	}
+	if offer.Version != 0 && offer.Version != ProtocolVersion {
+		s.reject(w, s.malformed(fmt.Sprintf("protocol version %d; this server speaks %d", offer.Version, ProtocolVersion)))
+		return
+	}
 	log := s.log.With("remote", r.RemoteAddr)
 
 	pc, err := s.api.NewPeerConnection(webrtc.Configuration{})

@@ -126,6 +126,7 @@ func TestSignallingErrors(t *testing.T) {
 		{"answer", http.MethodPost, offerJSON("answer", validSDP), http.StatusBadRequest, "not an offer"},
 		{"malformed SDP", http.MethodPost, offerJSON("offer", "v=0\r\nthis is not sdp\r\n"), http.StatusBadRequest, "malformed SDP: "},
 		{"empty SDP", http.MethodPost, offerJSON("offer", ""), http.StatusBadRequest, "malformed SDP: "},
+		{"another version", http.MethodPost, `{"type":"offer","sdp":"v=0","version":2}`, http.StatusBadRequest, "protocol version 2; this server speaks 1"},
 	}
 	for _, tc := range cases {
 		code, body := post(t, ts, tc.method, "application/json", tc.body)
