@@ -15,6 +15,7 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/game/web"
+	"github.com/sightline-game/sightline/netcode/lan"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/memory"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
@@ -28,13 +29,19 @@ type hostConfig struct {
 	maxClients int
 	seed       uint64
 	web        string // directory of the browser build to serve at /
+	name       string // the match's name on the LAN
+	announce   bool   // broadcast the match's beacon on the LAN (with addr)
+	lanPort    int    // UDP port of the beacons (0: lan.DefaultPort)
 }
 
 // match is a running in-process match server.
 type match struct {
-	srv    *server.Server
-	status string // what the HUD says about it
-	errc   chan error
+	srv      *server.Server
+	status   string // what the HUD says about it
+	port     int    // the HTTP port LAN players join on (0: none)
+	httpAddr string // the address listened on
+	loopback bool   // listening on a loopback address: only this machine joins
+	errc     chan error
 }
 
 // host starts a match server with the arena's rules, its bots, and WebRTC
@@ -58,6 +65,19 @@ func host(ctx context.Context, log *slog.Logger, cfg hostConfig) (*match, error)
 			// The local game still works; say why nobody else can join.
 			log.Warn("LAN hosting off", "err", err)
 			m.status = "LAN hosting off: " + err.Error()
+		}
+	}
+	switch {
+	case m.port == 0:
+	case m.loopback:
+		// Nobody on the LAN reaches it: say so, and announce nothing.
+		u := "http://" + m.httpAddr
+		log.Info("listening on loopback only: not announced on the LAN", "url", u)
+		fmt.Printf("only this machine can join (-addr is loopback): go run ./cmd/game -join %s\n", u)
+	default:
+		shareURLs(log, m.port)
+		if cfg.announce {
+			go announce(ctx, log, m, cfg, m.port)
 		}
 	}
 	if cfg.bots > 0 {
@@ -104,7 +124,13 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 		rtc.Close()
 	}()
 	port := ln.Addr().(*net.TCPAddr).Port
-	m.status = fmt.Sprintf("hosting: others join with -join http://%s", net.JoinHostPort(lanIP(), strconv.Itoa(port)))
+	m.port = port
+	m.httpAddr, m.loopback = ln.Addr().String(), ln.Addr().(*net.TCPAddr).IP.IsLoopback()
+	if m.loopback {
+		m.status = "hosting on http://" + m.httpAddr + " (this machine only)"
+	} else {
+		m.status = fmt.Sprintf("hosting: others join with -join http://%s", net.JoinHostPort(lanIP(), strconv.Itoa(port)))
+	}
 	log.Info("hosting a LAN match", "http", ln.Addr().String(), "udp_port", rtc.LocalUDPPort(), "bots", cfg.bots)
 	return nil
 }
@@ -133,4 +159,20 @@ func lanIP() string {
 		}
 	}
 	return "localhost"
+}
+
+// shareURLs says, in the log and on stdout, the addresses players on the
+// LAN join the match at.
+func shareURLs(log *slog.Logger, port int) {
+	urls := lan.JoinURLs(port)
+	if len(urls) == 0 {
+		u := fmt.Sprintf("http://localhost:%d", port)
+		log.Info("no LAN interface: only this machine can join", "url", u)
+		fmt.Printf("no LAN interface: on this machine, go run ./cmd/game -join %s, or open %s in a browser\n", u, u)
+		return
+	}
+	for _, u := range urls {
+		log.Info("players on your LAN can join", "url", u)
+		fmt.Printf("players on your LAN: go run ./cmd/game -join %s, or open %s in a browser\n", u, u)
+	}
 }

@@ -3,6 +3,12 @@
 //	game                         host a local match with 8 bots and play it
 //	game -host -addr :8080       host a LAN match others can join, and play it
 //	game -join http://HOST:8080  join a match server (cmd/server or another game's -host)
+//	game -browse                 start at a menu of the matches on the LAN
+//
+// A hosted match with -addr is announced on the LAN (UDP broadcast beacons
+// on -lan-port; -announce=false keeps it quiet, -match-name names it), and
+// the menu of -browse lists the matches it hears with their players and
+// ping: choose one to join it, type an address, or host a match there.
 //
 // In the game: WASD or arrows move, the mouse aims, left button or space
 // fires, Enter chats, Tab shows the scoreboard, F3 the network overlay (with
@@ -12,7 +18,8 @@
 // (the overlay shows and changes it). For tests and screenshots: -screenshot
 // out.png -exit-after 6s saves the frame drawn after 6 s and exits; -fps caps
 // the frame rate (under Xvfb there is no vsync); -autopilot lets a bot play
-// for you; -overlay starts with the network overlay shown.
+// for you; -overlay starts with the network overlay shown. With -browse, the
+// menu says "menu: N matches" on stdout when the game exits at the menu.
 package main
 
 import (
@@ -24,28 +31,29 @@ import (
 	"os"
 	"os/signal"
 	"os/user"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/sightline-game/sightline/game/bots"
-	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
-	"github.com/sightline-game/sightline/game/protocol"
-	"github.com/sightline-game/sightline/game/smooth"
-	"github.com/sightline-game/sightline/netcode/transport"
-	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+	"github.com/sightline-game/sightline/game/desktop/lobby"
+	"github.com/sightline-game/sightline/netcode/lan"
 )
 
-func main() {
+func main() { os.Exit(run()) }
+
+func run() int {
 	join := flag.String("join", "", "join the match server at this URL (http://host:8080) instead of hosting")
-	hostFlag := flag.Bool("host", false, "host a match in this process (the default without -join)")
+	hostFlag := flag.Bool("host", false, "host a match in this process (the default without -join or -browse)")
+	browse := flag.Bool("browse", false, "start at a menu of the matches on the LAN (join one, type an address, or host)")
 	addr := flag.String("addr", ":8080", "with -host: HTTP address where LAN players join (\"off\": nobody)")
 	webDir := flag.String("web", "out/web", "with -host: the browser build to serve at / (built by `make web`)")
 	udpPort := flag.Int("udp-port", 0, "with -host: UDP port for LAN players' data channels (0: any free port)")
 	nbots := flag.Int("bots", 8, "with -host: server-side bots in the match")
 	maxClients := flag.Int("max-clients", 16, "with -host: most players who may join over the LAN")
 	seed := flag.Uint64("seed", 0, "with -host: the match's seed (map, spawns); 0 picks one")
+	matchName := flag.String("match-name", "", "with -host: the match's name on the LAN (default \"<name>'s match\")")
+	announce := flag.Bool("announce", true, "with -host: announce the match to LAN browsers (needs -addr)")
+	lanPort := flag.Int("lan-port", lan.DefaultPort, "UDP port of the LAN beacons: where hosts announce and -browse listens")
 	name := flag.String("name", defaultName(), "your name in the match")
 	fps := flag.Int("fps", 0, "cap the frames per second (0: vsync)")
 	screenshot := flag.String("screenshot", "", "save the frame drawn at -exit-after as this PNG")
@@ -61,75 +69,98 @@ func main() {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
 		fmt.Fprintln(os.Stderr, "game: -log-level:", err)
-		os.Exit(2)
+		return 2
 	}
-	if *join != "" && *hostFlag {
-		fmt.Fprintln(os.Stderr, "game: -join and -host exclude each other")
-		os.Exit(2)
+	modes := 0
+	for _, on := range []bool{*join != "", *hostFlag, *browse} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		fmt.Fprintln(os.Stderr, "game: -join, -host and -browse exclude each other")
+		return 2
 	}
 	if *screenshot != "" && *exitAfter <= 0 {
 		fmt.Fprintln(os.Stderr, "game: -screenshot needs -exit-after")
-		os.Exit(2)
+		return 2
+	}
+	if *lanPort < 1 || *lanPort > 65535 {
+		fmt.Fprintln(os.Stderr, "game: -lan-port must be 1-65535")
+		return 2
+	}
+	if *matchName == "" {
+		*matchName = *name + "'s match"
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	start := time.Now()
-	clock := func() time.Duration { return time.Since(start) }
 	matchSeed := *seed
 	if matchSeed == 0 {
 		matchSeed = rand.Uint64()
 	}
+	start := time.Now()
+	l := &launcher{
+		log:   log,
+		clock: func() time.Duration { return time.Since(start) },
+		seed:  matchSeed,
+		host: hostConfig{
+			addr: *addr, udpPort: *udpPort, bots: *nbots, maxClients: *maxClients, seed: matchSeed, web: *webDir,
+			name: *matchName, announce: *announce, lanPort: *lanPort,
+		},
+		play: playConfig{
+			name: *name, autopilot: *autopilot, overlay: *overlay,
+			loss: *loss, latency: *latency, jitter: *jitter,
+		},
+	}
+	defer l.close()
 
-	var conn transport.Conn
-	var status string
-	if *join != "" {
-		dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-		c, err := webrtc.Dial(dctx, strings.TrimSuffix(*join, "/")+client.SignalPath, webrtc.DialConfig{IncludeLoopback: true, Logger: log})
+	var first desktop.Scene
+	switch {
+	case *browse:
+		first = l.menu(ctx, *lanPort)
+	case *join != "":
+		dctx, cancel := context.WithTimeout(ctx, joinTimeout)
+		g, err := l.join(dctx, *join)
 		cancel()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "game: join %s: %v\n", *join, err)
-			os.Exit(1)
+			return 1
 		}
-		conn, status = c, "playing on "+*join
-	} else {
-		m, err := host(ctx, log, hostConfig{addr: *addr, udpPort: *udpPort, bots: *nbots, maxClients: *maxClients, seed: matchSeed, web: *webDir})
+		first = g
+	default:
+		g, err := l.hostAndPlay(ctx)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "game: host:", err)
-			os.Exit(1)
+			return 1
 		}
-		go func() {
-			if err := <-m.errc; err != nil && ctx.Err() == nil {
-				log.Error("match server stopped", "err", err)
-			}
-		}()
-		conn, status = m.join(clock), m.status
+		first = g
 	}
 
-	// The conditioner sits between the client and its connection, so the
-	// overlay can make the link worse on purpose.
-	cond := smooth.NewConditioner(conn, clock, matchSeed^0x636f6e64)
-	cond.Set(smooth.Conditions{Loss: *loss, Latency: *latency, Jitter: *jitter})
-	cl := client.New(cond, client.Config{Verify: true, Name: *name, Logger: log})
-	defer cl.Close()
-
-	cfg := desktop.Config{
-		Client: cl, Conditioner: cond, Name: *name, TickRate: protocol.DefaultTickRate,
-		MaxFPS: *fps, Screenshot: *screenshot, ExitAfter: *exitAfter, Status: status,
-		ShowOverlay: *overlay, Quit: ctx.Done(), Logger: log,
+	app := desktop.NewApp(first, desktop.Options{MaxFPS: *fps, Screenshot: *screenshot, ExitAfter: *exitAfter, Quit: ctx.Done()})
+	err := desktop.RunApp(app, "Sightline")
+	if m, ok := app.Scene().(*desktop.Menu); ok {
+		reportMenu(m)
 	}
-	if *autopilot {
-		cfg.Autopilot = bots.NewWanderer(matchSeed ^ 0x6175746f).Next
-	}
-	g, err := desktop.New(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "game:", err)
-		os.Exit(1)
+		return 1
 	}
-	if err := desktop.Run(g, "Sightline"); err != nil {
-		fmt.Fprintln(os.Stderr, "game:", err)
-		os.Exit(1)
+	return 0
+}
+
+// reportMenu says on stdout what the menu listed when the game ended there.
+func reportMenu(m *desktop.Menu) {
+	var rows []lobby.Row
+	for _, r := range m.Rows() {
+		if r.Kind == lobby.RowMatch {
+			rows = append(rows, r)
+		}
+	}
+	fmt.Printf("menu: %d matches\n", len(rows))
+	for _, r := range rows {
+		fmt.Printf("menu: %q %d/%d at %s, ping %s\n", r.Match.Name, r.Match.Players, r.Match.MaxPlayers, r.Match.URL, r.Ping)
 	}
 }
 

@@ -5,7 +5,9 @@
 //
 // One concept per file:
 //
-//	game.go        the ebiten.Game: Update, Draw, Layout, frame cap, screenshot
+//	app.go         the ebiten.Game: one scene at a time, frame cap, timed exit, screenshot
+//	menu.go        the start menu: matches on the LAN, an address field, hosting
+//	game.go        the match scene: Update, Draw
 //	input.go       Input: keys, mouse and gamepad into intents (mapping in package controls)
 //	net.go         one network step per Update: poll, push, reconcile, send
 //	camera.go      the camera that follows the player, clamped to the world
@@ -21,5 +23,6 @@
 //
 // Nothing here holds rules: the movement the predictor replays is arena's,
 // and the pure parts of this client (input mapping, feeds, the overlay's
-// numbers) live in sub-packages that test without a display.
+// numbers, the menu's list and pings in lobby) live in sub-packages that
+// test without a display.
 package desktop

@@ -38,14 +38,11 @@ type Config struct {
 	// TickRate is the server's tick rate in Hz (default protocol.DefaultTickRate):
 	// one input is sent per server tick.
 	TickRate float64
-	// MaxFPS caps the frames drawn per second (0: no cap beyond vsync). Under
-	// Xvfb there is no vsync, and software rendering would take every core.
-	MaxFPS int
-	// Screenshot, with ExitAfter, saves the frame drawn ExitAfter after the
-	// start as a PNG at this path and ends the game.
+	// MaxFPS, Screenshot and ExitAfter are the window loop's Options when
+	// the game runs with Run (an App has its own).
+	MaxFPS     int
 	Screenshot string
-	// ExitAfter ends the game this long after the start (0: never).
-	ExitAfter time.Duration
+	ExitAfter  time.Duration
 	// Autopilot, if set, gives the player's input each tick instead of the
 	// keyboard and mouse (a demo, and the window test).
 	Autopilot func() protocol.Input
@@ -54,7 +51,7 @@ type Config struct {
 	Status string
 	// ShowOverlay starts with the network overlay shown.
 	ShowOverlay bool
-	// Quit, when closed, ends the game (say, on Ctrl-C).
+	// Quit, when closed, ends the game run with Run (say, on Ctrl-C).
 	Quit <-chan struct{}
 	// Logger receives the game's trouble (default: discard).
 	Logger *slog.Logger
@@ -65,7 +62,6 @@ type Game struct {
 	cfg     Config
 	cl      *client.Client
 	log     *slog.Logger
-	start   time.Time
 	fonts   *fonts
 	sprites *sprites
 	input   Input
@@ -94,12 +90,6 @@ type Game struct {
 
 	// When Update last ran (unix ns), for KeepAlive.
 	lastUpdate atomic.Int64
-
-	// The frame cap and the screenshot.
-	lastFrame time.Time
-	shotDone  bool
-	shotErr   error
-	canvas    *ebiten.Image
 }
 
 // New returns a game playing the match cfg.Client is connected to.
@@ -117,7 +107,6 @@ func New(cfg Config) (*Game, error) {
 		cfg:     cfg,
 		cl:      cfg.Client,
 		log:     cfg.Logger,
-		start:   time.Now(),
 		fonts:   newFonts(),
 		sprites: newSprites(),
 		cam:     Camera{W: ScreenWidth, H: ScreenHeight},
@@ -131,33 +120,10 @@ func New(cfg Config) (*Game, error) {
 	return g, nil
 }
 
-// Run opens the window and plays until the window closes, ExitAfter
-// passes or the game fails.
-func Run(g *Game, title string) error {
-	ebiten.SetWindowSize(ScreenWidth, ScreenHeight)
-	ebiten.SetWindowTitle(title)
-	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
-	ebiten.SetRunnableOnUnfocused(true)
-	ebiten.SetTPS(UpdateRate)
-	err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{X11ClassName: "Sightline", X11InstanceName: "sightline"})
-	if err != nil {
-		return err
-	}
-	return g.shotErr
-}
-
 // Update runs UpdateRate times a second: input, network, UI.
 func (g *Game) Update() error {
 	now := time.Now()
 	g.lastUpdate.Store(now.UnixNano())
-	select {
-	case <-g.cfg.Quit:
-		return ebiten.Termination
-	default:
-	}
-	if g.cfg.ExitAfter > 0 && now.Sub(g.start) >= g.cfg.ExitAfter && (g.cfg.Screenshot == "" || g.shotDone) {
-		return ebiten.Termination
-	}
 	g.net.update(g, now)
 	g.records.read(g)
 	g.ensureMap()
@@ -241,21 +207,9 @@ func (g *Game) ensureMap() {
 	g.pred = smooth.NewPredictor(g.m)
 }
 
-// Draw draws one frame. With a Screenshot pending and its time come, it also
-// draws the frame offscreen and saves it.
+// Draw draws one frame.
 func (g *Game) Draw(screen *ebiten.Image) {
-	now := time.Now()
-	g.drawFrame(screen, now)
-	if g.cfg.Screenshot != "" && !g.shotDone && g.cfg.ExitAfter > 0 && now.Sub(g.start) >= g.cfg.ExitAfter {
-		if g.canvas == nil {
-			g.canvas = ebiten.NewImage(ScreenWidth, ScreenHeight)
-		}
-		g.canvas.Clear()
-		g.canvas.DrawImage(screen, nil)
-		g.shotErr = savePNG(g.canvas, g.cfg.Screenshot)
-		g.shotDone = true
-	}
-	g.capFrameRate()
+	g.drawFrame(screen, time.Now())
 }
 
 // drawFrame draws the game onto dst.
@@ -273,20 +227,6 @@ func (g *Game) drawFrame(dst *ebiten.Image, now time.Time) {
 	if g.overlay {
 		g.drawOverlay(dst, now)
 	}
-}
-
-// capFrameRate sleeps out the rest of the frame's share of a second.
-func (g *Game) capFrameRate() {
-	if g.cfg.MaxFPS <= 0 {
-		return
-	}
-	frame := time.Second / time.Duration(g.cfg.MaxFPS)
-	if !g.lastFrame.IsZero() {
-		if d := frame - time.Since(g.lastFrame); d > 0 {
-			time.Sleep(d)
-		}
-	}
-	g.lastFrame = time.Now()
 }
 
 // Layout keeps the logical screen fixed; the window scales it.

@@ -1,14 +1,16 @@
 // Package xvfbtest runs the desktop game (cmd/game) in a real X server and
-// checks what it drew. It holds only a test: it builds the game, runs it
-// under xvfb-run hosting a match with bots for a few seconds, and reads the
-// screenshot the game saved of its last frame.
+// checks what it drew. It holds only tests: they build the game, run it
+// under xvfb-run for a few seconds and read the screenshot it saved of its
+// last frame. One hosts a match with bots and plays it; the other hosts a
+// match that announces itself on the LAN and starts a second game at the
+// menu (-browse), which must list it with its ping.
 //
-// The test lives apart from package desktop because any binary that links
+// The tests live apart from package desktop because any binary that links
 // Ebitengine panics at start without an X display: this package does not
 // link it, so `go test ./...` works anywhere, and the game itself runs under
-// Xvfb. Without xvfb-run the test skips (it fails instead when
+// Xvfb. Without xvfb-run the tests skip (they fail instead when
 // SIGHTLINE_REQUIRE_XVFB=1, as `make test` sets after installing it).
 //
 // With SIGHTLINE_SCREENSHOT_OUT=docs/screenshot.png (a path; relative paths
-// are from the module root) the screenshot is also saved there.
+// are from the module root) the match's screenshot is also saved there.
 package xvfbtest

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/desktop"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/smooth"
+	"github.com/sightline-game/sightline/netcode/lan"
+	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+)
+
+// joinTimeout bounds connecting to a match server.
+const joinTimeout = 15 * time.Second
+
+// playConfig is how the local player plays, whichever match.
+type playConfig struct {
+	name               string
+	autopilot, overlay bool
+	loss               float64
+	latency, jitter    time.Duration
+}
+
+// launcher starts what the player asks for, from the flags or the menu:
+// joining a match server, or hosting one in this process, each ending in a
+// desktop.Game to play it.
+type launcher struct {
+	log   *slog.Logger
+	clock func() time.Duration
+	seed  uint64
+	host  hostConfig
+	play  playConfig
+
+	mu      sync.Mutex
+	closers []func()
+}
+
+// close closes the clients of the matches played.
+func (l *launcher) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, c := range l.closers {
+		c()
+	}
+	l.closers = nil
+}
+
+// join connects to the match server at url over WebRTC and returns the game
+// that plays it.
+func (l *launcher) join(ctx context.Context, url string) (*desktop.Game, error) {
+	url = strings.TrimSuffix(url, "/")
+	conn, err := webrtc.Dial(ctx, url+client.SignalPath, webrtc.DialConfig{IncludeLoopback: true, Logger: l.log})
+	if err != nil {
+		return nil, err
+	}
+	return l.newGame(conn, "playing on "+url)
+}
+
+// hostAndPlay starts a match server in this process (announced on the LAN
+// as the flags say) and returns the game that plays it. The match runs
+// until the process's context ends.
+func (l *launcher) hostAndPlay(ctx context.Context) (*desktop.Game, error) {
+	m, err := host(ctx, l.log, l.host)
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		if err := <-m.errc; err != nil && ctx.Err() == nil {
+			l.log.Error("match server stopped", "err", err)
+		}
+	}()
+	return l.newGame(m.join(l.clock), m.status)
+}
+
+// newGame plays the match on conn: the link conditioner around it (so the
+// overlay can make the link worse on purpose), the client, and the game.
+func (l *launcher) newGame(conn transport.Conn, status string) (*desktop.Game, error) {
+	cond := smooth.NewConditioner(conn, l.clock, l.seed^0x636f6e64)
+	cond.Set(smooth.Conditions{Loss: l.play.loss, Latency: l.play.latency, Jitter: l.play.jitter})
+	cl := client.New(cond, client.Config{Verify: true, Name: l.play.name, Logger: l.log})
+	cfg := desktop.Config{
+		Client: cl, Conditioner: cond, Name: l.play.name, TickRate: protocol.DefaultTickRate,
+		Status: status, ShowOverlay: l.play.overlay, Logger: l.log,
+	}
+	if l.play.autopilot {
+		cfg.Autopilot = bots.NewWanderer(l.seed ^ 0x6175746f).Next
+	}
+	g, err := desktop.New(cfg)
+	if err != nil {
+		cl.Close()
+		return nil, err
+	}
+	l.mu.Lock()
+	l.closers = append(l.closers, func() { cl.Close() })
+	l.mu.Unlock()
+	return g, nil
+}
+
+// menu returns the start menu, listening for the matches announced on the
+// LAN on port until the player has chosen one (or ctx ends).
+func (l *launcher) menu(ctx context.Context, port int) *desktop.Menu {
+	bctx, stopBrowsing := context.WithCancel(ctx)
+	cfg := desktop.MenuConfig{Context: ctx, Name: l.play.name, Logger: l.log}
+	if br, err := lan.Listen(bctx, port); err != nil {
+		l.log.Warn("not listening for LAN matches", "err", err)
+		cfg.Listening = "not listening for LAN matches: " + err.Error()
+		stopBrowsing()
+	} else {
+		cfg.Matches = br.Matches
+		cfg.Listening = fmt.Sprintf("listening for LAN matches on UDP port %d", port)
+	}
+	cfg.Join = func(jctx context.Context, url string) (desktop.Scene, error) {
+		jctx, cancel := context.WithTimeout(jctx, joinTimeout)
+		defer cancel()
+		g, err := l.join(jctx, url)
+		if err != nil {
+			return nil, err
+		}
+		stopBrowsing()
+		return g, nil
+	}
+	cfg.Host = func(context.Context) (desktop.Scene, error) {
+		// The match outlives the menu: it runs on the process's context.
+		g, err := l.hostAndPlay(ctx)
+		if err != nil {
+			return nil, err
+		}
+		stopBrowsing()
+		return g, nil
+	}
+	return desktop.NewMenu(cfg)
+}
+
+// announce broadcasts the hosted match's beacon on the LAN until ctx ends.
+func announce(ctx context.Context, log *slog.Logger, m *match, cfg hostConfig, port int) {
+	maxPlayers := cfg.maxClients + cfg.bots + 1
+	err := lan.Announce(ctx, lan.AnnounceConfig{
+		Port: cfg.lanPort,
+		Beacon: func() lan.Beacon {
+			return lan.Beacon{
+				Name:       cfg.name,
+				Players:    min(m.srv.Stats().Clients, maxPlayers),
+				MaxPlayers: maxPlayers,
+				HTTPPort:   uint16(port),
+			}
+		},
+		Logger: log,
+	})
+	if err != nil {
+		log.Warn("not announcing the match on the LAN", "err", err)
+	}
+}

@@ -1,0 +1,94 @@
+package xvfbtest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The game binary, built once for all the tests.
+var (
+	buildOnce sync.Once
+	binDir    string
+	binPath   string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// needXvfb returns xvfb-run's path, or skips the test: under -short, or
+// without xvfb-run (unless SIGHTLINE_REQUIRE_XVFB=1, when it fails).
+func needXvfb(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the window tests build and run the game for several seconds")
+	}
+	xvfb, err := exec.LookPath("xvfb-run")
+	if err != nil {
+		msg := "xvfb-run not found: apt-get install -y xvfb xauth (make deps installs it)"
+		if os.Getenv("SIGHTLINE_REQUIRE_XVFB") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return xvfb
+}
+
+// gameBinary builds cmd/game (once) and returns its path.
+func gameBinary(t *testing.T) string {
+	t.Helper()
+	root := moduleRoot(t)
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "sightline-xvfbtest-")
+		if buildErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "game")
+		ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+		defer cancel()
+		build := exec.CommandContext(ctx, goTool(), "build", "-o", binPath, "./cmd/game")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("building cmd/game: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+func moduleRoot(t *testing.T) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return "/usr/local/go/bin/go"
+}
