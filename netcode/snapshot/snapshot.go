@@ -23,12 +23,20 @@ type Snapshot struct {
 	values []uint32 // len(ids) rows of NumFields values
 }
 
-// New returns an empty snapshot with room for the schema's MaxEntities.
+// initialCapacity is how many entities a new snapshot has room for before it
+// grows. Storage grows to the largest population the snapshot has held and
+// is then reused, so a snapshot in steady use allocates nothing, and one that
+// holds a client's view of a hundred entities does not carry room for every
+// entity the schema allows.
+const initialCapacity = 64
+
+// New returns an empty snapshot of schema s.
 func New(s *Schema) *Snapshot {
+	n := min(s.MaxEntities, initialCapacity)
 	return &Snapshot{
 		schema: s,
-		ids:    make([]EntityID, 0, s.MaxEntities),
-		values: make([]uint32, 0, s.MaxEntities*len(s.Fields)),
+		ids:    make([]EntityID, 0, n),
+		values: make([]uint32, 0, n*len(s.Fields)),
 	}
 }
 
@@ -103,6 +111,9 @@ func (s *Snapshot) checkAppend(id EntityID, values []uint32) error {
 func (s *Snapshot) AppendUnchecked(id EntityID) []uint32 {
 	n := len(s.schema.Fields)
 	s.ids = append(s.ids, id)
+	if len(s.values)+n > cap(s.values) {
+		s.values = append(s.values[:cap(s.values)], make([]uint32, cap(s.values)+n)...)[:len(s.values)]
+	}
 	s.values = s.values[:len(s.values)+n]
 	return s.values[len(s.values)-n:]
 }
@@ -110,7 +121,8 @@ func (s *Snapshot) AppendUnchecked(id EntityID) []uint32 {
 // Full reports whether the snapshot holds MaxEntities entities.
 func (s *Snapshot) Full() bool { return len(s.ids) >= s.schema.MaxEntities }
 
-// CopyFrom makes s an exact copy of o (same schema) without allocating.
+// CopyFrom makes s an exact copy of o (same schema), allocating only to
+// grow beyond the largest population s has held.
 func (s *Snapshot) CopyFrom(o *Snapshot) {
 	s.schema = o.schema
 	s.ids = append(s.ids[:0], o.ids...)
