@@ -43,7 +43,7 @@ func BenchmarkTick2000Entities256Clients(b *testing.B) {
 			}
 		}
 	}
-	for range 2 * history {
+	for range 3 * history { // every slot of the world ring filled once
 		step()
 	}
 	bytes, inView, packets = 0, 0, 0
