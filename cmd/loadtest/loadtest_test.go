@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,26 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// freePort returns a port that was free a moment ago.
-func freePort(t *testing.T, network string) int {
-	t.Helper()
-	if network == "udp" {
-		c, err := net.ListenPacket("udp4", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		return c.LocalAddr().(*net.UDPAddr).Port
-	}
-	l, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+	"github.com/sightline-game/sightline/internal/testnet"
+)
 
 func build(t *testing.T, dir, pkg string) string {
 	t.Helper()
@@ -53,7 +35,7 @@ func TestServerAndLoadTest(t *testing.T) {
 	serverExe := build(t, dir, "github.com/sightline-game/sightline/cmd/server")
 	loadExe := build(t, dir, "github.com/sightline-game/sightline/cmd/loadtest")
 
-	httpPort, udpPort := freePort(t, "tcp"), freePort(t, "udp")
+	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
 	var logs bytes.Buffer
 	srv := exec.Command(serverExe, "-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", fmt.Sprint(udpPort), "-bots", "20", "-rate", "4000")

@@ -121,21 +121,13 @@ func NewConditioner(inner transport.Conn, clock func() time.Duration, seed uint6
 	if c.up.link, err = linksim.New(Conditions{}.link(), seed); err != nil {
 		panic(err) // the zero conditions are always a valid configuration
 	}
-	if c.down.link, err = linksim.New(Conditions{}.link(), mix64(seed)); err != nil {
+	if c.down.link, err = linksim.New(Conditions{}.link(), linksim.DeriveSeed(seed)); err != nil {
 		panic(err)
 	}
 	c.pullFn = c.pull
 	c.sendFn = c.sendPacket
 	c.collectFn = c.collectPacket
 	return c
-}
-
-// mix64 is splitmix64's finalizer: it derives the down-link's seed.
-func mix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
 }
 
 // Set changes the conditions of both directions from now on. Messages

@@ -165,3 +165,13 @@ func (m *lossModel) lose(u float64) bool {
 	}
 	return m.bad
 }
+
+// DeriveSeed returns a second seed from seed (splitmix64's finalizer), for
+// the other direction of a link pair: both directions are reproducible from
+// one seed and uncorrelated.
+func DeriveSeed(seed uint64) uint64 {
+	x := seed + 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}

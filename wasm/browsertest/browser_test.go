@@ -12,7 +12,6 @@ import (
 	"image/png"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -28,10 +27,10 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/internal/testnet"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -245,25 +244,6 @@ func run(goTool string, env []string, args ...string) error {
 	return nil
 }
 
-// freePort returns a port that was free a moment ago.
-func freePort(t *testing.T, network string) int {
-	t.Helper()
-	if network == "udp" {
-		c, err := net.ListenPacket("udp4", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		return c.LocalAddr().(*net.UDPAddr).Port
-	}
-	l, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // lockedBuffer is a buffer that a process and the test may share.
 type lockedBuffer struct {
 	mu sync.Mutex
@@ -287,7 +267,7 @@ func (b *lockedBuffer) String() string {
 // failure the test prints the server's log.
 func startServer(t *testing.T, exe, web string) string {
 	t.Helper()
-	httpPort, udpPort := freePort(t, "tcp"), freePort(t, "udp")
+	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
 	logs := new(lockedBuffer)
 	srv := exec.Command(exe, "-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", strconv.Itoa(udpPort),

@@ -88,7 +88,7 @@ func NewPair(cfg Config) (server, client *Conn, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("server to client: %w", err)
 	}
-	c2s, err := linksim.New(cfg.ClientToServer, splitmix(cfg.Seed))
+	c2s, err := linksim.New(cfg.ClientToServer, linksim.DeriveSeed(cfg.Seed))
 	if err != nil {
 		return nil, nil, fmt.Errorf("client to server: %w", err)
 	}
@@ -114,14 +114,6 @@ func newConn(p *pair, out, in *direction) *Conn {
 	}
 	c.deliverFn = c.deliverPacket
 	return c
-}
-
-// splitmix derives the second direction's seed from the first.
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
 }
 
 // Send queues a copy of p on channel ch at the current simulated time.
