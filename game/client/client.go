@@ -36,7 +36,9 @@ type Config struct {
 // Stats are a client's counters.
 type Stats struct {
 	session.ClientStats
-	Conn transport.Stats
+	// BadRecords counts records datagrams dropped as malformed.
+	BadRecords uint64
+	Conn       transport.Stats
 }
 
 // Client is one connection to a match. One goroutine polls and sends;
@@ -158,7 +160,7 @@ func (c *Client) Snapshot(tick uint32) *snapshot.Snapshot { return c.sess.Snapsh
 func (c *Client) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return Stats{ClientStats: c.sess.Stats(), Conn: c.conn.Stats()}
+	return Stats{ClientStats: c.sess.Stats(), BadRecords: c.st.records.Stats().Malformed, Conn: c.conn.Stats()}
 }
 
 // Close ends the connection.

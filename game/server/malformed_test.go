@@ -109,7 +109,11 @@ func TestMalformedDatagramsOnEveryChannel(t *testing.T) {
 	if st.Clients != 2 {
 		t.Fatalf("a client was dropped for garbage on unreliable channels: %+v", st)
 	}
-	t.Logf("server: %d bad input datagrams of %d injected", st.BadInputs, ticks*perTick)
+	t.Logf("server: %d bad input datagrams and %d bad record acks, of %d injected each", st.BadInputs, st.BadAcks, ticks*perTick)
+	// Some random bytes parse as acks for unknown records; most do not.
+	if st.BadAcks < ticks*perTick/2 {
+		t.Errorf("server counted %d malformed record acks, injected %d", st.BadAcks, ticks*perTick)
+	}
 	// A random datagram can parse as an input (flags 0, the right length);
 	// nearly none do.
 	if st.BadInputs < ticks*perTick*9/10 {
@@ -118,7 +122,14 @@ func TestMalformedDatagramsOnEveryChannel(t *testing.T) {
 	before := victim.Stats()
 	m.run(150) // five quiet seconds
 	after := victim.Stats()
-	t.Logf("victim during storm: %+v", before.ClientStats)
+	t.Logf("victim during storm: %+v, %d bad records datagrams", before.ClientStats, before.BadRecords)
+	// A garbage snapshot is dropped as broken framing, a malformed body, a
+	// delta against a baseline the client lacks, or an old tick.
+	dropped := before.BadFraming + before.Malformed + before.NoBaseline + before.Stale
+	if dropped < ticks*perTick*9/10 || before.BadRecords < ticks*perTick*9/10 {
+		t.Errorf("victim dropped %d garbage snapshots (framing %d, body %d, no baseline %d, stale %d) and %d records datagrams, of %d each",
+			dropped, before.BadFraming, before.Malformed, before.NoBaseline, before.Stale, before.BadRecords, ticks*perTick)
+	}
 	if d := after.Decoded - before.Decoded; d < 140 {
 		t.Errorf("after the storm the victim decoded %d of 150 ticks", d)
 	}

@@ -30,7 +30,7 @@ type Server struct {
 	next    PlayerID
 
 	// Counters of clients that left, so totals never go backwards.
-	goneFull, goneBad uint64
+	goneFull, goneBad, goneBadAcks uint64
 
 	joins   chan transport.Conn
 	clients []*client

@@ -17,6 +17,7 @@ type Stats struct {
 	Congested              uint64 // snapshots skipped for a congested channel
 	FullFallbacks          uint64 // full snapshots after the first ack (baseline too old, or delta not smaller)
 	BadInputs              uint64 // input datagrams dropped as malformed
+	BadAcks                uint64 // record-ack datagrams dropped as malformed
 	LastTick, MaxTick      time.Duration
 	Players                []PlayerStats
 }
@@ -61,13 +62,14 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 	st.Congested += congested
 	st.LastTick = took
 	st.MaxTick = max(st.MaxTick, took)
-	st.FullFallbacks, st.BadInputs = s.goneFull, s.goneBad
+	st.FullFallbacks, st.BadInputs, st.BadAcks = s.goneFull, s.goneBad, s.goneBadAcks
 	st.Players = st.Players[:0]
 	for _, c := range s.clients {
 		ss := c.sess.Stats()
 		full := ss.FullTooOld + ss.FullNotSmaller
 		st.FullFallbacks += full
 		st.BadInputs += ss.BadInputPackets
+		st.BadAcks += c.st.records.Stats().BadAcks
 		ps := PlayerStats{
 			ID: c.id, ConnectedFor: s.now.Sub(c.joined), SnapshotsSent: c.sent, BytesSent: c.bytes,
 			Congested: c.congested, FullFallbacks: full, AckedTick: c.sess.AckedTick(), InputsApplied: ss.Inputs,
