@@ -20,6 +20,10 @@ type Conditions struct {
 	// Loss is the share, 0..1, of unreliable messages (snapshots, inputs,
 	// replicas) lost, independently of each other. Events are never lost.
 	Loss float64
+	// BurstLen is the mean length of a run of lost messages: values <= 1
+	// lose messages independently, larger ones in bursts (a Gilbert model,
+	// see linksim.Config), the way a congested or fading link does.
+	BurstLen float64
 	// Latency is the one-way delay added to every message, events included:
 	// a round trip gets twice as much.
 	Latency time.Duration
@@ -32,13 +36,20 @@ type Conditions struct {
 // IsZero reports whether c adds nothing.
 func (c Conditions) IsZero() bool { return c == Conditions{} }
 
-// sanitized clamps c into range: Loss to [0, 1] (NaN to 0), delays to
-// [0, MaxConditionDelay].
+// MaxConditionBurst bounds the BurstLen a [Conditioner] accepts.
+const MaxConditionBurst = 1000
+
+// sanitized clamps c into range: Loss to [0, 1] (NaN to 0), BurstLen to
+// [0, MaxConditionBurst], delays to [0, MaxConditionDelay].
 func (c Conditions) sanitized() Conditions {
 	if !(c.Loss > 0) {
 		c.Loss = 0
 	}
 	c.Loss = math.Min(c.Loss, 1)
+	if !(c.BurstLen > 0) {
+		c.BurstLen = 0
+	}
+	c.BurstLen = math.Min(c.BurstLen, MaxConditionBurst)
 	c.Latency = min(max(c.Latency, 0), MaxConditionDelay)
 	c.Jitter = min(max(c.Jitter, 0), MaxConditionDelay)
 	return c
@@ -50,7 +61,7 @@ func (c Conditions) sanitized() Conditions {
 const conditionQueue = 1 << 16
 
 func (c Conditions) link() linksim.Config {
-	return linksim.Config{Loss: c.Loss, Latency: c.Latency, Jitter: c.Jitter, MaxQueue: conditionQueue}
+	return linksim.Config{Loss: c.Loss, BurstLen: c.BurstLen, Latency: c.Latency, Jitter: c.Jitter, MaxQueue: conditionQueue}
 }
 
 // condDirection is one way through a conditioner: a simulated link for the
@@ -132,8 +143,8 @@ func NewConditioner(inner transport.Conn, clock func() time.Duration, seed uint6
 
 // Set changes the conditions of both directions from now on. Messages
 // already on their way keep their arrival times, except that events never
-// overtake earlier events. Out-of-range values are clamped: Loss to [0, 1],
-// Latency and Jitter to [0, MaxConditionDelay].
+// overtake earlier events. Out-of-range values are clamped: Loss to [0, 1], BurstLen to
+// [0, MaxConditionBurst], Latency and Jitter to [0, MaxConditionDelay].
 func (c *Conditioner) Set(cond Conditions) {
 	cond = cond.sanitized()
 	c.mu.Lock()

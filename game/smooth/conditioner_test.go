@@ -392,13 +392,53 @@ func TestConditionerDelegates(t *testing.T) {
 
 func TestConditionerSetClamps(t *testing.T) {
 	c := NewConditioner(newFakeConn(), func() time.Duration { return 0 }, 8)
-	c.Set(Conditions{Loss: math.NaN(), Latency: -time.Second, Jitter: time.Hour})
+	c.Set(Conditions{Loss: math.NaN(), BurstLen: math.NaN(), Latency: -time.Second, Jitter: time.Hour})
 	if got := c.Conditions(); got != (Conditions{Jitter: MaxConditionDelay}) {
 		t.Fatalf("clamped to %+v", got)
 	}
-	c.Set(Conditions{Loss: 7})
-	if got := c.Conditions(); got.Loss != 1 {
-		t.Fatalf("loss clamped to %v", got.Loss)
+	c.Set(Conditions{Loss: 7, BurstLen: math.Inf(1)})
+	if got := c.Conditions(); got.Loss != 1 || got.BurstLen != MaxConditionBurst {
+		t.Fatalf("loss clamped to %v, burst length to %v", got.Loss, got.BurstLen)
+	}
+}
+
+// With BurstLen, the same share of unreliable messages is lost in runs of
+// about that length, and events still all arrive.
+func TestConditionerBurstLoss(t *testing.T) {
+	f := newFakeConn()
+	var clk simClock
+	c := NewConditioner(f, clk.now, 5)
+	c.Set(Conditions{Loss: 0.1, BurstLen: 4})
+	const n = 40000
+	for i := range n {
+		f.inject(transport.Snapshots, msg(i))
+		if i%100 == 0 {
+			f.inject(transport.Events, msg(i))
+		}
+	}
+	got, events, runs, next := 0, 0, 0, 0
+	c.Receive(func(ch transport.Channel, p []byte) {
+		if ch == transport.Events {
+			events++
+			return
+		}
+		if num(p) > next {
+			runs++ // a run of losses ended just before this message
+		}
+		next = num(p) + 1
+		got++
+	})
+	if next < n {
+		runs++
+	}
+	loss := 1 - float64(got)/n
+	mean := float64(n-got) / float64(runs)
+	t.Logf("loss %.3f in %d runs of mean length %.2f; %d of %d events", loss, runs, mean, events, n/100)
+	if math.Abs(loss-0.1) > 0.015 || mean < 3.2 || mean > 4.8 {
+		t.Errorf("loss %.3f in runs of mean %.2f, want 0.10 ± 0.015 in runs of 4 ± 0.8", loss, mean)
+	}
+	if events != n/100 {
+		t.Errorf("%d of %d events arrived", events, n/100)
 	}
 }
 
