@@ -66,7 +66,10 @@ func TestServerAndLoadTest(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 
-	out, err := exec.Command(loadExe, "-url", base, "-clients", "4", "-seconds", "3", "-budget", "4000", "-json").Output()
+	// Each client's conditioner loses 10% of unreliable messages both ways,
+	// in bursts of about 4.
+	out, err := exec.Command(loadExe, "-url", base, "-clients", "4", "-seconds", "3", "-budget", "4000",
+		"-loss", "0.1", "-burst", "4", "-latency", "20ms", "-jitter", "10ms", "-json").Output()
 	if err != nil {
 		t.Fatalf("loadtest: %v\n%s", err, out)
 	}
@@ -76,7 +79,7 @@ func TestServerAndLoadTest(t *testing.T) {
 	}
 	t.Logf("%s", out)
 	if r.Clients != 4 || r.Connected != 4 || r.MismatchedTicks != 0 || r.VerifiedTicks < 4*60 || r.P99PacketBytes == 0 || r.ConnectMsMax <= 0 ||
-		r.OverBudget || r.MaxBpsPerClient > 4000*31/30 || r.MaxPacketBytes > 1200 {
+		r.OverBudget || r.MaxBpsPerClient > 4000*31/30 || r.MaxPacketBytes > 1200 || r.LossDown < 0.02 || r.LossUp < 0.02 {
 		t.Fatalf("load test result %+v", r)
 	}
 

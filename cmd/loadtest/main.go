@@ -4,6 +4,9 @@
 // or any decoded tick differs from the server's.
 //
 //	loadtest -url http://127.0.0.1:8080 -clients 16 -seconds 20 -json
+//
+// With -loss (and -burst, -latency, -jitter) each client's connection runs
+// through its own conditioner, which loses unreliable messages both ways.
 package main
 
 import (
@@ -46,6 +49,10 @@ func main() {
 	flag.Float64Var(&o.TickRate, "tick", 30, "inputs per second per client")
 	flag.DurationVar(&o.ConnectTimeout, "connect-timeout", 20*time.Second, "give up on a client that is not connected by then")
 	flag.Float64Var(&o.Budget, "budget", 0, "the server's per-client budget in B/s: fail when a client received more (0: no check)")
+	flag.Float64Var(&o.Link.Loss, "loss", 0, "share of unreliable messages each client's conditioner loses, each way (0..1)")
+	flag.Float64Var(&o.Link.BurstLen, "burst", 0, "mean length of a run of lost messages (<= 1: independent losses)")
+	flag.DurationVar(&o.Link.Latency, "latency", 0, "one-way delay each client's conditioner adds")
+	flag.DurationVar(&o.Link.Jitter, "jitter", 0, "extra one-way delay, uniform in [0, jitter], per unreliable message")
 	discover := flag.Bool("discover", false, "find the match by its LAN beacon instead of -url")
 	asJSON := flag.Bool("json", false, "print one JSON object")
 	verbose := flag.Bool("v", false, "log connection trouble")
@@ -75,6 +82,9 @@ func main() {
 		enc.Encode(r)
 	} else {
 		fmt.Printf("%d of %d clients connected (connect p50 %.0f ms, max %.0f ms)\n", r.Connected, r.Clients, r.ConnectMsP50, r.ConnectMsMax)
+		if !o.Link.IsZero() {
+			fmt.Printf("conditioned link: %.1f%% of messages lost toward the clients, %.1f%% toward the server\n", 100*r.LossDown, 100*r.LossUp)
+		}
 		fmt.Printf("decoded %d ticks, %d mismatched, %d undecodable; %.0f B/s per client (max %.0f), p99 packet %d bytes\n",
 			r.DecodedTicks, r.MismatchedTicks, r.Undecodable, r.MeanBpsPerClient, r.MaxBpsPerClient, r.P99PacketBytes)
 		if o.Budget > 0 {

@@ -2,14 +2,18 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/smooth"
+	"github.com/sightline-game/sightline/netcode/linksim"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -20,19 +24,26 @@ type options struct {
 	TickRate       float64
 	ConnectTimeout time.Duration
 	Budget         float64
-	Logger         *slog.Logger
+	// Link is what each client's own conditioner does to its connection,
+	// both ways (zero: nothing).
+	Link   smooth.Conditions
+	Logger *slog.Logger
 }
 
 // result is what the load test prints with -json.
 type result struct {
-	URL              string   `json:"url"`
-	Clients          int      `json:"clients"`
-	Connected        int      `json:"connected"`
-	DecodedTicks     uint64   `json:"decoded_ticks"`
-	VerifiedTicks    uint64   `json:"verified_ticks"`
-	MismatchedTicks  uint64   `json:"mismatched_ticks"`
-	Undecodable      uint64   `json:"undecodable"` // dropped for lack of a baseline
-	Stale            uint64   `json:"stale"`
+	URL             string `json:"url"`
+	Clients         int    `json:"clients"`
+	Connected       int    `json:"connected"`
+	DecodedTicks    uint64 `json:"decoded_ticks"`
+	VerifiedTicks   uint64 `json:"verified_ticks"`
+	MismatchedTicks uint64 `json:"mismatched_ticks"`
+	Undecodable     uint64 `json:"undecodable"` // dropped for lack of a baseline
+	Stale           uint64 `json:"stale"`
+	// What the clients' conditioners lost on purpose, as shares of the
+	// unreliable messages they carried.
+	LossDown         float64  `json:"loss_down,omitempty"`
+	LossUp           float64  `json:"loss_up,omitempty"`
 	MeanBpsPerClient float64  `json:"mean_Bps_per_client"`
 	MaxBpsPerClient  float64  `json:"max_Bps_per_client"`
 	P99PacketBytes   int      `json:"p99_packet_bytes"`
@@ -52,6 +63,7 @@ type one struct {
 	stats     client.Stats
 	played    time.Duration
 	sizes     []int // snapshot datagram sizes
+	up, down  linksim.Stats
 	err       error
 }
 
@@ -71,6 +83,7 @@ func run(ctx context.Context, o options) result {
 	var connects []float64
 	var sizes []int
 	var bps []float64
+	var up, down linksim.Stats
 	for _, c := range res {
 		if c.err != nil {
 			r.Errors = append(r.Errors, c.err.Error())
@@ -90,6 +103,14 @@ func run(ctx context.Context, o options) result {
 			bps = append(bps, float64(st.Bytes)/c.played.Seconds())
 		}
 		sizes = append(sizes, c.sizes...)
+		up.Sent, up.Lost = up.Sent+c.up.Sent, up.Lost+c.up.Lost
+		down.Sent, down.Lost = down.Sent+c.down.Sent, down.Lost+c.down.Lost
+	}
+	if up.Sent > 0 {
+		r.LossUp = float64(up.Lost) / float64(up.Sent)
+	}
+	if down.Sent > 0 {
+		r.LossDown = float64(down.Lost) / float64(down.Sent)
 	}
 	if len(bps) > 0 {
 		for _, b := range bps {
@@ -119,17 +140,24 @@ func play(ctx context.Context, o options, seed uint64) one {
 	dialCtx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
 	defer cancel()
 	start := time.Now()
-	c, err := client.Dial(dialCtx, o.URL, client.Config{
+	conn, err := webrtc.Dial(dialCtx, strings.TrimSuffix(o.URL, "/")+client.SignalPath, webrtc.DialConfig{Logger: o.Logger})
+	if err != nil {
+		out.err = fmt.Errorf("connect to %s: %w", o.URL, err)
+		return out
+	}
+	out.connected, out.connect = true, time.Since(start)
+	var cond *smooth.Conditioner
+	if !o.Link.IsZero() {
+		cond = smooth.NewConditioner(conn, func() time.Duration { return time.Since(start) }, seed)
+		cond.Set(o.Link)
+		conn = cond
+	}
+	c := client.New(conn, client.Config{
 		Verify:     true,
 		Logger:     o.Logger,
 		OnSnapshot: func(n int) { out.sizes = append(out.sizes, n) },
-	}, webrtc.DialConfig{Logger: o.Logger})
-	if err != nil {
-		out.err = err
-		return out
-	}
+	})
 	defer c.Close()
-	out.connected, out.connect = true, time.Since(start)
 
 	playCtx, stop := context.WithTimeout(ctx, time.Duration(o.Seconds*float64(time.Second)))
 	defer stop()
@@ -140,5 +168,8 @@ func play(ctx context.Context, o options, seed uint64) one {
 	}
 	out.played = time.Since(began)
 	out.stats = c.Stats()
+	if cond != nil {
+		out.up, out.down = cond.LinkStats()
+	}
 	return out
 }
