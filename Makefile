@@ -84,14 +84,19 @@ fuzz: check-go
 	done
 
 ## soak: the server with 100 bots on free ports and 32 load-test clients for
-## SOAK_SECONDS (default 300) at an 8000 B/s budget; prints the result and the
-## server's heap before and after; fails on any mismatched tick. Needs curl, jq.
+## SOAK_SECONDS (default 300) at an 8000 B/s budget, each client losing
+## SOAK_LOSS (10%) of unreliable messages both ways in bursts of SOAK_BURST (4);
+## prints the result and the server's state before, during and after. Fails on
+## any mismatched tick, tick overruns of 1% or more, or live heap after the
+## clients left more than 10% off before they came. Needs curl and jq.
 SOAK_SECONDS ?= 300
+SOAK_LOSS    ?= 0.1
+SOAK_BURST   ?= 4
 soak: check-go
 	mkdir -p bin
 	$(GO) build -o bin/server ./cmd/server
 	$(GO) build -o bin/loadtest ./cmd/loadtest
-	BIN=bin BOTS=100 CLIENTS=32 BUDGET=8000 SOAK_SECONDS=$(SOAK_SECONDS) ./scripts/soak.sh
+	BIN=bin BOTS=100 CLIENTS=32 BUDGET=8000 SOAK_SECONDS=$(SOAK_SECONDS) LOSS=$(SOAK_LOSS) BURST=$(SOAK_BURST) ./scripts/soak.sh
 
 clean:
 	rm -rf bin out

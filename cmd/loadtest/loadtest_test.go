@@ -38,7 +38,7 @@ func TestServerAndLoadTest(t *testing.T) {
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
 	var logs bytes.Buffer
-	srv := exec.Command(serverExe, "-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", fmt.Sprint(udpPort), "-bots", "20", "-rate", "4000")
+	srv := exec.Command(serverExe, "-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", fmt.Sprint(udpPort), "-bots", "20", "-rate", "4000", "-debug-gc")
 	srv.Stdout, srv.Stderr = &logs, &logs
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -94,12 +94,35 @@ func TestServerAndLoadTest(t *testing.T) {
 			Joined        uint64
 			SnapshotsSent uint64
 			BytesSent     uint64
+			Tick          uint64
+			MaxTick       int64
 		} `json:"match"`
+		Heap struct {
+			LiveBytes uint64 `json:"live_bytes"`
+			Cycles    uint64 `json:"gc_cycles"`
+		} `json:"heap"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&vars); err != nil {
 		t.Fatal(err)
 	}
-	if vars.Match.Joined != 24 || vars.Match.SnapshotsSent == 0 || vars.Match.BytesSent == 0 {
+	if vars.Match.Joined != 24 || vars.Match.SnapshotsSent == 0 || vars.Match.BytesSent == 0 || vars.Match.Tick == 0 || vars.Match.MaxTick <= 0 {
 		t.Fatalf("counters %+v", vars.Match)
+	}
+	if vars.Heap.LiveBytes < 1<<20 || vars.Heap.Cycles == 0 {
+		t.Fatalf("heap %+v", vars.Heap)
+	}
+
+	// -debug-gc: a collection on request, answering the heap after it.
+	gc, err := http.Post(base+"/debug/gc", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gc.Body.Close()
+	after := vars.Heap
+	if err := json.NewDecoder(gc.Body).Decode(&after); err != nil {
+		t.Fatal(err)
+	}
+	if gc.StatusCode != http.StatusOK || after.Cycles <= vars.Heap.Cycles || after.LiveBytes < 1<<20 {
+		t.Fatalf("POST /debug/gc: %s, heap %+v (before %+v)", gc.Status, after, vars.Heap)
 	}
 }

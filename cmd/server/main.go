@@ -50,6 +50,7 @@ func main() {
 	offerBurst := flag.Int("offer-burst", 5, "offers one address may make at once")
 	announce := flag.Bool("announce", true, "announce the match on the LAN with a UDP beacon every second")
 	matchName := flag.String("match-name", "Sightline match", "the match's name in LAN listings")
+	debugGC := flag.Bool("debug-gc", false, "serve POST /debug/gc: a full collection, answering the live heap (for leak checks)")
 	flag.Parse()
 
 	var lv slog.Level
@@ -63,7 +64,7 @@ func main() {
 	if err := run(ctx, log, options{
 		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, verify: *verify, creatures: *creatures,
 		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
-		offerRate: *offerRate, offerBurst: *offerBurst,
+		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -88,6 +89,7 @@ type options struct {
 	name       string
 	offerRate  float64
 	offerBurst int
+	debugGC    bool
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
@@ -112,6 +114,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	mux.Handle("POST /signal", rtc)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.Handle("GET /debug/vars", expvar.Handler())
+	if o.debugGC {
+		mux.HandleFunc("POST /debug/gc", serveGC)
+	}
 	if site, err := web.Load(o.web); err != nil {
 		log.Warn("no browser build to serve", "err", err)
 		mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
@@ -123,6 +128,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		mux.Handle("GET /", site)
 	}
 	expvar.Publish("match", expvar.Func(func() any { return match.Stats() }))
+	expvar.Publish("heap", expvar.Func(func() any { return readHeap() }))
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 
 	ln, err := net.Listen("tcp", o.addr)

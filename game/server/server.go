@@ -15,6 +15,7 @@ import (
 // belong to one goroutine.
 type Server struct {
 	cfg    Config
+	period time.Duration // of one tick
 	world  World
 	ring   *view.WorldRing
 	shared *view.Shared
@@ -46,6 +47,7 @@ func New(cfg Config, world World) *Server {
 	ring := view.NewWorldRing(sch, 2*(cfg.Session.History+1))
 	return &Server{
 		cfg:    cfg,
+		period: time.Duration(float64(time.Second) / cfg.TickRate),
 		world:  world,
 		ring:   ring,
 		shared: view.NewShared(ring, cfg.Session.Format(sch)),
@@ -70,8 +72,7 @@ func (s *Server) Add(conn transport.Conn) {
 // Run steps the match at the tick rate until ctx ends, then closes every
 // connection.
 func (s *Server) Run(ctx context.Context) error {
-	period := time.Duration(float64(time.Second) / s.cfg.TickRate)
-	t := time.NewTicker(period)
+	t := time.NewTicker(s.period)
 	defer t.Stop()
 	defer s.closeAll()
 	for {

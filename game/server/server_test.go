@@ -331,3 +331,37 @@ func TestEventsBesideSnapshots(t *testing.T) {
 		t.Fatalf("a saw %d chats and %d leaves (events %v)", chat, leave, seenA)
 	}
 }
+
+// slowWorld is a world whose Step takes extra time on chosen ticks.
+type slowWorld struct {
+	server.World
+	ticks int
+	slow  map[int]time.Duration
+}
+
+func (w *slowWorld) Step() {
+	w.ticks++
+	time.Sleep(w.slow[w.ticks])
+	w.World.Step()
+}
+
+// A tick whose Step takes longer than the tick period counts as an overrun.
+func TestOverrunsCounted(t *testing.T) {
+	w, err := newWalkers(300, 0.3, tickRate, 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := &slowWorld{World: w, slow: map[int]time.Duration{10: 50 * time.Millisecond, 20: 60 * time.Millisecond}}
+	srv := server.New(server.Config{TickRate: tickRate}, slow)
+	epoch := time.Unix(1_700_000_000, 0)
+	for i := range 30 {
+		srv.Step(epoch.Add(time.Duration(i) * time.Second / tickRate))
+	}
+	st := srv.Stats()
+	t.Logf("overruns %d of %d ticks; longest %v, mean %v", st.Overruns, st.Tick, st.MaxTick, st.TotalTick/time.Duration(st.Tick))
+	// Two ticks were slowed past the 33 ms period; the others take well
+	// under a millisecond, so a few more only on a badly stalled machine.
+	if st.Overruns < 2 || st.Overruns > 5 || st.MaxTick < 60*time.Millisecond || st.TotalTick < 110*time.Millisecond {
+		t.Fatalf("stats after two slow ticks of 30: %+v", st)
+	}
+}

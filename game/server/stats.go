@@ -18,8 +18,13 @@ type Stats struct {
 	FullFallbacks          uint64 // full snapshots after the first ack (baseline too old, or delta not smaller)
 	BadInputs              uint64 // input datagrams dropped as malformed
 	BadAcks                uint64 // record-ack datagrams dropped as malformed
-	LastTick, MaxTick      time.Duration
-	Players                []PlayerStats
+	// LastTick and MaxTick are how long Step took, the last time and at
+	// most; TotalTick is the sum over all ticks, for a mean.
+	LastTick, MaxTick, TotalTick time.Duration
+	// Overruns counts ticks whose Step took longer than the tick period:
+	// the match fell behind real time then.
+	Overruns uint64
+	Players  []PlayerStats
 }
 
 // PlayerStats are one client's counters.
@@ -62,6 +67,10 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 	st.Congested += congested
 	st.LastTick = took
 	st.MaxTick = max(st.MaxTick, took)
+	st.TotalTick += took
+	if took > s.period {
+		st.Overruns++
+	}
 	st.FullFallbacks, st.BadInputs, st.BadAcks = s.goneFull, s.goneBad, s.goneBadAcks
 	st.Players = st.Players[:0]
 	for _, c := range s.clients {
