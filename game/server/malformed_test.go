@@ -43,30 +43,34 @@ func (n *noisyConn) Receive(fn func(transport.Channel, []byte)) int {
 	return len(g) + n.Conn.Receive(fn)
 }
 
-// inject queues count datagrams on ch toward the owner of to: random bytes
-// of random length, or a truncated (sometimes bit-flipped) copy of the
-// newest genuine datagram the other end sent on ch.
+// inject queues count datagrams on ch toward the owner of to, made by
+// garbage from the newest genuine datagram the other end sent on ch.
 func inject(r *rand.Rand, to *noisyConn, genuine []byte, ch transport.Channel, count int) {
 	for range count {
-		var p []byte
-		switch {
-		case len(genuine) > 1 && r.IntN(2) == 0:
-			p = append([]byte(nil), genuine[:r.IntN(len(genuine))]...)
-			if len(p) > 0 && r.IntN(2) == 0 {
-				p[r.IntN(len(p))] ^= 1 << r.IntN(8)
-			}
-		default:
-			n := r.IntN(64)
-			if r.IntN(8) == 0 {
-				n = r.IntN(1200)
-			}
-			p = make([]byte, n)
-			for i := range p {
-				p[i] = byte(r.Uint32())
-			}
-		}
-		to.garbage = append(to.garbage, noise{ch, p})
+		to.garbage = append(to.garbage, noise{ch, garbage(r, genuine)})
 	}
+}
+
+// garbage returns a new datagram: random bytes of random length (mostly
+// under 64, sometimes up to 1200), or a truncated (sometimes bit-flipped)
+// copy of genuine.
+func garbage(r *rand.Rand, genuine []byte) []byte {
+	if len(genuine) > 1 && r.IntN(2) == 0 {
+		p := append([]byte(nil), genuine[:r.IntN(len(genuine))]...)
+		if len(p) > 0 && r.IntN(2) == 0 {
+			p[r.IntN(len(p))] ^= 1 << r.IntN(8)
+		}
+		return p
+	}
+	n := r.IntN(64)
+	if r.IntN(8) == 0 {
+		n = r.IntN(1200)
+	}
+	p := make([]byte, n)
+	for i := range p {
+		p[i] = byte(r.Uint32())
+	}
+	return p
 }
 
 // noisyJoin connects a client whose both ends are wrapped in noisyConns.

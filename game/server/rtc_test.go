@@ -17,6 +17,7 @@ import (
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -30,6 +31,13 @@ type rtcMatch struct {
 }
 
 func startRTCMatch(t *testing.T, rtcCfg webrtc.ServerConfig, cfg server.Config) *rtcMatch {
+	t.Helper()
+	return startWrappedRTCMatch(t, rtcCfg, cfg, nil)
+}
+
+// startWrappedRTCMatch is startRTCMatch with every accepted connection
+// passed through wrap (if not nil) before the match adds it.
+func startWrappedRTCMatch(t *testing.T, rtcCfg webrtc.ServerConfig, cfg server.Config, wrap func(transport.Conn) transport.Conn) *rtcMatch {
 	t.Helper()
 	rtc, err := webrtc.NewServer(rtcCfg)
 	if err != nil {
@@ -47,7 +55,17 @@ func startRTCMatch(t *testing.T, rtcCfg webrtc.ServerConfig, cfg server.Config) 
 	m.cancel = cancel
 	m.wg.Add(2)
 	go func() { defer m.wg.Done(); m.match.Run(ctx) }()
-	go func() { defer m.wg.Done(); m.match.Serve(ctx, rtc.Accept) }()
+	accept := rtc.Accept
+	if wrap != nil {
+		accept = func(ctx context.Context) (transport.Conn, error) {
+			c, err := rtc.Accept(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return wrap(c), nil
+		}
+	}
+	go func() { defer m.wg.Done(); m.match.Serve(ctx, accept) }()
 	t.Cleanup(func() {
 		cancel()
 		m.wg.Wait()
