@@ -38,10 +38,10 @@ type conn struct {
 
 	recvMu sync.Mutex // serializes Receive
 
-	closed    atomic.Bool
-	closeOnce sync.Once
-	ready     chan struct{} // closed when all four channels are open
-	done      chan struct{} // closed when the connection has ended
+	closed atomic.Bool
+	ending atomic.Bool   // set by the one call of shutdown that tears down
+	ready  chan struct{} // closed when all four channels are open
+	done   chan struct{} // closed when the connection has ended
 
 	sentMessages, sentBytes         atomic.Uint64
 	receivedMessages, receivedBytes atomic.Uint64
@@ -204,7 +204,11 @@ func (c *conn) Receive(fn func(ch transport.Channel, p []byte)) int {
 	return q.drain(fn)
 }
 
-// Close ends the connection and waits until its goroutines have ended.
+// Close ends the connection and waits until its goroutines have ended. If
+// the connection is already ending (its peer left, the network failed, or
+// another Close is at work), Close returns at once instead of waiting for
+// that: a match loop that drops a player must not stall on a teardown in
+// progress. Done is closed when the connection has ended.
 func (c *conn) Close() error {
 	c.shutdown(nil)
 	return nil
@@ -245,31 +249,32 @@ func (c *conn) fail(cause error) {
 
 // shutdown ends the connection once: it stops the queue, closes the data
 // channels and the PeerConnection, waits for the reading goroutines, closes
-// done and runs onClosed.
+// done and runs onClosed. Calls after the first return at once.
 func (c *conn) shutdown(cause error) {
-	c.closeOnce.Do(func() {
-		c.mu.Lock()
-		c.closing = true
-		c.cause = cause
-		if c.discTime != nil {
-			c.discTime.Stop()
-			c.discTime = nil
-		}
-		c.mu.Unlock()
-		c.closed.Store(true)
+	if !c.ending.CompareAndSwap(false, true) {
+		return
+	}
+	c.mu.Lock()
+	c.closing = true
+	c.cause = cause
+	if c.discTime != nil {
+		c.discTime.Stop()
+		c.discTime = nil
+	}
+	c.mu.Unlock()
+	c.closed.Store(true)
 
-		switch {
-		case cause == nil:
-			c.log.Debug("connection closed")
-		case errors.Is(cause, ErrPeerGone):
-			c.log.Info("connection ended", "reason", cause.Error())
-		default:
-			c.log.Warn("connection ended", "reason", cause.Error())
-		}
-		c.closePlatform()
-		close(c.done)
-		if c.onClosed != nil {
-			c.onClosed()
-		}
-	})
+	switch {
+	case cause == nil:
+		c.log.Debug("connection closed")
+	case errors.Is(cause, ErrPeerGone):
+		c.log.Info("connection ended", "reason", cause.Error())
+	default:
+		c.log.Warn("connection ended", "reason", cause.Error())
+	}
+	c.closePlatform()
+	close(c.done)
+	if c.onClosed != nil {
+		c.onClosed()
+	}
 }

@@ -593,6 +593,7 @@ func (s *Server) Close() error {
 		go func() {
 			defer wg.Done()
 			c.Close()
+			<-c.done // if another goroutine was tearing it down
 		}()
 	}
 	wg.Wait()
