@@ -22,14 +22,6 @@ import (
 // an offer speaks. A server refuses an offer of another version with 400.
 const ProtocolVersion = 1
 
-// sdpMessage is the JSON body of the signalling exchange. Version is 0 in
-// an answer; an offer without one is taken as version 1.
-type sdpMessage struct {
-	Type    string `json:"type"`
-	SDP     string `json:"sdp"`
-	Version int    `json:"version,omitempty"`
-}
-
 // maxAnswerBytes caps the answer Dial reads.
 const maxAnswerBytes = 64 << 10
 
@@ -178,11 +170,11 @@ func postOffer(ctx context.Context, client *http.Client, url, sdp string) (webrt
 		}
 		return none, err
 	}
-	var msg sdpMessage
-	if err := json.Unmarshal(data, &msg); err != nil || msg.Type != "answer" || msg.SDP == "" {
-		return none, fmt.Errorf("%w: response is not an answer", ErrSignalling)
+	answer, err := parseAnswer(data)
+	if err != nil {
+		return none, fmt.Errorf("%w: %w", ErrSignalling, err)
 	}
-	return webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: msg.SDP}, nil
+	return webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer}, nil
 }
 
 // shorten cuts s to at most n bytes on a rune boundary.

@@ -354,13 +354,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	var offer sdpMessage
-	if err := json.Unmarshal(data, &offer); err != nil || offer.Type != "offer" {
-		s.reject(w, s.malformed("not an offer"))
-		return
-	}
-	if offer.Version != 0 && offer.Version != ProtocolVersion {
-		s.reject(w, s.malformed(fmt.Sprintf("protocol version %d; this server speaks %d", offer.Version, ProtocolVersion)))
+	offer, err := parseOffer(data)
+	if err != nil {
+		s.reject(w, s.malformed(err.Error()))
 		return
 	}
 	log := s.log.With("remote", r.RemoteAddr)
@@ -412,7 +408,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	})
 
-	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: offer.SDP}); err != nil {
+	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: offer}); err != nil {
 		c.Close()
 		if s.isClosed() {
 			s.reject(w, s.other("server closed"))

@@ -1,0 +1,64 @@
+package webrtc
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/pion/sdp/v3"
+)
+
+// sdpMessage is the JSON body of the signalling exchange. Version is 0 in
+// an answer; an offer without one is taken as version 1.
+type sdpMessage struct {
+	Type    string `json:"type"`
+	SDP     string `json:"sdp"`
+	Version int    `json:"version,omitempty"`
+}
+
+var (
+	errNotOffer  = errors.New("not an offer")
+	errNotAnswer = errors.New("response is not an answer")
+)
+
+// parseOffer reads the body of a signalling request: the JSON of an offer,
+// in a protocol version this end speaks, whose SDP parses. It is checked
+// before any peer connection is made for it. The error's text is the reason
+// the server answers with.
+func parseOffer(body []byte) (string, error) {
+	var m sdpMessage
+	if err := json.Unmarshal(body, &m); err != nil || m.Type != "offer" {
+		return "", errNotOffer
+	}
+	if m.Version != 0 && m.Version != ProtocolVersion {
+		return "", fmt.Errorf("protocol version %d; this server speaks %d", m.Version, ProtocolVersion)
+	}
+	if err := checkSDP(m.SDP); err != nil {
+		return "", err
+	}
+	return m.SDP, nil
+}
+
+// parseAnswer reads the body of the server's answer.
+func parseAnswer(body []byte) (string, error) {
+	var m sdpMessage
+	if err := json.Unmarshal(body, &m); err != nil || m.Type != "answer" || m.SDP == "" {
+		return "", errNotAnswer
+	}
+	if err := checkSDP(m.SDP); err != nil {
+		return "", err
+	}
+	return m.SDP, nil
+}
+
+// checkSDP reports whether s parses as a session description.
+func checkSDP(s string) error {
+	if s == "" {
+		return errors.New("malformed SDP: empty")
+	}
+	var d sdp.SessionDescription
+	if err := d.UnmarshalString(s); err != nil {
+		return fmt.Errorf("malformed SDP: %s", shorten(err.Error(), 120))
+	}
+	return nil
+}
