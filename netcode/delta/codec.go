@@ -34,7 +34,8 @@ type Codec struct {
 	bits   []uint8 // width of each field
 	wbits  []uint8 // width of each field's small-delta width W
 
-	// Scratch, sized for MaxEntities once.
+	// Scratch, grown to the largest snapshot met (see fit), then reused:
+	// a codec meets a player's view, far below the schema's maximum.
 	status   []uint8  // per baseline entity
 	fmask    []uint32 // per baseline entity: fields changed
 	partner  []int32  // per baseline entity: its index in the current snapshot
@@ -61,23 +62,32 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	n := s.MaxEntities
 	c := &Codec{
-		schema:  s,
-		bits:    make([]uint8, len(s.Fields)),
-		wbits:   make([]uint8, len(s.Fields)),
-		status:  make([]uint8, n),
-		fmask:   make([]uint32, n),
-		partner: make([]int32, n),
-		newIdx:  make([]int32, 0, n),
-		newIDs:  make([]snapshot.EntityID, 0, n),
-		newVals: make([]uint32, 0, n*len(s.Fields)),
+		schema: s,
+		bits:   make([]uint8, len(s.Fields)),
+		wbits:  make([]uint8, len(s.Fields)),
+		// Never nil: writeEntities reads a nil list as "every entity".
+		newIdx: make([]int32, 0, 64),
 	}
 	for f, fd := range s.Fields {
 		c.bits[f] = fd.Bits
 		c.wbits[f] = uint8(bitpack.Len(uint32(fd.Bits - 1)))
 	}
 	return c, nil
+}
+
+// fit makes the per-baseline-entity scratch hold n entities. It grows by
+// doubling (from 64), so a codec that meets views of a steady size stops
+// allocating after its first packets. The contents are not kept: every
+// caller writes the first n entries before it reads them.
+func (c *Codec) fit(n int) {
+	if n <= len(c.status) {
+		return
+	}
+	n = max(n, 2*len(c.status), 64)
+	c.status = make([]uint8, n)
+	c.fmask = make([]uint32, n)
+	c.partner = make([]int32, n)
 }
 
 // MustCodec is NewCodec for schemas written in code; it panics on an invalid schema.

@@ -45,6 +45,7 @@ func (c *Codec) Decode(p []byte, h snapstream.Header, base, out *snapshot.Snapsh
 
 func (c *Codec) decodeDelta(r *bitpack.Reader, base, out *snapshot.Snapshot) error {
 	nb := base.Len()
+	c.fit(nb)
 	status := c.status[:nb]
 	clear(status)
 	nremoved, err := readSet(r, status, removed, 255)

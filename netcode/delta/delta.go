@@ -97,6 +97,7 @@ func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
 	}
 	c.newIdx = c.newIdx[:0]
 	nb, nc := base.Len(), cur.Len()
+	c.fit(nb)
 	bids, cids := base.IDs(), cur.IDs()
 	i, j := 0, 0
 	for i < nb || j < nc {
