@@ -16,7 +16,9 @@
 // ([MovePlayer]) and maybe fires; creatures roam like the bandwidth model's
 // walkers and bite players they touch; projectiles fly in sub-steps, die on
 // walls or after [ProjectileTicks], and hit the first player or creature
-// they touch; hurt players take health packs; the round ends on time.
+// they touch; hurt players take health packs; the round ends on time. A
+// player who just joined or respawned is shielded for [SpawnShieldTicks]
+// (no damage, [StateShielded]) unless it fires first.
 // [World.Fill] then quantizes the state into a snapshot of [Schema]:
 // creatures, players, projectiles, in increasing slot order, each slot
 // reuse under a new generation.

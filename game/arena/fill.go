@@ -40,6 +40,9 @@ func (w *World) Fill(dst *snapshot.Snapshot) {
 		if w.tick < p.hurtUntil {
 			state |= StateHurt
 		}
+		if !p.dead && w.tick < p.shieldUntil {
+			state |= StateShielded
+		}
 		w.row(dst, w.playerBase+i, p.x, p.y, p.aim, KindPlayer, state, p.health)
 	}
 	for k := range w.shots {
@@ -91,7 +94,7 @@ func (w *World) Hash() uint64 {
 		if !p.active {
 			continue
 		}
-		h.u64(uint64(p.id), uint64(p.health), uint64(p.respawnAt), uint64(p.hurtUntil), uint64(p.lastShot))
+		h.u64(uint64(p.id), uint64(p.health), uint64(p.respawnAt), uint64(p.hurtUntil), uint64(p.lastShot), uint64(p.shieldUntil))
 		h.f64(p.x, p.y, p.aim, p.dx, p.dy)
 		h.bool(p.moving, p.dead, p.hasShot)
 		h.u64(uint64(p.applied), uint64(p.newest), uint64(p.queued))

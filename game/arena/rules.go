@@ -24,6 +24,10 @@ const (
 	PlayerHealth = 100
 	// RespawnTicks is how long a dead player waits.
 	RespawnTicks = 3 * TickRate
+	// SpawnShieldTicks is how long a player who just joined or respawned
+	// takes no damage (StateShielded), unless it fires first: time to see
+	// where it is before anything can kill it.
+	SpawnShieldTicks = 2 * TickRate
 
 	// FireInterval is the least number of ticks between two shots.
 	FireInterval = 6

@@ -2,6 +2,7 @@ package arena
 
 import (
 	"errors"
+	"github.com/sightline-game/sightline/netcode/snapshot"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -679,6 +680,7 @@ func TestShotsOfAPlayerWhoLeft(t *testing.T) {
 	w.RemovePlayer(1)
 	w.AddPlayer(3) // takes player 1's slot
 	place(t, w, 3, mid-100+ProjectileSpeed*Dt*3, mid)
+	w.playerOf(t, 3).shieldUntil = 0 // this test is about the shot, not the spawn shield
 	for range 5 {
 		w.Step()
 	}
@@ -688,5 +690,75 @@ func TestShotsOfAPlayerWhoLeft(t *testing.T) {
 	}
 	if b := w.playerOf(t, 2); b.health != PlayerHealth {
 		t.Fatal("the shot went through")
+	}
+}
+
+// stateOf returns player id's state bits as Fill writes them.
+func stateOf(t *testing.T, w *World, id PlayerID) uint32 {
+	t.Helper()
+	snap := snapshot.New(Schema())
+	w.Fill(snap)
+	i, ok := snap.Find(uint16(w.playerBase + int(w.byID[id])))
+	if !ok {
+		t.Fatalf("player %d not in the snapshot", id)
+	}
+	return snap.Value(i, FieldState)
+}
+
+// A player who just joined or respawned takes no damage for
+// SpawnShieldTicks, shows StateShielded meanwhile, and loses the shield at
+// once when it fires.
+func TestSpawnShield(t *testing.T) {
+	w, s := duel(t, Config{Seed: 4})
+	joined := w.tick
+	if st := stateOf(t, w, 2); st&StateShielded == 0 {
+		t.Fatalf("a player who just joined: state %#b, want shielded", st)
+	}
+	// Player 1 fires at idle player 2 all along the shield: nothing lands.
+	shieldHits := 0
+	for w.tick < joined+SpawnShieldTicks {
+		s.apply(w, 1, Input{Buttons: ButtonFire})
+		w.Step()
+		for _, h := range take(t, w) {
+			if h.kind == events.KindHit {
+				shieldHits++
+			}
+		}
+	}
+	b := w.playerOf(t, 2)
+	if b.health != PlayerHealth || shieldHits != 0 || w.stats.Shielded == 0 {
+		t.Fatalf("under the shield: health %d, %d hits reported, %d shielded", b.health, shieldHits, w.stats.Shielded)
+	}
+	if st := stateOf(t, w, 2); st&StateShielded != 0 {
+		t.Fatalf("after %d ticks: state %#b, still shielded", SpawnShieldTicks, st)
+	}
+	// Then shots hurt, until player 2 dies and respawns shielded.
+	for w.tick < 400 && !b.dead {
+		s.apply(w, 1, Input{Buttons: ButtonFire})
+		w.Step()
+	}
+	if !b.dead {
+		t.Fatal("player 2 never died once the shield was gone")
+	}
+	for b.dead {
+		w.Step()
+	}
+	take(t, w)
+	if st := stateOf(t, w, 2); st&StateShielded == 0 || b.shieldUntil != w.tick+SpawnShieldTicks {
+		t.Fatalf("respawned: state %#b, shield until %d at tick %d", st, b.shieldUntil, w.tick)
+	}
+	// Firing drops it at once: the next shot that reaches it hurts.
+	place(t, w, 2, mid+100, mid)
+	s.apply(w, 2, Input{Buttons: ButtonFire, Aim: math.Pi / 2}) // shoots away
+	w.Step()
+	if st := stateOf(t, w, 2); st&StateShielded != 0 {
+		t.Fatalf("after firing: state %#b, still shielded", st)
+	}
+	for w.tick < 600 && b.health == PlayerHealth {
+		s.apply(w, 1, Input{Buttons: ButtonFire})
+		w.Step()
+	}
+	if b.health != PlayerHealth-ProjectileDamage {
+		t.Fatalf("a player who fired out of its shield: health %d", b.health)
 	}
 }

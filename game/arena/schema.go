@@ -24,9 +24,10 @@ const (
 
 // State bits.
 const (
-	StateWalking = 1 << iota // creatures: walking; players: moving
-	StateDead                // players waiting to respawn
-	StateHurt                // took damage within the last few ticks
+	StateWalking  = 1 << iota // creatures: walking; players: moving
+	StateDead                 // players waiting to respawn
+	StateHurt                 // took damage within the last few ticks
+	StateShielded             // players: just spawned, takes no damage (SpawnShieldTicks)
 )
 
 // Quantizers of the replicated fields.
@@ -50,7 +51,7 @@ func Schema() *snapshot.Schema {
 		snapshot.Field{Name: "y", Bits: PosQuant.Bits()},
 		snapshot.Field{Name: "heading", Bits: HeadingQuant.Bits()},
 		snapshot.Field{Name: "kind", Bits: 2},
-		snapshot.Field{Name: "state", Bits: 3},
+		snapshot.Field{Name: "state", Bits: 4},
 		snapshot.Field{Name: "health", Bits: 7},
 	)
 }

@@ -21,6 +21,8 @@ type Stats struct {
 	// Kills counts players killed by players' shots; Deaths counts players
 	// killed by anything; CreatureKills counts creatures shot dead.
 	Kills, Deaths, CreatureKills uint64
+	// Shielded counts hits and bites a spawn shield took.
+	Shielded uint64
 	// PickupsTaken counts health packs taken; Rounds counts rounds ended.
 	PickupsTaken, Rounds uint64
 	// PlayersRefused counts AddPlayer calls with no free slot or a bad id.

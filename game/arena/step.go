@@ -75,6 +75,7 @@ func (w *World) stepPlayers() {
 func (w *World) respawnPlayer(p *player, slot int) {
 	p.x, p.y = w.m.OpenSpot(w.rng, PlayerRadius)
 	p.dead, p.health, p.hurtUntil = false, PlayerHealth, 0
+	p.shieldUntil = w.tick + SpawnShieldTicks
 	w.bumpGen(slot)
 }
 
@@ -100,6 +101,7 @@ func (w *World) fire(p *player, slot int) {
 	}
 	w.bumpGen(w.shotBase + int(k))
 	p.lastShot, p.hasShot = w.tick, true
+	p.shieldUntil = min(p.shieldUntil, w.tick) // a shielded player who shoots can be shot
 	w.stats.ShotsFired++
 }
 
@@ -263,6 +265,10 @@ func (w *World) credit(id PlayerID) *player {
 // creature), reports the hit, and the death if it was one.
 func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon uint8) {
 	p := &w.players[i]
+	if w.tick < p.shieldUntil {
+		w.stats.Shielded++
+		return
+	}
 	p.health -= dmg
 	p.hurtUntil = w.tick + HurtTicks
 	w.emitHit(attacker, p.id, dmg)

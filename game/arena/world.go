@@ -72,18 +72,21 @@ type queuedInput struct {
 }
 
 type player struct {
-	id        PlayerID
-	active    bool
-	x, y      float64
-	aim       float64
-	dx, dy    float64 // direction of the last consumed input
-	moving    bool    // moved on the last tick
-	dead      bool
-	health    int
-	respawnAt uint32
-	hurtUntil uint32
-	lastShot  uint32
-	hasShot   bool
+	id     PlayerID
+	active bool
+	x, y   float64
+	aim    float64
+	dx, dy float64 // direction of the last consumed input
+	moving bool    // moved on the last tick
+	// shieldUntil is the first tick the player can be hurt again after
+	// spawning; firing ends the shield at once.
+	shieldUntil uint32
+	dead        bool
+	health      int
+	respawnAt   uint32
+	hurtUntil   uint32
+	lastShot    uint32
+	hasShot     bool
 
 	applied uint32 // seq of the newest consumed input
 	newest  uint32 // newest seq accepted (queued or consumed)
@@ -257,7 +260,7 @@ func (w *World) AddPlayer(id PlayerID) {
 		if p.active {
 			continue
 		}
-		*p = player{id: id, active: true, health: PlayerHealth, dirty: true}
+		*p = player{id: id, active: true, health: PlayerHealth, dirty: true, shieldUntil: w.tick + SpawnShieldTicks}
 		// The middle 7x7 tiles are always open.
 		lo := float64((Tiles/2-3)*Tile) + PlayerRadius
 		span := float64(7*Tile) - 2*PlayerRadius

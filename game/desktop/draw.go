@@ -123,7 +123,8 @@ var hurtTint = func() *ebiten.ColorScale {
 
 // drawPlayer draws a player: a shadow, a round body with a gun pointing
 // where it aims, a health bar; the player's own one with a white ring. A
-// dead player is a faded cross; a hurt one flashes.
+// dead player is a faded cross; a hurt one flashes; a just-spawned one sits
+// in a pale bubble that pulses while its shield lasts.
 func (g *Game) drawPlayer(dst *ebiten.Image, wx, wy, heading float64, state, health uint32, c color.RGBA, self bool) {
 	const r = arena.PlayerRadius
 	if !g.cam.Visible(wx, wy, r+40) {
@@ -141,6 +142,10 @@ func (g *Game) drawPlayer(dst *ebiten.Image, wx, wy, heading float64, state, hea
 		return
 	}
 	drawSprite(dst, sp.shadow, x+3, y+4, 0, 1, nil)
+	if state&arena.StateShielded != 0 { // under the body, which keeps its colour
+		pulse := 0.75 + 0.25*math.Sin(float64(time.Now().UnixMilli())/120)
+		drawSprite(dst, sp.shield, x, y, 0, pulse, nil)
+	}
 	var tint *ebiten.ColorScale
 	if state&arena.StateHurt != 0 {
 		tint = hurtTint

@@ -285,6 +285,9 @@ func (g *Game) drawBanners(dst *ebiten.Image, now time.Time) {
 		drawText(dst, "YOU DIED", f.huge, ScreenWidth/2, cy, text.AlignCenter, colBad)
 		drawText(dst, "respawning…", f.normal, ScreenWidth/2, cy+50, text.AlignCenter, colText)
 	}
+	if g.self.ok && g.self.state&arena.StateShielded != 0 {
+		drawText(dst, "shielded: no damage until it fades or you fire", f.normal, ScreenWidth/2, ScreenHeight-90, text.AlignCenter, colShield)
+	}
 	for _, l := range g.hud.banner.Lines(now) {
 		drawText(dst, l.Text, f.huge, ScreenWidth/2, cy+90, text.AlignCenter, fade(colAccent, g.hud.banner.Alpha(l, now)))
 	}

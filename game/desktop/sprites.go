@@ -20,6 +20,7 @@ type sprites struct {
 	pickup   *ebiten.Image    // a health pack
 	selfRing *ebiten.Image
 	hurtRing *ebiten.Image
+	shield   *ebiten.Image                // a just-spawned player's bubble
 	bodies   map[color.RGBA]*ebiten.Image // player bodies by color
 	guns     map[color.RGBA]*ebiten.Image // player guns by color, pointing +x
 }
@@ -69,6 +70,9 @@ func newSprites() *sprites {
 
 	s.selfRing = ebiten.NewImage(ringSprite, ringSprite)
 	vector.StrokeCircle(s.selfRing, ringSprite/2, ringSprite/2, arena.PlayerRadius+4, 2, colSelfRing, true)
+	s.shield = ebiten.NewImage(ringSprite, ringSprite)
+	aaCircle(s.shield, ringSprite/2, ringSprite/2, arena.PlayerRadius+6, fade(colShield, 0.18))
+	vector.StrokeCircle(s.shield, ringSprite/2, ringSprite/2, arena.PlayerRadius+6, 2, colShield, true)
 	s.hurtRing = ebiten.NewImage(ringSprite, ringSprite)
 	vector.StrokeCircle(s.hurtRing, ringSprite/2, ringSprite/2, arena.PlayerRadius+1, 3, colBad, true)
 	return s

@@ -20,7 +20,8 @@ import (
 
 // ProtocolVersion is the version of the match protocol (docs/PROTOCOL.md)
 // an offer speaks. A server refuses an offer of another version with 400.
-const ProtocolVersion = 1
+// Version 2: the arena's state field grew to 4 bits (the spawn shield).
+const ProtocolVersion = 2
 
 // maxAnswerBytes caps the answer Dial reads.
 const maxAnswerBytes = 64 << 10

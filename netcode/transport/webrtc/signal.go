@@ -30,8 +30,12 @@ func parseOffer(body []byte) (string, error) {
 	if err := json.Unmarshal(body, &m); err != nil || m.Type != "offer" {
 		return "", errNotOffer
 	}
-	if m.Version != 0 && m.Version != ProtocolVersion {
-		return "", fmt.Errorf("protocol version %d; this server speaks %d", m.Version, ProtocolVersion)
+	version := m.Version
+	if version == 0 {
+		version = 1 // offers named no version before version 2
+	}
+	if version != ProtocolVersion {
+		return "", fmt.Errorf("protocol version %d; this server speaks %d", version, ProtocolVersion)
 	}
 	if err := checkSDP(m.SDP); err != nil {
 		return "", err

@@ -14,13 +14,13 @@ func TestParseOffer(t *testing.T) {
 		want       string // the SDP, or the error's text
 		ok         bool
 	}{
-		{"offer", `{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `","version":1}`, minimalSDP, true},
-		{"offer without a version", `{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `"}`, minimalSDP, true},
+		{"offer", `{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `","version":2}`, minimalSDP, true},
+		{"offer without a version (1)", `{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `"}`, "protocol version 1; this server speaks 2", false},
 		{"answer", `{"type":"answer","sdp":"` + jsonSDP(minimalSDP) + `"}`, "not an offer", false},
 		{"not JSON", "hello", "not an offer", false},
-		{"version 2", `{"type":"offer","sdp":"v=0","version":2}`, "protocol version 2; this server speaks 1", false},
-		{"empty SDP", `{"type":"offer","sdp":""}`, "malformed SDP: ", false},
-		{"broken SDP", `{"type":"offer","sdp":"v=0\r\nthis is not sdp\r\n"}`, "malformed SDP: ", false},
+		{"version 3", `{"type":"offer","sdp":"v=0","version":3}`, "protocol version 3; this server speaks 2", false},
+		{"empty SDP", `{"type":"offer","sdp":"","version":2}`, "malformed SDP: ", false},
+		{"broken SDP", `{"type":"offer","sdp":"v=0\r\nthis is not sdp\r\n","version":2}`, "malformed SDP: ", false},
 	} {
 		sdp, err := parseOffer([]byte(tc.body))
 		switch {
@@ -41,7 +41,7 @@ func jsonSDP(s string) string {
 // never panics, refuses with one of its reasons, and what it accepts goes
 // through a second encode and parse unchanged.
 func FuzzParseOffer(f *testing.F) {
-	f.Add([]byte(`{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `","version":1}`))
+	f.Add([]byte(`{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `","version":2}`))
 	f.Add([]byte(`{"type":"offer","sdp":"v=0\r\nthis is not sdp\r\n"}`))
 	f.Add([]byte(`{"type":"offer","sdp":"v=0","version":2}`))
 	f.Add([]byte(`{"type":"answer"}`))
