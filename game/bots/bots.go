@@ -1,8 +1,11 @@
 // Package bots runs server-side players: headless clients that join the
 // match through the same input path as people, over an in-memory connection
 // in the server's process, and verify every tick they decode. Each plays
-// with a Brain that reads only what its client decoded: it hunts the
-// nearest player or creature in view, and wanders when there is none.
+// with a Brain that reads only what its client decoded and the map its
+// welcome names: it hunts the nearest player or creature it has a clear
+// line of fire to (the nearest of all if it sees none), shoots only where
+// no wall is in the way, walks around walls along routes over the map's
+// tiles, and wanders from one open spot to another when nothing is in view.
 package bots
 
 import (
@@ -11,8 +14,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/transport"
@@ -33,6 +38,10 @@ type Config struct {
 type Group struct {
 	clients []*client.Client
 	wg      sync.WaitGroup
+
+	mapsMu sync.Mutex
+	maps   map[uint64]*arena.Map // by seed: the bots of a match share its walls
+	mapped atomic.Int32          // bots whose brain has the map
 }
 
 // Start connects cfg.Count bots through add (the server's Add) and runs them
@@ -61,7 +70,8 @@ func Start(ctx context.Context, cfg Config, add func(transport.Conn)) (*Group, e
 }
 
 // run plays one bot: poll, then the Brain's input (the Wanderer's until the
-// client knows its slot and has a snapshot).
+// client knows its slot and has a snapshot). Once welcomed, the Brain gets
+// the map of the welcome's seed.
 func (g *Group) run(ctx context.Context, c *client.Client, rate float64, b *Brain) {
 	t := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer t.Stop()
@@ -74,8 +84,29 @@ func (g *Group) run(ctx context.Context, c *client.Client, rate float64, b *Brai
 		case <-t.C:
 		}
 		c.Poll()
+		if b.Map() == nil {
+			if _, ok := c.Self(); ok { // the welcome carries the map's seed (0 is one)
+				b.SetMap(g.mapOf(c.MapSeed()))
+				g.mapped.Add(1)
+			}
+		}
 		c.SendInput(b.Play(c))
 	}
+}
+
+// mapOf returns the map of seed, made once for the whole group.
+func (g *Group) mapOf(seed uint64) *arena.Map {
+	g.mapsMu.Lock()
+	defer g.mapsMu.Unlock()
+	m, ok := g.maps[seed]
+	if !ok {
+		if g.maps == nil {
+			g.maps = make(map[uint64]*arena.Map, 1)
+		}
+		m = arena.NewMap(seed)
+		g.maps[seed] = m
+	}
+	return m
 }
 
 // Stats sums the bots' counters.

@@ -18,7 +18,7 @@ type ent struct {
 }
 
 // scene builds a decoded snapshot of the arena from entities in slot order.
-func scene(t *testing.T, ents ...ent) *snapshot.Snapshot {
+func scene(t testing.TB, ents ...ent) *snapshot.Snapshot {
 	t.Helper()
 	s := snapshot.New(arena.Schema())
 	for _, e := range ents {

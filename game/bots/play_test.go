@@ -1,51 +1,150 @@
 package bots
 
 import (
+	"math"
 	"testing"
 
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
+// How the bots of a test match play.
+type mode int
+
+const (
+	wandering mode = iota
+	blind          // brains without the map
+	sighted        // brains with the map
+)
+
+// playArena plays bots players in a real World of seed for ticks, each fed
+// the world's own snapshot, and calls each (if not nil) after every Step
+// with the bot's index, its input and its state after the Step. It returns
+// the world's counters.
+func playArena(t testing.TB, seed uint64, bots, ticks int, how mode, each func(i int, in arena.Input, p arena.PlayerInfo)) arena.Stats {
+	w, err := arena.NewWorld(arena.Config{Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	brains := make([]*Brain, bots)
+	wanderers := make([]*Wanderer, bots)
+	for i := range bots {
+		w.AddPlayer(arena.PlayerID(i + 1))
+		brains[i], wanderers[i] = NewBrain(uint64(i)), NewWanderer(uint64(i))
+		if how == sighted {
+			brains[i].SetMap(arena.NewMap(w.MapSeed()))
+		}
+	}
+	view := snapshot.New(arena.Schema())
+	ins := make([]arena.Input, bots)
+	for tick := 1; tick <= ticks; tick++ {
+		w.Fill(view)
+		for i := range bots {
+			id := arena.PlayerID(i + 1)
+			if how == wandering {
+				ins[i] = arena.Input(wanderers[i].Next())
+			} else {
+				ins[i] = arena.Input(brains[i].Next(w.Observe(id).Self, view))
+			}
+			w.ApplyInput(id, uint32(tick), ins[i])
+		}
+		w.Step()
+		if each != nil {
+			for i := range bots {
+				p, _ := w.Player(arena.PlayerID(i + 1))
+				each(i, ins[i], p)
+			}
+		}
+	}
+	return w.Stats()
+}
+
+func hitRate(s arena.Stats) float64 { return float64(s.Hits) / max(float64(s.ShotsFired), 1) }
+
 // TestBrainsPlayTheArena: brains fed the arena's own snapshots hunt and
-// score, far better than wanderers in the same match.
+// score, far better than wanderers in the same match; with the map they
+// waste fewer shots on walls than without.
 func TestBrainsPlayTheArena(t *testing.T) {
 	const bots, ticks = 8, 60 * arena.TickRate
-	play := func(smart bool) arena.Stats {
-		w, err := arena.NewWorld(arena.Config{Seed: 21})
-		if err != nil {
-			t.Fatal(err)
-		}
-		brains := make([]*Brain, bots)
-		wanderers := make([]*Wanderer, bots)
-		for i := range bots {
-			w.AddPlayer(arena.PlayerID(i + 1))
-			brains[i], wanderers[i] = NewBrain(uint64(i)), NewWanderer(uint64(i))
-		}
-		view := snapshot.New(arena.Schema())
-		for tick := uint32(1); tick <= ticks; tick++ {
-			w.Fill(view)
-			for i := range bots {
-				id := arena.PlayerID(i + 1)
-				var in arena.Input
-				if smart {
-					in = arena.Input(brains[i].Next(w.Observe(id).Self, view))
-				} else {
-					in = arena.Input(wanderers[i].Next())
-				}
-				w.ApplyInput(id, tick, in)
+	for _, seed := range []uint64{21, 4} {
+		smart := playArena(t, seed, bots, ticks, sighted, nil)
+		old := playArena(t, seed, bots, ticks, blind, nil)
+		dumb := playArena(t, seed, bots, ticks, wandering, nil)
+		t.Logf("seed %d, %d bots, %d s: with the map %d shots, %d hits (%.0f %%), %d creatures, %d kills; "+
+			"without %d shots, %d hits (%.0f %%), %d creatures, %d kills; wanderers %d shots, %d hits, %d creatures",
+			seed, bots, ticks/arena.TickRate,
+			smart.ShotsFired, smart.Hits, 100*hitRate(smart), smart.CreatureKills, smart.Kills,
+			old.ShotsFired, old.Hits, 100*hitRate(old), old.CreatureKills, old.Kills,
+			dumb.ShotsFired, dumb.Hits, dumb.CreatureKills)
+		for _, s := range []arena.Stats{smart, old} {
+			if s.Hits < 100 || s.CreatureKills < 20 || s.Hits < 2*dumb.Hits {
+				t.Errorf("seed %d: brains hit %d times and killed %d creatures; wanderers hit %d times", seed, s.Hits, s.CreatureKills, dumb.Hits)
 			}
-			w.Step()
+			if hitRate(s) < 0.25 {
+				t.Errorf("seed %d: brains hit with %d of %d shots", seed, s.Hits, s.ShotsFired)
+			}
 		}
-		return w.Stats()
+		// Shots that hit nothing end on a wall or fly out their time:
+		// seeing the walls, the bots hit with a clearly larger share.
+		if hitRate(smart) < hitRate(old)+0.1 {
+			t.Errorf("seed %d: with the map %.0f %% of shots hit, without %.0f %%", seed, 100*hitRate(smart), 100*hitRate(old))
+		}
+		if smart.Hits < old.Hits*3/4 {
+			t.Errorf("seed %d: with the map %d hits, without %d: holding fire should not cost the fight", seed, smart.Hits, old.Hits)
+		}
 	}
-	smart, dumb := play(true), play(false)
-	t.Logf("brains: %d shots, %d hits, %d creatures, %d kills; wanderers: %d shots, %d hits, %d creatures",
-		smart.ShotsFired, smart.Hits, smart.CreatureKills, smart.Kills, dumb.ShotsFired, dumb.Hits, dumb.CreatureKills)
-	if smart.Hits < 100 || smart.CreatureKills < 20 || smart.Hits < 2*dumb.Hits {
-		t.Fatalf("brains hit %d times and killed %d creatures; wanderers hit %d times", smart.Hits, smart.CreatureKills, dumb.Hits)
-	}
-	if float64(smart.Hits) < 0.25*float64(smart.ShotsFired) {
-		t.Fatalf("brains hit with %d of %d shots", smart.Hits, smart.ShotsFired)
+}
+
+// TestBrainsNeverStayStuck: in a real match, no bot with the map pushes
+// against a wall for more than the few ticks before a detour, nor stays
+// within a tile's length of one spot for long while alive: it walks routes
+// around walls. (Two bots circling each other stay close to one spot for a
+// while: hence 5 s. Without the map bots push into walls for seconds, and
+// some stay put for many more.)
+func TestBrainsNeverStayStuck(t *testing.T) {
+	const bots, ticks = 6, 3000
+	for _, how := range []mode{sighted, blind} {
+		type track struct {
+			x, y, ax, ay float64 // where it is; where its stay began
+			stay, pinned int     // ticks within a tile's length of (ax, ay); of pushing without moving
+			worstStay    int
+			worstPinned  int
+		}
+		tr := make([]track, bots)
+		for i := range tr {
+			tr[i].x = math.NaN()
+		}
+		playArena(t, 21, bots, ticks, how, func(i int, in arena.Input, p arena.PlayerInfo) {
+			k := &tr[i]
+			moved := math.Hypot(p.X-k.x, p.Y-k.y)
+			k.x, k.y = p.X, p.Y
+			if !p.Dead && (in.MoveX != 0 || in.MoveY != 0) && moved < 0.5 {
+				k.pinned++
+				k.worstPinned = max(k.worstPinned, k.pinned)
+			} else {
+				k.pinned = 0
+			}
+			if p.Dead || math.Hypot(p.X-k.ax, p.Y-k.ay) > arena.Tile {
+				k.ax, k.ay, k.stay = p.X, p.Y, 0
+				return
+			}
+			k.stay++
+			k.worstStay = max(k.worstStay, k.stay)
+		})
+		worstStay, worstPinned := 0, 0
+		for _, k := range tr {
+			worstStay, worstPinned = max(worstStay, k.worstStay), max(worstPinned, k.worstPinned)
+		}
+		t.Logf("map %-5v: %d bots, %d ticks: longest push without moving %d ticks, longest stay within %d px %d ticks",
+			how == sighted, bots, ticks, worstPinned, arena.Tile, worstStay)
+		if how != sighted {
+			continue
+		}
+		if worstPinned > 5 {
+			t.Errorf("a bot pushed %d ticks without moving (at most 5)", worstPinned)
+		}
+		if worstStay > 5*arena.TickRate {
+			t.Errorf("a bot stayed %d ticks within a tile's length of one spot (at most %d)", worstStay, 5*arena.TickRate)
+		}
 	}
 }

@@ -1,0 +1,141 @@
+package bots
+
+import (
+	"math"
+	"testing"
+
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+)
+
+// middle is the middle of the map, always open.
+const middle = arena.WorldSize / 2
+
+// clientViews plays a match of 8 bots with the map for a while and returns
+// what bot 0's client would decode on the next n ticks (the entities within
+// protocol.ViewRadius of it), its slot and the map.
+func clientViews(t testing.TB, n int) ([]*snapshot.Snapshot, uint16, *arena.Map) {
+	const bots = 8
+	w, err := arena.NewWorld(arena.Config{Seed: 21})
+	if err != nil {
+		t.Fatal(err)
+	}
+	brains := make([]*Brain, bots)
+	for i := range bots {
+		w.AddPlayer(arena.PlayerID(i + 1))
+		brains[i] = NewBrain(uint64(i))
+		brains[i].SetMap(w.Map())
+	}
+	full := snapshot.New(arena.Schema())
+	var views []*snapshot.Snapshot
+	self := w.Observe(1).Self
+	for tick := 1; len(views) < n; tick++ {
+		w.Fill(full)
+		if tick > 10*arena.TickRate { // into the fight
+			me, _ := full.Find(self)
+			x, y := pos(full, me)
+			v := snapshot.New(arena.Schema())
+			for j := range full.Len() {
+				if tx, ty := pos(full, j); math.Hypot(tx-x, ty-y) <= protocol.ViewRadius {
+					if err := v.Append(full.ID(j), full.Row(j)...); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			views = append(views, v)
+		}
+		for i := range bots {
+			id := arena.PlayerID(i + 1)
+			w.ApplyInput(id, uint32(tick), arena.Input(brains[i].Next(w.Observe(id).Self, full)))
+		}
+		w.Step()
+	}
+	return views, self, w.Map()
+}
+
+// TestBrainNextAllocatesNothing: once its map is set, a Brain's tick
+// allocates nothing, whether it fights in the open, routes around a wall
+// every tick or wanders.
+func TestBrainNextAllocatesNothing(t *testing.T) {
+	views, self, m := clientViews(t, 90)
+	c := findBehindWall(t, 1, 0, 4, 6)
+	// Behind the wall, the bot in two tiles by turns: a route search each tick.
+	hidden := []*snapshot.Snapshot{
+		scene(t, ent{slot: 9, kind: arena.KindCreature, x: c.tx, y: c.ty}, me(c.x, c.y)),
+		scene(t, ent{slot: 9, kind: arena.KindCreature, x: c.tx, y: c.ty}, me(c.x+arena.Tile, c.y)),
+	}
+	alone := []*snapshot.Snapshot{scene(t, me(middle, middle)), scene(t, me(middle+arena.Tile, middle))}
+	cases := []struct {
+		name  string
+		m     *arena.Map
+		self  uint16
+		views []*snapshot.Snapshot
+	}{
+		{"a match, with the map", m, self, views},
+		{"a match, without", nil, self, views},
+		{"behind a wall", arena.NewMap(c.seed), selfSlot, hidden},
+		{"alone", m, selfSlot, alone},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := NewBrain(1)
+			b.SetMap(tc.m)
+			for _, v := range tc.views { // warm up
+				b.Next(tc.self, v)
+			}
+			k := 0
+			allocs := testing.AllocsPerRun(5*len(tc.views), func() {
+				b.Next(tc.self, tc.views[k%len(tc.views)])
+				k++
+			})
+			if allocs != 0 {
+				t.Fatalf("%v allocations a tick", allocs)
+			}
+		})
+	}
+}
+
+// BenchmarkBrainNext: one bot's tick on what its client decodes in a match
+// (about a screen's worth of creatures, players and shots), with and
+// without the map; and, with the map, the worst cases of route searching:
+// a new search every tick, to a target behind a wall or a far wander goal.
+func BenchmarkBrainNext(b *testing.B) {
+	views, self, m := clientViews(b, 300)
+	n := 0
+	for _, v := range views {
+		n += v.Len()
+	}
+	b.Logf("%d views of %.0f entities on average", len(views), float64(n)/float64(len(views)))
+	c := findBehindWall(b, 1, 0, 4, 6)
+	hidden := []*snapshot.Snapshot{
+		scene(b, ent{slot: 9, kind: arena.KindCreature, x: c.tx, y: c.ty}, me(c.x, c.y)),
+		scene(b, ent{slot: 9, kind: arena.KindCreature, x: c.tx, y: c.ty}, me(c.x+arena.Tile, c.y)),
+	}
+	alone := []*snapshot.Snapshot{scene(b, me(middle, middle)), scene(b, me(middle+arena.Tile, middle))}
+	for _, bc := range []struct {
+		name  string
+		m     *arena.Map
+		self  uint16
+		views []*snapshot.Snapshot
+	}{
+		{"match/map", m, self, views},
+		{"match/nomap", nil, self, views},
+		{"behind_wall/map", arena.NewMap(c.seed), selfSlot, hidden},
+		{"wander/map", m, selfSlot, alone},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			br := NewBrain(1)
+			br.SetMap(bc.m)
+			b.ReportAllocs()
+			k := 0
+			for b.Loop() {
+				br.Next(bc.self, bc.views[k%len(bc.views)])
+				k++
+			}
+			if br.nav != nil {
+				b.ReportMetric(float64(br.nav.searches)/float64(k), "searches/op")
+			}
+		})
+	}
+}
