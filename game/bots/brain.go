@@ -33,7 +33,7 @@ type View interface {
 }
 
 // Brain plays the arena from what its client decoded. It picks the nearest
-// live player or creature in view that is not itself, turns its aim towards
+// live, unshielded player or creature in view that is not itself, turns its aim towards
 // it, fires when roughly aligned and within FireRange, and closes in to
 // about KeepDistance (backing off when nearer, circling in between). With
 // nothing in view it wanders. A bot that keeps pushing without moving takes
@@ -469,7 +469,8 @@ func isTarget(view *snapshot.Snapshot, j int) bool {
 	case arena.KindCreature:
 		return true
 	case arena.KindPlayer:
-		return view.Value(j, arena.FieldState)&arena.StateDead == 0
+		// Dead players and shielded ones (just spawned) take no damage.
+		return view.Value(j, arena.FieldState)&(arena.StateDead|arena.StateShielded) == 0
 	}
 	return false
 }

@@ -86,6 +86,15 @@ func TestBrainAimsAtTheNearest(t *testing.T) {
 			wantAim: math.Pi, wantFire: true, wantMove: +1,
 		},
 		{
+			name: "a shielded player is no target",
+			ents: []ent{
+				{slot: 6, kind: arena.KindCreature, x: 1000, y: 700},
+				me(1000, 1000),
+				{slot: 301, kind: arena.KindPlayer, state: arena.StateShielded, x: 1100, y: 1000},
+			},
+			wantAim: -math.Pi / 2, wantFire: true, wantMove: +1,
+		},
+		{
 			name:    "out of range: aims and closes in, holds fire",
 			ents:    []ent{me(1000, 1000), {slot: 301, kind: arena.KindPlayer, x: 1000, y: 1000 - 650}},
 			wantAim: -math.Pi / 2, wantFire: false, wantMove: +1,
