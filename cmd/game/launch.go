@@ -25,7 +25,7 @@ const joinTimeout = 15 * time.Second
 type playConfig struct {
 	name               string
 	autopilot, overlay bool
-	loss               float64
+	loss, burst        float64
 	latency, jitter    time.Duration
 }
 
@@ -84,7 +84,7 @@ func (l *launcher) hostAndPlay(ctx context.Context) (*desktop.Game, error) {
 // overlay can make the link worse on purpose), the client, and the game.
 func (l *launcher) newGame(conn transport.Conn, status string) (*desktop.Game, error) {
 	cond := smooth.NewConditioner(conn, l.clock, l.seed^0x636f6e64)
-	cond.Set(smooth.Conditions{Loss: l.play.loss, Latency: l.play.latency, Jitter: l.play.jitter})
+	cond.Set(smooth.Conditions{Loss: l.play.loss, BurstLen: l.play.burst, Latency: l.play.latency, Jitter: l.play.jitter})
 	cl := client.New(cond, client.Config{Verify: true, Name: l.play.name, Logger: l.log})
 	cfg := desktop.Config{
 		Client: cl, Conditioner: cond, Name: l.play.name, TickRate: protocol.DefaultTickRate,

@@ -12,7 +12,8 @@
 //
 // In the game: WASD or arrows move, the mouse aims, left button or space
 // fires, Enter chats, Tab shows the scoreboard, F3 the network overlay (with
-// 1/2, 3/4, 5/6 adding loss, latency and jitter to the link, 0 clearing).
+// 1/2, 3/4, 5/6 adding loss, latency and jitter to the link, 7/8 making
+// losses come in runs, 0 clearing).
 //
 // -loss 0.1 -latency 50ms -jitter 20ms start with that link conditioner set
 // (the overlay shows and changes it). For tests and screenshots: -screenshot
@@ -63,6 +64,7 @@ func run() int {
 	loss := flag.Float64("loss", 0, "start with this share (0-0.5) of unreliable messages lost, both ways (F3: 1/2)")
 	latency := flag.Duration("latency", 0, "start with this much latency added, each way (F3: 3/4)")
 	jitter := flag.Duration("jitter", 0, "start with up to this much jitter added, each way (F3: 5/6)")
+	burst := flag.Float64("burst", 0, "start with losses in runs of this mean length, 2-8 (F3: 7/8; <= 1: independent)")
 	level := flag.String("log-level", "warn", "debug, info, warn or error")
 	flag.Parse()
 
@@ -111,7 +113,7 @@ func run() int {
 		},
 		play: playConfig{
 			name: *name, autopilot: *autopilot, overlay: *overlay,
-			loss: *loss, latency: *latency, jitter: *jitter,
+			loss: *loss, burst: *burst, latency: *latency, jitter: *jitter,
 		},
 	}
 	defer l.close()

@@ -177,9 +177,9 @@ func (g *Game) act(it controls.Intent, now time.Time) {
 	}
 	if it.Has(controls.ActionConditions) && g.cfg.Conditioner != nil {
 		c := it.Conditions
-		g.cfg.Conditioner.Set(smooth.Conditions{Loss: c.Loss, Latency: c.Latency, Jitter: c.Jitter})
-		g.hud.notice(now, fmt.Sprintf("link: +%d%% loss, +%d ms latency, +%d ms jitter",
-			int(c.Loss*100+0.5), c.Latency.Milliseconds(), c.Jitter.Milliseconds()))
+		g.cfg.Conditioner.Set(smooth.Conditions{Loss: c.Loss, BurstLen: c.Burst, Latency: c.Latency, Jitter: c.Jitter})
+		g.hud.notice(now, fmt.Sprintf("link: +%d%% loss%s, +%d ms latency, +%d ms jitter",
+			int(c.Loss*100+0.5), burstText(c.Burst), c.Latency.Milliseconds(), c.Jitter.Milliseconds()))
 	}
 }
 
@@ -189,7 +189,16 @@ func (g *Game) conditions() controls.Conditions {
 		return controls.Conditions{}
 	}
 	c := g.cfg.Conditioner.Conditions()
-	return controls.Conditions{Loss: c.Loss, Latency: c.Latency, Jitter: c.Jitter}
+	return controls.Conditions{Loss: c.Loss, Burst: c.BurstLen, Latency: c.Latency, Jitter: c.Jitter}
+}
+
+// burstText says how losses come: " in runs of N", or nothing when each
+// message is lost on its own.
+func burstText(burst float64) string {
+	if burst <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" in runs of %.0f", burst)
 }
 
 // ensureMap builds the map, its drawing and the predictor once the server

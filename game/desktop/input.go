@@ -41,6 +41,8 @@ var (
 		{ebiten.KeyDigit4, controls.KeyLatencyUp},
 		{ebiten.KeyDigit5, controls.KeyJitterDown},
 		{ebiten.KeyDigit6, controls.KeyJitterUp},
+		{ebiten.KeyDigit7, controls.KeyBurstDown},
+		{ebiten.KeyDigit8, controls.KeyBurstUp},
 		{ebiten.KeyDigit0, controls.KeyResetLink},
 	}
 )

@@ -64,7 +64,7 @@ func (g *Game) drawOverlay(dst *ebiten.Image, now time.Time) {
 	lineH := 17.0
 	condRows := 0
 	if g.cfg.Conditioner != nil {
-		condRows = 4
+		condRows = 5
 	}
 	h := 34 + float64(len(rows))*lineH + chartH + 30 + float64(condRows)*lineH + 10
 	panel(dst, ovX, ovY, ovW, h)
@@ -96,6 +96,12 @@ func (g *Game) drawOverlay(dst *ebiten.Image, now time.Time) {
 		drawText(dst, fmt.Sprintf("[3/4] latency +%3d ms   [0] reset", c.Latency.Milliseconds()), f.mono, ovX+12, y, text.AlignStart, colText)
 		y += lineH
 		drawText(dst, fmt.Sprintf("[5/6] jitter  +%3d ms", c.Jitter.Milliseconds()), f.mono, ovX+12, y, text.AlignStart, colText)
+		y += lineH
+		runs := "independent"
+		if c.BurstLen > 1 {
+			runs = fmt.Sprintf("runs of %.0f", c.BurstLen)
+		}
+		drawText(dst, "[7/8] losses  "+runs, f.mono, ovX+12, y, text.AlignStart, colText)
 	}
 }
 

@@ -57,6 +57,8 @@ const (
 	KeyJitterDown                   // 5: less added jitter
 	KeyJitterUp                     // 6: more added jitter
 	KeyResetLink                    // 0: a clean link again
+	KeyBurstDown                    // 7: shorter runs of losses
+	KeyBurstUp                      // 8: longer runs of losses
 )
 
 // Action is a client-side thing to do this frame.

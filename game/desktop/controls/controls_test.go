@@ -101,9 +101,9 @@ func TestConditionerKeysOnlyWithOverlay(t *testing.T) {
 func TestConditionsStayInRange(t *testing.T) {
 	var c Conditions
 	for range 100 {
-		c, _ = c.Step(KeyLossUp | KeyLatencyUp | KeyJitterUp)
+		c, _ = c.Step(KeyLossUp | KeyLatencyUp | KeyJitterUp | KeyBurstUp)
 	}
-	if c != (Conditions{Loss: MaxLoss, Latency: MaxLatency, Jitter: MaxJitter}) {
+	if c != (Conditions{Loss: MaxLoss, Burst: MaxBurst, Latency: MaxLatency, Jitter: MaxJitter}) {
 		t.Errorf("after raising: %+v", c)
 	}
 	if c.Loss != 0.5 || c.Latency != 300*time.Millisecond || c.Jitter != 100*time.Millisecond {
@@ -113,8 +113,19 @@ func TestConditionsStayInRange(t *testing.T) {
 	if c != (Conditions{}) {
 		t.Errorf("reset: %+v", c)
 	}
+	// Bursts: one press from independent losses gives runs of 2; coming
+	// down, runs of 1 are independent losses again.
+	for _, tc := range []struct {
+		keys Keys
+		want float64
+	}{{KeyBurstUp, 2}, {KeyBurstUp, 3}, {KeyBurstDown, 2}, {KeyBurstDown, 0}, {KeyBurstDown, 0}, {KeyBurstUp, 2}} {
+		c, _ = c.Step(tc.keys)
+		if c.Burst != tc.want {
+			t.Fatalf("after %b: burst %v, want %v", tc.keys, c.Burst, tc.want)
+		}
+	}
 	for range 3 {
-		c, _ = c.Step(KeyLossDown | KeyLatencyDown | KeyJitterDown)
+		c, _ = c.Step(KeyLossDown | KeyLatencyDown | KeyJitterDown | KeyBurstDown)
 	}
 	if c != (Conditions{}) {
 		t.Errorf("lowering below zero: %+v", c)
