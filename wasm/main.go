@@ -53,12 +53,16 @@ func main() {
 		return
 	}
 	js.Global().Set("sightlineConditions", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) == 3 {
-			cond.Set(smooth.Conditions{
+		if len(args) >= 3 {
+			c := smooth.Conditions{
 				Loss:    args[0].Float(),
 				Latency: time.Duration(args[1].Float() * float64(time.Millisecond)),
 				Jitter:  time.Duration(args[2].Float() * float64(time.Millisecond)),
-			})
+			}
+			if len(args) >= 4 {
+				c.BurstLen = args[3].Float() // mean run of losses; <= 1: single losses
+			}
+			cond.Set(c)
 		}
 		return nil
 	}))
