@@ -1,6 +1,8 @@
 package desktop
 
 import (
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -26,7 +28,9 @@ type Options struct {
 	// every core.
 	MaxFPS int
 	// Screenshot, with ExitAfter, saves the frame drawn ExitAfter after the
-	// start as a PNG at this path and ends the loop.
+	// start as a PNG at this path and ends the loop. When the scene is a
+	// match, what it drew where (Drawn) goes beside it as JSON, at the
+	// same path with ".json" for its extension.
 	Screenshot string
 	// ExitAfter ends the loop this long after the start (0: never).
 	ExitAfter time.Duration
@@ -109,6 +113,9 @@ func (a *App) Draw(screen *ebiten.Image) {
 		a.canvas.Clear()
 		a.canvas.DrawImage(screen, nil)
 		a.shotErr = savePNG(a.canvas, a.opt.Screenshot)
+		if r, ok := a.scene.(reporter); ok && a.shotErr == nil {
+			a.shotErr = r.LastDrawn().writeJSON(strings.TrimSuffix(a.opt.Screenshot, filepath.Ext(a.opt.Screenshot)) + ".json")
+		}
 		a.shotDone = true
 	}
 	a.capFrameRate()

@@ -10,9 +10,10 @@
 //	game.go        the match scene: Update, Draw
 //	input.go       Input: keys, mouse and gamepad into intents (mapping in package controls)
 //	net.go         one network step per Update: poll, push, reconcile, send
-//	camera.go      the camera that follows the player, clamped to the world
+//	camera/        the camera that keeps the player centred (void past the world's edge)
 //	world.go       the static map, drawn once into offscreen chunks
 //	draw.go        creatures, players, projectiles and pickups
+//	drawn.go       Drawn: what a frame drew where, saved beside a screenshot for tests
 //	sprites.go     their shapes, drawn once into small images
 //	minimap.go     the map in a corner with dots
 //	hud.go         health, score, round clock, kill feed, chat, scoreboard
@@ -23,6 +24,6 @@
 //
 // Nothing here holds rules: the movement the predictor replays is arena's,
 // and the pure parts of this client (input mapping, feeds, the overlay's
-// numbers, the menu's list and pings in lobby) live in sub-packages that
+// numbers, the menu's list and pings in lobby, the camera) live in sub-packages that
 // test without a display.
 package desktop

@@ -69,6 +69,7 @@ func (g *Game) placeSelf(now time.Time) {
 func (g *Game) drawWorld(dst *ebiten.Image, now time.Time) {
 	g.drawPickups(dst, now)
 	g.ents, g.shots = g.ents[:0], g.shots[:0]
+	g.drawn.reset()
 	slot, haveSelf := g.cl.Self()
 	g.interp.Sample(now, func(id snapshot.EntityID, e smooth.Entity) {
 		if haveSelf && id.Index == slot && g.self.ok {
@@ -131,6 +132,11 @@ func (g *Game) drawPlayer(dst *ebiten.Image, wx, wy, heading float64, state, hea
 		return
 	}
 	x, y := g.cam.ToScreen(wx, wy)
+	if b := drawnBody(x, y, r, c, state); self {
+		g.drawn.Self, g.drawn.SelfShown = b, true
+	} else {
+		g.drawn.Players = append(g.drawn.Players, b)
+	}
 	sp := g.sprites
 	if state&arena.StateDead != 0 {
 		drawSprite(dst, sp.body(c), x, y, 0, 0.3, nil)
@@ -173,6 +179,7 @@ func (g *Game) drawCreature(dst *ebiten.Image, e *drawnEntity, now time.Time) {
 		return
 	}
 	x, y := g.cam.ToScreen(e.X, e.Y)
+	g.drawn.Creatures = append(g.drawn.Creatures, drawnBody(x, y, r, colCreature, e.State))
 	pose := 0
 	if e.State&arena.StateWalking != 0 && (now.UnixMilli()/120+int64(e.id.Index))%2 == 1 {
 		pose = 1

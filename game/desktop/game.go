@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/desktop/camera"
 	"github.com/sightline-game/sightline/game/desktop/controls"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/smooth"
@@ -65,7 +66,7 @@ type Game struct {
 	fonts   *fonts
 	sprites *sprites
 	input   Input
-	cam     Camera
+	cam     camera.Camera
 
 	net     netState
 	hud     hudState
@@ -80,6 +81,7 @@ type Game struct {
 
 	// Per-frame scratch, reused.
 	ents  []drawnEntity
+	drawn Drawn // what the last frame drew where
 	shots []drawnEntity
 
 	// The player's own entity as last drawn, in world and screen px.
@@ -109,7 +111,7 @@ func New(cfg Config) (*Game, error) {
 		log:     cfg.Logger,
 		fonts:   newFonts(),
 		sprites: newSprites(),
-		cam:     Camera{W: ScreenWidth, H: ScreenHeight},
+		cam:     camera.Camera{W: ScreenWidth, H: ScreenHeight},
 		interp:  smooth.NewInterpolator(cfg.TickRate),
 		overlay: cfg.ShowOverlay,
 	}
@@ -228,6 +230,7 @@ func (g *Game) drawFrame(dst *ebiten.Image, now time.Time) {
 	if g.mapDraw != nil {
 		g.mapDraw.draw(dst, &g.cam)
 	}
+	drawVoid(dst, &g.cam)
 	g.drawWorld(dst, now)
 	if g.mini != nil {
 		g.mini.draw(dst, g, now)

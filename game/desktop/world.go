@@ -4,6 +4,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/desktop/camera"
 )
 
 // chunkSize is the side of one cached piece of the map, in px. The 4096 px
@@ -23,7 +24,7 @@ type mapLayer struct {
 func newMapLayer(m *arena.Map) *mapLayer { return &mapLayer{m: m} }
 
 // draw draws the part of the map the camera sees.
-func (l *mapLayer) draw(dst *ebiten.Image, cam *Camera) {
+func (l *mapLayer) draw(dst *ebiten.Image, cam *camera.Camera) {
 	x0, y0 := max(int(cam.X)/chunkSize, 0), max(int(cam.Y)/chunkSize, 0)
 	x1, y1 := min(int(cam.X+cam.W)/chunkSize, chunks-1), min(int(cam.Y+cam.H)/chunkSize, chunks-1)
 	for cy := y0; cy <= y1; cy++ {
@@ -111,6 +112,15 @@ func (l *mapLayer) paint(img *ebiten.Image, ox, oy int) {
 			if !l.m.Wall(tx+1, ty) {
 				vector.DrawFilledRect(img, x+t-3, y, 3, t, colWallBottom, false)
 			}
+		}
+	}
+}
+
+// drawVoid darkens what the camera shows past the world's edge.
+func drawVoid(dst *ebiten.Image, cam *camera.Camera) {
+	for _, r := range cam.Outside() {
+		if r[2] > 0 && r[3] > 0 {
+			box(dst, r[0], r[1], r[2], r[3], colVoid)
 		}
 	}
 }

@@ -1,7 +1,9 @@
 // Package xvfbtest runs the desktop game (cmd/game) in a real X server and
 // checks what it drew. It holds only tests: they build the game, run it
 // under xvfb-run for a few seconds and read the screenshot it saved of its
-// last frame. One hosts a match with bots and plays it; the other hosts a
+// last frame. Beside the screenshot the game writes what that frame drew
+// where (game/desktop/drawn.go), so the match test checks every body it
+// drew against the pixels, whatever the bots did. One hosts a match with bots and plays it; the other hosts a
 // match that announces itself on the LAN and starts a second game at the
 // menu (-browse), which must list it with its ping.
 //

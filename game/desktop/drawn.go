@@ -1,0 +1,65 @@
+package desktop
+
+import (
+	"encoding/json"
+	"image/color"
+	"os"
+
+	"github.com/sightline-game/sightline/game/arena"
+)
+
+// Drawn lists the bodies a frame drew and where, in screen px. The window
+// loop writes it beside a screenshot (Options.Screenshot), so that a test
+// can check every body against the pixels instead of guessing what the
+// scene held.
+type Drawn struct {
+	// Self is the own player; SelfShown is false when it was not drawn
+	// (not yet spawned).
+	Self      DrawnBody `json:"self"`
+	SelfShown bool      `json:"self_shown"`
+	// Players are the other players drawn, Creatures the creatures.
+	Players   []DrawnBody `json:"players"`
+	Creatures []DrawnBody `json:"creatures"`
+}
+
+// DrawnBody is one body drawn on screen.
+type DrawnBody struct {
+	At       [2]float64 `json:"at"`     // screen position of the centre
+	Radius   float64    `json:"radius"` // in px
+	Color    [3]uint8   `json:"color"`  // the body's colour before any hurt tint
+	Dead     bool       `json:"dead,omitempty"`
+	Hurt     bool       `json:"hurt,omitempty"`
+	Shielded bool       `json:"shielded,omitempty"`
+}
+
+func drawnBody(x, y, r float64, c color.RGBA, state uint32) DrawnBody {
+	return DrawnBody{
+		At: [2]float64{x, y}, Radius: r, Color: [3]uint8{c.R, c.G, c.B},
+		Dead:     state&arena.StateDead != 0,
+		Hurt:     state&arena.StateHurt != 0,
+		Shielded: state&arena.StateShielded != 0,
+	}
+}
+
+// reset empties d for the next frame, keeping its storage.
+func (d *Drawn) reset() {
+	d.SelfShown = false
+	d.Players, d.Creatures = d.Players[:0], d.Creatures[:0]
+}
+
+// writeJSON writes d to path.
+func (d *Drawn) writeJSON(path string) error {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// A reporter is a scene that says what its last frame drew.
+type reporter interface {
+	LastDrawn() *Drawn
+}
+
+// LastDrawn returns what the last frame drew. It is valid until the next.
+func (g *Game) LastDrawn() *Drawn { return &g.drawn }
