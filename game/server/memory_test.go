@@ -136,3 +136,99 @@ func TestMemoryPerConnectionBounded(t *testing.T) {
 		t.Errorf("active client: %d mismatched of %d verified", cs.Mismatched, cs.Verified)
 	}
 }
+
+// deafConn is a client's end of a connection that drops every records
+// datagram it receives while deaf says so: the client goes on playing and
+// acknowledging snapshots but never acknowledges those records.
+type deafConn struct {
+	transport.Conn
+	deaf func() bool
+}
+
+func (c *deafConn) Receive(fn func(transport.Channel, []byte)) int {
+	return c.Conn.Receive(func(ch transport.Channel, p []byte) {
+		if ch == transport.Replicas && c.deaf() {
+			return
+		}
+		fn(ch, p)
+	})
+}
+
+// A client that plays but never acknowledges its records is dropped once a
+// record has gone unacknowledged three times the timeout, resent with its
+// timeout backing off all the while; a client that ignores its records for
+// twice the timeout (a browser tab that stalls on and off while it starts)
+// keeps its place and gets every record once it listens.
+func TestRecordsGivenUpOnlyAfterThreeTimeouts(t *testing.T) {
+	world, err := arena.NewWorld(arena.Config{Seed: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const timeout = 5 * time.Second
+	m := &match{t: t, srv: server.New(server.Config{TickRate: tickRate, Timeout: timeout}, world), epoch: time.Unix(1_700_000_000, 0)}
+	deafUntil := map[string]time.Duration{"deaf": time.Hour, "stalled": 2 * timeout}
+	type player struct {
+		name    string
+		id      server.PlayerID
+		c       *client.Client
+		brain   *bots.Brain
+		dropped time.Duration
+	}
+	var players []*player
+	for i, name := range []string{"deaf", "stalled"} {
+		srvEnd, cliEnd, err := memory.NewPair(memory.Config{Seed: uint64(i + 7), Now: m.now,
+			ServerToClient: linksim.Config{Latency: 20 * time.Millisecond}, ClientToServer: linksim.Config{Latency: 20 * time.Millisecond}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.srv.Add(srvEnd)
+		until := deafUntil[name]
+		conn := &deafConn{Conn: cliEnd, deaf: func() bool { return m.clock < until }}
+		players = append(players, &player{name: name, id: server.PlayerID(i + 1),
+			c: client.New(conn, client.Config{Verify: true, Name: name}), brain: bots.NewBrain(uint64(i + 1))})
+	}
+	var pendingAtListen int
+	for m.clock < 30*time.Second {
+		m.clock += time.Second / tickRate
+		m.srv.Step(m.epoch.Add(m.clock))
+		for _, p := range players {
+			if p.dropped != 0 {
+				continue
+			}
+			if !m.srv.MemoryOf(p.id).Found {
+				p.dropped = m.clock
+				continue
+			}
+			p.c.Poll()
+			p.c.SendInput(p.brain.Play(p.c))
+		}
+		if m.clock < deafUntil["stalled"] {
+			pendingAtListen = m.srv.MemoryOf(2).RecordsPending
+		}
+	}
+	deaf, stalled := players[0], players[1]
+	t.Logf("deaf client dropped at %v; stalled client: %d records pending when it started listening, %d at the end",
+		deaf.dropped, pendingAtListen, m.srv.MemoryOf(stalled.id).RecordsPending)
+	// Records go out from the client's first word (a tick or two after it
+	// joins); the give-up is noticed when the record is next due, at most
+	// MaxResendAfter (1 s) later.
+	if d := deaf.dropped; d < 3*timeout || d > 3*timeout+1500*time.Millisecond {
+		t.Errorf("deaf client dropped at %v, want just after %v", d, 3*timeout)
+	}
+	select {
+	case <-deaf.c.Done():
+	default:
+		t.Error("deaf client's connection still open")
+	}
+	if stalled.dropped != 0 {
+		t.Errorf("stalled client dropped at %v", stalled.dropped)
+	}
+	mem := m.srv.MemoryOf(stalled.id)
+	if pendingAtListen == 0 || mem.RecordsPending != 0 || mem.RecordsHeld == 0 {
+		t.Errorf("stalled client: %d records pending when it listened (want some), %d at the end of %d held (want 0 of some)",
+			pendingAtListen, mem.RecordsPending, mem.RecordsHeld)
+	}
+	if cs := stalled.c.Stats(); cs.Mismatched != 0 || cs.Verified < 25*tickRate {
+		t.Errorf("stalled client: %d mismatched of %d verified", cs.Mismatched, cs.Verified)
+	}
+}

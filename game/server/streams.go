@@ -48,14 +48,17 @@ type streams struct {
 	scratch []byte
 }
 
-// newStreams returns a client's streams; a record unacknowledged for about
-// the client timeout (plus a margin) means the client is gone.
+// newStreams returns a client's streams. A record unacknowledged for three
+// times the client timeout, though resent all the while, means its stream is
+// broken: a client that has gone quiet is dropped sooner by the timeout, and
+// one that still talks but stalls now and then (a browser tab compiling its
+// shaders for seconds) keeps its place.
 func newStreams(timeout time.Duration) *streams {
 	return &streams{
 		out: events.NewOutbox(events.DefaultMaxQueued),
 		in:  events.NewInbox(events.DefaultWindow),
 		records: replica.NewSender(replica.SenderConfig{
-			MaxAttempts: int(timeout/replica.DefaultResendAfter) + 10,
+			GiveUpAfter: 3 * timeout,
 		}),
 		scratch: make([]byte, 0, 256),
 	}

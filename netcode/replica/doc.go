@@ -37,9 +37,11 @@
 // timer ran out) into a datagram of a given byte budget, skipping any that do
 // not fit instead of stopping at them; call it until it returns 0.
 // [Sender.HandleAck] clears records whose newest revision the client
-// acknowledged. After MaxAttempts unacknowledged sends of one revision the
-// sender gives up on that record and [Sender.Failing] turns true: the
-// connection is failing and its owner disconnects it.
+// acknowledged. Each resend of a revision waits twice as long as the one
+// before (up to MaxResendAfter), as TCP backs off its retransmissions. A
+// revision still unacknowledged GiveUpAfter after its first send is given
+// up and [Sender.Failing] turns true: the connection is failing and its
+// owner disconnects it.
 //
 // On the client, one [Receiver]: [Receiver.Handle] applies each record that
 // is newer than what it holds (a newer generation replaces an older one

@@ -8,12 +8,15 @@ import (
 
 // Defaults for a zero SenderConfig.
 const (
-	// DefaultResendAfter is how long a sent record waits for its ack before
-	// it is due again, while no RTT has been measured.
+	// DefaultResendAfter is how long a record sent for the first time waits
+	// for its ack before it is due again, while no RTT has been measured.
 	DefaultResendAfter = 200 * time.Millisecond
-	// DefaultMaxAttempts is how many times one revision is sent before the
-	// sender gives up on it.
-	DefaultMaxAttempts = 10
+	// DefaultMaxResendAfter caps the resend timeout as it doubles with each
+	// unacknowledged send of one revision.
+	DefaultMaxResendAfter = time.Second
+	// DefaultGiveUpAfter is how long one revision may go unacknowledged
+	// after its first send before the sender gives up on it.
+	DefaultGiveUpAfter = 10 * time.Second
 	// DefaultMaxDatagram is the datagram budget AppendDue uses when it is
 	// given maxBytes <= 0: under the usual path MTU once the transport has
 	// added its own headers.
@@ -22,21 +25,31 @@ const (
 
 // SenderConfig configures a Sender. Zero fields take the defaults.
 type SenderConfig struct {
-	// ResendAfter is the resend timeout while no RTT is known; once SetRTT
-	// gives one, the timeout is twice the RTT, kept within
-	// [ResendAfter/4, 4*ResendAfter].
+	// ResendAfter is the first resend timeout of a revision while no RTT is
+	// known; once SetRTT gives one, it is twice the RTT, kept within
+	// [ResendAfter/4, 4*ResendAfter]. Each further unacknowledged send of
+	// the same revision waits twice as long as the one before, up to
+	// MaxResendAfter, so a receiver that stalls for a while is not flooded
+	// and a slow one is not given up on sooner on a fast link.
 	ResendAfter time.Duration
-	// MaxAttempts is how many times one revision of a record is sent
-	// without an ack before the sender gives up on it and reports Failing.
-	MaxAttempts int
+	// MaxResendAfter caps the doubled resend timeout (never below the first).
+	MaxResendAfter time.Duration
+	// GiveUpAfter is how long one revision may go unacknowledged after its
+	// first send before the sender gives up on it and reports Failing. It is
+	// checked when the revision is next due, so the sender notices within
+	// MaxResendAfter of it.
+	GiveUpAfter time.Duration
 }
 
 func (c SenderConfig) withDefaults() SenderConfig {
 	if c.ResendAfter <= 0 {
 		c.ResendAfter = DefaultResendAfter
 	}
-	if c.MaxAttempts <= 0 {
-		c.MaxAttempts = DefaultMaxAttempts
+	if c.MaxResendAfter <= 0 {
+		c.MaxResendAfter = DefaultMaxResendAfter
+	}
+	if c.GiveUpAfter <= 0 {
+		c.GiveUpAfter = DefaultGiveUpAfter
 	}
 	return c
 }
@@ -51,7 +64,7 @@ type SenderStats struct {
 	Acks      uint64 // acks that cleared the newest revision of a record
 	StaleAcks uint64 // acks for an older revision, an unknown or already cleared record
 	BadAcks   uint64 // ack datagrams HandleAck rejected
-	GivenUp   uint64 // revisions abandoned after MaxAttempts sends
+	GivenUp   uint64 // revisions abandoned, unacknowledged GiveUpAfter after their first send
 }
 
 // RecordState is what a Sender holds about one id, for tests and tools.
@@ -60,7 +73,7 @@ type RecordState struct {
 	Revision   uint32
 	Deleted    bool
 	Pending    bool // not acknowledged yet and still being sent
-	GivenUp    bool // abandoned after MaxAttempts sends
+	GivenUp    bool // abandoned, unacknowledged GiveUpAfter after its first send
 	Attempts   int  // sends of the current revision so far
 }
 
@@ -68,7 +81,7 @@ type RecordState struct {
 const (
 	statePending uint8 = iota // waiting to be sent or for its ack
 	stateAcked                // the receiver has the current revision
-	stateGivenUp              // sent MaxAttempts times without an ack
+	stateGivenUp              // unacknowledged GiveUpAfter after its first send
 )
 
 type sendSlot struct {
@@ -79,14 +92,16 @@ type sendSlot struct {
 	state    uint8
 	sent     bool // the current revision went out at least once
 	attempts int
+	first    time.Duration // when the current revision first went out
 	due      time.Duration // when a sent revision may go out again
 	pend     int32         // index in Sender.pending, -1 if not there
 	payload  []byte        // owned; its capacity is reused
 }
 
 // Sender replicates a set of records to one receiver. It resends each record
-// until the receiver acknowledges its newest revision, and gives up after
-// MaxAttempts sends of a revision. Records are independent: each is resent on
+// until the receiver acknowledges its newest revision, each time waiting
+// twice as long as the time before, and gives up on a revision still
+// unacknowledged GiveUpAfter after its first send. Records are independent: each is resent on
 // its own timer, and a record that is lost or waiting never holds up another.
 //
 // A Sender is one end of one connection (make a new one, or Reset it, for a
@@ -210,13 +225,27 @@ func (s *Sender) unpend(i int32) {
 // 4*ResendAfter]. An rtt <= 0 goes back to ResendAfter.
 func (s *Sender) SetRTT(rtt time.Duration) { s.rtt = rtt }
 
-// ResendTimeout returns how long a record sent now waits for its ack.
+// ResendTimeout returns how long a revision sent now for the first time
+// waits for its ack; each resend of it waits twice as long as the one
+// before, up to MaxResendAfter.
 func (s *Sender) ResendTimeout() time.Duration {
 	base := s.cfg.ResendAfter
 	if s.rtt <= 0 {
 		return base
 	}
 	return min(max(2*s.rtt, base/4), 4*base)
+}
+
+// backoff returns how long a revision's send number attempts (from 1) waits
+// for its ack: first doubled attempts-1 times, at most MaxResendAfter (or
+// first, if that is longer).
+func (s *Sender) backoff(first time.Duration, attempts int) time.Duration {
+	limit := max(s.cfg.MaxResendAfter, first)
+	wait := first
+	for i := 1; i < attempts && wait < limit; i++ {
+		wait *= 2
+	}
+	return min(wait, limit)
 }
 
 // AppendDue appends to dst one records datagram holding records that are due
@@ -230,9 +259,10 @@ func (s *Sender) ResendTimeout() time.Duration {
 // for the next call; smaller records behind it still go. A budget below
 // MaxRecordDatagram may leave a large record waiting for good.
 //
-// Each record sent restarts its resend timer. A due record whose current
-// revision has already gone out MaxAttempts times is given up instead: it is
-// no longer sent and the sender reports Failing.
+// Each record sent restarts its resend timer, doubled for each send of the
+// revision before it. A due record whose current revision first went out
+// GiveUpAfter ago or more is given up instead: it is no longer sent and the
+// sender reports Failing.
 func (s *Sender) AppendDue(dst []byte, now time.Duration, maxBytes int) ([]byte, int) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxDatagram
@@ -247,7 +277,7 @@ func (s *Sender) AppendDue(dst []byte, now time.Duration, maxBytes int) ([]byte,
 			k++
 			continue
 		}
-		if sl.attempts >= s.cfg.MaxAttempts {
+		if sl.sent && now-sl.first >= s.cfg.GiveUpAfter {
 			s.unpend(i) // moves another slot to k: look at k again
 			sl.state = stateGivenUp
 			s.stats.GivenUp++
@@ -272,9 +302,12 @@ func (s *Sender) AppendDue(dst []byte, now time.Duration, maxBytes int) ([]byte,
 		if sl.sent {
 			s.stats.Resends++
 		}
+		if !sl.sent {
+			sl.first = now
+		}
 		sl.sent = true
 		sl.attempts++
-		sl.due = now + timeout
+		sl.due = now + s.backoff(timeout, sl.attempts)
 		k++
 	}
 	if n > 0 {
@@ -321,8 +354,9 @@ func (s *Sender) HandleAck(p []byte) error {
 }
 
 // Failing reports whether the sender has given up on a record: the receiver
-// did not acknowledge MaxAttempts sends of it, so the connection is taken to
-// be failing and its owner should disconnect. It stays true until Reset.
+// did not acknowledge a revision of it within GiveUpAfter of its first send,
+// resent all the while, so the connection is taken to be failing and its
+// owner should disconnect. It stays true until Reset.
 func (s *Sender) Failing() bool { return s.failing }
 
 // Pending returns how many records wait to be sent or acknowledged.

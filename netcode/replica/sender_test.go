@@ -2,6 +2,7 @@ package replica_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -74,22 +75,35 @@ func TestNewestRevisionReplacesUnacknowledged(t *testing.T) {
 	}
 }
 
-func TestResendTimerRestartsOnEachSend(t *testing.T) {
+func TestResendTimerBacksOff(t *testing.T) {
 	s := replica.NewSender(replica.SenderConfig{})
 	mustOK(t, s.Publish(9, 0, []byte("x")))
-	sends := 0
-	for now := time.Duration(0); now <= time.Second; now += 10 * ms {
-		for {
-			_, n := s.AppendDue(nil, now, 0)
-			if n == 0 {
-				break
+	var sends []time.Duration
+	run := func(from, to time.Duration) {
+		for now := from; now <= to; now += 10 * ms {
+			for {
+				_, n := s.AppendDue(nil, now, 0)
+				if n == 0 {
+					break
+				}
+				sends = append(sends, now)
 			}
-			sends += n
 		}
 	}
-	// Sent at 0, 200, 400, 600, 800 and 1000 ms: once per timeout, not once per call.
-	if sends != 6 || s.Attempts(9) != 6 {
-		t.Fatalf("%d sends, %d attempts in 1 s, want 6", sends, s.Attempts(9))
+	run(0, 3*time.Second)
+	// Once per timeout, not once per call; the timeout doubles from 200 ms
+	// and stops at MaxResendAfter (1 s).
+	want := []time.Duration{0, 200 * ms, 600 * ms, 1400 * ms, 2400 * ms}
+	if !slices.Equal(sends, want) || s.Attempts(9) != len(want) {
+		t.Fatalf("sent at %v (%d attempts), want %v", sends, s.Attempts(9), want)
+	}
+	// A new revision starts again from the first timeout.
+	sends = sends[:0]
+	mustOK(t, s.Publish(9, 0, []byte("y")))
+	run(3*time.Second, 4*time.Second)
+	want = []time.Duration{3000 * ms, 3200 * ms, 3600 * ms}
+	if !slices.Equal(sends, want) || s.Attempts(9) != len(want) {
+		t.Fatalf("new revision sent at %v (%d attempts), want %v", sends, s.Attempts(9), want)
 	}
 }
 
@@ -243,7 +257,7 @@ func TestPublishRules(t *testing.T) {
 }
 
 func TestResetForgetsEverything(t *testing.T) {
-	s := replica.NewSender(replica.SenderConfig{MaxAttempts: 1})
+	s := replica.NewSender(replica.SenderConfig{GiveUpAfter: time.Millisecond})
 	mustOK(t, s.Publish(1, 0, []byte("a")))
 	s.AppendDue(nil, 0, 0)
 	s.AppendDue(nil, time.Second, 0)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ type simRun struct {
 	s        *replica.Sender
 	r        *replica.Receiver
 	down, up *linksim.Link
-	maxAtt   int
+	maxSends int
 
 	cleared  map[uint32]uint32    // id -> newest revision acknowledged while newest
 	wire     map[[2]uint32]int    // (id, rev) -> times sent
@@ -45,12 +46,9 @@ func newSimRun(t *testing.T, cfg linksim.Config, seed uint64, scfg replica.Sende
 	}
 	sr := &simRun{
 		t: t, s: replica.NewSender(scfg), r: replica.NewReceiver(replica.ReceiverConfig{}),
-		down: down, up: up, maxAtt: scfg.MaxAttempts,
+		down: down, up: up, maxSends: maxSends(scfg),
 		cleared: map[uint32]uint32{}, wire: map[[2]uint32]int{}, reported: map[uint32][2]uint32{},
 		buf: make([]byte, 0, 1500), ack: make([]byte, 0, 1500),
-	}
-	if sr.maxAtt == 0 {
-		sr.maxAtt = replica.DefaultMaxAttempts
 	}
 	sr.r.OnChange(func(rec replica.Record) {
 		sr.changes++
@@ -101,8 +99,8 @@ func (sr *simRun) step(now time.Duration) {
 			}
 			k := [2]uint32{rec.ID, rec.Revision}
 			sr.wire[k]++
-			if sr.wire[k] > sr.maxAtt {
-				t.Fatalf("id %d rev %d sent %d times, MaxAttempts %d", rec.ID, rec.Revision, sr.wire[k], sr.maxAtt)
+			if sr.wire[k] > sr.maxSends {
+				t.Fatalf("id %d rev %d sent %d times, at most %d fit in GiveUpAfter", rec.ID, rec.Revision, sr.wire[k], sr.maxSends)
 			}
 		}
 		sr.down.Send(now, p)
@@ -152,17 +150,18 @@ func TestConvergesOverLossyLinks(t *testing.T) {
 		{"bursty2", bursty, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// 30 attempts: at 51% loss per round trip, giving up would take
-			// 0.51^30 ~ 2e-9; the default 10 (0.1%) would fail a run of
-			// thousands of revisions by design.
-			sr := newSimRun(t, tc.cfg, tc.seed, replica.SenderConfig{MaxAttempts: 30})
+			// A minute before giving up: about 60 sends at 51% loss per
+			// round trip, so giving up would take 0.51^60 ~ 3e-18. The
+			// default 10 s (12 sends, 3e-4) would fail a run of thousands
+			// of revisions by design.
+			sr := newSimRun(t, tc.cfg, tc.seed, replica.SenderConfig{GiveUpAfter: time.Minute})
 			rng := rand.New(rand.NewPCG(tc.seed, 77))
 			model := map[uint32]*modelRec{}
 			const (
 				ids   = 64
 				tick  = 20 * ms
 				busy  = 3000 // ticks with changes
-				quiet = 500  // ticks without: 10 s, more than 30 resends at 200 ms
+				quiet = 1500 // ticks without: 30 s, 32 sends of each last revision
 			)
 			ops := 0
 			for k := range busy + quiet {
@@ -235,36 +234,74 @@ func TestConvergesOverLossyLinks(t *testing.T) {
 	}
 }
 
-// TestGivesUpOnDeadLink: with every datagram lost, each record is sent
-// exactly MaxAttempts times, then given up, and the sender reports Failing.
+// TestGivesUpOnDeadLink: with every datagram lost, each record is resent
+// with its timeout doubling up to MaxResendAfter, then given up
+// GiveUpAfter after its first send, and the sender reports Failing.
 func TestGivesUpOnDeadLink(t *testing.T) {
-	sr := newSimRun(t, linksim.Config{Loss: 1, Latency: 30 * ms}, 9, replica.SenderConfig{})
+	s := replica.NewSender(replica.SenderConfig{})
 	for id := range uint32(5) {
-		mustOK(t, sr.s.Publish(id, 0, []byte(fmt.Sprint("record ", id))))
+		mustOK(t, s.Publish(id, 0, []byte(fmt.Sprint("record ", id))))
 	}
+	var sends []time.Duration // when record 0 went out
 	var failedAt time.Duration
-	for now := time.Duration(0); now < 5*time.Second; now += 10 * ms {
-		sr.step(now)
-		if sr.s.Failing() && failedAt == 0 {
+	for now := time.Duration(0); now < 15*time.Second; now += 10 * ms {
+		for {
+			p, n := s.AppendDue(nil, now, 0)
+			if n == 0 {
+				break
+			}
+			for _, rec := range parse(t, p) {
+				if rec.ID == 0 {
+					sends = append(sends, now)
+				}
+			}
+		}
+		if s.Failing() && failedAt == 0 {
 			failedAt = now
 		}
 	}
-	st := sr.s.Stats()
-	if !sr.s.Failing() || st.GivenUp != 5 || sr.s.Pending() != 0 {
-		t.Fatalf("failing %v, stats %+v", sr.s.Failing(), st)
+	// 0, 200, 600, 1400 ms (the timeout doubling from 200 ms), then every
+	// second up to 9.4 s; the next due time, 10.4 s, is past GiveUpAfter.
+	want := []time.Duration{0, 200 * ms, 600 * ms, 1400 * ms}
+	for at := 2400 * ms; at < replica.DefaultGiveUpAfter; at += replica.DefaultMaxResendAfter {
+		want = append(want, at)
+	}
+	if !slices.Equal(sends, want) {
+		t.Fatalf("record 0 sent at %v, want %v", sends, want)
+	}
+	if failedAt != 10400*ms {
+		t.Fatalf("failing at %v, want 10.4s", failedAt)
+	}
+	st := s.Stats()
+	if !s.Failing() || st.GivenUp != 5 || s.Pending() != 0 || st.Sends != uint64(5*len(want)) {
+		t.Fatalf("failing %v, pending %d, stats %+v; want 5 given up after %d sends each", s.Failing(), s.Pending(), st, len(want))
 	}
 	for id := range uint32(5) {
-		if rs, _ := sr.s.Record(id); !rs.GivenUp || rs.Attempts != replica.DefaultMaxAttempts {
+		if rs, _ := s.Record(id); !rs.GivenUp || rs.Attempts != len(want) {
 			t.Fatalf("id %d: %+v", id, rs)
 		}
 	}
-	if st.Sends != 5*replica.DefaultMaxAttempts {
-		t.Fatalf("%d sends, want %d", st.Sends, 5*replica.DefaultMaxAttempts)
+}
+
+// maxSends is how many times a revision can go out before cfg gives up on
+// it: the sends of the backoff schedule that start within GiveUpAfter (a
+// run's ticks only delay them).
+func maxSends(cfg replica.SenderConfig) int {
+	first, limit, giveUp := cfg.ResendAfter, cfg.MaxResendAfter, cfg.GiveUpAfter
+	if first <= 0 {
+		first = replica.DefaultResendAfter
 	}
-	// Ten sends 200 ms apart, then the tenth timer runs out: 2 s.
-	if want := time.Duration(replica.DefaultMaxAttempts) * replica.DefaultResendAfter; failedAt != want {
-		t.Fatalf("failing at %v, want %v", failedAt, want)
+	if limit <= 0 {
+		limit = replica.DefaultMaxResendAfter
 	}
+	if giveUp <= 0 {
+		giveUp = replica.DefaultGiveUpAfter
+	}
+	n := 0
+	for at, wait := time.Duration(0), first; at < giveUp; at, wait = at+wait, min(2*wait, max(limit, first)) {
+		n++
+	}
+	return n
 }
 
 // steadyPair is a sender and receiver exchanging directly, for the
