@@ -53,8 +53,9 @@ func (mm *minimap) draw(dst *ebiten.Image, g *Game, now time.Time) {
 	op.ColorScale.ScaleAlpha(0.92)
 	dst.DrawImage(mm.img, op)
 
-	cx, cy := mm.toMini(g.cam.X, g.cam.Y)
-	vector.StrokeRect(dst, float32(cx), float32(cy), float32(g.cam.W*miniScale), float32(g.cam.H*miniScale), 1, fade(colText, 0.5), false)
+	x0, y0, x1, y1 := g.cam.InWorld()
+	cx, cy := mm.toMini(x0, y0)
+	vector.StrokeRect(dst, float32(cx), float32(cy), float32((x1-x0)*miniScale), float32((y1-y0)*miniScale), 1, fade(colText, 0.5), false)
 	if g.self.ok {
 		sx, sy := mm.toMini(g.self.x, g.self.y)
 		ring(dst, sx, sy, protocol.ViewRadius*miniScale, 1, fade(colSelf, 0.35))

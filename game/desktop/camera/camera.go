@@ -42,3 +42,9 @@ func (c *Camera) Outside() [4][4]float64 {
 		{left, c.H - bottom, c.W - left - right, bottom},
 	}
 }
+
+// InWorld returns the part of the world the screen shows, as world
+// corners (x0, y0) and (x1, y1): the view without the void past the edge.
+func (c *Camera) InWorld() (x0, y0, x1, y1 float64) {
+	return max(c.X, 0), max(c.Y, 0), min(c.X+c.W, arena.WorldSize), min(c.Y+c.H, arena.WorldSize)
+}

@@ -34,6 +34,10 @@ func TestFollowKeepsThePointCentred(t *testing.T) {
 			if got != want {
 				t.Errorf("void left, right, top, bottom = %v, want %v", got, want)
 			}
+			x0, y0, x1, y1 := c.InWorld()
+			if x1-x0 != w-tc.left-tc.right || y1-y0 != h-tc.top-tc.bottom || x0 < 0 || y0 < 0 || x1 > arena.WorldSize || y1 > arena.WorldSize {
+				t.Errorf("in the world: (%v, %v)-(%v, %v), want the screen less the void", x0, y0, x1, y1)
+			}
 			// The void's side rectangles lie at the screen's sides; the top
 			// and bottom ones span what is between them.
 			if o[1][0]+o[1][2] != w || o[3][1]+o[3][3] != h {
