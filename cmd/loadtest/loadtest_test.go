@@ -38,7 +38,8 @@ func TestServerAndLoadTest(t *testing.T) {
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
 	var logs bytes.Buffer
-	srv := exec.Command(serverExe, "-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", fmt.Sprint(udpPort), "-bots", "20", "-rate", "4000", "-debug-gc")
+	srv := exec.Command(serverExe, "-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", fmt.Sprint(udpPort), "-bots", "20", "-rate", "4000", "-debug-gc",
+		"-offer-rate", "0.5", "-offer-burst", "2") // the 4 clients share an address: some must wait their turn
 	srv.Stdout, srv.Stderr = &logs, &logs
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -81,6 +82,12 @@ func TestServerAndLoadTest(t *testing.T) {
 	if r.Clients != 4 || r.Connected != 4 || r.MismatchedTicks != 0 || r.VerifiedTicks < 4*60 || r.P99PacketBytes == 0 || r.ConnectMsMax <= 0 ||
 		r.OverBudget || r.MaxBpsPerClient > 4000*31/30 || r.MaxPacketBytes > 1200 || r.LossDown < 0.02 || r.LossUp < 0.02 {
 		t.Fatalf("load test result %+v", r)
+	}
+	// Two of the four offers met the server's rate limit and waited at
+	// least a second; their handshakes, counted without the waits, did not.
+	if r.Retries < 1 || r.ConnectMsMax < 1000 || r.HandshakeMsMax <= 0 || r.HandshakeMsP50 > r.ConnectMsP50 || r.HandshakeMsMax >= r.ConnectMsMax {
+		t.Fatalf("connect times with %d retries: p50 %.0f ms, max %.0f ms; without the waits p50 %.0f ms, max %.0f ms",
+			r.Retries, r.ConnectMsP50, r.ConnectMsMax, r.HandshakeMsP50, r.HandshakeMsMax)
 	}
 
 	// The counters page shows the match: bots plus the load test's clients joined.

@@ -81,7 +81,8 @@ func main() {
 		enc.SetIndent("", "  ")
 		enc.Encode(r)
 	} else {
-		fmt.Printf("%d of %d clients connected (connect p50 %.0f ms, max %.0f ms)\n", r.Connected, r.Clients, r.ConnectMsP50, r.ConnectMsMax)
+		fmt.Printf("%d of %d clients connected (connect p50 %.0f ms, max %.0f ms; without %d waits the server asked for: p50 %.0f ms, max %.0f ms)\n",
+			r.Connected, r.Clients, r.ConnectMsP50, r.ConnectMsMax, r.Retries, r.HandshakeMsP50, r.HandshakeMsMax)
 		if !o.Link.IsZero() {
 			fmt.Printf("conditioned link: %.1f%% of messages lost toward the clients, %.1f%% toward the server\n", 100*r.LossDown, 100*r.LossUp)
 		}

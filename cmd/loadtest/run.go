@@ -42,24 +42,33 @@ type result struct {
 	Stale           uint64 `json:"stale"`
 	// What the clients' conditioners lost on purpose, as shares of the
 	// unreliable messages they carried.
-	LossDown         float64  `json:"loss_down,omitempty"`
-	LossUp           float64  `json:"loss_up,omitempty"`
-	MeanBpsPerClient float64  `json:"mean_Bps_per_client"`
-	MaxBpsPerClient  float64  `json:"max_Bps_per_client"`
-	P99PacketBytes   int      `json:"p99_packet_bytes"`
-	MaxPacketBytes   int      `json:"max_packet_bytes"`
-	ConnectMsP50     float64  `json:"connect_ms_p50"`
-	ConnectMsMax     float64  `json:"connect_ms_max"`
-	Seconds          float64  `json:"seconds"`
-	BudgetBps        float64  `json:"budget_Bps,omitempty"`
-	OverBudget       bool     `json:"over_budget"`
-	Errors           []string `json:"errors,omitempty"`
+	LossDown         float64 `json:"loss_down,omitempty"`
+	LossUp           float64 `json:"loss_up,omitempty"`
+	MeanBpsPerClient float64 `json:"mean_Bps_per_client"`
+	MaxBpsPerClient  float64 `json:"max_Bps_per_client"`
+	P99PacketBytes   int     `json:"p99_packet_bytes"`
+	MaxPacketBytes   int     `json:"max_packet_bytes"`
+	// ConnectMs is from the first offer to the channels open, including the
+	// waits the server asked for (429/503 with Retry-After: many clients
+	// from one address meet its offer rate limit); HandshakeMs is without
+	// those waits.
+	ConnectMsP50   float64  `json:"connect_ms_p50"`
+	ConnectMsMax   float64  `json:"connect_ms_max"`
+	HandshakeMsP50 float64  `json:"handshake_ms_p50"`
+	HandshakeMsMax float64  `json:"handshake_ms_max"`
+	Retries        int      `json:"retries"` // offers refused for now and asked again
+	Seconds        float64  `json:"seconds"`
+	BudgetBps      float64  `json:"budget_Bps,omitempty"`
+	OverBudget     bool     `json:"over_budget"`
+	Errors         []string `json:"errors,omitempty"`
 }
 
 // one is what a single client measured.
 type one struct {
 	connected bool
 	connect   time.Duration
+	waited    time.Duration // Retry-After waits within connect
+	retries   int
 	stats     client.Stats
 	played    time.Duration
 	sizes     []int // snapshot datagram sizes
@@ -80,7 +89,7 @@ func run(ctx context.Context, o options) result {
 	wg.Wait()
 
 	r := result{Clients: o.Clients, Seconds: o.Seconds, BudgetBps: o.Budget}
-	var connects []float64
+	var connects, handshakes []float64
 	var sizes []int
 	var bps []float64
 	var up, down linksim.Stats
@@ -93,6 +102,8 @@ func run(ctx context.Context, o options) result {
 		}
 		r.Connected++
 		connects = append(connects, float64(c.connect.Microseconds())/1000)
+		handshakes = append(handshakes, float64((c.connect-c.waited).Microseconds())/1000)
+		r.Retries += c.retries
 		st := c.stats
 		r.DecodedTicks += st.Decoded
 		r.VerifiedTicks += st.Verified
@@ -127,11 +138,16 @@ func run(ctx context.Context, o options) result {
 		r.MaxPacketBytes = sizes[len(sizes)-1]
 	}
 	if len(connects) > 0 {
-		slices.Sort(connects)
-		r.ConnectMsP50 = connects[len(connects)/2]
-		r.ConnectMsMax = connects[len(connects)-1]
+		r.ConnectMsP50, r.ConnectMsMax = medianAndMax(connects)
+		r.HandshakeMsP50, r.HandshakeMsMax = medianAndMax(handshakes)
 	}
 	return r
+}
+
+// medianAndMax sorts xs (not empty) and returns its median and maximum.
+func medianAndMax(xs []float64) (float64, float64) {
+	slices.Sort(xs)
+	return xs[len(xs)/2], xs[len(xs)-1]
 }
 
 // play connects one client, plays for the configured time and reports.
@@ -140,7 +156,13 @@ func play(ctx context.Context, o options, seed uint64) one {
 	dialCtx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
 	defer cancel()
 	start := time.Now()
-	conn, err := webrtc.Dial(dialCtx, strings.TrimSuffix(o.URL, "/")+client.SignalPath, webrtc.DialConfig{Logger: o.Logger})
+	conn, err := webrtc.Dial(dialCtx, strings.TrimSuffix(o.URL, "/")+client.SignalPath, webrtc.DialConfig{
+		Logger: o.Logger,
+		OnRetryLater: func(wait time.Duration, _ error) {
+			out.waited += wait
+			out.retries++
+		},
+	})
 	if err != nil {
 		out.err = fmt.Errorf("connect to %s: %w", o.URL, err)
 		return out

@@ -419,3 +419,42 @@ func TestDialRetriesWhenToldToComeBack(t *testing.T) {
 		t.Fatalf("stats %+v: want some offers refused for rate and all three answered in the end", st)
 	}
 }
+
+// TestDialWaitsOutRetryAfter: a client that finds every connecting place
+// taken is told to come back later (503, Retry-After 1); Dial waits, asks
+// again, says so through OnRetryLater each time, and joins once a
+// half-finished session times out.
+func TestDialWaitsOutRetryAfter(t *testing.T) {
+	const connectTimeout = 1500 * time.Millisecond
+	ts := newTestServer(t, ServerConfig{MaxConnecting: 1, ConnectTimeout: connectTimeout, ClientKey: headerClientKey})
+	rp, deadSDP := newRawPeer(t, goodChannels())
+	_ = rp.pc.Close()
+	start := time.Now()
+	if code, body, _ := postAs(t, ts, "half", offerJSON("offer", deadSDP)); code != http.StatusOK {
+		t.Fatalf("half-open offer: %d %q", code, body)
+	}
+	cfg := ts.dialConfig(t, "patient")
+	cfg.HTTPClient = &http.Client{Transport: keyTransport{base: ts.http.Client().Transport, key: "patient"}}
+	var waits []time.Duration
+	var refusals []error
+	cfg.OnRetryLater = func(wait time.Duration, refusal error) {
+		waits = append(waits, wait)
+		refusals = append(refusals, refusal)
+	}
+	c := ts.dial(t, "patient", cfg)
+	took := time.Since(start)
+	sc := ts.accept(t)
+	exchange1(t, c, sc, 1)
+	t.Logf("joined after %v, having waited %v", took, waits)
+	if len(waits) == 0 || took < connectTimeout {
+		t.Fatalf("joined after %v with waits %v: the half-open session held its place for %v", took, waits, connectTimeout)
+	}
+	for i, w := range waits {
+		if w != time.Second || !errors.Is(refusals[i], ErrSignalling) || !strings.Contains(refusals[i].Error(), "503") {
+			t.Errorf("retry %d: wait %v after %v, want 1s after a 503", i, w, refusals[i])
+		}
+	}
+	if st := ts.Stats(); st.RejectedConnecting != uint64(len(waits)) || st.TimedOut != 1 || st.Connected != 1 {
+		t.Errorf("stats %+v: want %d refused while connecting, 1 timed out, 1 connected", st, len(waits))
+	}
+}

@@ -92,6 +92,12 @@ type DialConfig struct {
 	// after this package's settings (for example SetNet for a vnet test
 	// network). It must not undo DetachDataChannels. Ignored in the browser.
 	SettingEngine func(*webrtc.SettingEngine)
+
+	// OnRetryLater, if set, is called each time the server refuses the offer
+	// for now (429 or 503 with Retry-After) and Dial is about to wait before
+	// asking again, with the wait and the refusal: how long a connection
+	// queued is not how long its handshake took.
+	OnRetryLater func(wait time.Duration, refusal error)
 }
 
 // channelInit returns the DataChannelInit of a channel: unordered with

@@ -80,7 +80,7 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 		return fail(fmt.Errorf("webrtc: gathering candidates: %w", ctx.Err()))
 	}
 
-	answer, err := exchange(ctx, httpClient, signalURL, pc.LocalDescription().SDP)
+	answer, err := exchange(ctx, httpClient, signalURL, pc.LocalDescription().SDP, cfg.OnRetryLater)
 	if err != nil {
 		return fail(err)
 	}
@@ -105,8 +105,9 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 
 // exchange posts the offer and returns the server's answer. While the server
 // answers 429 or 503 with a Retry-After (too many offers, too many players
-// connecting at once), it waits that long and asks again, until ctx ends.
-func exchange(ctx context.Context, client *http.Client, url, sdp string) (webrtc.SessionDescription, error) {
+// connecting at once), it waits that long and asks again, until ctx ends,
+// telling onRetry (if not nil) before each wait.
+func exchange(ctx context.Context, client *http.Client, url, sdp string, onRetry func(time.Duration, error)) (webrtc.SessionDescription, error) {
 	for {
 		answer, wait, err := exchangeOnce(ctx, client, url, sdp)
 		if wait <= 0 {
@@ -114,6 +115,9 @@ func exchange(ctx context.Context, client *http.Client, url, sdp string) (webrtc
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 			return answer, err // no time left to be let in
+		}
+		if onRetry != nil {
+			onRetry(wait, err)
 		}
 		select {
 		case <-ctx.Done():
