@@ -32,7 +32,15 @@ type Config struct {
 	TickRate float64
 	// Seed makes the bots' wandering repeatable.
 	Seed uint64
+	// JoinRate is how many bots join per second (default DefaultJoinRate):
+	// a few each tick, since a whole crowd joining in one tick makes that
+	// tick send every newcomer's welcome and records and tell everyone of
+	// everyone's arrival at once.
+	JoinRate float64
 }
+
+// DefaultJoinRate lets 200 bots join in two thirds of a second.
+const DefaultJoinRate = 300
 
 // Group is a running set of bots.
 type Group struct {
@@ -44,9 +52,12 @@ type Group struct {
 	mapped atomic.Int32          // bots whose brain has the map
 }
 
-// Start connects cfg.Count bots through add (the server's Add) and runs them
-// until ctx ends.
+// Start connects cfg.Count bots through add (the server's Add), JoinRate a
+// second, and runs them until ctx ends.
 func Start(ctx context.Context, cfg Config, add func(transport.Conn)) (*Group, error) {
+	if cfg.JoinRate <= 0 {
+		cfg.JoinRate = DefaultJoinRate
+	}
 	g := &Group{}
 	start := time.Now()
 	clock := func() time.Duration { return time.Since(start) }
@@ -55,18 +66,39 @@ func Start(ctx context.Context, cfg Config, add func(transport.Conn)) (*Group, e
 		if err != nil {
 			return nil, fmt.Errorf("bots: %w", err)
 		}
-		add(srvEnd)
 		c := client.New(cliEnd, client.Config{Verify: true, Name: fmt.Sprintf("bot %d", i+1)})
 		g.clients = append(g.clients, c)
 		b := NewBrain(cfg.Seed*7919 + uint64(i))
+		joinAt := time.Duration(float64(i) / cfg.JoinRate * float64(time.Second))
 		g.wg.Add(1)
 		go func() {
 			defer g.wg.Done()
 			defer c.Close()
+			if !sleepUntil(ctx, start.Add(joinAt)) {
+				srvEnd.Close()
+				return
+			}
+			add(srvEnd)
 			g.run(ctx, c, cfg.TickRate, b)
 		}()
 	}
 	return g, nil
+}
+
+// sleepUntil waits until t and reports true, or false if ctx ends first.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
+	}
 }
 
 // run plays one bot: poll, then the Brain's input (the Wanderer's until the
