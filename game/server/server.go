@@ -33,6 +33,11 @@ type Server struct {
 	// Counters of clients that left, so totals never go backwards.
 	goneFull, goneBad, goneBadAcks uint64
 
+	// Overruns not yet logged, and when the last was (logged at most
+	// every overrunLogEvery).
+	overrunsUnlogged uint64
+	overrunLoggedAt  time.Time
+
 	joins   chan transport.Conn
 	clients []*client
 

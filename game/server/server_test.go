@@ -1,6 +1,10 @@
 package server_test
 
 import (
+	"bytes"
+	"log/slog"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -351,8 +355,9 @@ func TestOverrunsCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slow := &slowWorld{World: w, slow: map[int]time.Duration{10: 50 * time.Millisecond, 20: 60 * time.Millisecond}}
-	srv := server.New(server.Config{TickRate: tickRate}, slow)
+	slow := &slowWorld{World: w, slow: map[int]time.Duration{10: 50 * time.Millisecond, 20: 60 * time.Millisecond, 400: 50 * time.Millisecond}}
+	var logs bytes.Buffer
+	srv := server.New(server.Config{TickRate: tickRate, Logger: slog.New(slog.NewTextHandler(&logs, nil))}, slow)
 	epoch := time.Unix(1_700_000_000, 0)
 	for i := range 30 {
 		srv.Step(epoch.Add(time.Duration(i) * time.Second / tickRate))
@@ -363,5 +368,45 @@ func TestOverrunsCounted(t *testing.T) {
 	// under a millisecond, so a few more only on a badly stalled machine.
 	if st.Overruns < 2 || st.Overruns > 5 || st.MaxTick < 60*time.Millisecond || st.TotalTick < 110*time.Millisecond {
 		t.Fatalf("stats after two slow ticks of 30: %+v", st)
+	}
+	// The log hears of the first overrun at once, and of later ones at most
+	// every 10 s, with the count it did not tell of: here of tick 10's at
+	// once, not of tick 20's a third of a second later, and of tick 400's
+	// (13 s on) with tick 20's.
+	for i := 30; i < 420; i++ {
+		srv.Step(epoch.Add(time.Duration(i) * time.Second / tickRate))
+	}
+	type told struct{ tick, overruns int }
+	var lines []told
+	sum := 0
+	for line := range strings.Lines(logs.String()) {
+		if !strings.Contains(line, "tick overran its period") {
+			continue
+		}
+		var l told
+		for f := range strings.FieldsSeq(line) {
+			if v, ok := strings.CutPrefix(f, "tick="); ok {
+				l.tick, _ = strconv.Atoi(v)
+			}
+			if v, ok := strings.CutPrefix(f, "overruns="); ok {
+				l.overruns, _ = strconv.Atoi(v)
+			}
+		}
+		lines = append(lines, l)
+		sum += l.overruns
+	}
+	total := int(srv.Stats().Overruns)
+	t.Logf("%d overruns, logged as %+v", total, lines)
+	if len(lines) < 2 || lines[0].overruns != 1 || sum > total {
+		t.Fatalf("%d overruns, logged as %+v", total, lines)
+	}
+	for k := 1; k < len(lines); k++ {
+		if lines[k].tick-lines[k-1].tick < 10*tickRate {
+			t.Fatalf("overruns logged less than 10 s apart: %+v", lines)
+		}
+	}
+	// Without a stall of the machine's own, exactly the three slowed ticks.
+	if total == 3 && (len(lines) != 2 || lines[0] != told{10, 1} || lines[1] != told{400, 2}) {
+		t.Fatalf("the three slowed ticks logged as %+v, want tick 10 (1) and tick 400 (2)", lines)
 	}
 }

@@ -90,7 +90,27 @@ func (s *Server) Step(now time.Time) {
 	for _, c := range s.clients {
 		c.flush(s)
 	}
-	s.record(sent, bytes, congested, time.Since(start))
+	took := time.Since(start)
+	s.record(sent, bytes, congested, took)
+	if took > s.period {
+		s.logOverrun(now, took)
+	}
+}
+
+// overrunLogEvery is how often at most the log hears of overruns.
+const overrunLogEvery = 10 * time.Second
+
+// logOverrun tells the log that a tick took longer than its period, at most
+// once every overrunLogEvery (counting the ones it did not tell of), so a
+// host sees when the match fell behind without a line per tick.
+func (s *Server) logOverrun(now time.Time, took time.Duration) {
+	s.overrunsUnlogged++
+	if !s.overrunLoggedAt.IsZero() && now.Sub(s.overrunLoggedAt) < overrunLogEvery {
+		return
+	}
+	s.cfg.Logger.Warn("tick overran its period", "tick", s.tick, "took", took, "period", s.period,
+		"clients", len(s.clients), "overruns", s.overrunsUnlogged)
+	s.overrunsUnlogged, s.overrunLoggedAt = 0, now
 }
 
 // admit takes the connections waiting to join.
