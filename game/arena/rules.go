@@ -28,6 +28,12 @@ const (
 	// takes no damage (StateShielded), unless it fires first: time to see
 	// where it is before anything can kill it.
 	SpawnShieldTicks = 2 * TickRate
+	// SpawnCandidates is how many random open spots a spawn considers; the
+	// player goes to the nearest of them that is at least SpawnDistance
+	// from every other live player: beyond the 720 px a client sees
+	// (protocol.ViewRadius), yet not far from the others.
+	SpawnCandidates = 8
+	SpawnDistance   = 1000
 
 	// FireInterval is the least number of ticks between two shots.
 	FireInterval = 6

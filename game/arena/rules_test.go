@@ -66,8 +66,8 @@ func TestSlotsAndObserve(t *testing.T) {
 		if o.X != PosQuant.Quantize(info.X) || o.Y != PosQuant.Quantize(info.Y) {
 			t.Fatalf("observer at (%d, %d), player at (%v, %v)", o.X, o.Y, info.X, info.Y)
 		}
-		if info.X < (Tiles/2-3)*Tile || info.X > (Tiles/2+4)*Tile || w.m.Blocked(info.X, info.Y, PlayerRadius) {
-			t.Fatalf("player %d spawned at (%v, %v), not in the open middle", id, info.X, info.Y)
+		if w.m.Blocked(info.X, info.Y, PlayerRadius) {
+			t.Fatalf("player %d spawned at (%v, %v), in a wall", id, info.X, info.Y)
 		}
 	}
 	if o := w.Observe(5); o.HasSelf || o.X != PosQuant.Quantize(mid) {
@@ -760,5 +760,75 @@ func TestSpawnShield(t *testing.T) {
 	}
 	if b.health != PlayerHealth-ProjectileDamage {
 		t.Fatalf("a player who fired out of its shield: health %d", b.health)
+	}
+}
+
+// nearestOther returns the distance from player id to the nearest other
+// live player.
+func nearestOther(w *World, id PlayerID) float64 {
+	me := &w.players[w.byID[id]]
+	d := math.Inf(1)
+	for j := range w.players {
+		if q := &w.players[j]; q != me && q.active && !q.dead {
+			d = min(d, math.Hypot(q.x-me.x, q.y-me.y))
+		}
+	}
+	return d
+}
+
+// Players enter out of everyone's sight (720 px) and not much farther,
+// whether they join or respawn; a match's first players do not all start
+// in one place.
+func TestSpawnOutOfSight(t *testing.T) {
+	const sight = 720 // protocol.ViewRadius
+	w := newBare(t, Config{Seed: 8})
+	for id := PlayerID(1); id <= 8; id++ {
+		w.AddPlayer(id)
+	}
+	for id := PlayerID(1); id <= 8; id++ {
+		if d := nearestOther(w, id); d < sight {
+			t.Errorf("at the match's start, player %d is %.0f px from another", id, d)
+		}
+	}
+	// Four players stand together in the middle; others keep joining and
+	// leaving.
+	for id := PlayerID(1); id <= 8; id++ {
+		w.RemovePlayer(id)
+	}
+	for id := PlayerID(1); id <= 4; id++ {
+		w.AddPlayer(id)
+		place(t, w, id, mid+float64(id)*20, mid)
+	}
+	var sum float64
+	const joins = 50
+	for range joins {
+		w.AddPlayer(9)
+		d := nearestOther(w, 9)
+		sum += d
+		if d < sight {
+			t.Fatalf("joined %.0f px from the group, within its sight", d)
+		}
+		w.RemovePlayer(9)
+	}
+	mean := sum / joins
+	t.Logf("joins %.0f px from the group on average (SpawnDistance %d)", mean, SpawnDistance)
+	// The nearest of the spots at least SpawnDistance away (of 8, about 6
+	// are): a little farther than SpawnDistance, not across the map.
+	if mean < SpawnDistance || mean > SpawnDistance+400 {
+		t.Errorf("joins %.0f px from the group on average, want %d to %d", mean, SpawnDistance, SpawnDistance+400)
+	}
+	// Dead, player 9 comes back out of the group's sight too.
+	w.AddPlayer(9)
+	p := w.playerOf(t, 9)
+	for range 20 {
+		p.dead, p.respawnAt = true, w.tick+1
+		w.Step()
+		w.Step()
+		if p.dead {
+			t.Fatal("player 9 did not respawn")
+		}
+		if d := nearestOther(w, 9); d < sight {
+			t.Fatalf("respawned %.0f px from the group, within its sight", d)
+		}
 	}
 }

@@ -73,10 +73,50 @@ func (w *World) stepPlayers() {
 }
 
 func (w *World) respawnPlayer(p *player, slot int) {
-	p.x, p.y = w.m.OpenSpot(w.rng, PlayerRadius)
-	p.dead, p.health, p.hurtUntil = false, PlayerHealth, 0
+	p.dead = false
+	p.x, p.y = w.spawnSpot(slot - w.playerBase)
+	p.health, p.hurtUntil = PlayerHealth, 0
 	p.shieldUntil = w.tick + SpawnShieldTicks
 	w.bumpGen(slot)
+}
+
+// spawnSpot returns where player i (an index in w.players) enters the
+// match or comes back after dying: of SpawnCandidates random open spots,
+// the nearest one whose nearest other live player is at least
+// SpawnDistance away, or the farthest one if none is. So a player appears
+// out of everyone's sight, not in someone's sights, and not a whole match
+// in one place at its start; yet near enough to find the others soon.
+// With nobody else in the match it is the first spot.
+func (w *World) spawnSpot(i int) (float64, float64) {
+	var bx, by, best float64
+	for k := range SpawnCandidates {
+		x, y := w.m.OpenSpot(w.rng, PlayerRadius)
+		d := math.Inf(1) // to the nearest other live player
+		for j := range w.players {
+			if q := &w.players[j]; j != i && q.active && !q.dead {
+				d = min(d, math.Hypot(q.x-x, q.y-y))
+			}
+		}
+		if k == 0 || betterSpawn(d, best) {
+			bx, by, best = x, y, d
+		}
+	}
+	return bx, by
+}
+
+// betterSpawn reports whether a spot whose nearest player is d away beats
+// one whose nearest is than away: far enough beats too near; of two far
+// enough, the nearer; of two too near, the farther.
+func betterSpawn(d, than float64) bool {
+	ok, thanOK := d >= SpawnDistance, than >= SpawnDistance
+	switch {
+	case ok != thanOK:
+		return ok
+	case ok:
+		return d < than
+	default:
+		return d > than
+	}
 }
 
 // fire spawns a projectile at the player's centre along its aim, unless the

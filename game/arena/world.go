@@ -261,10 +261,7 @@ func (w *World) AddPlayer(id PlayerID) {
 			continue
 		}
 		*p = player{id: id, active: true, health: PlayerHealth, dirty: true, shieldUntil: w.tick + SpawnShieldTicks}
-		// The middle 7x7 tiles are always open.
-		lo := float64((Tiles/2-3)*Tile) + PlayerRadius
-		span := float64(7*Tile) - 2*PlayerRadius
-		p.x, p.y = lo+w.rng.Float64()*span, lo+w.rng.Float64()*span
+		p.x, p.y = w.spawnSpot(i)
 		w.bumpGen(w.playerBase + i)
 		w.byID[id] = int32(i)
 		return

@@ -2,6 +2,7 @@ package bots
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/sightline-game/sightline/game/arena"
@@ -145,6 +146,59 @@ func TestBrainsNeverStayStuck(t *testing.T) {
 		}
 		if worstStay > 5*arena.TickRate {
 			t.Errorf("a bot stayed %d ticks within a tile's length of one spot (at most %d)", worstStay, 5*arena.TickRate)
+		}
+	}
+}
+
+// A newcomer who stands still, at a match's start or joining one under
+// way, lives a while among 8 bots: it appears out of their sight
+// (arena.SpawnDistance), shielded for 2 s, and they have to find it. (When
+// every player started in the map's middle, it died 3 s after joining a
+// match's start, as soon as its shield was gone.)
+func TestIdleNewcomerLives(t *testing.T) {
+	const (
+		bots  = 8
+		seeds = 12
+		limit = 40 * arena.TickRate
+	)
+	for _, joinAfter := range []int{0, 30 * arena.TickRate} {
+		var lived []int
+		for seed := uint64(1); seed <= seeds; seed++ {
+			w, err := arena.NewWorld(arena.Config{Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			brains := make([]*Brain, bots)
+			for i := range bots {
+				w.AddPlayer(arena.PlayerID(i + 1))
+				brains[i] = NewBrain(seed*100 + uint64(i))
+				brains[i].SetMap(arena.NewMap(w.MapSeed()))
+			}
+			const newcomer = arena.PlayerID(99)
+			view := snapshot.New(arena.Schema())
+			alive := limit
+			for tick := 1; tick <= joinAfter+limit; tick++ {
+				if tick == joinAfter+1 {
+					w.AddPlayer(newcomer)
+				}
+				w.Fill(view)
+				for i := range bots {
+					id := arena.PlayerID(i + 1)
+					w.ApplyInput(id, uint32(tick), arena.Input(brains[i].Next(w.Observe(id).Self, view)))
+				}
+				w.Step()
+				if p, ok := w.Player(newcomer); ok && p.Dead {
+					alive = tick - joinAfter
+					break
+				}
+			}
+			lived = append(lived, alive)
+		}
+		slices.Sort(lived)
+		median := float64(lived[len(lived)/2]) / arena.TickRate
+		t.Logf("joining after %d s: lived %v ticks, median %.1f s", joinAfter/arena.TickRate, lived, median)
+		if median < 10 {
+			t.Errorf("joining after %d s: an idle newcomer lived %.1f s at the median, want at least 10", joinAfter/arena.TickRate, median)
 		}
 	}
 }
