@@ -50,7 +50,8 @@ func NewMap(seed uint64) *Map {
 			m.set(x+1, y+1)
 		}
 	}
-	// Keep the middle open: players spawn there first.
+	// Keep the middle open: every open tile must connect to it, and a
+	// client not (yet) in the match watches from it.
 	c := Tiles / 2
 	for y := c - 3; y <= c+3; y++ {
 		for x := c - 3; x <= c+3; x++ {

@@ -244,7 +244,8 @@ func (w *World) Player(id PlayerID) (PlayerInfo, bool) {
 }
 
 // AddPlayer gives player id the lowest free player slot, with the slot's
-// next generation, full health and a spot in the open middle of the map.
+// next generation, full health, a spawn shield and a spot out of the other
+// players' sight (spawnSpot).
 // It does nothing if id is already in the match, is 0 or above MaxPlayerID,
 // or every slot is taken (Stats.PlayersRefused).
 func (w *World) AddPlayer(id PlayerID) {
