@@ -1,6 +1,7 @@
 package desktop
 
 import (
+	"image"
 	"image/color"
 	"time"
 
@@ -52,6 +53,9 @@ func (mm *minimap) draw(dst *ebiten.Image, g *Game, now time.Time) {
 	op.GeoM.Translate(miniX, miniY)
 	op.ColorScale.ScaleAlpha(0.92)
 	dst.DrawImage(mm.img, op)
+	// What goes over the map stays inside its frame (the view circle of a
+	// player near the edge would reach past it).
+	dst = dst.SubImage(image.Rect(miniX, miniY, miniX+miniSize, miniY+miniSize)).(*ebiten.Image)
 
 	x0, y0, x1, y1 := g.cam.InWorld()
 	cx, cy := mm.toMini(x0, y0)
