@@ -101,5 +101,10 @@ echo "soak: tick overruns $(jq -n --argjson x "$overrun" '$x*10000|round/100')% 
 if [ "$(jq -n --argjson x "$overrun" '$x >= 0.01')" = true ]; then echo "soak: tick overruns over 1%"; fail=1; fi
 if [ "$(jq -n --argjson x "$growth" '($x|fabs) > 0.10')" = true ]; then echo "soak: live heap changed by more than 10%"; fail=1; fi
 kill -0 "$SERVER" 2>/dev/null || { echo "soak: server died"; cat "$LOG"; fail=1; }
+# When the ticks that overran came (the server logs them at most every 10 s).
+if grep -q "tick overran" "$LOG"; then
+	echo "soak: the server's overrun warnings:"
+	grep "tick overran" "$LOG" | tail -n 20
+fi
 if [ "$fail" -ne 0 ]; then echo "soak: FAIL"; exit 1; fi
 echo "soak: PASS"

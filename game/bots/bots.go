@@ -42,6 +42,13 @@ type Config struct {
 // DefaultJoinRate lets 200 bots join in two thirds of a second.
 const DefaultJoinRate = 300
 
+// ReserveEntities is the room each bot's decoded snapshots get at once: more
+// than a bot's view holds in a crowd (a hundred or so). Taken up front, a
+// server's memory for its bots is what it will be from the start; grown with
+// the views, it crept up for minutes as the bots met, and a soak could not
+// tell that from the clients' memory.
+const ReserveEntities = 256
+
 // Group is a running set of bots.
 type Group struct {
 	clients []*client.Client
@@ -66,7 +73,7 @@ func Start(ctx context.Context, cfg Config, add func(transport.Conn)) (*Group, e
 		if err != nil {
 			return nil, fmt.Errorf("bots: %w", err)
 		}
-		c := client.New(cliEnd, client.Config{Verify: true, Name: fmt.Sprintf("bot %d", i+1)})
+		c := client.New(cliEnd, client.Config{Verify: true, Name: fmt.Sprintf("bot %d", i+1), ReserveEntities: ReserveEntities})
 		g.clients = append(g.clients, c)
 		b := NewBrain(cfg.Seed*7919 + uint64(i))
 		joinAt := time.Duration(float64(i) / cfg.JoinRate * float64(time.Second))

@@ -31,6 +31,10 @@ type Config struct {
 	OnSnapshot func(size int)
 	// Name is the player's name as others see it (cleaned and cut by the server).
 	Name string
+	// ReserveEntities, if positive, gives every decoded snapshot the client
+	// keeps room for that many entities at once, instead of growing with
+	// the views (see snapstream.Receiver.Reserve).
+	ReserveEntities int
 }
 
 // Stats are a client's counters.
@@ -74,6 +78,9 @@ func New(conn transport.Conn, cfg Config) *Client {
 		buf:    make([]byte, 0, 256),
 		in:     make([]byte, 0, protocol.InputSize),
 		onSize: cfg.OnSnapshot,
+	}
+	if cfg.ReserveEntities > 0 {
+		c.sess.Reserve(cfg.ReserveEntities)
 	}
 	c.sess.OnMismatch(func(tick uint32) { c.log.Warn("desync: decoded tick differs from the server's", "tick", tick) })
 	c.onMessage = c.message

@@ -51,6 +51,10 @@ func NewClientSession(cfg Config, verify bool) *ClientSession {
 	}
 }
 
+// Reserve gives every snapshot the session keeps room for entities
+// entities up front (see snapstream.Receiver.Reserve).
+func (c *ClientSession) Reserve(entities int) { c.receiver.Reserve(entities) }
+
 // OnMismatch sets a function called with the tick of every decoded snapshot
 // whose hash differs from the server's.
 func (c *ClientSession) OnMismatch(f func(tick uint32)) { c.mismatch = f }

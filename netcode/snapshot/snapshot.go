@@ -46,6 +46,17 @@ func (s *Snapshot) Schema() *Schema { return s.schema }
 // Len returns the number of entities.
 func (s *Snapshot) Len() int { return len(s.ids) }
 
+// Grow makes room for n more entities (at most MaxEntities in all) than
+// the snapshot holds, so that appending them allocates nothing.
+func (s *Snapshot) Grow(n int) {
+	n = min(n, s.schema.MaxEntities-len(s.ids))
+	if n <= 0 {
+		return
+	}
+	s.ids = slices.Grow(s.ids, n)
+	s.values = slices.Grow(s.values, n*len(s.schema.Fields))
+}
+
 // Reset empties the snapshot, keeping its storage.
 func (s *Snapshot) Reset() {
 	s.ids = s.ids[:0]

@@ -124,3 +124,29 @@ func TestHash(t *testing.T) {
 		t.Fatalf("Hash allocates %v", n)
 	}
 }
+
+// Grow makes room for the entities it is asked for, up to MaxEntities, and
+// appending them then allocates nothing.
+func TestGrow(t *testing.T) {
+	s := New(MustSchema(10, 4, 0, Field{"x", 16}, Field{"y", 16}))
+	s.Append(EntityID{Index: 0}, 1, 2)
+	s.Grow(300)
+	if cap(s.ids) < 301 || cap(s.values) < 602 {
+		t.Fatalf("after Grow(300) with 1 held: room for %d ids and %d values", cap(s.ids), cap(s.values))
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		s.Reset()
+		for i := range 301 {
+			s.AppendUnchecked(EntityID{Index: uint16(i)})
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("appending what Grow made room for allocated %v times", allocs)
+	}
+	small := New(testSchema) // MaxEntities 8
+	small.Grow(1000)
+	if cap(small.ids) > 64 || cap(small.values) > 64*2 {
+		t.Fatalf("Grow beyond MaxEntities 8: room for %d ids", cap(small.ids))
+	}
+	small.Grow(-5) // nothing to do
+}

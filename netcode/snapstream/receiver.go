@@ -32,6 +32,16 @@ func NewReceiver(f Format, s *snapshot.Schema, history int) *Receiver {
 	return &Receiver{format: f, decoded: newRing(s, history+1), scratch: snapshot.New(s)}
 }
 
+// Reserve gives every snapshot the receiver keeps room for entities
+// entities, so that decoding views up to that size never allocates: memory
+// that would otherwise grow as the views do is taken at once.
+func (r *Receiver) Reserve(entities int) {
+	for _, s := range r.decoded.snaps {
+		s.Grow(entities - s.Len())
+	}
+	r.scratch.Grow(entities - r.scratch.Len())
+}
+
 // Receive decodes packet p onto the baseline it names and stores the result.
 // It returns the packet's header. On any error nothing changes: the packet is
 // stale (ErrStale), its baseline is not held (ErrNoBaseline), or it is

@@ -2,6 +2,7 @@ package snapstream_test
 
 import (
 	"errors"
+	"runtime"
 	"testing"
 
 	"github.com/sightline-game/sightline/netcode/delta"
@@ -165,5 +166,44 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(200, step); n != 0 {
 		t.Fatalf("%v allocations per tick, want 0", n)
+	}
+}
+
+// After Reserve, a receiver decodes views up to the reserved size, in every
+// slot of its ring, without allocating; without it, the first such views
+// grow its snapshots.
+func TestReserveDecodesWithoutAllocating(t *testing.T) {
+	const n, history = 200, 4
+	// Full snapshots of n entities, one per tick, every slot of the ring used.
+	var packets [][]byte
+	s, _ := pair(history)
+	for tick := uint32(1); tick <= 2*(history+1); tick++ {
+		p, _ := s.Append(nil, tick, world(t, n, tick))
+		packets = append(packets, p)
+	}
+	// The first packet grows the codec's own scratch, once per receiver;
+	// the others go to the ring's other snapshots.
+	decodeAll := func(r *snapstream.Receiver) uint64 {
+		if _, err := r.Receive(packets[0]); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for _, p := range packets[1:] {
+			if _, err := r.Receive(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs
+	}
+	_, grown := pair(history)
+	_, reserved := pair(history)
+	reserved.Reserve(n)
+	if a := decodeAll(grown); a == 0 {
+		t.Errorf("without Reserve, decoding %d-entity views allocated nothing: the test does not test", n)
+	}
+	if a := decodeAll(reserved); a != 0 {
+		t.Errorf("after Reserve(%d), decoding %d-entity views allocated %d times", n, n, a)
 	}
 }
