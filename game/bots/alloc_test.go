@@ -57,26 +57,37 @@ func clientViews(t testing.TB, n int) ([]*snapshot.Snapshot, uint16, *arena.Map)
 // TestBrainNextAllocatesNothing: once its map is set, a Brain's tick
 // allocates nothing, whether it fights in the open, routes around a wall
 // every tick or wanders.
-func TestBrainNextAllocatesNothing(t *testing.T) {
-	views, self, m := clientViews(t, 90)
+// brainScene is a bot's situation for the allocation test and the
+// benchmark: the map it has (or none), its slot and the views it gets by
+// turns.
+type brainScene struct {
+	name  string
+	m     *arena.Map
+	self  uint16
+	views []*snapshot.Snapshot
+}
+
+// brainScenes returns a match's views (with the map and without), a bot
+// behind a wall from its target on two tiles by turns, and a bot alone,
+// wandering.
+func brainScenes(t testing.TB, views []*snapshot.Snapshot, self uint16, m *arena.Map) []brainScene {
 	c := findBehindWall(t, 1, 0, 4, 6)
-	// Behind the wall, the bot in two tiles by turns: a route search each tick.
 	hidden := []*snapshot.Snapshot{
 		scene(t, ent{slot: 9, kind: arena.KindCreature, x: c.tx, y: c.ty}, me(c.x, c.y)),
 		scene(t, ent{slot: 9, kind: arena.KindCreature, x: c.tx, y: c.ty}, me(c.x+arena.Tile, c.y)),
 	}
 	alone := []*snapshot.Snapshot{scene(t, me(middle, middle)), scene(t, me(middle+arena.Tile, middle))}
-	cases := []struct {
-		name  string
-		m     *arena.Map
-		self  uint16
-		views []*snapshot.Snapshot
-	}{
-		{"a match, with the map", m, self, views},
-		{"a match, without", nil, self, views},
-		{"behind a wall", arena.NewMap(c.seed), selfSlot, hidden},
-		{"alone", m, selfSlot, alone},
+	return []brainScene{
+		{"match/map", m, self, views},
+		{"match/nomap", nil, self, views},
+		{"behind_wall/map", arena.NewMap(c.seed), selfSlot, hidden},
+		{"wander/map", m, selfSlot, alone},
 	}
+}
+
+func TestBrainNextAllocatesNothing(t *testing.T) {
+	views, self, m := clientViews(t, 90)
+	cases := brainScenes(t, views, self, m)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := NewBrain(1)
@@ -107,23 +118,7 @@ func BenchmarkBrainNext(b *testing.B) {
 		n += v.Len()
 	}
 	b.Logf("%d views of %.0f entities on average", len(views), float64(n)/float64(len(views)))
-	c := findBehindWall(b, 1, 0, 4, 6)
-	hidden := []*snapshot.Snapshot{
-		scene(b, ent{slot: 9, kind: arena.KindCreature, x: c.tx, y: c.ty}, me(c.x, c.y)),
-		scene(b, ent{slot: 9, kind: arena.KindCreature, x: c.tx, y: c.ty}, me(c.x+arena.Tile, c.y)),
-	}
-	alone := []*snapshot.Snapshot{scene(b, me(middle, middle)), scene(b, me(middle+arena.Tile, middle))}
-	for _, bc := range []struct {
-		name  string
-		m     *arena.Map
-		self  uint16
-		views []*snapshot.Snapshot
-	}{
-		{"match/map", m, self, views},
-		{"match/nomap", nil, self, views},
-		{"behind_wall/map", arena.NewMap(c.seed), selfSlot, hidden},
-		{"wander/map", m, selfSlot, alone},
-	} {
+	for _, bc := range brainScenes(b, views, self, m) {
 		b.Run(bc.name, func(b *testing.B) {
 			br := NewBrain(1)
 			br.SetMap(bc.m)
