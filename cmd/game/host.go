@@ -55,7 +55,7 @@ func host(ctx context.Context, log *slog.Logger, cfg hostConfig) (*match, error)
 	m := &match{
 		srv: server.New(server.Config{
 			TickRate: protocol.DefaultTickRate, MaxClients: cfg.maxClients + cfg.bots + 1, Logger: log,
-		}, world),
+		}, protocol.NewMatch(world)),
 		errc: make(chan error, 4),
 	}
 	go func() { m.errc <- m.srv.Run(ctx) }()

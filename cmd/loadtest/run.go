@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/client"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/smooth"
 	"github.com/sightline-game/sightline/netcode/linksim"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
@@ -185,7 +185,7 @@ func play(ctx context.Context, o options, seed uint64) one {
 	defer stop()
 	w := bots.NewWanderer(seed)
 	began := time.Now()
-	if err := c.Run(playCtx, o.TickRate, func(uint32) protocol.Input { return w.Next() }); err != nil {
+	if err := c.Run(playCtx, o.TickRate, func(uint32) arena.Input { return w.Next() }); err != nil {
 		out.err = err
 	}
 	out.played = time.Since(began)

@@ -100,7 +100,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	match := server.New(server.Config{
 		TickRate: o.tick, Timeout: o.timeout, MaxClients: o.maxClients + o.bots, Verify: o.verify, Logger: log,
 		Rate: o.rate, ViewRadius: o.radius,
-	}, world)
+	}, protocol.NewMatch(world))
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
 		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients, Logger: log,
 		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst,

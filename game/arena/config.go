@@ -57,7 +57,7 @@ func (c Config) withDefaults() Config {
 }
 
 // validate checks a config with its defaults applied: every creature,
-// player and projectile must fit a snapshot at once.
+// player and projectile must have a slot at once (MaxSlots).
 func (c Config) validate() error {
 	switch {
 	case c.MaxPlayers < 1:
@@ -67,9 +67,9 @@ func (c Config) validate() error {
 	case c.Pickups > MaxPickups:
 		return fmt.Errorf("%w: %d pickups (at most %d)", ErrConfig, c.Pickups, MaxPickups)
 	}
-	if n := c.Creatures + c.MaxPlayers*(1+ShotsInFlight); n > MaxEntities {
+	if n := c.Creatures + c.MaxPlayers*(1+ShotsInFlight); n > MaxSlots {
 		return fmt.Errorf("%w: %d creatures and %d players with %d projectiles each need %d slots (at most %d)",
-			ErrConfig, c.Creatures, c.MaxPlayers, ShotsInFlight, n, MaxEntities)
+			ErrConfig, c.Creatures, c.MaxPlayers, ShotsInFlight, n, MaxSlots)
 	}
 	return nil
 }

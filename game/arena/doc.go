@@ -19,22 +19,19 @@
 // they touch; hurt players take health packs; the round ends on time. A
 // player who just joined or respawned is shielded for [SpawnShieldTicks]
 // (no damage, [StateShielded]) unless it fires first.
-// [World.Fill] then quantizes the state into a snapshot of [Schema]:
-// creatures, players, projectiles, in increasing slot order, each slot
-// reuse under a new generation.
+// [World.AppendEntities] then lists what everyone may see: creatures,
+// players, projectiles, in increasing slot order, each slot reuse under a
+// new generation.
 //
-// # Three streams out
+// # Three kinds of state out
 //
-// State that changes all the time goes into snapshots (Fill). State that
-// must arrive exactly (scores and names, health packs, the round clock)
-// goes out as replica records ([World.ChangedRecords], [World.AllRecords];
-// ids and payloads in records.go, parsers for clients). One-shot happenings
-// (hits, kills, the end of a round) go out as events ([World.TakeEvents]),
-// with the events package's bodies.
+// State that changes all the time is the entities ([Entity]). State that
+// must arrive exactly (scores and names, health packs, the round clock) is
+// records ([World.ChangedRecords], [World.AllRecords]: plain [Record]
+// values). One-shot happenings (hits, kills, the end of a round) are events
+// ([World.TakeEvents]: plain [Event] values).
 //
-// # Types shared with protocol
-//
-// game/protocol imports this package for the schema, so the arena defines
-// [PlayerID], [Input] and [Observer] and protocol aliases them: a World is
-// the match server's World as it is.
+// The arena knows no bytes: game/protocol, which imports it, quantizes the
+// entities into snapshots, encodes the records and events, and reads the
+// inputs off the wire.
 package arena

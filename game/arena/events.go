@@ -1,82 +1,75 @@
 package arena
 
-import "github.com/sightline-game/sightline/netcode/events"
-
 // MaxPendingEvents bounds the events kept between two TakeEvents calls;
 // beyond it new ones are dropped and counted (Stats.EventsDropped).
 const MaxPendingEvents = 4096
 
-// eventBuf holds the happenings since the last TakeEvents: kinds, and
-// their bodies back to back.
-type eventBuf struct {
-	kinds []events.Kind
-	ends  []int32 // end of each body in body
-	body  []byte
+// EventKind says what happened.
+type EventKind uint8
+
+// Event kinds.
+const (
+	// EventHit: a player took damage (Event.Hit). Hits on creatures are
+	// not events: creatures have no player id, and their entity shows Hurt.
+	EventHit EventKind = iota + 1
+	// EventKill: a player died (Event.Kill). Creature deaths are not
+	// events: the creature's entity goes, and the shooter's score record
+	// changes.
+	EventKill
+	// EventRoundOver: the round ended (Event.RoundOver).
+	EventRoundOver
+)
+
+// Weapon is what dealt a kill.
+type Weapon uint8
+
+// Weapons.
+const (
+	WeaponGun  Weapon = iota // a player's projectile
+	WeaponBite               // a creature's bite (killer 0)
+)
+
+// Hit is a player taking damage.
+type Hit struct {
+	Attacker PlayerID // the shooter, or 0 for a creature's bite
+	Target   PlayerID // the player hit
+	Damage   int      // the health taken
 }
 
-func (b *eventBuf) init() {
-	b.kinds = make([]events.Kind, 0, 256)
-	b.ends = make([]int32, 0, 256)
-	b.body = make([]byte, 0, 4096)
+// Kill is a player's death.
+type Kill struct {
+	Killer PlayerID // whose shot killed, or 0 for a creature
+	Victim PlayerID
+	Weapon Weapon
 }
 
-func (b *eventBuf) full() bool { return len(b.kinds) >= MaxPendingEvents }
-
-func (b *eventBuf) commit(k events.Kind) {
-	b.kinds = append(b.kinds, k)
-	b.ends = append(b.ends, int32(len(b.body)))
+// RoundOver is the end of a round.
+type RoundOver struct {
+	Round  uint32   // its number, 1 for the first
+	Winner PlayerID // the player with the highest score, 0 if nobody scored
 }
 
-func (w *World) emitHit(attacker, target PlayerID, damage int) {
-	if w.events.full() {
+// Event is a one-shot happening: Kind says which of its fields holds it.
+type Event struct {
+	Kind      EventKind
+	Hit       Hit
+	Kill      Kill
+	RoundOver RoundOver
+}
+
+func (w *World) emit(e Event) {
+	if len(w.events) >= MaxPendingEvents {
 		w.stats.EventsDropped++
 		return
 	}
-	w.events.body = events.AppendHit(w.events.body, events.Hit{Attacker: uint32(attacker), Target: uint32(target), Damage: uint16(damage)})
-	w.events.commit(events.KindHit)
-}
-
-func (w *World) emitKill(killer, victim PlayerID, weapon uint8) {
-	if w.events.full() {
-		w.stats.EventsDropped++
-		return
-	}
-	w.events.body = events.AppendKill(w.events.body, events.Kill{Killer: uint32(killer), Victim: uint32(victim), Weapon: weapon})
-	w.events.commit(events.KindKill)
-}
-
-func (w *World) emitRoundOver(round uint32, winner PlayerID) {
-	if w.events.full() {
-		w.stats.EventsDropped++
-		return
-	}
-	w.events.body = events.AppendRoundOver(w.events.body, events.RoundOver{Round: round, Winner: uint32(winner)})
-	w.events.commit(events.KindRoundOver)
+	w.events = append(w.events, e)
 }
 
 // TakeEvents calls fn, in order, for every happening since the previous
-// call, then forgets them. body is valid only during fn: copy it to keep it.
-// Bodies are the events package's (AppendHit, AppendKill, AppendRoundOver):
-//
-//	KindHit        a player took damage: Attacker is the shooter's player id,
-//	               or 0 for a creature's bite; Target is the player hit;
-//	               Damage the health taken. Hits on creatures are not
-//	               reported (creatures have no player id; the snapshot's
-//	               StateHurt shows them).
-//	KindKill       a player died: Killer is the player id whose shot killed,
-//	               or 0 for a creature; Victim the player; Weapon is
-//	               WeaponGun or WeaponBite. Creature deaths are not events:
-//	               they show as removals in the snapshot and as score in
-//	               the shooter's record.
-//	KindRoundOver  the round ended: Round is its number (1 for the first),
-//	               Winner the player id with the highest score, 0 if nobody
-//	               scored.
-func (w *World) TakeEvents(fn func(kind events.Kind, body []byte)) {
-	b := &w.events
-	start := int32(0)
-	for i, k := range b.kinds {
-		fn(k, b.body[start:b.ends[i]:b.ends[i]])
-		start = b.ends[i]
+// call, then forgets them.
+func (w *World) TakeEvents(fn func(Event)) {
+	for _, e := range w.events {
+		fn(e)
 	}
-	b.kinds, b.ends, b.body = b.kinds[:0], b.ends[:0], b.body[:0]
+	w.events = w.events[:0]
 }

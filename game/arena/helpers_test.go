@@ -1,11 +1,6 @@
 package arena
 
-import (
-	"math"
-
-	"github.com/sightline-game/sightline/netcode/events"
-	"github.com/sightline-game/sightline/netcode/snapshot"
-)
+import "math"
 
 // tb is what the helpers need of a *testing.T or a *rapid.T.
 type tb interface {
@@ -63,63 +58,48 @@ func (s seqs) apply(w *World, id PlayerID, in Input) {
 	w.ApplyInput(id, s[id], in)
 }
 
-// happening is a decoded event.
-type happening struct {
-	kind  events.Kind
-	hit   events.Hit
-	kill  events.Kill
-	round events.RoundOver
-}
-
-func take(t tb, w *World) []happening {
+func take(t tb, w *World) []Event {
 	t.Helper()
-	var out []happening
-	w.TakeEvents(func(k events.Kind, body []byte) {
-		h := happening{kind: k}
-		var err error
-		switch k {
-		case events.KindHit:
-			h.hit, err = events.ParseHit(body)
-		case events.KindKill:
-			h.kill, err = events.ParseKill(body)
-		case events.KindRoundOver:
-			h.round, err = events.ParseRoundOver(body)
-		default:
-			t.Fatalf("unexpected event kind %v", k)
+	var out []Event
+	w.TakeEvents(func(e Event) {
+		if e.Kind < EventHit || e.Kind > EventRoundOver {
+			t.Fatalf("unexpected event %+v", e)
 		}
-		if err != nil {
-			t.Fatalf("%v body %x: %v", k, body, err)
-		}
-		if err := events.ValidateBody(k, body); err != nil {
-			t.Fatalf("%v body %x invalid: %v", k, body, err)
-		}
-		out = append(out, h)
+		out = append(out, e)
 	})
 	return out
 }
 
-// filled returns the world's snapshot, checked entity by entity against the
-// schema with the validating Append.
-func filled(t tb, w *World) *snapshot.Snapshot {
+// filled returns the world's entities, each checked against the ranges
+// the rules promise.
+func filled(t tb, w *World) []Entity {
 	t.Helper()
-	s := snapshot.New(Schema())
-	w.Fill(s)
-	check := snapshot.New(Schema())
-	for i := range s.Len() {
-		if err := check.Append(s.ID(i), s.Row(i)...); err != nil {
-			t.Fatalf("entity %d (%v) of tick %d: %v", i, s.ID(i), w.tick, err)
+	ents := w.AppendEntities(nil)
+	for i, e := range ents {
+		switch {
+		case i > 0 && ents[i-1].Slot >= e.Slot:
+			t.Fatalf("tick %d: slot %d after slot %d", w.tick, e.Slot, ents[i-1].Slot)
+		case e.Generation > maxGen:
+			t.Fatalf("tick %d: %+v: generation out of range", w.tick, e)
+		case e.X < 0 || e.Y < 0 || e.X > WorldSize || e.Y > WorldSize:
+			t.Fatalf("tick %d: %+v: outside the world", w.tick, e)
+		case e.Heading < 0 || e.Heading >= 2*math.Pi:
+			t.Fatalf("tick %d: %+v: heading out of range", w.tick, e)
+		case e.Health < 0 || e.Health > max(PlayerHealth, CreatureHealth):
+			t.Fatalf("tick %d: %+v: health out of range", w.tick, e)
 		}
 	}
-	return s
+	return ents
 }
 
-// row returns the snapshot row of slot, if present.
-func row(s *snapshot.Snapshot, slot int) (snapshot.EntityID, []uint32, bool) {
-	i, ok := s.Find(uint16(slot))
-	if !ok {
-		return snapshot.EntityID{}, nil, false
+// row returns the entity in slot, if present.
+func row(ents []Entity, slot int) (Entity, bool) {
+	for _, e := range ents {
+		if int(e.Slot) == slot {
+			return e, true
+		}
 	}
-	return s.ID(i), s.Row(i), true
+	return Entity{}, false
 }
 
 func angleTo(x0, y0, x1, y1 float64) float64 { return math.Atan2(y1-y0, x1-x0) }

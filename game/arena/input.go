@@ -1,24 +1,13 @@
 package arena
 
-import (
-	"encoding/binary"
-	"math"
-)
-
-// The arena defines the types the match server and clients share (PlayerID,
-// Input, Observer); package game/protocol names them as aliases, so the
-// arena's World is the server's World with no wrapper.
+import "math"
 
 // PlayerID names a connected player for the length of its connection. Id 0
 // is reserved: in events it means "no player" (a creature).
 type PlayerID uint32
 
-// MaxPlayerID is the largest player id the world accepts: ids share the
-// 32-bit record id with a record kind (see RecordScore).
-const MaxPlayerID = RecordIndexMask
-
-// InputSize is the size of one encoded Input.
-const InputSize = 5
+// MaxPlayerID is the largest player id the world accepts.
+const MaxPlayerID = 1<<28 - 1
 
 // Buttons held during a tick.
 const (
@@ -37,33 +26,14 @@ type Input struct {
 	Aim          float64 // radians
 }
 
-// Append appends the input's InputSize bytes: buttons, move x, move y, and
-// the aim as a little-endian uint16 fraction of a turn.
-func (in Input) Append(dst []byte) []byte {
-	aim := in.Aim / (2 * math.Pi)
-	aim -= math.Floor(aim)
-	if math.IsNaN(aim) {
-		aim = 0
+// wrapAngle returns a in [0, 2π).
+func wrapAngle(a float64) float64 {
+	a = math.Mod(a, 2*math.Pi)
+	if a < 0 {
+		a += 2 * math.Pi
 	}
-	dst = append(dst, in.Buttons, byte(in.MoveX), byte(in.MoveY))
-	return binary.LittleEndian.AppendUint16(dst, uint16(uint32(math.Round(aim*65536)))) // 1.0 wraps to 0
-}
-
-// ParseInput reads an input from its InputSize bytes (p must hold them).
-func ParseInput(p []byte) Input {
-	return Input{
-		Buttons: p[0] & knownButtons,
-		MoveX:   max(int8(p[1]), -127),
-		MoveY:   max(int8(p[2]), -127),
-		Aim:     float64(binary.LittleEndian.Uint16(p[3:])) / 65536 * 2 * math.Pi,
+	if a >= 2*math.Pi { // a tiny negative a wraps to exactly 2π
+		a = 0
 	}
-}
-
-// Observer is where a player sees from, in the snapshot's quantized units:
-// what the server needs to choose that player's view.
-type Observer struct {
-	X, Y    uint32
-	Aim     float64 // radians: what the player aims at matters more
-	Self    uint16  // the slot of its own entity, always sent when it changes
-	HasSelf bool
+	return a
 }

@@ -53,7 +53,7 @@ const (
 	// CreatureHealth is a creature's health.
 	CreatureHealth = 40
 
-	// HurtTicks is how long StateHurt shows after a hit.
+	// HurtTicks is how long an entity shows Hurt after a hit.
 	HurtTicks = 6
 	// CreatureRespawnTicks is how long a dead creature stays away.
 	CreatureRespawnTicks = 5 * TickRate

@@ -2,12 +2,10 @@ package arena
 
 import (
 	"errors"
-	"github.com/sightline-game/sightline/netcode/snapshot"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/sightline-game/sightline/netcode/events"
 	"pgregory.net/rapid"
 )
 
@@ -34,15 +32,15 @@ func TestConfig(t *testing.T) {
 		{MaxPlayers: -1},
 		{RoundTicks: -5},
 		{Pickups: MaxPickups + 1},
-		{Creatures: MaxEntities - 64*9 + 1},            // one slot too many beside 64 players
-		{Creatures: -1, MaxPlayers: MaxEntities/9 + 1}, // players and their shots alone overflow
+		{Creatures: MaxSlots - 64*9 + 1},            // one slot too many beside 64 players
+		{Creatures: -1, MaxPlayers: MaxSlots/9 + 1}, // players and their shots alone overflow
 	}
 	for _, b := range bad {
 		if _, err := NewWorld(b); !errors.Is(err, ErrConfig) {
 			t.Errorf("NewWorld(%+v) = %v, want ErrConfig", b, err)
 		}
 	}
-	if _, err := NewWorld(Config{Creatures: MaxEntities - 64*9}); err != nil {
+	if _, err := NewWorld(Config{Creatures: MaxSlots - 64*9}); err != nil {
 		t.Fatalf("a full house fits: %v", err)
 	}
 }
@@ -58,20 +56,20 @@ func TestSlotsAndObserve(t *testing.T) {
 		t.Fatalf("refused %d players, want 4 (two beyond the slots, id 0, a too large id)", st.PlayersRefused)
 	}
 	for id := PlayerID(1); id <= 4; id++ {
-		o := w.Observe(id)
+		o, ok := w.Pose(id)
 		info, _ := w.Player(id)
-		if !o.HasSelf || int(o.Self) != 10+int(id)-1 || info.Slot != o.Self || info.Generation != 1 {
-			t.Fatalf("player %d: observer %+v, info %+v", id, o, info)
+		if !ok || int(o.Slot) != 10+int(id)-1 || info.Slot != o.Slot || info.Generation != 1 {
+			t.Fatalf("player %d: pose %+v, info %+v", id, o, info)
 		}
-		if o.X != PosQuant.Quantize(info.X) || o.Y != PosQuant.Quantize(info.Y) {
-			t.Fatalf("observer at (%d, %d), player at (%v, %v)", o.X, o.Y, info.X, info.Y)
+		if o.X != info.X || o.Y != info.Y || o.Aim != info.Aim {
+			t.Fatalf("pose at (%v, %v), player at (%v, %v)", o.X, o.Y, info.X, info.Y)
 		}
 		if w.m.Blocked(info.X, info.Y, PlayerRadius) {
 			t.Fatalf("player %d spawned at (%v, %v), in a wall", id, info.X, info.Y)
 		}
 	}
-	if o := w.Observe(5); o.HasSelf || o.X != PosQuant.Quantize(mid) {
-		t.Fatalf("unknown player observes %+v", o)
+	if o, ok := w.Pose(5); ok {
+		t.Fatalf("unknown player has a pose %+v", o)
 	}
 	// A freed slot goes to the next player with the next generation.
 	w.RemovePlayer(2)
@@ -253,14 +251,14 @@ func TestProjectileFlightAndEnd(t *testing.T) {
 	s.apply(w, 1, Input{Buttons: ButtonFire, Aim: math.Pi / 2}) // down
 	w.Step()
 	snap := filled(t, w)
-	if snap.Len() != 2 {
-		t.Fatalf("%d entities, want the player and its projectile", snap.Len())
+	if len(snap) != 2 {
+		t.Fatalf("%d entities, want the player and its projectile", len(snap))
 	}
-	id, r, ok := row(snap, w.shotBase)
-	if !ok || r[FieldKind] != KindProjectile || id.Generation != 1 || r[FieldHeading] != HeadingQuant.Quantize(math.Pi/2) {
-		t.Fatalf("projectile row %v %v %v", id, r, ok)
+	r, ok := row(snap, w.shotBase)
+	if !ok || r.Kind != KindProjectile || r.Generation != 1 || math.Abs(r.Heading-math.Pi/2) > 1e-9 {
+		t.Fatalf("projectile %+v %v", r, ok)
 	}
-	if y := PosQuant.Dequantize(r[FieldY]); math.Abs(y-(mid+ProjectileSpeed*Dt)) > 0.125 {
+	if y := r.Y; math.Abs(y-(mid+ProjectileSpeed*Dt)) > 1e-9 {
 		t.Fatalf("after one tick the projectile is at y %v, want %v", y, mid+ProjectileSpeed*Dt)
 	}
 	// It flies until a wall or ProjectileTicks, whichever is first.
@@ -282,7 +280,7 @@ func TestProjectileFlightAndEnd(t *testing.T) {
 			}
 		}
 	}
-	if _, _, ok := row(filled(t, w), w.shotBase); ok || w.free.size != len(w.shots) {
+	if _, ok := row(filled(t, w), w.shotBase); ok || w.free.size != len(w.shots) {
 		t.Fatal("the projectile is still there")
 	}
 	ticksToWall := int(math.Ceil(float64(wallAt-mid) / (ProjectileSpeed * Dt / shotSubSteps) / shotSubSteps))
@@ -326,7 +324,7 @@ func TestProjectileExpires(t *testing.T) {
 		var seen []uint32
 		for range ProjectileTicks + 3 {
 			w.Step()
-			if _, _, ok := row(filled(t, w), w.shotBase); ok {
+			if _, ok := row(filled(t, w), w.shotBase); ok {
 				seen = append(seen, w.tick)
 			}
 		}
@@ -352,34 +350,34 @@ func TestDamageDeathRespawn(t *testing.T) {
 	w, s := duel(t, Config{Seed: 4})
 	b := w.playerOf(t, 2)
 	bSlot := w.playerBase + 1
-	var hits []happening
-	var kill *happening
+	var hits []Event
+	var kill *Event
 	deathTick := uint32(0)
 	for w.tick < 200 && kill == nil {
 		s.apply(w, 1, Input{Buttons: ButtonFire})
 		s.apply(w, 2, Input{Buttons: ButtonFire, Aim: math.Pi / 2}) // B shoots away, down
 		w.Step()
 		for _, h := range take(t, w) {
-			switch h.kind {
-			case events.KindHit:
+			switch h.Kind {
+			case EventHit:
 				hits = append(hits, h)
-				if h.hit != (events.Hit{Attacker: 1, Target: 2, Damage: ProjectileDamage}) {
-					t.Fatalf("hit %+v", h.hit)
+				if h.Hit != (Hit{Attacker: 1, Target: 2, Damage: ProjectileDamage}) {
+					t.Fatalf("hit %+v", h.Hit)
 				}
 				if want := PlayerHealth - len(hits)*ProjectileDamage; b.health != max(want, 0) {
 					t.Fatalf("after %d hits B has %d health, want %d", len(hits), b.health, want)
 				}
-				_, r, _ := row(filled(t, w), bSlot)
-				if r[FieldState]&StateHurt == 0 {
+				r, _ := row(filled(t, w), bSlot)
+				if !r.Hurt {
 					t.Fatal("a hit player is not shown hurt")
 				}
-			case events.KindKill:
+			case EventKill:
 				kill = &h
 				deathTick = w.tick
 			}
 		}
 	}
-	if kill == nil || len(hits) != 5 || kill.kill != (events.Kill{Killer: 1, Victim: 2, Weapon: WeaponGun}) {
+	if kill == nil || len(hits) != 5 || kill.Kill != (Kill{Killer: 1, Victim: 2, Weapon: WeaponGun}) {
 		t.Fatalf("%d hits, kill %+v", len(hits), kill)
 	}
 	// The first shot (tick 1) flies 200-18 px at 23.3 px a tick.
@@ -394,9 +392,9 @@ func TestDamageDeathRespawn(t *testing.T) {
 	if st := w.Stats(); st.Kills != 1 || st.Deaths != 1 || st.Hits != 5 {
 		t.Fatalf("stats %+v", st)
 	}
-	deadID, r, ok := row(filled(t, w), bSlot)
-	if !ok || r[FieldState]&StateDead == 0 || r[FieldHealth] != 0 || deadID.Generation != 1 {
-		t.Fatalf("dead B shows as %v %v %v", deadID, r, ok)
+	dead, ok := row(filled(t, w), bSlot)
+	if !ok || !dead.Dead || dead.Health != 0 || dead.Generation != 1 {
+		t.Fatalf("dead B shows as %+v %v", dead, ok)
 	}
 	// Dead: no moving, no shooting, no being hit (A keeps shooting through).
 	fired := w.stats.ShotsFired
@@ -409,7 +407,7 @@ func TestDamageDeathRespawn(t *testing.T) {
 			t.Fatalf("tick %d: dead B moved or came back early", w.tick)
 		}
 		for _, h := range take(t, w) {
-			if h.kind == events.KindHit && h.hit.Target == 2 {
+			if h.Kind == EventHit && h.Hit.Target == 2 {
 				t.Fatalf("tick %d: dead B was hit", w.tick)
 			}
 		}
@@ -425,12 +423,12 @@ func TestDamageDeathRespawn(t *testing.T) {
 	if b.dead || b.health != PlayerHealth || w.tick != deathTick+RespawnTicks {
 		t.Fatalf("tick %d: B dead %v health %d", w.tick, b.dead, b.health)
 	}
-	newID, r, _ := row(filled(t, w), bSlot)
-	if newID.Generation != 2 || r[FieldState]&StateDead != 0 || r[FieldHealth] != PlayerHealth {
-		t.Fatalf("respawned B shows as %v %v", newID, r)
+	back, _ := row(filled(t, w), bSlot)
+	if back.Generation != 2 || back.Dead || back.Health != PlayerHealth {
+		t.Fatalf("respawned B shows as %+v", back)
 	}
-	if o := w.Observe(2); o.Self != uint16(bSlot) {
-		t.Fatalf("B's slot changed to %d", o.Self)
+	if o, _ := w.Pose(2); o.Slot != uint16(bSlot) {
+		t.Fatalf("B's slot changed to %d", o.Slot)
 	}
 	if w.m.Blocked(b.x, b.y, PlayerRadius) {
 		t.Fatal("respawned in a wall")
@@ -460,7 +458,7 @@ func TestCreatureKilledAndBites(t *testing.T) {
 	if killedAt == 0 || p.Score != 1 || p.Kills != 0 || w.stats.CreatureKills != 1 || w.stats.Hits != 2 {
 		t.Fatalf("creature killed on tick %d; player %+v; stats %+v", killedAt, p, w.stats)
 	}
-	if _, _, ok := row(filled(t, w), 0); ok {
+	if _, ok := row(filled(t, w), 0); ok {
 		t.Fatal("a dead creature is still in the snapshot")
 	}
 	for w.tick < killedAt+CreatureRespawnTicks-1 {
@@ -470,9 +468,9 @@ func TestCreatureKilledAndBites(t *testing.T) {
 		t.Fatal("creature came back early")
 	}
 	w.Step()
-	id, r, ok := row(filled(t, w), 0)
-	if !ok || id.Generation != 1 || r[FieldHealth] != CreatureHealth || r[FieldKind] != KindCreature {
-		t.Fatalf("respawned creature %v %v %v", id, r, ok)
+	r, ok := row(filled(t, w), 0)
+	if !ok || r.Generation != 1 || r.Health != CreatureHealth || r.Kind != KindCreature {
+		t.Fatalf("respawned creature %+v %v", r, ok)
 	}
 
 	// A creature touching a player bites once a CreatureBiteInterval.
@@ -484,7 +482,7 @@ func TestCreatureKilledAndBites(t *testing.T) {
 		c.x, c.y, c.walking = mid+10, mid, false
 		w.Step()
 		for _, h := range take(t, w) {
-			if h.kind != events.KindHit || h.hit != (events.Hit{Attacker: 0, Target: 1, Damage: CreatureBiteDamage}) {
+			if h.Kind != EventHit || h.Hit != (Hit{Attacker: 0, Target: 1, Damage: CreatureBiteDamage}) {
 				t.Fatalf("bite event %+v", h)
 			}
 			bites = append(bites, w.tick)
@@ -543,7 +541,7 @@ func TestPickups(t *testing.T) {
 	w := newBare(t, Config{Seed: 6, Pickups: 2, MaxPlayers: 2})
 	w.AddPlayer(1)
 	w.AddPlayer(2)
-	w.ChangedRecords(func(uint32, uint16, []byte, bool) {}) // publish the first state
+	w.ChangedRecords(func(Record) {}) // publish the first state
 	pk := &w.pickups[0]
 	pk.x, pk.y = mid+150, mid // in the open middle: a player fits on it
 	a, b := w.playerOf(t, 1), w.playerOf(t, 2)
@@ -564,16 +562,9 @@ func TestPickups(t *testing.T) {
 		if pk.live || a.health != c.after {
 			t.Fatalf("health %d -> %d, want %d; pack live %v", c.before, a.health, c.after, pk.live)
 		}
-		var got []string
-		w.ChangedRecords(func(id uint32, g uint16, payload []byte, deleted bool) {
-			if id == RecordPickup|0 && g == gen && deleted && len(payload) == 0 {
-				got = append(got, "deleted")
-			} else {
-				got = append(got, "other")
-			}
-		})
-		if len(got) != 1 || got[0] != "deleted" {
-			t.Fatalf("records after taking a pack: %v", got)
+		got := records(w.ChangedRecords)
+		if len(got) != 1 || got[0] != (Record{Kind: RecordPickup, Index: 0, Generation: gen, Deleted: true}) {
+			t.Fatalf("records after taking a pack: %+v", got)
 		}
 		// Back after PickupRespawnTicks, with the next generation.
 		taken := w.tick
@@ -587,16 +578,10 @@ func TestPickups(t *testing.T) {
 		if !pk.live || pk.gen != gen+1 || w.m.Blocked(pk.x, pk.y, PickupRadius) {
 			t.Fatalf("pack live %v gen %d, want live gen %d in the open", pk.live, pk.gen, gen+1)
 		}
-		n := 0
-		w.ChangedRecords(func(id uint32, g uint16, payload []byte, deleted bool) {
-			p, err := ParsePickup(payload)
-			if id != RecordPickup|0 || g != gen+1 || deleted || err != nil || float64(p.X) != pk.x || float64(p.Y) != pk.y {
-				t.Fatalf("republished pack %x gen %d %v: %+v %v", id, g, deleted, p, err)
-			}
-			n++
-		})
-		if n != 1 {
-			t.Fatalf("%d records after the pack came back", n)
+		got = records(w.ChangedRecords)
+		want := Record{Kind: RecordPickup, Index: 0, Generation: gen + 1, Pickup: Pickup{X: uint16(pk.x), Y: uint16(pk.y), Kind: PickupHealth}}
+		if len(got) != 1 || got[0] != want || float64(got[0].Pickup.X) != pk.x || float64(got[0].Pickup.Y) != pk.y {
+			t.Fatalf("records after the pack came back: %+v, want %+v", got, want)
 		}
 	}
 	if w.stats.PickupsTaken != 2 {
@@ -611,34 +596,37 @@ func TestRoundOver(t *testing.T) {
 		w.Step()
 	}
 	take(t, w)
-	records := map[uint32][]byte{}
-	collect := func(id uint32, _ uint16, p []byte, deleted bool) {
-		if !deleted {
-			records[id] = append([]byte(nil), p...)
+	type key struct {
+		kind  RecordKind
+		index uint32
+	}
+	changed := map[key]Record{}
+	collect := func(r Record) {
+		if !r.Deleted {
+			changed[key{r.Kind, r.Index}] = r
 		}
 	}
 	w.ChangedRecords(collect)
-	clock, _ := ParseClock(records[RecordClock])
+	clock := changed[key{RecordClock, 0}].Clock
 	if clock != (Clock{Round: 1, Start: 0, End: 100}) || clock.Remaining(w.tick) != 1 {
 		t.Fatalf("clock %+v", clock)
 	}
-	if sc, _ := ParseScore(records[RecordScore|1]); sc.Kills != 1 || sc.Score != 1 {
+	if sc := changed[key{RecordScore, 1}].Score; sc.Kills != 1 || sc.Score != 1 {
 		t.Fatalf("A's score before the end: %+v", sc)
 	}
-	clear(records)
+	clear(changed)
 	w.Step() // tick 100: the round ends
 	evs := take(t, w)
-	if len(evs) != 1 || evs[0].kind != events.KindRoundOver || evs[0].round != (events.RoundOver{Round: 1, Winner: 1}) {
+	if len(evs) != 1 || evs[0].Kind != EventRoundOver || evs[0].RoundOver != (RoundOver{Round: 1, Winner: 1}) {
 		t.Fatalf("events at the round's end: %+v", evs)
 	}
 	w.ChangedRecords(collect)
-	clock, _ = ParseClock(records[RecordClock])
-	if clock != (Clock{Round: 2, Start: 100, End: 200}) {
+	if clock := changed[key{RecordClock, 0}].Clock; clock != (Clock{Round: 2, Start: 100, End: 200}) {
 		t.Fatalf("new round's clock %+v", clock)
 	}
-	for _, id := range []uint32{RecordScore | 1, RecordScore | 2} {
-		if sc, err := ParseScore(records[id]); err != nil || sc.Kills != 0 || sc.Deaths != 0 || sc.Score != 0 {
-			t.Fatalf("score %x after the round: %+v %v", id, sc, err)
+	for _, id := range []uint32{1, 2} {
+		if r, ok := changed[key{RecordScore, id}]; !ok || r.Score.Kills != 0 || r.Score.Deaths != 0 || r.Score.Score != 0 {
+			t.Fatalf("score of player %d after the round: %+v %v", id, r, ok)
 		}
 	}
 	// A round nobody scores in has no winner.
@@ -646,7 +634,7 @@ func TestRoundOver(t *testing.T) {
 		w.Step()
 	}
 	evs = take(t, w)
-	if len(evs) != 1 || evs[0].round != (events.RoundOver{Round: 2, Winner: 0}) {
+	if len(evs) != 1 || evs[0].RoundOver != (RoundOver{Round: 2, Winner: 0}) {
 		t.Fatalf("scoreless round: %+v", evs)
 	}
 	if r, end := w.Round(); r != 3 || end != 300 || w.stats.Rounds != 2 {
@@ -668,7 +656,7 @@ func TestRoundWinnerTies(t *testing.T) {
 		w.Step()
 	}
 	evs := take(t, w)
-	if len(evs) != 1 || evs[0].round.Winner != 3 {
+	if len(evs) != 1 || evs[0].RoundOver.Winner != 3 {
 		t.Fatalf("winner %+v, want player 3", evs)
 	}
 }
@@ -685,7 +673,7 @@ func TestShotsOfAPlayerWhoLeft(t *testing.T) {
 		w.Step()
 	}
 	evs := take(t, w)
-	if len(evs) != 1 || evs[0].hit != (events.Hit{Attacker: 1, Target: 3, Damage: ProjectileDamage}) {
+	if len(evs) != 1 || evs[0].Hit != (Hit{Attacker: 1, Target: 3, Damage: ProjectileDamage}) {
 		t.Fatalf("the newcomer in the slot of a player who left: %+v", evs)
 	}
 	if b := w.playerOf(t, 2); b.health != PlayerHealth {
@@ -693,26 +681,24 @@ func TestShotsOfAPlayerWhoLeft(t *testing.T) {
 	}
 }
 
-// stateOf returns player id's state bits as Fill writes them.
-func stateOf(t *testing.T, w *World, id PlayerID) uint32 {
+// shielded reports whether player id's entity shows the spawn shield.
+func shielded(t *testing.T, w *World, id PlayerID) bool {
 	t.Helper()
-	snap := snapshot.New(Schema())
-	w.Fill(snap)
-	i, ok := snap.Find(uint16(w.playerBase + int(w.byID[id])))
+	e, ok := row(filled(t, w), w.playerBase+int(w.byID[id]))
 	if !ok {
-		t.Fatalf("player %d not in the snapshot", id)
+		t.Fatalf("player %d has no entity", id)
 	}
-	return snap.Value(i, FieldState)
+	return e.Shielded
 }
 
 // A player who just joined or respawned takes no damage for
-// SpawnShieldTicks, shows StateShielded meanwhile, and loses the shield at
+// SpawnShieldTicks, shows Shielded meanwhile, and loses the shield at
 // once when it fires.
 func TestSpawnShield(t *testing.T) {
 	w, s := duel(t, Config{Seed: 4})
 	joined := w.tick
-	if st := stateOf(t, w, 2); st&StateShielded == 0 {
-		t.Fatalf("a player who just joined: state %#b, want shielded", st)
+	if !shielded(t, w, 2) {
+		t.Fatal("a player who just joined is not shielded")
 	}
 	// Player 1 fires at idle player 2 all along the shield: nothing lands.
 	shieldHits := 0
@@ -720,7 +706,7 @@ func TestSpawnShield(t *testing.T) {
 		s.apply(w, 1, Input{Buttons: ButtonFire})
 		w.Step()
 		for _, h := range take(t, w) {
-			if h.kind == events.KindHit {
+			if h.Kind == EventHit {
 				shieldHits++
 			}
 		}
@@ -729,8 +715,8 @@ func TestSpawnShield(t *testing.T) {
 	if b.health != PlayerHealth || shieldHits != 0 || w.stats.Shielded == 0 {
 		t.Fatalf("under the shield: health %d, %d hits reported, %d shielded", b.health, shieldHits, w.stats.Shielded)
 	}
-	if st := stateOf(t, w, 2); st&StateShielded != 0 {
-		t.Fatalf("after %d ticks: state %#b, still shielded", SpawnShieldTicks, st)
+	if shielded(t, w, 2) {
+		t.Fatalf("after %d ticks: still shielded", SpawnShieldTicks)
 	}
 	// Then shots hurt, until player 2 dies and respawns shielded.
 	for w.tick < 400 && !b.dead {
@@ -744,15 +730,15 @@ func TestSpawnShield(t *testing.T) {
 		w.Step()
 	}
 	take(t, w)
-	if st := stateOf(t, w, 2); st&StateShielded == 0 || b.shieldUntil != w.tick+SpawnShieldTicks {
-		t.Fatalf("respawned: state %#b, shield until %d at tick %d", st, b.shieldUntil, w.tick)
+	if !shielded(t, w, 2) || b.shieldUntil != w.tick+SpawnShieldTicks {
+		t.Fatalf("respawned: shield until %d at tick %d", b.shieldUntil, w.tick)
 	}
 	// Firing drops it at once: the next shot that reaches it hurts.
 	place(t, w, 2, mid+100, mid)
 	s.apply(w, 2, Input{Buttons: ButtonFire, Aim: math.Pi / 2}) // shoots away
 	w.Step()
-	if st := stateOf(t, w, 2); st&StateShielded != 0 {
-		t.Fatalf("after firing: state %#b, still shielded", st)
+	if shielded(t, w, 2) {
+		t.Fatal("after firing: still shielded")
 	}
 	for w.tick < 600 && b.health == PlayerHealth {
 		s.apply(w, 1, Input{Buttons: ButtonFire})

@@ -1,16 +1,6 @@
 package arena
 
-import (
-	"math"
-
-	"github.com/sightline-game/sightline/netcode/quant"
-)
-
-// Weapons, as Kill events carry them.
-const (
-	WeaponGun  uint8 = iota // a player's projectile
-	WeaponBite              // a creature's bite (killer 0)
-)
+import "math"
 
 // shotSubSteps splits a projectile's flight of one tick (ProjectileSpeed*Dt,
 // 23.3 px) into steps of 7.8 px: shorter than a projectile's and the
@@ -161,12 +151,12 @@ func (w *World) stepCreatures() {
 		if !c.walking {
 			if w.rng.Float64() < CreatureStartChance {
 				c.walking = true
-				c.heading = quant.WrapAngle(c.heading + (w.rng.Float64()-0.5)*math.Pi)
+				c.heading = wrapAngle(c.heading + (w.rng.Float64()-0.5)*math.Pi)
 			}
 			continue
 		}
 		if w.rng.Float64() < CreatureTurnChance {
-			c.heading = quant.WrapAngle(c.heading + (2*w.rng.Float64()-1)*CreatureTurn)
+			c.heading = wrapAngle(c.heading + (2*w.rng.Float64()-1)*CreatureTurn)
 		}
 		sin, cos := math.Sincos(c.heading)
 		x, y := w.m.Slide(c.x, c.y, cos*step, sin*step, CreatureRadius)
@@ -303,7 +293,7 @@ func (w *World) credit(id PlayerID) *player {
 
 // damagePlayer takes dmg from player i on behalf of attacker (0: a
 // creature), reports the hit, and the death if it was one.
-func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon uint8) {
+func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon Weapon) {
 	p := &w.players[i]
 	if w.tick < p.shieldUntil {
 		w.stats.Shielded++
@@ -311,7 +301,7 @@ func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon uint8) {
 	}
 	p.health -= dmg
 	p.hurtUntil = w.tick + HurtTicks
-	w.emitHit(attacker, p.id, dmg)
+	w.emit(Event{Kind: EventHit, Hit: Hit{Attacker: attacker, Target: p.id, Damage: dmg}})
 	if p.health > 0 {
 		return
 	}
@@ -328,7 +318,7 @@ func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon uint8) {
 			k.dirty = true
 		}
 	}
-	w.emitKill(attacker, p.id, weapon)
+	w.emit(Event{Kind: EventKill, Kill: Kill{Killer: attacker, Victim: p.id, Weapon: weapon}})
 }
 
 // damageCreature takes a projectile's damage from creature i; a kill scores
@@ -398,7 +388,7 @@ func (w *World) stepRound() {
 			winner, best, bestDeaths = p.id, p.score, p.deaths
 		}
 	}
-	w.emitRoundOver(w.round, winner)
+	w.emit(Event{Kind: EventRoundOver, RoundOver: RoundOver{Round: w.round, Winner: winner}})
 	for i := range w.players {
 		if p := &w.players[i]; p.active {
 			p.kills, p.deaths, p.score = 0, 0, 0

@@ -5,11 +5,9 @@ import (
 	"math/rand/v2"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/sightline-game/sightline/netcode/quant"
 )
 
-// MaxNameBytes is the longest name a player's score record carries.
+// MaxNameBytes is the longest name a player may have, in bytes of UTF-8.
 const MaxNameBytes = 24
 
 // World is a match: the map, its creatures, players, projectiles and health
@@ -48,9 +46,8 @@ type World struct {
 	clockDirty           bool
 	removed              []PlayerID // score records to delete
 
-	events  eventBuf
-	payload []byte // scratch for record payloads
-	stats   Stats
+	events []Event // since the last TakeEvents
+	stats  Stats
 }
 
 type creature struct {
@@ -94,9 +91,8 @@ type player struct {
 	queued  int // queue[:queued], sorted by seq
 
 	kills, deaths, score uint32
-	name                 [MaxNameBytes]byte
-	nameLen              uint8
-	dirty                bool // score record changed
+	name                 string // at most MaxNameBytes
+	dirty                bool   // score record changed
 }
 
 type shot struct {
@@ -162,12 +158,11 @@ func NewWorld(cfg Config) (*World, error) {
 		round:      1,
 		roundEnd:   uint32(cfg.RoundTicks),
 		clockDirty: true,
-		payload:    make([]byte, 0, 64),
+		events:     make([]Event, 0, 256),
 	}
 	w.rng = rand.New(w.pcg)
 	w.gens = make([]uint8, w.shotBase+nShots)
 	w.grid.init(cfg.Creatures + cfg.MaxPlayers)
-	w.events.init()
 	for i := range w.shots {
 		w.free.push(int32(i))
 	}
@@ -239,7 +234,7 @@ func (w *World) Player(id PlayerID) (PlayerInfo, bool) {
 		Slot: uint16(slot), Generation: uint16(w.gens[slot]),
 		X: p.x, Y: p.y, Aim: p.aim, Health: p.health, Dead: p.dead,
 		Kills: p.kills, Deaths: p.deaths, Score: p.score,
-		Name: string(p.name[:p.nameLen]),
+		Name: p.name,
 	}, true
 }
 
@@ -302,13 +297,13 @@ func (w *World) SetName(id PlayerID, name string) {
 	if !ok {
 		return
 	}
-	name = cutName(name)
 	p := &w.players[i]
-	p.nameLen = uint8(copy(p.name[:], name))
-	p.dirty = true
+	p.name, p.dirty = strings.Clone(CutName(name)), true
 }
 
-func cutName(s string) string {
+// CutName returns s as a player's name: invalid UTF-8 dropped, then cut
+// to at most MaxNameBytes bytes at a character boundary.
+func CutName(s string) string {
 	s = strings.ToValidUTF8(s, "")
 	if len(s) <= MaxNameBytes {
 		return s
@@ -383,7 +378,7 @@ func checkInput(seq uint32, in Input) checkedInput {
 	q.clamped = in.MoveX == math.MinInt8 || in.MoveY == math.MinInt8 || mx*mx+my*my > 127*127 ||
 		in.Buttons&^knownButtons != 0
 	if a := in.Aim; !math.IsNaN(a) && !math.IsInf(a, 0) {
-		q.aim, q.aimOK = quant.WrapAngle(a), true
+		q.aim, q.aimOK = wrapAngle(a), true
 	} else {
 		q.clamped = true
 	}
@@ -399,22 +394,21 @@ func (w *World) AppliedInput(id PlayerID) uint32 {
 	return 0
 }
 
-// Observe returns where player id sees from: its quantized position, aim
-// and slot. A player not in the match sees from the middle, without a self.
-func (w *World) Observe(id PlayerID) Observer {
+// Pose is where a player is and aims, and the slot of its entity.
+type Pose struct {
+	Slot      uint16
+	X, Y, Aim float64
+}
+
+// Pose returns where player id is and aims, if it is in the match.
+func (w *World) Pose(id PlayerID) (Pose, bool) {
 	i, ok := w.byID[id]
 	if !ok {
-		c := PosQuant.Quantize(WorldSize / 2)
-		return Observer{X: c, Y: c}
+		return Pose{}, false
 	}
 	p := &w.players[i]
-	return Observer{
-		X: PosQuant.Quantize(p.x), Y: PosQuant.Quantize(p.y), Aim: p.aim,
-		Self: uint16(w.playerBase + int(i)), HasSelf: true,
-	}
+	return Pose{Slot: uint16(w.playerBase + int(i)), X: p.x, Y: p.y, Aim: p.aim}, true
 }
 
 // bumpGen gives slot its next generation for a new occupant.
 func (w *World) bumpGen(slot int) { w.gens[slot] = (w.gens[slot] + 1) & maxGen }
-
-const maxGen = 1<<4 - 1 // the schema's 4 generation bits

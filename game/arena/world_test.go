@@ -3,10 +3,8 @@ package arena
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
-
-	"github.com/sightline-game/sightline/netcode/events"
-	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
 func TestInputQueue(t *testing.T) {
@@ -244,8 +242,8 @@ func (s *script) run(ticks int) {
 			w.ApplyInput(id, s.seq[id], in)
 		}
 		w.Step()
-		w.TakeEvents(func(events.Kind, []byte) {})
-		w.ChangedRecords(func(uint32, uint16, []byte, bool) {})
+		w.TakeEvents(func(Event) {})
+		w.ChangedRecords(func(Record) {})
 	}
 }
 
@@ -274,8 +272,8 @@ func TestDeterminism(t *testing.T) {
 		t.Fatalf("tick %d", a.Tick())
 	}
 	sa, sb := filled(t, a), filled(t, b)
-	if !sa.Equal(sb) {
-		t.Fatal("same hash, different snapshots")
+	if !slices.Equal(sa, sb) {
+		t.Fatal("same hash, different entities")
 	}
 	st := a.Stats()
 	if st.ShotsFired < 100 || st.Hits == 0 || st.Rounds != 2 {
@@ -294,24 +292,23 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// TestFillMatchesSchema: over a busy match every entity fits its fields,
-// slots increase, kinds sit in their ranges, and projectiles come and go.
-func TestFillMatchesSchema(t *testing.T) {
+// TestEntitiesBySlot: over a busy match every entity is in range, slots
+// increase, kinds sit in their slot ranges, and projectiles come and go.
+func TestEntitiesBySlot(t *testing.T) {
 	w, err := NewWorld(Config{Seed: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
 	seenShot, sawShotGo := false, false
-	prevShots := map[uint16]snapshot.EntityID{}
+	prevShots := map[uint16]uint8{}
 	sc := newScript(w, 5, 40)
 	for range 20 {
 		sc.run(20)
-		s := filled(t, w) // validates widths and order
-		shots := map[uint16]snapshot.EntityID{}
-		for i := range s.Len() {
-			id, r := s.ID(i), s.Row(i)
-			slot := int(id.Index)
-			var want uint32
+		s := filled(t, w) // validates ranges and order
+		shots := map[uint16]uint8{}
+		for _, e := range s {
+			slot := int(e.Slot)
+			var want Kind
 			switch {
 			case slot < w.playerBase:
 				want = KindCreature
@@ -319,12 +316,12 @@ func TestFillMatchesSchema(t *testing.T) {
 				want = KindPlayer
 			default:
 				want = KindProjectile
-				shots[id.Index] = id
+				shots[e.Slot] = e.Generation
 			}
-			if r[FieldKind] != want {
-				t.Fatalf("slot %d has kind %d, want %d", slot, r[FieldKind], want)
+			if e.Kind != want {
+				t.Fatalf("slot %d has kind %v, want %v", slot, e.Kind, want)
 			}
-			if r[FieldKind] == KindPlayer && r[FieldState]&StateDead == 0 && r[FieldHealth] == 0 {
+			if e.Kind == KindPlayer && !e.Dead && e.Health == 0 {
 				t.Fatalf("a live player with no health at slot %d", slot)
 			}
 		}
@@ -337,8 +334,8 @@ func TestFillMatchesSchema(t *testing.T) {
 			}
 		}
 		prevShots = shots
-		if s.Len() > MaxEntities {
-			t.Fatalf("%d entities", s.Len())
+		if len(s) > MaxSlots {
+			t.Fatalf("%d entities", len(s))
 		}
 	}
 	if !seenShot || !sawShotGo {
@@ -346,7 +343,7 @@ func TestFillMatchesSchema(t *testing.T) {
 	}
 }
 
-func TestStepAndFillDoNotAllocate(t *testing.T) {
+func TestStepDoesNotAllocate(t *testing.T) {
 	w, err := NewWorld(Config{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -355,9 +352,9 @@ func TestStepAndFillDoNotAllocate(t *testing.T) {
 		w.AddPlayer(id)
 		w.SetName(id, "bot")
 	}
-	snap := snapshot.New(Schema())
-	evFn := func(events.Kind, []byte) {}
-	recFn := func(uint32, uint16, []byte, bool) {}
+	ents := make([]Entity, 0, MaxSlots)
+	evFn := func(Event) {}
+	recFn := func(Record) {}
 	seq := uint32(0)
 	tick := func() {
 		seq++
@@ -366,7 +363,7 @@ func TestStepAndFillDoNotAllocate(t *testing.T) {
 			w.ApplyInput(id, seq, Input{Buttons: ButtonFire, MoveX: int8(100 * math.Cos(a)), MoveY: int8(100 * math.Sin(a)), Aim: a})
 		}
 		w.Step()
-		w.Fill(snap)
+		ents = w.AppendEntities(ents[:0])
 		w.TakeEvents(evFn)
 		w.ChangedRecords(recFn)
 	}
@@ -401,14 +398,14 @@ func BenchmarkStep(b *testing.B) {
 	for range 300 {
 		in()
 		w.Step()
-		w.TakeEvents(func(events.Kind, []byte) {})
+		w.TakeEvents(func(Event) {})
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		in()
 		w.Step()
-		w.TakeEvents(func(events.Kind, []byte) {})
+		w.TakeEvents(func(Event) {})
 	}
 	b.StopTimer()
 	live := 0
@@ -418,19 +415,4 @@ func BenchmarkStep(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(live), "projectiles")
-}
-
-// BenchmarkFill: quantizing that match into a snapshot.
-func BenchmarkFill(b *testing.B) {
-	w, err := NewWorld(Config{Seed: 3})
-	if err != nil {
-		b.Fatal(err)
-	}
-	newScript(w, 1, 64).run(300)
-	snap := snapshot.New(Schema())
-	b.ReportAllocs()
-	for b.Loop() {
-		w.Fill(snap)
-	}
-	b.ReportMetric(float64(snap.Len()), "entities")
 }

@@ -17,7 +17,7 @@ const middle = arena.WorldSize / 2
 // protocol.ViewRadius of it), its slot and the map.
 func clientViews(t testing.TB, n int) ([]*snapshot.Snapshot, uint16, *arena.Map) {
 	const bots = 8
-	w, err := arena.NewWorld(arena.Config{Seed: 21})
+	w, err := newMatch(arena.Config{Seed: 21})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func clientViews(t testing.TB, n int) ([]*snapshot.Snapshot, uint16, *arena.Map)
 		brains[i] = NewBrain(uint64(i))
 		brains[i].SetMap(w.Map())
 	}
-	full := snapshot.New(arena.Schema())
+	full := snapshot.New(protocol.Schema())
 	var views []*snapshot.Snapshot
 	self := w.Observe(1).Self
 	for tick := 1; len(views) < n; tick++ {
@@ -35,7 +35,7 @@ func clientViews(t testing.TB, n int) ([]*snapshot.Snapshot, uint16, *arena.Map)
 		if tick > 10*arena.TickRate { // into the fight
 			me, _ := full.Find(self)
 			x, y := pos(full, me)
-			v := snapshot.New(arena.Schema())
+			v := snapshot.New(protocol.Schema())
 			for j := range full.Len() {
 				if tx, ty := pos(full, j); math.Hypot(tx-x, ty-y) <= protocol.ViewRadius {
 					if err := v.Append(full.ID(j), full.Row(j)...); err != nil {
@@ -73,8 +73,8 @@ type brainScene struct {
 func brainScenes(t testing.TB, views []*snapshot.Snapshot, self uint16, m *arena.Map) []brainScene {
 	c := findBehindWall(t, 1, 0, 4, 6)
 	hidden := []*snapshot.Snapshot{
-		scene(t, ent{slot: 9, kind: arena.KindCreature, x: c.tx, y: c.ty}, me(c.x, c.y)),
-		scene(t, ent{slot: 9, kind: arena.KindCreature, x: c.tx, y: c.ty}, me(c.x+arena.Tile, c.y)),
+		scene(t, ent{slot: 9, kind: protocol.KindCreature, x: c.tx, y: c.ty}, me(c.x, c.y)),
+		scene(t, ent{slot: 9, kind: protocol.KindCreature, x: c.tx, y: c.ty}, me(c.x+arena.Tile, c.y)),
 	}
 	alone := []*snapshot.Snapshot{scene(t, me(middle, middle)), scene(t, me(middle+arena.Tile, middle))}
 	return []brainScene{

@@ -19,7 +19,6 @@ import (
 
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/memory"
 )
@@ -170,7 +169,7 @@ func (g *Group) Wait() { g.wg.Wait() }
 // somewhere, change your mind now and then, look around, fire sometimes.
 type Wanderer struct {
 	rng   *rand.Rand
-	in    protocol.Input
+	in    arena.Input
 	until int
 	n     int
 }
@@ -181,7 +180,7 @@ func NewWanderer(seed uint64) *Wanderer {
 }
 
 // Next returns the input for the next tick.
-func (w *Wanderer) Next() protocol.Input {
+func (w *Wanderer) Next() arena.Input {
 	w.n++
 	if w.n >= w.until {
 		a := w.rng.Float64() * 2 * math.Pi
@@ -196,7 +195,7 @@ func (w *Wanderer) Next() protocol.Input {
 	w.in.Aim += (w.rng.Float64() - 0.5) * 0.3
 	w.in.Buttons = 0
 	if w.rng.IntN(10) == 0 {
-		w.in.Buttons = protocol.ButtonFire
+		w.in.Buttons = arena.ButtonFire
 	}
 	return w.in
 }

@@ -143,7 +143,7 @@ func (b *Brain) Map() *arena.Map { return b.m }
 // Play returns the input for the next tick from what v holds: the Brain's
 // decision when v knows the bot's slot (or SetSelf was called) and has a
 // snapshot, else the Wanderer's.
-func (b *Brain) Play(v View) protocol.Input {
+func (b *Brain) Play(v View) arena.Input {
 	self, ok := v.Self()
 	if !ok {
 		self, ok = b.self, b.hasSelf
@@ -159,18 +159,18 @@ func (b *Brain) Play(v View) protocol.Input {
 
 // Next returns the input for the next tick, given the slot of the bot's own
 // entity and the newest state it decoded.
-func (b *Brain) Next(self uint16, view *snapshot.Snapshot) protocol.Input {
+func (b *Brain) Next(self uint16, view *snapshot.Snapshot) arena.Input {
 	b.tick++
 	i, ok := -1, false
 	if view != nil {
 		i, ok = view.Find(self)
 	}
-	if !ok || view.Value(i, arena.FieldKind) != arena.KindPlayer {
+	if !ok || view.Value(i, protocol.FieldKind) != protocol.KindPlayer {
 		return b.roam()
 	}
-	if view.Value(i, arena.FieldState)&arena.StateDead != 0 {
+	if view.Value(i, protocol.FieldState)&protocol.StateDead != 0 {
 		b.pushed = false
-		return protocol.Input{Aim: b.aim} // dead: wait
+		return arena.Input{Aim: b.aim} // dead: wait
 	}
 	x, y := pos(view, i)
 	b.checkStuck(x, y)
@@ -182,9 +182,9 @@ func (b *Brain) Next(self uint16, view *snapshot.Snapshot) protocol.Input {
 	tx, ty := pos(view, target)
 	want := math.Atan2(ty-y, tx-x)
 	b.aim = turn(b.aim, want, MaxTurn)
-	in := protocol.Input{Aim: b.aim}
+	in := arena.Input{Aim: b.aim}
 	if visible && math.Abs(angleDiff(b.aim, want)) <= AimTolerance && best <= FireRange && b.lineOfFire(x, y, best) {
-		in.Buttons = protocol.ButtonFire
+		in.Buttons = arena.ButtonFire
 	}
 	if b.detour > 0 {
 		b.detour--
@@ -383,7 +383,7 @@ func (b *Brain) follow(x, y, gx, gy float64) (float64, float64, bool) {
 
 // roam wanders without firing (nothing to shoot at), where the bot does not
 // know where it is.
-func (b *Brain) roam() protocol.Input {
+func (b *Brain) roam() arena.Input {
 	in := b.wander.Next()
 	in.Buttons = 0
 	if b.detour > 0 {
@@ -397,7 +397,7 @@ func (b *Brain) roam() protocol.Input {
 
 // roamAt wanders without firing from (x, y): as roam without a map; with
 // one, it walks the route to a random open tile, then to another.
-func (b *Brain) roamAt(x, y float64) protocol.Input {
+func (b *Brain) roamAt(x, y float64) arena.Input {
 	if b.m == nil {
 		return b.roam()
 	}
@@ -465,18 +465,18 @@ func stick(ux, uy float64) (int8, int8) {
 }
 
 func isTarget(view *snapshot.Snapshot, j int) bool {
-	switch view.Value(j, arena.FieldKind) {
-	case arena.KindCreature:
+	switch view.Value(j, protocol.FieldKind) {
+	case protocol.KindCreature:
 		return true
-	case arena.KindPlayer:
+	case protocol.KindPlayer:
 		// Dead players and shielded ones (just spawned) take no damage.
-		return view.Value(j, arena.FieldState)&(arena.StateDead|arena.StateShielded) == 0
+		return view.Value(j, protocol.FieldState)&(protocol.StateDead|protocol.StateShielded) == 0
 	}
 	return false
 }
 
 func pos(view *snapshot.Snapshot, i int) (float64, float64) {
-	return arena.PosQuant.Dequantize(view.Value(i, arena.FieldX)), arena.PosQuant.Dequantize(view.Value(i, arena.FieldY))
+	return protocol.PosQuant.Dequantize(view.Value(i, protocol.FieldX)), protocol.PosQuant.Dequantize(view.Value(i, protocol.FieldY))
 }
 
 // angleDiff returns b - a wrapped into [-π, π).

@@ -20,27 +20,27 @@ type ent struct {
 // scene builds a decoded snapshot of the arena from entities in slot order.
 func scene(t testing.TB, ents ...ent) *snapshot.Snapshot {
 	t.Helper()
-	s := snapshot.New(arena.Schema())
+	s := snapshot.New(protocol.Schema())
 	for _, e := range ents {
 		health := uint32(arena.PlayerHealth)
-		if e.state&arena.StateDead != 0 {
+		if e.state&protocol.StateDead != 0 {
 			health = 0
 		}
 		if err := s.Append(snapshot.EntityID{Index: e.slot, Generation: 1},
-			arena.PosQuant.Quantize(e.x), arena.PosQuant.Quantize(e.y), 0, e.kind, e.state, health); err != nil {
+			protocol.PosQuant.Quantize(e.x), protocol.PosQuant.Quantize(e.y), 0, e.kind, e.state, health); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return s
 }
 
-func me(x, y float64) ent { return ent{slot: selfSlot, kind: arena.KindPlayer, x: x, y: y} }
+func me(x, y float64) ent { return ent{slot: selfSlot, kind: protocol.KindPlayer, x: x, y: y} }
 
 // settle runs the brain until its aim stops turning, and returns the last
 // input. The view is frozen, so the bot never sees itself move: the stuck
 // detector is kept out of it (TestBrainDetoursWhenStuck tests it).
-func settle(b *Brain, view *snapshot.Snapshot) protocol.Input {
-	var in protocol.Input
+func settle(b *Brain, view *snapshot.Snapshot) arena.Input {
+	var in arena.Input
 	for range 20 {
 		b.pushed = false
 		in = b.Next(selfSlot, view)
@@ -60,53 +60,53 @@ func TestBrainAimsAtTheNearest(t *testing.T) {
 		{
 			name: "creature nearer than a player",
 			ents: []ent{
-				{slot: 5, kind: arena.KindCreature, x: 1300, y: 1000},
+				{slot: 5, kind: protocol.KindCreature, x: 1300, y: 1000},
 				me(1000, 1000),
-				{slot: 301, kind: arena.KindPlayer, x: 1000, y: 1600},
+				{slot: 301, kind: protocol.KindPlayer, x: 1000, y: 1600},
 			},
 			wantAim: 0, wantFire: true, wantMove: +1,
 		},
 		{
 			name: "player nearer than a creature",
 			ents: []ent{
-				{slot: 5, kind: arena.KindCreature, x: 1450, y: 1000},
+				{slot: 5, kind: protocol.KindCreature, x: 1450, y: 1000},
 				me(1000, 1000),
-				{slot: 301, kind: arena.KindPlayer, x: 1000, y: 1350},
+				{slot: 301, kind: protocol.KindPlayer, x: 1000, y: 1350},
 			},
 			wantAim: math.Pi / 2, wantFire: true, wantMove: +1,
 		},
 		{
 			name: "dead players and projectiles are no targets",
 			ents: []ent{
-				{slot: 6, kind: arena.KindCreature, x: 700, y: 1000},
+				{slot: 6, kind: protocol.KindCreature, x: 700, y: 1000},
 				me(1000, 1000),
-				{slot: 301, kind: arena.KindPlayer, state: arena.StateDead, x: 1050, y: 1000},
-				{slot: 400, kind: arena.KindProjectile, x: 1010, y: 1010},
+				{slot: 301, kind: protocol.KindPlayer, state: protocol.StateDead, x: 1050, y: 1000},
+				{slot: 400, kind: protocol.KindProjectile, x: 1010, y: 1010},
 			},
 			wantAim: math.Pi, wantFire: true, wantMove: +1,
 		},
 		{
 			name: "a shielded player is no target",
 			ents: []ent{
-				{slot: 6, kind: arena.KindCreature, x: 1000, y: 700},
+				{slot: 6, kind: protocol.KindCreature, x: 1000, y: 700},
 				me(1000, 1000),
-				{slot: 301, kind: arena.KindPlayer, state: arena.StateShielded, x: 1100, y: 1000},
+				{slot: 301, kind: protocol.KindPlayer, state: protocol.StateShielded, x: 1100, y: 1000},
 			},
 			wantAim: -math.Pi / 2, wantFire: true, wantMove: +1,
 		},
 		{
 			name:    "out of range: aims and closes in, holds fire",
-			ents:    []ent{me(1000, 1000), {slot: 301, kind: arena.KindPlayer, x: 1000, y: 1000 - 650}},
+			ents:    []ent{me(1000, 1000), {slot: 301, kind: protocol.KindPlayer, x: 1000, y: 1000 - 650}},
 			wantAim: -math.Pi / 2, wantFire: false, wantMove: +1,
 		},
 		{
 			name:    "too close: backs off, firing",
-			ents:    []ent{me(1000, 1000), {slot: 301, kind: arena.KindPlayer, x: 1100, y: 1000}},
+			ents:    []ent{me(1000, 1000), {slot: 301, kind: protocol.KindPlayer, x: 1100, y: 1000}},
 			wantAim: 0, wantFire: true, wantMove: -1,
 		},
 		{
 			name:    "at the right distance: circles, firing",
-			ents:    []ent{me(1000, 1000), {slot: 301, kind: arena.KindPlayer, x: 1000 + 200*math.Cos(2), y: 1000 + 200*math.Sin(2)}},
+			ents:    []ent{me(1000, 1000), {slot: 301, kind: protocol.KindPlayer, x: 1000 + 200*math.Cos(2), y: 1000 + 200*math.Sin(2)}},
 			wantAim: 2, wantFire: true, wantMove: 0,
 		},
 	}
@@ -117,7 +117,7 @@ func TestBrainAimsAtTheNearest(t *testing.T) {
 			if d := math.Abs(angleDiff(in.Aim, c.wantAim)); d > 0.01 {
 				t.Fatalf("aim %v, want %v", in.Aim, c.wantAim)
 			}
-			if fire := in.Buttons&protocol.ButtonFire != 0; fire != c.wantFire {
+			if fire := in.Buttons&arena.ButtonFire != 0; fire != c.wantFire {
 				t.Fatalf("fire %v, want %v", fire, c.wantFire)
 			}
 			mx, my := arena.MoveIntent(in.MoveX, in.MoveY)
@@ -135,7 +135,7 @@ func TestBrainAimsAtTheNearest(t *testing.T) {
 func TestBrainFiresOnlyWhenAligned(t *testing.T) {
 	b := NewBrain(2)
 	b.aim = math.Pi // facing away from the target on the right
-	view := scene(t, me(1000, 1000), ent{slot: 301, kind: arena.KindPlayer, x: 1300, y: 1000})
+	view := scene(t, me(1000, 1000), ent{slot: 301, kind: protocol.KindPlayer, x: 1300, y: 1000})
 	firstFire := 0
 	prev := b.aim
 	for n := 1; n <= 20; n++ {
@@ -144,7 +144,7 @@ func TestBrainFiresOnlyWhenAligned(t *testing.T) {
 			t.Fatalf("turned %v in a tick, at most %v", d, MaxTurn)
 		}
 		prev = in.Aim
-		fire := in.Buttons&protocol.ButtonFire != 0
+		fire := in.Buttons&arena.ButtonFire != 0
 		if off := math.Abs(angleDiff(in.Aim, 0)); fire && off > AimTolerance {
 			t.Fatalf("tick %d: fired %v rad off target", n, off)
 		}
@@ -177,19 +177,19 @@ func TestBrainIgnoresItselfAndWanders(t *testing.T) {
 	}
 	// Its own slot, even when it is the only other thing close by, is no
 	// target: here the nearest other entity is the creature.
-	view := scene(t, ent{slot: 7, kind: arena.KindCreature, x: 1000, y: 1400}, me(1000, 1000))
+	view := scene(t, ent{slot: 7, kind: protocol.KindCreature, x: 1000, y: 1400}, me(1000, 1000))
 	in := settle(NewBrain(3), view)
 	if math.Abs(angleDiff(in.Aim, math.Pi/2)) > 0.01 || in.Buttons == 0 {
 		t.Fatalf("aim %v fire %v, want the creature below", in.Aim, in.Buttons)
 	}
 	// Not in view, or no view at all: wanders, no panic.
-	for _, v := range []*snapshot.Snapshot{nil, scene(t, ent{slot: 7, kind: arena.KindCreature, x: 1, y: 1})} {
+	for _, v := range []*snapshot.Snapshot{nil, scene(t, ent{slot: 7, kind: protocol.KindCreature, x: 1, y: 1})} {
 		if in := NewBrain(4).Next(selfSlot, v); in.Buttons != 0 {
 			t.Fatal("fired without knowing where it is")
 		}
 	}
 	// Dead: waits.
-	dead := scene(t, ent{slot: 7, kind: arena.KindCreature, x: 1100, y: 1000}, ent{slot: selfSlot, kind: arena.KindPlayer, state: arena.StateDead, x: 1000, y: 1000})
+	dead := scene(t, ent{slot: 7, kind: protocol.KindCreature, x: 1100, y: 1000}, ent{slot: selfSlot, kind: protocol.KindPlayer, state: protocol.StateDead, x: 1000, y: 1000})
 	if in := NewBrain(5).Next(selfSlot, dead); in.Buttons != 0 || in.MoveX != 0 || in.MoveY != 0 {
 		t.Fatalf("a dead bot acts: %+v", in)
 	}
@@ -197,8 +197,8 @@ func TestBrainIgnoresItselfAndWanders(t *testing.T) {
 
 func TestBrainDetoursWhenStuck(t *testing.T) {
 	b := NewBrain(6)
-	view := scene(t, me(1000, 1000), ent{slot: 301, kind: arena.KindPlayer, x: 1000, y: 1450})
-	var ins []protocol.Input
+	view := scene(t, me(1000, 1000), ent{slot: 301, kind: protocol.KindPlayer, x: 1000, y: 1450})
+	var ins []arena.Input
 	for range 8 { // the bot pushes down but the view never shows it moving
 		ins = append(ins, b.Next(selfSlot, view))
 	}
@@ -209,7 +209,7 @@ func TestBrainDetoursWhenStuck(t *testing.T) {
 	if last.MoveX == 0 && last.MoveY == 127 {
 		t.Fatal("still pushing into the wall after 8 ticks")
 	}
-	if last.Buttons&protocol.ButtonFire == 0 {
+	if last.Buttons&arena.ButtonFire == 0 {
 		t.Fatal("stopped firing during the detour")
 	}
 }
@@ -225,7 +225,7 @@ func (v fakeView) Self() (uint16, bool)                 { return v.slot, v.ok }
 func (v fakeView) Newest() (uint32, *snapshot.Snapshot) { return 1, v.state }
 
 func TestPlayFallsBackToTheWanderer(t *testing.T) {
-	view := scene(t, me(1000, 1000), ent{slot: 301, kind: arena.KindPlayer, x: 1300, y: 1000})
+	view := scene(t, me(1000, 1000), ent{slot: 301, kind: protocol.KindPlayer, x: 1300, y: 1000})
 	b, w := NewBrain(9), NewWanderer(9)
 	for range 50 { // no slot yet: exactly the Wanderer, fire and all
 		if got, want := b.Play(fakeView{state: view}), w.Next(); got != want {
@@ -236,11 +236,11 @@ func TestPlayFallsBackToTheWanderer(t *testing.T) {
 	if got, want := b2.Play(fakeView{slot: selfSlot, ok: true}), w2.Next(); got != want {
 		t.Fatal("without a snapshot it should wander")
 	}
-	var in protocol.Input
+	var in arena.Input
 	for range 20 {
 		in = b.Play(fakeView{slot: selfSlot, ok: true, state: view})
 	}
-	if in.Buttons&protocol.ButtonFire == 0 || math.Abs(angleDiff(in.Aim, 0)) > 0.01 {
+	if in.Buttons&arena.ButtonFire == 0 || math.Abs(angleDiff(in.Aim, 0)) > 0.01 {
 		t.Fatalf("with a slot and a view it should fight: %+v", in)
 	}
 	b3 := NewBrain(9)
@@ -248,7 +248,7 @@ func TestPlayFallsBackToTheWanderer(t *testing.T) {
 	for range 20 {
 		in = b3.Play(fakeView{state: view})
 	}
-	if in.Buttons&protocol.ButtonFire == 0 {
+	if in.Buttons&arena.ButtonFire == 0 {
 		t.Fatal("SetSelf stands in for a view that does not know the slot")
 	}
 }

@@ -14,7 +14,7 @@ import (
 // seed 0 is a map like any other.
 func TestGroupGivesBrainsTheMap(t *testing.T) {
 	for _, seed := range []uint64{0, 7} {
-		world, err := arena.NewWorld(arena.Config{Seed: seed, Creatures: 20, MaxPlayers: 4})
+		world, err := newMatch(arena.Config{Seed: seed, Creatures: 20, MaxPlayers: 4})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
@@ -23,7 +24,7 @@ const (
 // with the bot's index, its input and its state after the Step. It returns
 // the world's counters.
 func playArena(t testing.TB, seed uint64, bots, ticks int, how mode, each func(i int, in arena.Input, p arena.PlayerInfo)) arena.Stats {
-	w, err := arena.NewWorld(arena.Config{Seed: seed})
+	w, err := newMatch(arena.Config{Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func playArena(t testing.TB, seed uint64, bots, ticks int, how mode, each func(i
 			brains[i].SetMap(arena.NewMap(w.MapSeed()))
 		}
 	}
-	view := snapshot.New(arena.Schema())
+	view := snapshot.New(protocol.Schema())
 	ins := make([]arena.Input, bots)
 	for tick := 1; tick <= ticks; tick++ {
 		w.Fill(view)
@@ -164,7 +165,7 @@ func TestIdleNewcomerLives(t *testing.T) {
 	for _, joinAfter := range []int{0, 30 * arena.TickRate} {
 		var lived []int
 		for seed := uint64(1); seed <= seeds; seed++ {
-			w, err := arena.NewWorld(arena.Config{Seed: seed})
+			w, err := newMatch(arena.Config{Seed: seed})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,7 +176,7 @@ func TestIdleNewcomerLives(t *testing.T) {
 				brains[i].SetMap(arena.NewMap(w.MapSeed()))
 			}
 			const newcomer = arena.PlayerID(99)
-			view := snapshot.New(arena.Schema())
+			view := snapshot.New(protocol.Schema())
 			alive := limit
 			for tick := 1; tick <= joinAfter+limit; tick++ {
 				if tick == joinAfter+1 {
@@ -201,4 +202,13 @@ func TestIdleNewcomerLives(t *testing.T) {
 			t.Errorf("joining after %d s: an idle newcomer lived %.1f s at the median, want at least 10", joinAfter/arena.TickRate, median)
 		}
 	}
+}
+
+// newMatch returns the arena world of cfg as the server drives it.
+func newMatch(cfg arena.Config) (*protocol.Match, error) {
+	w, err := arena.NewWorld(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return protocol.NewMatch(w), nil
 }

@@ -49,7 +49,7 @@ func hunt(t *testing.T, b *Brain, c behindWall, ticks int) (blindShots, sight, f
 	m := arena.NewMap(c.seed)
 	x, y := c.x, c.y
 	for tick := 1; tick <= ticks; tick++ {
-		view := scene(t, ent{slot: 9, kind: arena.KindCreature, x: c.tx, y: c.ty}, me(x, y))
+		view := scene(t, ent{slot: 9, kind: protocol.KindCreature, x: c.tx, y: c.ty}, me(x, y))
 		in := b.Next(selfSlot, view)
 		// What the snapshot says, as the bot saw it.
 		qx, qy := pos(view, 1)
@@ -57,7 +57,7 @@ func hunt(t *testing.T, b *Brain, c behindWall, ticks int) (blindShots, sight, f
 		if sight == 0 && seen && math.Hypot(c.tx-qx, c.ty-qy) <= FireRange {
 			sight = tick
 		}
-		if in.Buttons&protocol.ButtonFire != 0 {
+		if in.Buttons&arena.ButtonFire != 0 {
 			if !seen {
 				blindShots++
 			}
@@ -73,8 +73,8 @@ func hunt(t *testing.T, b *Brain, c behindWall, ticks int) (blindShots, sight, f
 	return blindShots, sight, firstShot
 }
 
-func mx(in protocol.Input) float64 { x, _ := arena.MoveIntent(in.MoveX, in.MoveY); return x }
-func my(in protocol.Input) float64 { _, y := arena.MoveIntent(in.MoveX, in.MoveY); return y }
+func mx(in arena.Input) float64 { x, _ := arena.MoveIntent(in.MoveX, in.MoveY); return x }
+func my(in arena.Input) float64 { _, y := arena.MoveIntent(in.MoveX, in.MoveY); return y }
 
 // TestBrainWalksAroundWalls: a creature behind a wall, within FireRange.
 // The bot holds its fire until it has a line of fire, and gets one by

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/snapshot"
@@ -116,10 +117,10 @@ func (c *Client) Poll() int {
 
 // SendInput sends in as the next input, with the last few before it and the
 // newest decoded tick as the ack.
-func (c *Client) SendInput(in protocol.Input) error {
+func (c *Client) SendInput(in arena.Input) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.in = in.Append(c.in[:0])
+	c.in = protocol.AppendInput(c.in[:0], in)
 	c.buf = c.sess.AppendInput(c.buf[:0], c.in)
 	return c.conn.Send(transport.Inputs, c.buf)
 }
@@ -179,7 +180,7 @@ func (c *Client) Done() <-chan struct{} { return c.conn.Done() }
 // Run polls and sends one input per tick at rate Hz until ctx ends or the
 // connection does. next gives the input for each tick (nil: no input, acks
 // only).
-func (c *Client) Run(ctx context.Context, rate float64, next func(tick uint32) protocol.Input) error {
+func (c *Client) Run(ctx context.Context, rate float64, next func(tick uint32) arena.Input) error {
 	t := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer t.Stop()
 	for n := uint32(1); ; n++ {
@@ -191,7 +192,7 @@ func (c *Client) Run(ctx context.Context, rate float64, next func(tick uint32) p
 		case <-t.C:
 		}
 		c.Poll()
-		var in protocol.Input
+		var in arena.Input
 		if next != nil {
 			in = next(n)
 		}

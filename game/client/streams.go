@@ -1,6 +1,7 @@
 package client
 
 import (
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/replica"
@@ -92,7 +93,7 @@ func (c *Client) Self() (slot uint16, ok bool) {
 }
 
 // Player returns the player's id in the match, once the server said.
-func (c *Client) Player() (protocol.PlayerID, bool) {
+func (c *Client) Player() (arena.PlayerID, bool) {
 	return c.st.welcome.Player, c.st.welcomed
 }
 

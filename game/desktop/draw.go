@@ -8,6 +8,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/smooth"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
@@ -42,9 +43,9 @@ func (g *Game) placeSelf(now time.Time) {
 		if i, ok := s.Find(slot); ok {
 			row := s.Row(i)
 			g.self.ok = true
-			g.self.x, g.self.y = arena.PosQuant.Dequantize(row[arena.FieldX]), arena.PosQuant.Dequantize(row[arena.FieldY])
-			g.self.heading = arena.HeadingQuant.Dequantize(row[arena.FieldHeading])
-			g.self.state, g.self.health = row[arena.FieldState], row[arena.FieldHealth]
+			g.self.x, g.self.y = protocol.PosQuant.Dequantize(row[protocol.FieldX]), protocol.PosQuant.Dequantize(row[protocol.FieldY])
+			g.self.heading = protocol.HeadingQuant.Dequantize(row[protocol.FieldHeading])
+			g.self.state, g.self.health = row[protocol.FieldState], row[protocol.FieldHealth]
 		}
 	}
 	if g.pred != nil && g.pred.Ready() {
@@ -75,19 +76,19 @@ func (g *Game) drawWorld(dst *ebiten.Image, now time.Time) {
 		if haveSelf && id.Index == slot && g.self.ok {
 			return // drawn from the prediction
 		}
-		if e.Kind == arena.KindProjectile {
+		if e.Kind == protocol.KindProjectile {
 			g.shots = append(g.shots, drawnEntity{id, e})
 		} else {
 			g.ents = append(g.ents, drawnEntity{id, e})
 		}
 	})
 	for i := range g.ents {
-		if e := &g.ents[i]; e.Kind == arena.KindCreature {
+		if e := &g.ents[i]; e.Kind == protocol.KindCreature {
 			g.drawCreature(dst, e, now)
 		}
 	}
 	for i := range g.ents {
-		if e := &g.ents[i]; e.Kind == arena.KindPlayer {
+		if e := &g.ents[i]; e.Kind == protocol.KindPlayer {
 			g.drawPlayer(dst, e.X, e.Y, e.Heading, e.State, e.Health, playerColor(e.id.Index), false)
 		}
 	}
@@ -138,7 +139,7 @@ func (g *Game) drawPlayer(dst *ebiten.Image, wx, wy, heading float64, state, hea
 		g.drawn.Players = append(g.drawn.Players, b)
 	}
 	sp := g.sprites
-	if state&arena.StateDead != 0 {
+	if state&protocol.StateDead != 0 {
 		drawSprite(dst, sp.body(c), x, y, 0, 0.3, nil)
 		line(dst, x-7, y-7, x+7, y+7, 3, fade(colText, 0.5))
 		line(dst, x-7, y+7, x+7, y-7, 3, fade(colText, 0.5))
@@ -148,17 +149,17 @@ func (g *Game) drawPlayer(dst *ebiten.Image, wx, wy, heading float64, state, hea
 		return
 	}
 	drawSprite(dst, sp.shadow, x+3, y+4, 0, 1, nil)
-	if state&arena.StateShielded != 0 { // under the body, which keeps its colour
+	if state&protocol.StateShielded != 0 { // under the body, which keeps its colour
 		pulse := 0.75 + 0.25*math.Sin(float64(time.Now().UnixMilli())/120)
 		drawSprite(dst, sp.shield, x, y, 0, pulse, nil)
 	}
 	var tint *ebiten.ColorScale
-	if state&arena.StateHurt != 0 {
+	if state&protocol.StateHurt != 0 {
 		tint = hurtTint
 	}
 	drawSprite(dst, sp.gun(c), x, y, heading, 1, tint)
 	drawSprite(dst, sp.body(c), x, y, 0, 1, tint)
-	if state&arena.StateHurt != 0 {
+	if state&protocol.StateHurt != 0 {
 		drawSprite(dst, sp.hurtRing, x, y, 0, 1, nil)
 	}
 	if self {
@@ -181,11 +182,11 @@ func (g *Game) drawCreature(dst *ebiten.Image, e *drawnEntity, now time.Time) {
 	x, y := g.cam.ToScreen(e.X, e.Y)
 	g.drawn.Creatures = append(g.drawn.Creatures, drawnBody(x, y, r, colCreature, e.State))
 	pose := 0
-	if e.State&arena.StateWalking != 0 && (now.UnixMilli()/120+int64(e.id.Index))%2 == 1 {
+	if e.State&protocol.StateWalking != 0 && (now.UnixMilli()/120+int64(e.id.Index))%2 == 1 {
 		pose = 1
 	}
 	var tint *ebiten.ColorScale
-	if e.State&arena.StateHurt != 0 {
+	if e.State&protocol.StateHurt != 0 {
 		tint = hurtTint
 	}
 	drawSprite(dst, g.sprites.shadow, x+2, y+3, 0, 0.8, nil)

@@ -5,7 +5,7 @@ import (
 	"image/color"
 	"os"
 
-	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
 )
 
 // Drawn lists the bodies a frame drew and where, in screen px. The window
@@ -35,9 +35,9 @@ type DrawnBody struct {
 func drawnBody(x, y, r float64, c color.RGBA, state uint32) DrawnBody {
 	return DrawnBody{
 		At: [2]float64{x, y}, Radius: r, Color: [3]uint8{c.R, c.G, c.B},
-		Dead:     state&arena.StateDead != 0,
-		Hurt:     state&arena.StateHurt != 0,
-		Shielded: state&arena.StateShielded != 0,
+		Dead:     state&protocol.StateDead != 0,
+		Hurt:     state&protocol.StateHurt != 0,
+		Shielded: state&protocol.StateShielded != 0,
 	}
 }
 

@@ -46,7 +46,7 @@ type Config struct {
 	ExitAfter  time.Duration
 	// Autopilot, if set, gives the player's input each tick instead of the
 	// keyboard and mouse (a demo, and the window test).
-	Autopilot func() protocol.Input
+	Autopilot func() arena.Input
 	// Status is a line about the match shown in the corner, like
 	// "hosting on :8080".
 	Status string

@@ -34,7 +34,7 @@ type hudState struct {
 	banner  *feed.Feed
 	hurtAt  time.Time
 	hitAt   time.Time
-	names   map[protocol.PlayerID]string // from Join events, until a score record names them
+	names   map[arena.PlayerID]string // from Join events, until a score record names them
 }
 
 func (h *hudState) init() {
@@ -42,7 +42,7 @@ func (h *hudState) init() {
 	h.chat = feed.New(8, chatTTL)
 	h.notices = feed.New(3, noticeTTL)
 	h.banner = feed.New(1, bannerTTL)
-	h.names = make(map[protocol.PlayerID]string)
+	h.names = make(map[arena.PlayerID]string)
 }
 
 func (h *hudState) notice(now time.Time, s string) { h.notices.Push(now, s, feed.ToneSystem) }
@@ -52,16 +52,16 @@ func (g *Game) name(id uint32) string {
 	if id == 0 {
 		return "a creature"
 	}
-	if me, ok := g.cl.Player(); ok && protocol.PlayerID(id) == me {
+	if me, ok := g.cl.Player(); ok && arena.PlayerID(id) == me {
 		return "you"
 	}
-	if s, _, ok := g.records.score(protocol.PlayerID(id)); ok && s.Name != "" {
+	if s, _, ok := g.records.score(arena.PlayerID(id)); ok && s.Name != "" {
 		return s.Name
 	}
-	if n := g.hud.names[protocol.PlayerID(id)]; n != "" {
+	if n := g.hud.names[arena.PlayerID(id)]; n != "" {
 		return n
 	}
-	return g.records.name(protocol.PlayerID(id))
+	return g.records.name(arena.PlayerID(id))
 }
 
 // event takes one of the match's events, during Poll.
@@ -79,7 +79,7 @@ func (g *Game) event(e events.Event) {
 			tone = feed.ToneSelf
 		}
 		verb := "shot"
-		if k.Weapon == arena.WeaponBite {
+		if arena.Weapon(k.Weapon) == arena.WeaponBite {
 			verb = "bit"
 		}
 		g.hud.kills.Push(now, fmt.Sprintf("%s %s %s", g.name(k.Killer), verb, g.name(k.Victim)), tone)
@@ -101,9 +101,9 @@ func (g *Game) event(e events.Event) {
 		}
 		name := events.CleanChat(j.Name)
 		if name != "" {
-			g.hud.names[protocol.PlayerID(j.Player)] = name
+			g.hud.names[arena.PlayerID(j.Player)] = name
 		}
-		if protocol.PlayerID(j.Player) != me {
+		if arena.PlayerID(j.Player) != me {
 			g.hud.notice(now, g.name(j.Player)+" joined")
 		}
 	case events.KindLeave:
@@ -112,7 +112,7 @@ func (g *Game) event(e events.Event) {
 			return
 		}
 		g.hud.notice(now, g.name(l.Player)+" left")
-		delete(g.hud.names, protocol.PlayerID(l.Player))
+		delete(g.hud.names, arena.PlayerID(l.Player))
 	case events.KindChat:
 		c, err := events.ParseChat(e.Body)
 		if err != nil {
@@ -137,7 +137,7 @@ func (g *Game) event(e events.Event) {
 }
 
 func (g *Game) chatName(id uint32) string {
-	if me, ok := g.cl.Player(); ok && protocol.PlayerID(id) == me && g.cfg.Name != "" {
+	if me, ok := g.cl.Player(); ok && arena.PlayerID(id) == me && g.cfg.Name != "" {
 		return g.cfg.Name
 	}
 	return g.name(id)
@@ -281,11 +281,11 @@ func (g *Game) drawBanners(dst *ebiten.Image, now time.Time) {
 		drawText(dst, msg, f.big, ScreenWidth/2, cy+8, text.AlignCenter, colText)
 		return
 	}
-	if g.self.ok && g.self.state&arena.StateDead != 0 {
+	if g.self.ok && g.self.state&protocol.StateDead != 0 {
 		drawText(dst, "YOU DIED", f.huge, ScreenWidth/2, cy, text.AlignCenter, colBad)
 		drawText(dst, "respawning…", f.normal, ScreenWidth/2, cy+50, text.AlignCenter, colText)
 	}
-	if g.self.ok && g.self.state&arena.StateShielded != 0 {
+	if g.self.ok && g.self.state&protocol.StateShielded != 0 {
 		drawText(dst, "shielded: no damage until it fades or you fire", f.normal, ScreenWidth/2, ScreenHeight-90, text.AlignCenter, colShield)
 	}
 	for _, l := range g.hud.banner.Lines(now) {

@@ -68,9 +68,9 @@ func (mm *minimap) draw(dst *ebiten.Image, g *Game, now time.Time) {
 		e := &g.ents[i]
 		x, y := mm.toMini(e.X, e.Y)
 		switch {
-		case e.Kind == arena.KindCreature:
+		case e.Kind == protocol.KindCreature:
 			box(dst, x-1, y-1, 2, 2, colCreature)
-		case e.State&arena.StateDead != 0:
+		case e.State&protocol.StateDead != 0:
 			box(dst, x-1.5, y-1.5, 3, 3, fade(playerColor(e.id.Index), 0.4))
 		default:
 			circle(dst, x, y, 2.5, playerColor(e.id.Index))

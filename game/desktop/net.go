@@ -110,8 +110,8 @@ func (n *netState) reconcile(g *Game, t uint32, s *snapshot.Snapshot, now time.T
 	n.rtt.Applied(seq, now)
 	n.ahead = int(int32(g.cl.InputSeq() - seq))
 	row := s.Row(i)
-	x, y := arena.PosQuant.Dequantize(row[arena.FieldX]), arena.PosQuant.Dequantize(row[arena.FieldY])
-	alive := row[arena.FieldState]&arena.StateDead == 0
+	x, y := protocol.PosQuant.Dequantize(row[protocol.FieldX]), protocol.PosQuant.Dequantize(row[protocol.FieldY])
+	alive := row[protocol.FieldState]&protocol.StateDead == 0
 	g.pred.Reconcile(x, y, seq, alive)
 }
 
@@ -121,7 +121,7 @@ func (n *netState) reconcile(g *Game, t uint32, s *snapshot.Snapshot, now time.T
 // are late) still sends one input per tick, two in one Update if need be;
 // a longer stall is skipped, not caught up. Each input is applied to the
 // prediction under the sequence number it went out with.
-func (n *netState) send(g *Game, now time.Time, in protocol.Input) {
+func (n *netState) send(g *Game, now time.Time, in arena.Input) {
 	if n.epoch.IsZero() {
 		n.epoch = now.Add(-n.tickDur) // the first Update sends
 	}

@@ -11,7 +11,7 @@ import (
 
 // scoreRow is one line of the scoreboard.
 type scoreRow struct {
-	player protocol.PlayerID
+	player arena.PlayerID
 	arena.Score
 }
 
@@ -31,22 +31,22 @@ func (r *recordState) read(g *Game) {
 	r.hasClock = false
 	r.scores, r.pickups = r.scores[:0], r.pickups[:0]
 	g.cl.Records(func(id uint32, gen uint16, payload []byte) {
-		kind, index := arena.RecordKind(id)
+		kind, index := protocol.RecordKind(id)
 		switch kind {
-		case arena.RecordClock:
-			if c, err := arena.ParseClock(payload); err == nil {
+		case protocol.RecordClock:
+			if c, err := protocol.ParseClock(payload); err == nil {
 				r.clock, r.hasClock = c, true
 			} else {
 				r.bad++
 			}
-		case arena.RecordScore:
-			if s, err := arena.ParseScore(payload); err == nil {
-				r.scores = append(r.scores, scoreRow{protocol.PlayerID(index), s})
+		case protocol.RecordScore:
+			if s, err := protocol.ParseScore(payload); err == nil {
+				r.scores = append(r.scores, scoreRow{arena.PlayerID(index), s})
 			} else {
 				r.bad++
 			}
-		case arena.RecordPickup:
-			if p, err := arena.ParsePickup(payload); err == nil {
+		case protocol.RecordPickup:
+			if p, err := protocol.ParsePickup(payload); err == nil {
 				r.pickups = append(r.pickups, p)
 			} else {
 				r.bad++
@@ -65,7 +65,7 @@ func (r *recordState) read(g *Game) {
 }
 
 // score returns a player's row, if it has one.
-func (r *recordState) score(id protocol.PlayerID) (scoreRow, int, bool) {
+func (r *recordState) score(id arena.PlayerID) (scoreRow, int, bool) {
 	for i, s := range r.scores {
 		if s.player == id {
 			return s, i + 1, true
@@ -75,7 +75,7 @@ func (r *recordState) score(id protocol.PlayerID) (scoreRow, int, bool) {
 }
 
 // name returns a player's name: from its score record, else "player N".
-func (r *recordState) name(id protocol.PlayerID) string {
+func (r *recordState) name(id arena.PlayerID) string {
 	if s, _, ok := r.score(id); ok && s.Name != "" {
 		return s.Name
 	}

@@ -29,20 +29,20 @@ var update = flag.Bool("update", false, "rewrite the golden packets")
 func goldenWorlds(t *testing.T) (t100, t102 *snapshot.Snapshot) {
 	s := Schema()
 	t100, t102 = snapshot.New(s), snapshot.New(s)
-	pos, head := arena.PosQuant, arena.HeadingQuant
+	pos, head := PosQuant, HeadingQuant
 	must := func(err error) {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A creature walking and a player standing.
-	must(t100.Append(snapshot.EntityID{Index: 3, Generation: 1}, pos.Quantize(1000.5), pos.Quantize(2000), head.Quantize(3.14159265/2), arena.KindCreature, arena.StateWalking, 40))
-	must(t100.Append(snapshot.EntityID{Index: 301}, pos.Quantize(2048), pos.Quantize(2048), 0, arena.KindPlayer, 0, 100))
+	must(t100.Append(snapshot.EntityID{Index: 3, Generation: 1}, pos.Quantize(1000.5), pos.Quantize(2000), head.Quantize(3.14159265/2), KindCreature, StateWalking, 40))
+	must(t100.Append(snapshot.EntityID{Index: 301}, pos.Quantize(2048), pos.Quantize(2048), 0, KindPlayer, 0, 100))
 	// Two ticks later the creature moved 1 px right and turned 3 steps; the
 	// player fired: a projectile appears in slot 700 (its third occupant).
-	must(t102.Append(snapshot.EntityID{Index: 3, Generation: 1}, pos.Quantize(1001.5), pos.Quantize(2000), head.Quantize(3.14159265/2)+3, arena.KindCreature, arena.StateWalking, 40))
-	must(t102.Append(snapshot.EntityID{Index: 301}, pos.Quantize(2048), pos.Quantize(2048), 0, arena.KindPlayer, 0, 100))
-	must(t102.Append(snapshot.EntityID{Index: 700, Generation: 2}, pos.Quantize(2064), pos.Quantize(2048), 0, arena.KindProjectile, 0, 0))
+	must(t102.Append(snapshot.EntityID{Index: 3, Generation: 1}, pos.Quantize(1001.5), pos.Quantize(2000), head.Quantize(3.14159265/2)+3, KindCreature, StateWalking, 40))
+	must(t102.Append(snapshot.EntityID{Index: 301}, pos.Quantize(2048), pos.Quantize(2048), 0, KindPlayer, 0, 100))
+	must(t102.Append(snapshot.EntityID{Index: 700, Generation: 2}, pos.Quantize(2064), pos.Quantize(2048), 0, KindProjectile, 0, 0))
 	return t100, t102
 }
 
@@ -74,8 +74,8 @@ func goldens(t *testing.T) []golden {
 		}
 		return nil
 	}
-	in1 := Input{Buttons: ButtonFire, MoveX: 127, MoveY: 0, Aim: 0}
-	in2 := Input{MoveX: 90, MoveY: -90, Aim: 3.14159265}
+	in1 := arena.Input{Buttons: arena.ButtonFire, MoveX: 127, MoveY: 0, Aim: 0}
+	in2 := arena.Input{MoveX: 90, MoveY: -90, Aim: 3.14159265}
 	return []golden{
 		{"snapshot-full", full, func(p []byte) error { return decodeInto(p, 0, nil, t100, snapstream.Header{Tick: 100}) }},
 		{"snapshot-delta", dlt, func(p []byte) error {
@@ -95,8 +95,8 @@ func goldens(t *testing.T) []golden {
 			return decodeInto(rest, 100, t100, t102, snapstream.Header{Tick: 102, Baseline: 100})
 		}},
 		{"input-datagram", func() []byte {
-			inputs := in1.Append(nil) // newest first
-			inputs = in2.Append(inputs)
+			inputs := AppendInput(nil, in1) // newest first
+			inputs = AppendInput(inputs, in2)
 			return session.AppendInputPacket(nil, true, 102, 57, InputSize, inputs)
 		}, func(p []byte) error {
 			in, err := session.ParseInputPacket(p, InputSize)
@@ -104,7 +104,7 @@ func goldens(t *testing.T) []golden {
 				return err
 			}
 			a, b := ParseInput(in.Input(0)), ParseInput(in.Input(1))
-			if !in.Verify || in.Ack != 102 || in.NewestSeq != 57 || in.Count != 2 || a.Buttons != ButtonFire || a.MoveX != 127 || b.MoveY != -90 {
+			if !in.Verify || in.Ack != 102 || in.NewestSeq != 57 || in.Count != 2 || a.Buttons != arena.ButtonFire || a.MoveX != 127 || b.MoveY != -90 {
 				return fmt.Errorf("%+v %+v %+v", in, a, b)
 			}
 			return nil
@@ -132,9 +132,9 @@ func goldens(t *testing.T) []golden {
 		}},
 		{"records-datagram", func() []byte {
 			b := []byte{replica.TypeRecords}
-			b = replica.AppendRecord(b, replica.Record{ID: arena.RecordClock, Revision: 1, Payload: arena.AppendClock(nil, arena.Clock{Round: 1, Start: 1, End: 9001})})
-			b = replica.AppendRecord(b, replica.Record{ID: arena.RecordScore | 7, Revision: 2, Payload: arena.AppendScore(nil, arena.Score{Name: "ada", Kills: 1, Score: 1})})
-			return replica.AppendRecord(b, replica.Record{ID: arena.RecordPickup | 3, Generation: 4, Revision: 3, Deleted: true})
+			b = replica.AppendRecord(b, replica.Record{ID: RecordClock, Revision: 1, Payload: AppendClock(nil, arena.Clock{Round: 1, Start: 1, End: 9001})})
+			b = replica.AppendRecord(b, replica.Record{ID: RecordScore | 7, Revision: 2, Payload: AppendScore(nil, arena.Score{Name: "ada", Kills: 1, Score: 1})})
+			return replica.AppendRecord(b, replica.Record{ID: RecordPickup | 3, Generation: 4, Revision: 3, Deleted: true})
 		}, func(p []byte) error {
 			rs, err := replica.ParseRecords(p)
 			if err != nil {
@@ -143,17 +143,17 @@ func goldens(t *testing.T) []golden {
 			r1, _ := rs.Next()
 			r2, _ := rs.Next()
 			r3, ok := rs.Next()
-			c, err1 := arena.ParseClock(r1.Payload)
-			s, err2 := arena.ParseScore(r2.Payload)
-			if err1 != nil || err2 != nil || !ok || c.End != 9001 || s.Name != "ada" || s.Kills != 1 || !r3.Deleted || r3.Generation != 4 || r3.ID != arena.RecordPickup|3 {
+			c, err1 := ParseClock(r1.Payload)
+			s, err2 := ParseScore(r2.Payload)
+			if err1 != nil || err2 != nil || !ok || c.End != 9001 || s.Name != "ada" || s.Kills != 1 || !r3.Deleted || r3.Generation != 4 || r3.ID != RecordPickup|3 {
 				return fmt.Errorf("%+v %+v %+v %+v %+v %v %v", r1, r2, r3, c, s, err1, err2)
 			}
 			return nil
 		}},
 		{"records-ack", func() []byte {
 			b := []byte{replica.TypeAck}
-			b = replica.AppendAck(b, replica.Ack{ID: arena.RecordClock, Revision: 1})
-			return replica.AppendAck(b, replica.Ack{ID: arena.RecordPickup | 3, Generation: 4, Revision: 3})
+			b = replica.AppendAck(b, replica.Ack{ID: RecordClock, Revision: 1})
+			return replica.AppendAck(b, replica.Ack{ID: RecordPickup | 3, Generation: 4, Revision: 3})
 		}, func(p []byte) error {
 			as, err := replica.ParseAcks(p)
 			if err != nil {
@@ -161,7 +161,7 @@ func goldens(t *testing.T) []golden {
 			}
 			a1, _ := as.Next()
 			a2, ok := as.Next()
-			if !ok || a1.ID != arena.RecordClock || a1.Revision != 1 || a2.Generation != 4 {
+			if !ok || a1.ID != RecordClock || a1.Revision != 1 || a2.Generation != 4 {
 				return fmt.Errorf("%+v %+v", a1, a2)
 			}
 			return nil

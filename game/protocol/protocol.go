@@ -1,6 +1,13 @@
-// Package protocol is what the match server and every client agree on: the
-// snapshot schema, the wire format, the layout of an input, and the default
-// tick rate. Both ends build their sessions from Session.
+// Package protocol is what the match server and every client agree on: how
+// the arena's state becomes bytes and back. It owns the wire: the snapshot
+// schema and the quantizing of entities into it ([Fill]), the encoding of
+// an input ([AppendInput], [ParseInput]), of the records
+// ([AppendRecordPayload] and the Parse functions), of the events
+// ([AppendEvent]) and of the welcome, and [Match], the arena as the match
+// server drives it. Both ends build their sessions from [Session].
+//
+// The arena (game/arena) is a plain simulation that knows no bytes; this
+// package imports it, never the reverse.
 package protocol
 
 import (
@@ -17,14 +24,11 @@ const DefaultTickRate = 30
 // History is how many ticks a delta may reach back: about a second at 30 Hz.
 const History = 32
 
-// MaxEntities bounds the entities of a snapshot.
-const MaxEntities = arena.MaxEntities
-
 // The world and its quantization: a 4096 px square, positions at 1/8 px.
 const (
-	WorldSize    = 4096  // px
-	PosPrecision = 0.125 // px
-	UnitsPerPx   = 8     // quantized units per pixel
+	WorldSize    = arena.WorldSize // px
+	PosPrecision = 0.125           // px
+	UnitsPerPx   = 8               // quantized units per pixel
 )
 
 // Interest: a client sees what is within ViewRadius of its player, and
@@ -34,21 +38,11 @@ const (
 	ViewMargin = 48  // px
 )
 
-// Position fields of the schema.
-const (
-	FieldX = arena.FieldX
-	FieldY = arena.FieldY
-)
-
 // Budget: bytes per second per client, and the largest datagram.
 const (
 	DefaultRate   = 8000
 	DatagramLimit = 1200
 )
-
-// Schema returns the match's snapshot schema: the arena's entities (x, y at
-// 1/8 px in a 4096 px world, a 10-bit heading, kind, state and health).
-func Schema() *snapshot.Schema { return arena.Schema() }
 
 // Session returns the session configuration both ends use.
 func Session() session.Config {

@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/sightline-game/sightline/game/arena"
 
 	"github.com/sightline-game/sightline/netcode/events"
 )
@@ -13,7 +14,7 @@ const KindWelcome events.Kind = 16
 
 // Welcome tells a client its player id, its entity's slot and the map.
 type Welcome struct {
-	Player  PlayerID
+	Player  arena.PlayerID
 	Slot    uint16
 	MapSeed uint64
 }
@@ -40,5 +41,5 @@ func ParseWelcome(b []byte) (Welcome, error) {
 	if len(b) != 8 {
 		return Welcome{}, fmt.Errorf("protocol: welcome: %d bytes for the map seed", len(b))
 	}
-	return Welcome{Player: PlayerID(p), Slot: uint16(s), MapSeed: binary.LittleEndian.Uint64(b)}, nil
+	return Welcome{Player: arena.PlayerID(p), Slot: uint16(s), MapSeed: binary.LittleEndian.Uint64(b)}, nil
 }

@@ -27,15 +27,3 @@ func FuzzParseWelcome(f *testing.F) {
 		}
 	})
 }
-
-func TestInputRoundTrip(t *testing.T) {
-	in := Input{Buttons: ButtonFire, MoveX: -127, MoveY: 127, Aim: 1.5}
-	got := ParseInput(in.Append(nil))
-	if got.Buttons != in.Buttons || got.MoveX != in.MoveX || got.MoveY != in.MoveY || got.Aim-in.Aim > 1e-4 || in.Aim-got.Aim > 1e-4 {
-		t.Fatalf("%+v", got)
-	}
-	// A hostile input: unknown buttons dropped, -128 clamped.
-	if g := ParseInput([]byte{0xff, 0x80, 0x80, 0, 0}); g.Buttons != ButtonFire|ButtonDash || g.MoveX != -127 || g.MoveY != -127 {
-		t.Fatalf("%+v", g)
-	}
-}

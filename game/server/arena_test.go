@@ -10,6 +10,7 @@ import (
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/linksim"
@@ -17,15 +18,15 @@ import (
 )
 
 var (
-	_ server.World        = (*arena.World)(nil)
-	_ server.EventSource  = (*arena.World)(nil)
-	_ server.RecordSource = (*arena.World)(nil)
-	_ server.Namer        = (*arena.World)(nil)
-	_ server.MapSeeder    = (*arena.World)(nil)
+	_ server.World        = (*protocol.Match)(nil)
+	_ server.EventSource  = (*protocol.Match)(nil)
+	_ server.RecordSource = (*protocol.Match)(nil)
+	_ server.Namer        = (*protocol.Match)(nil)
+	_ server.MapSeeder    = (*protocol.Match)(nil)
 )
 
 // records returns a client's or the world's records as comparable strings.
-func worldRecords(w *arena.World) []string {
+func worldRecords(w *protocol.Match) []string {
 	var out []string
 	w.AllRecords(func(id uint32, gen uint16, payload []byte, deleted bool) {
 		if !deleted {
@@ -50,7 +51,7 @@ func clientRecords(c *client.Client) []string {
 // records (names and scores, pickups, the clock) converge to the world's;
 // and no snapshot desyncs.
 func TestArenaEventsAndRecordsUnderLoss(t *testing.T) {
-	world, err := arena.NewWorld(arena.Config{Seed: 3, Creatures: 120, RoundTicks: 40 * tickRate})
+	world, err := newArena(arena.Config{Seed: 3, Creatures: 120, RoundTicks: 40 * tickRate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,8 +124,8 @@ func TestArenaEventsAndRecordsUnderLoss(t *testing.T) {
 	// Names arrive cleaned, in the score records.
 	names := 0
 	m.clients[0].Records(func(id uint32, _ uint16, payload []byte) {
-		if k, _ := arena.RecordKind(id); k == arena.RecordScore {
-			s, err := arena.ParseScore(payload)
+		if k, _ := protocol.RecordKind(id); k == protocol.RecordScore {
+			s, err := protocol.ParseScore(payload)
 			if err != nil || bytes.ContainsAny([]byte(s.Name), "\x07") {
 				t.Errorf("score record %+v %v", s, err)
 			}
@@ -139,4 +140,13 @@ func TestArenaEventsAndRecordsUnderLoss(t *testing.T) {
 			t.Errorf("client %d: %d mismatched of %d verified", i, s.Mismatched, s.Verified)
 		}
 	}
+}
+
+// newArena returns the arena world of cfg as the server drives it.
+func newArena(cfg arena.Config) (*protocol.Match, error) {
+	w, err := arena.NewWorld(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return protocol.NewMatch(w), nil
 }

@@ -36,7 +36,7 @@ func cheatPacket(ack, newest uint32, count int, raw [protocol.InputSize]byte) []
 // is the player). And every snapshot a moving client decodes holds only
 // entities within ViewRadius+ViewMargin of it.
 func TestCheatingInputsGainNothing(t *testing.T) {
-	world, err := arena.NewWorld(arena.Config{Seed: 9, Creatures: 150})
+	world, err := newArena(arena.Config{Seed: 9, Creatures: 150})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestCheatingInputsGainNothing(t *testing.T) {
 		cheatSeq uint32
 	}
 	hist := map[uint32]worldAt{}
-	scratch := snapshot.New(arena.Schema())
+	scratch := snapshot.New(protocol.Schema())
 
 	reach := float64((protocol.ViewRadius + protocol.ViewMargin) * protocol.UnitsPerPx)
 	maxStep := arena.PlayerSpeed * arena.Dt * protocol.UnitsPerPx // units per tick
@@ -101,11 +101,11 @@ func TestCheatingInputsGainNothing(t *testing.T) {
 		hasSelf := false
 		shots := map[snapshot.EntityID]bool{}
 		for k, eid := range snap.IDs() {
-			x, y := float64(snap.Value(k, arena.FieldX)), float64(snap.Value(k, arena.FieldY))
+			x, y := float64(snap.Value(k, protocol.FieldX)), float64(snap.Value(k, protocol.FieldY))
 			if eid.Index == o.Self {
 				self, hasSelf = [2]float64{x, y}, true
 			}
-			if i == 0 && snap.Value(k, arena.FieldKind) == arena.KindProjectile {
+			if i == 0 && snap.Value(k, protocol.FieldKind) == protocol.KindProjectile {
 				shots[eid] = true
 				if !prevShots[eid] {
 					shotsSeen++
@@ -155,7 +155,7 @@ func TestCheatingInputsGainNothing(t *testing.T) {
 		w := worldAt{pos: map[snapshot.EntityID][2]uint32{}, shots: world.Stats().ShotsFired, cheatSeq: world.AppliedInput(cheatID)}
 		world.Fill(scratch)
 		for k, eid := range scratch.IDs() {
-			w.pos[eid] = [2]uint32{scratch.Value(k, arena.FieldX), scratch.Value(k, arena.FieldY)}
+			w.pos[eid] = [2]uint32{scratch.Value(k, protocol.FieldX), scratch.Value(k, protocol.FieldY)}
 		}
 		for _, id := range []server.PlayerID{cheatID, honestID} {
 			w.obs[id] = world.Observe(id)
@@ -171,7 +171,7 @@ func TestCheatingInputsGainNothing(t *testing.T) {
 		checkView(0, cheater, cheatID)
 		checkView(1, honest, honestID)
 		// The honest player stands still, aiming; it never fires.
-		honest.SendInput(protocol.Input{Aim: 1})
+		honest.SendInput(arena.Input{Aim: 1})
 
 		d := dirs[int(tick/20)%len(dirs)]
 		raw := [protocol.InputSize]byte{0xff, d[0], d[1], 0xff, 0xff} // every button, stick at -128 or 127

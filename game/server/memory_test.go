@@ -41,7 +41,7 @@ const (
 // the server a bounded amount of memory for as long as it is connected, and
 // is dropped: after JoinGrace if it never spoke, after Timeout if it did.
 func TestMemoryPerConnectionBounded(t *testing.T) {
-	world, err := arena.NewWorld(arena.Config{Seed: 5})
+	world, err := newArena(arena.Config{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func (c *deafConn) Receive(fn func(transport.Channel, []byte)) int {
 // twice the timeout (a browser tab that stalls on and off while it starts)
 // keeps its place and gets every record once it listens.
 func TestRecordsGivenUpOnlyAfterThreeTimeouts(t *testing.T) {
-	world, err := arena.NewWorld(arena.Config{Seed: 6})
+	world, err := newArena(arena.Config{Seed: 6})
 	if err != nil {
 		t.Fatal(err)
 	}

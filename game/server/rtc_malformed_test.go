@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
@@ -109,7 +110,7 @@ func TestMalformedDatagramsOverRealWebRTC(t *testing.T) {
 	go func() {
 		defer close(done)
 		w := bots.NewWanderer(1)
-		victim.Run(runCtx, protocol.DefaultTickRate, func(uint32) protocol.Input { return w.Next() })
+		victim.Run(runCtx, protocol.DefaultTickRate, func(uint32) arena.Input { return w.Next() })
 	}()
 	t.Cleanup(func() { halt(); victim.Close() })
 	var srv *stormConn

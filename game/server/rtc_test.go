@@ -13,6 +13,7 @@ import (
 	"github.com/pion/logging"
 	"github.com/pion/transport/v5/vnet"
 	pion "github.com/pion/webrtc/v4"
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
@@ -98,7 +99,7 @@ func (m *rtcMatch) play(t *testing.T, dial webrtc.DialConfig, seed uint64) *play
 	w := bots.NewWanderer(seed)
 	go func() {
 		defer close(p.done)
-		c.Run(runCtx, protocol.DefaultTickRate, func(uint32) protocol.Input { return w.Next() })
+		c.Run(runCtx, protocol.DefaultTickRate, func(uint32) arena.Input { return w.Next() })
 	}()
 	t.Cleanup(func() { p.halt(); c.Close() })
 	return p

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
@@ -69,7 +70,7 @@ func (m *match) run(n int, silent ...*client.Client) {
 				}
 			}
 			c.Poll()
-			c.SendInput(protocol.Input{MoveX: int8(i), Aim: float64(m.clock.Milliseconds())})
+			c.SendInput(arena.Input{MoveX: int8(i), Aim: float64(m.clock.Milliseconds())})
 		}
 	}
 }

@@ -101,7 +101,7 @@ func (w *Walkers) RemovePlayer(id PlayerID) {
 }
 
 // ApplyInput takes the player's wish for the next tick, clamped.
-func (w *Walkers) ApplyInput(id PlayerID, seq uint32, in protocol.Input) {
+func (w *Walkers) ApplyInput(id PlayerID, seq uint32, in arena.Input) {
 	p, ok := w.players[id]
 	if !ok {
 		return
@@ -144,11 +144,11 @@ func (w *Walkers) Fill(dst *snapshot.Snapshot) {
 	for i := range w.scratch.Len() {
 		src := w.scratch.Row(i)
 		row := dst.AppendUnchecked(w.scratch.ID(i))
-		row[arena.FieldX], row[arena.FieldY], row[arena.FieldHeading] = src[traffic.FieldX], src[traffic.FieldY], src[traffic.FieldHeading]
-		row[arena.FieldKind], row[arena.FieldHealth] = arena.KindCreature, arena.CreatureHealth
-		row[arena.FieldState] = 0
+		row[protocol.FieldX], row[protocol.FieldY], row[protocol.FieldHeading] = src[traffic.FieldX], src[traffic.FieldY], src[traffic.FieldHeading]
+		row[protocol.FieldKind], row[protocol.FieldHealth] = protocol.KindCreature, arena.CreatureHealth
+		row[protocol.FieldState] = 0
 		if src[traffic.FieldState] == traffic.StateWalking {
-			row[arena.FieldState] = arena.StateWalking
+			row[protocol.FieldState] = protocol.StateWalking
 		}
 	}
 	for _, p := range w.slots {
@@ -156,9 +156,9 @@ func (w *Walkers) Fill(dst *snapshot.Snapshot) {
 			continue
 		}
 		row := dst.AppendUnchecked(snapshot.EntityID{Index: p.slot, Generation: p.gen})
-		row[arena.FieldX] = w.pos.Quantize(p.x)
-		row[arena.FieldY] = w.pos.Quantize(p.y)
-		row[arena.FieldHeading] = w.head.Quantize(p.aim)
-		row[arena.FieldKind], row[arena.FieldState], row[arena.FieldHealth] = arena.KindPlayer, 0, arena.PlayerHealth
+		row[protocol.FieldX] = w.pos.Quantize(p.x)
+		row[protocol.FieldY] = w.pos.Quantize(p.y)
+		row[protocol.FieldHeading] = w.head.Quantize(p.aim)
+		row[protocol.FieldKind], row[protocol.FieldState], row[protocol.FieldHealth] = protocol.KindPlayer, 0, arena.PlayerHealth
 	}
 }

@@ -1,12 +1,13 @@
 package server
 
 import (
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
 // PlayerID names a connected player for the length of its connection.
-type PlayerID = protocol.PlayerID
+type PlayerID = arena.PlayerID
 
 // Observer is where a player sees from.
 type Observer = protocol.Observer
@@ -20,7 +21,7 @@ type World interface {
 	RemovePlayer(id PlayerID)
 	// ApplyInput hands over a player's input for its next tick; the world
 	// checks it (the server never trusts a client).
-	ApplyInput(id PlayerID, seq uint32, in protocol.Input)
+	ApplyInput(id PlayerID, seq uint32, in arena.Input)
 	// Observe says where player id sees from this tick.
 	Observe(id PlayerID) Observer
 	// AppliedInput returns the sequence number of the newest of the

@@ -21,7 +21,7 @@
 //     link from the game's network overlay.
 //
 // Positions are in world pixels (the arena's quantized snapshot values are
-// dequantized with arena.PosQuant and arena.HeadingQuant), headings in radians.
+// dequantized with protocol.PosQuant and protocol.HeadingQuant), headings in radians.
 // None of the types is safe for concurrent use except [Conditioner], whose
 // methods may be called from any goroutine.
 package smooth

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
@@ -48,7 +49,7 @@ const (
 )
 
 // rowLen is the number of arena fields an interpolator keeps per entity.
-const rowLen = arena.FieldHealth + 1
+const rowLen = protocol.FieldHealth + 1
 
 // Entity is an entity's state to draw: position in px, heading in radians
 // in [0, 2π), and the arena's kind, state bits and health.
@@ -139,7 +140,7 @@ func (ip *Interpolator) Push(tick uint32, arrived time.Time, s *snapshot.Snapsho
 			return // duplicate
 		}
 	}
-	n := min(s.Len(), arena.MaxEntities)
+	n := min(s.Len(), protocol.MaxEntities)
 	slot.tick, slot.ok = tick, true
 	slot.ids = append(slot.ids[:0], s.IDs()[:n]...)
 	if cap(slot.rows) < n {
@@ -340,12 +341,12 @@ func extrapolate(p, n *tickSlot, k float64, fn func(snapshot.EntityID, Entity)) 
 // entityOf dequantizes a held row.
 func entityOf(r *[rowLen]uint32) Entity {
 	return Entity{
-		X:       arena.PosQuant.Dequantize(r[arena.FieldX]),
-		Y:       arena.PosQuant.Dequantize(r[arena.FieldY]),
-		Heading: arena.HeadingQuant.Dequantize(r[arena.FieldHeading]),
-		Kind:    r[arena.FieldKind],
-		State:   r[arena.FieldState],
-		Health:  r[arena.FieldHealth],
+		X:       protocol.PosQuant.Dequantize(r[protocol.FieldX]),
+		Y:       protocol.PosQuant.Dequantize(r[protocol.FieldY]),
+		Heading: protocol.HeadingQuant.Dequantize(r[protocol.FieldHeading]),
+		Kind:    r[protocol.FieldKind],
+		State:   r[protocol.FieldState],
+		Health:  r[protocol.FieldHealth],
 	}
 }
 

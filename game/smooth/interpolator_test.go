@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
@@ -45,7 +46,7 @@ type world struct {
 // as far as the time allows.
 func newWorld(n int, seed uint64, d time.Duration) *world {
 	rng := rand.New(rand.NewPCG(seed, 1))
-	w := &world{snap: snapshot.New(arena.Schema())}
+	w := &world{snap: snapshot.New(protocol.Schema())}
 	top := min(arena.PlayerSpeed, 1800/d.Seconds())
 	for range n {
 		speed := 60 + rng.Float64()*(top-60)
@@ -64,12 +65,12 @@ func (w *world) at(tick uint32) *snapshot.Snapshot {
 	s.Reset()
 	for i, m := range w.movers {
 		row := s.AppendUnchecked(snapshot.EntityID{Index: uint16(i), Generation: 1})
-		row[arena.FieldX] = arena.PosQuant.Quantize(m.x0 + m.vx*float64(tick))
-		row[arena.FieldY] = arena.PosQuant.Quantize(m.y0 + m.vy*float64(tick))
-		row[arena.FieldHeading] = arena.HeadingQuant.Quantize(m.heading)
-		row[arena.FieldKind] = arena.KindCreature
-		row[arena.FieldState] = arena.StateWalking
-		row[arena.FieldHealth] = arena.CreatureHealth
+		row[protocol.FieldX] = protocol.PosQuant.Quantize(m.x0 + m.vx*float64(tick))
+		row[protocol.FieldY] = protocol.PosQuant.Quantize(m.y0 + m.vy*float64(tick))
+		row[protocol.FieldHeading] = protocol.HeadingQuant.Quantize(m.heading)
+		row[protocol.FieldKind] = protocol.KindCreature
+		row[protocol.FieldState] = protocol.StateWalking
+		row[protocol.FieldHealth] = arena.CreatureHealth
 	}
 	return s
 }
@@ -223,8 +224,8 @@ func TestInterpolatorDelayFollowsJitter(t *testing.T) {
 
 func TestInterpolatorGenerationChangeNotBlended(t *testing.T) {
 	ip := NewInterpolator(arena.TickRate)
-	s := snapshot.New(arena.Schema())
-	q := arena.PosQuant.Quantize
+	s := snapshot.New(protocol.Schema())
+	q := protocol.PosQuant.Quantize
 	sawOld, sawNew := false, false
 	for tick := uint32(0); tick < 60; tick++ {
 		s.Reset()
@@ -235,7 +236,7 @@ func TestInterpolatorGenerationChangeNotBlended(t *testing.T) {
 			x = 3000 + 5*float64(tick-30)
 		}
 		row := s.AppendUnchecked(id)
-		row[arena.FieldX], row[arena.FieldY] = q(x), q(2000)
+		row[protocol.FieldX], row[protocol.FieldY] = q(x), q(2000)
 		now := epoch.Add(time.Duration(tick) * tickDur)
 		ip.Push(tick, now, s)
 		for f := range 2 {
@@ -264,7 +265,7 @@ func TestInterpolatorHeadingShortWay(t *testing.T) {
 		t.Fatalf("a quarter of the way from 10° to 350° is %.3f°, want 5°", h*180/math.Pi)
 	}
 	ip := NewInterpolator(arena.TickRate)
-	s := snapshot.New(arena.Schema())
+	s := snapshot.New(protocol.Schema())
 	n := 0
 	for tick := uint32(0); tick < 90; tick++ {
 		s.Reset()
@@ -273,7 +274,7 @@ func TestInterpolatorHeadingShortWay(t *testing.T) {
 		if tick%2 == 1 {
 			deg = 10
 		}
-		row[arena.FieldHeading] = arena.HeadingQuant.Quantize(deg * math.Pi / 180)
+		row[protocol.FieldHeading] = protocol.HeadingQuant.Quantize(deg * math.Pi / 180)
 		now := epoch.Add(time.Duration(tick) * tickDur)
 		ip.Push(tick, now, s)
 		for f := range 4 {

@@ -36,7 +36,7 @@ const errorEpsilon = 1e-4
 // inputSlot is one stored input and the position predicted after it.
 type inputSlot struct {
 	seq  uint32
-	in   protocol.Input
+	in   arena.Input
 	ok   bool
 	x, y float64 // predicted position after the input
 	pok  bool    // x, y hold a prediction (the player was alive and placed)
@@ -83,7 +83,7 @@ func NewPredictor(m *arena.Map) *Predictor {
 // prediction one tick with it. Inputs not newer than the newest one applied
 // are ignored. Only movement is predicted: buttons and aim do not move the
 // player.
-func (p *Predictor) Apply(seq uint32, in protocol.Input) {
+func (p *Predictor) Apply(seq uint32, in arena.Input) {
 	if p.hasInput && int32(seq-p.newest) <= 0 {
 		return
 	}
@@ -163,7 +163,7 @@ func (p *Predictor) confirmed(x, y float64, seq uint32) bool {
 	if !s.ok || !s.pok || s.seq != seq {
 		return false
 	}
-	tol := arena.PosQuant.Precision()/2 + 1e-9
+	tol := protocol.PosQuant.Precision()/2 + 1e-9
 	return math.Abs(s.x-x) <= tol && math.Abs(s.y-y) <= tol
 }
 
@@ -214,7 +214,7 @@ func (p *Predictor) Ready() bool { return p.ready }
 func (p *Predictor) Reset() { *p = Predictor{m: p.m} }
 
 // step moves (x, y) one tick with input in, as the server does.
-func (p *Predictor) step(x, y float64, in protocol.Input) (float64, float64) {
+func (p *Predictor) step(x, y float64, in arena.Input) (float64, float64) {
 	dx, dy := arena.MoveIntent(in.MoveX, in.MoveY)
 	return arena.MovePlayer(p.m, x, y, dx, dy)
 }

@@ -49,11 +49,11 @@ type predSim struct {
 
 	frame   int
 	seq     uint32
-	in      protocol.Input
+	in      arena.Input
 	inLeft  int // ticks until the input changes
 	sx, sy  float64
 	applied uint32
-	lastIn  protocol.Input
+	lastIn  arena.Input
 	up      []upMsg
 	down    []downMsg
 
@@ -66,7 +66,7 @@ type predSim struct {
 type upMsg struct {
 	at  int
 	seq uint32
-	in  protocol.Input
+	in  arena.Input
 }
 
 type downMsg struct {
@@ -87,18 +87,18 @@ func newPredSim(t *testing.T, seed uint64, latencyTicks int) *predSim {
 
 // nextInput walks in a random direction for a while (often into walls), or
 // stands still.
-func (s *predSim) nextInput() protocol.Input {
+func (s *predSim) nextInput() arena.Input {
 	if s.inLeft <= 0 {
 		s.inLeft = 10 + s.rng.IntN(60)
 		if s.rng.IntN(6) == 0 {
-			s.in = protocol.Input{}
+			s.in = arena.Input{}
 		} else {
 			a := s.rng.Float64() * 2 * math.Pi
 			f := 0.3 + 0.7*s.rng.Float64()
 			if s.rng.IntN(2) == 0 {
 				f = 1
 			}
-			s.in = protocol.Input{MoveX: int8(math.Round(127 * f * math.Cos(a))), MoveY: int8(math.Round(127 * f * math.Sin(a)))}
+			s.in = arena.Input{MoveX: int8(math.Round(127 * f * math.Cos(a))), MoveY: int8(math.Round(127 * f * math.Sin(a)))}
 		}
 	}
 	s.inLeft--
@@ -141,7 +141,7 @@ func (s *predSim) serverTick() {
 	s.up = s.up[:k]
 	x, y := s.sx, s.sy
 	if s.quantize {
-		x, y = arena.PosQuant.Dequantize(arena.PosQuant.Quantize(x)), arena.PosQuant.Dequantize(arena.PosQuant.Quantize(y))
+		x, y = protocol.PosQuant.Dequantize(protocol.PosQuant.Quantize(x)), protocol.PosQuant.Dequantize(protocol.PosQuant.Quantize(y))
 	}
 	s.down = append(s.down, downMsg{at: s.frame + s.latency + 1, x: x, y: y, applied: s.applied})
 }
@@ -249,7 +249,7 @@ func TestPredictorDroppedAndLateInputsSmoothed(t *testing.T) {
 		// a trajectory re-anchored on a rounded position can still flip
 		// one of Slide's sub-steps against a wall now and then.)
 		s.drop, s.late = 0, 0
-		s.in, s.inLeft = protocol.Input{}, 1000
+		s.in, s.inLeft = arena.Input{}, 1000
 		s.run(60)
 		ex, ey := s.p.Error()
 		if e := math.Hypot(ex, ey); e > 0.01 {
@@ -267,7 +267,7 @@ func TestPredictorReconcileKeepsDrawnPosition(t *testing.T) {
 	m := arena.NewMap(3)
 	p := NewPredictor(m)
 	p.Reconcile(2048, 2048, 0, true)
-	in := protocol.Input{MoveX: 127}
+	in := arena.Input{MoveX: 127}
 	for seq := uint32(1); seq <= 10; seq++ {
 		p.Apply(seq, in)
 	}
@@ -288,7 +288,7 @@ func TestPredictorReconcileKeepsDrawnPosition(t *testing.T) {
 	// Standing still, the error halves in ErrorDecay·ln2 and is gone in a second.
 	var last float64 = ax
 	for seq := uint32(11); seq <= 40; seq++ {
-		p.Apply(seq, protocol.Input{})
+		p.Apply(seq, arena.Input{})
 		for _, a := range []float64{0, 0.5} {
 			x, _ := p.Position(a)
 			if d := math.Abs(x - last); d > 2*step*(1-math.Exp(-arena.Dt/2/ErrorDecay.Seconds()))+1e-9 {
@@ -323,7 +323,7 @@ func TestPredictorTeleportSnaps(t *testing.T) {
 func TestPredictorDeathAndRespawn(t *testing.T) {
 	m := arena.NewMap(4)
 	p := NewPredictor(m)
-	p.Apply(1, protocol.Input{MoveX: 127}) // before any snapshot: no position
+	p.Apply(1, arena.Input{MoveX: 127}) // before any snapshot: no position
 	if p.Ready() {
 		t.Fatal("ready before the first snapshot")
 	}
@@ -332,7 +332,7 @@ func TestPredictorDeathAndRespawn(t *testing.T) {
 		t.Fatalf("first reconcile did not replay the held input: x = %v", x)
 	}
 	p.Reconcile(2000, 2000, 1, false)
-	p.Apply(2, protocol.Input{MoveX: 127})
+	p.Apply(2, arena.Input{MoveX: 127})
 	if x, y := p.Position(0.3); x != 2000 || y != 2000 || p.Ready() {
 		t.Fatalf("dead player predicted to (%v, %v), ready %v", x, y, p.Ready())
 	}
@@ -348,9 +348,9 @@ func TestPredictorIgnoresStaleAndOldInput(t *testing.T) {
 	p := NewPredictor(m)
 	p.Reconcile(2048, 2048, 0, true)
 	for seq := uint32(1); seq <= 5; seq++ {
-		p.Apply(seq, protocol.Input{MoveY: 127})
+		p.Apply(seq, arena.Input{MoveY: 127})
 	}
-	p.Apply(3, protocol.Input{MoveX: 127}) // old: ignored
+	p.Apply(3, arena.Input{MoveX: 127}) // old: ignored
 	_, y := p.Current()
 	p.Reconcile(2048, 2048+4*arena.PlayerSpeed*arena.Dt, 4, true)
 	p.Reconcile(0, 0, 2, true) // older than seq 4: ignored
@@ -377,7 +377,7 @@ func TestPredictorUnsticksQuantizedWallContact(t *testing.T) {
 			p := NewPredictor(m)
 			p.Reconcile(x, y, 0, true)
 			for seq := uint32(1); seq <= 10; seq++ {
-				p.Apply(seq, protocol.Input{MoveX: 60, MoveY: 127})
+				p.Apply(seq, arena.Input{MoveX: 60, MoveY: 127})
 				if cx, cy := p.Current(); m.Blocked(cx, cy, arena.PlayerRadius) {
 					t.Fatalf("predicted (%v, %v) inside the wall", cx, cy)
 				}
@@ -396,7 +396,7 @@ func TestPredictorReplaysOnlyHeldInputs(t *testing.T) {
 	p := NewPredictor(m)
 	p.Reconcile(2048, 2048, 0, true)
 	for seq := uint32(1); seq <= 300; seq++ {
-		p.Apply(seq, protocol.Input{})
+		p.Apply(seq, arena.Input{})
 	}
 	// The server is 300 inputs behind: only the newest 128 can be replayed
 	// (all standing still here), and nothing panics.

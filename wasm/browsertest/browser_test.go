@@ -27,6 +27,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
@@ -824,7 +825,7 @@ func startHeadless(t *testing.T, ctx context.Context, base string) *headlessPlay
 		}
 		h.c = c
 		w := bots.NewWanderer(7)
-		if err := c.Run(playCtx, protocol.DefaultTickRate, func(uint32) protocol.Input { return w.Next() }); err != nil {
+		if err := c.Run(playCtx, protocol.DefaultTickRate, func(uint32) arena.Input { return w.Next() }); err != nil {
 			h.err = fmt.Errorf("playing: %w", err)
 		}
 	}()

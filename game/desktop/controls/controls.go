@@ -1,5 +1,5 @@
 // Package controls turns what the player's hands do (keys, mouse, gamepad)
-// into what the game should do: a protocol.Input for the next server tick and
+// into what the game should do: a arena.Input for the next server tick and
 // a handful of client-side actions (chat, scoreboard, network overlay, link
 // conditioner). It is a pure function over a small state struct, so it is
 // tested without a window; package desktop fills the struct from Ebitengine.
@@ -8,7 +8,7 @@ package controls
 import (
 	"math"
 
-	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/arena"
 )
 
 // State is the input devices as one frame saw them. Screen coordinates are
@@ -77,7 +77,7 @@ const (
 type Intent struct {
 	// Input is the player's wish for the next tick. While typing it keeps
 	// the aim but neither moves nor fires.
-	Input protocol.Input
+	Input arena.Input
 	// Scoreboard asks for the scoreboard this frame.
 	Scoreboard bool
 	// Actions to take this frame.
@@ -109,10 +109,10 @@ func Map(s State, cond Conditions) Intent {
 	}
 	it.Input.MoveX, it.Input.MoveY = move(s)
 	if s.Fire {
-		it.Input.Buttons |= protocol.ButtonFire
+		it.Input.Buttons |= arena.ButtonFire
 	}
 	if s.Dash {
-		it.Input.Buttons |= protocol.ButtonDash
+		it.Input.Buttons |= arena.ButtonDash
 	}
 	it.Scoreboard = s.Scoreboard
 	if s.Pressed&KeyEnter != 0 {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/arena"
 )
 
 func TestKeysMove(t *testing.T) {
@@ -53,7 +53,7 @@ func TestAimPointsFromPlayerToCursor(t *testing.T) {
 
 func TestButtons(t *testing.T) {
 	it := Map(State{Fire: true, Dash: true, Scoreboard: true}, Conditions{})
-	if it.Input.Buttons != protocol.ButtonFire|protocol.ButtonDash {
+	if it.Input.Buttons != arena.ButtonFire|arena.ButtonDash {
 		t.Errorf("buttons %b", it.Input.Buttons)
 	}
 	if !it.Scoreboard {

@@ -1,11 +1,12 @@
-package arena
+package protocol
 
 import (
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/netcode/quant"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
-// Entity kinds, as the Kind field carries them.
+// Entity kinds, as the kind field carries them.
 const (
 	KindPlayer = iota
 	KindCreature
@@ -22,36 +23,40 @@ const (
 	FieldHealth
 )
 
-// State bits.
+// State bits, as the state field carries them.
 const (
 	StateWalking  = 1 << iota // creatures: walking; players: moving
 	StateDead                 // players waiting to respawn
 	StateHurt                 // took damage within the last few ticks
-	StateShielded             // players: just spawned, takes no damage (SpawnShieldTicks)
+	StateShielded             // players: just spawned, takes no damage
 )
 
 // Quantizers of the replicated fields.
 var (
 	// PosQuant quantizes positions to 1/8 px: 16 bits over the world.
-	PosQuant = quant.MustLinear(0, WorldSize, 0.125)
+	PosQuant = quant.MustLinear(0, WorldSize, PosPrecision)
 	// HeadingQuant quantizes headings and aim to 1024 steps a turn (0.35°).
 	HeadingQuant = quant.MustAngle(10)
 )
 
-// MaxEntities bounds the entities of a snapshot: creatures, players and projectiles.
-const MaxEntities = 1 << IndexBits
-
 // IndexBits is the width of an entity's slot.
 const IndexBits = 12
 
-// Schema returns the snapshot schema of the arena.
+// MaxEntities bounds the entities of a snapshot: every slot of a world.
+const MaxEntities = 1 << IndexBits
+
+// healthBits is the width of the health field.
+const healthBits = 7
+
+// Schema returns the match's snapshot schema: the arena's entities (x, y at
+// 1/8 px in a 4096 px world, a 10-bit heading, kind, state and health).
 func Schema() *snapshot.Schema {
-	return snapshot.MustSchema(IndexBits, 4, MaxEntities,
+	return snapshot.MustSchema(IndexBits, arena.GenerationBits, MaxEntities,
 		snapshot.Field{Name: "x", Bits: PosQuant.Bits()},
 		snapshot.Field{Name: "y", Bits: PosQuant.Bits()},
 		snapshot.Field{Name: "heading", Bits: HeadingQuant.Bits()},
 		snapshot.Field{Name: "kind", Bits: 2},
 		snapshot.Field{Name: "state", Bits: 4},
-		snapshot.Field{Name: "health", Bits: 7},
+		snapshot.Field{Name: "health", Bits: healthBits},
 	)
 }

@@ -1,69 +1,6 @@
 package arena
 
-import (
-	"math"
-
-	"github.com/sightline-game/sightline/netcode/snapshot"
-)
-
-// Fill writes the world's quantized state into dst (a snapshot of Schema()):
-// live creatures, then players (dead ones too, with StateDead), then live
-// projectiles, in increasing slot order. It allocates nothing.
-func (w *World) Fill(dst *snapshot.Snapshot) {
-	dst.Reset()
-	for i := range w.creatures {
-		c := &w.creatures[i]
-		if c.dead {
-			continue
-		}
-		var state uint32
-		if c.walking {
-			state |= StateWalking
-		}
-		if w.tick < c.hurtUntil {
-			state |= StateHurt
-		}
-		w.row(dst, i, c.x, c.y, c.heading, KindCreature, state, c.health)
-	}
-	for i := range w.players {
-		p := &w.players[i]
-		if !p.active {
-			continue
-		}
-		var state uint32
-		if p.moving {
-			state |= StateWalking
-		}
-		if p.dead {
-			state |= StateDead
-		}
-		if w.tick < p.hurtUntil {
-			state |= StateHurt
-		}
-		if !p.dead && w.tick < p.shieldUntil {
-			state |= StateShielded
-		}
-		w.row(dst, w.playerBase+i, p.x, p.y, p.aim, KindPlayer, state, p.health)
-	}
-	for k := range w.shots {
-		s := &w.shots[k]
-		if s.live {
-			w.row(dst, w.shotBase+k, s.x, s.y, s.heading, KindProjectile, 0, 0)
-		}
-	}
-}
-
-func (w *World) row(dst *snapshot.Snapshot, slot int, x, y, heading float64, kind, state uint32, health int) {
-	r := dst.AppendUnchecked(snapshot.EntityID{Index: uint16(slot), Generation: uint16(w.gens[slot])})
-	r[FieldX] = PosQuant.Quantize(x)
-	r[FieldY] = PosQuant.Quantize(y)
-	r[FieldHeading] = HeadingQuant.Quantize(heading)
-	r[FieldKind] = kind
-	r[FieldState] = state
-	r[FieldHealth] = uint32(min(max(health, 0), maxHealthField))
-}
-
-const maxHealthField = 1<<7 - 1 // the schema's 7 health bits
+import "math"
 
 // Hash returns a 64-bit FNV-1a hash of the world's whole state: tick,
 // random generator, round, every creature, player (with its queued inputs,
@@ -104,7 +41,7 @@ func (w *World) Hash() uint64 {
 			h.bool(q.aimOK, q.fire)
 		}
 		h.u64(uint64(p.kills), uint64(p.deaths), uint64(p.score))
-		for _, b := range p.name[:p.nameLen] {
+		for _, b := range []byte(p.name) {
 			h.byte(b)
 		}
 	}
