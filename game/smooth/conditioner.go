@@ -64,23 +64,6 @@ func (c Conditions) link() linksim.Config {
 	return linksim.Config{Loss: c.Loss, BurstLen: c.BurstLen, Latency: c.Latency, Jitter: c.Jitter, MaxQueue: conditionQueue}
 }
 
-// condDirection is one way through a conditioner: a simulated link for the
-// unreliable channels (each packet tagged with its channel) and a FIFO for
-// events.
-type condDirection struct {
-	link   *linksim.Link
-	events linksim.Ordered
-}
-
-// pending reports whether anything waits in this direction.
-func (d *condDirection) pending() bool { return d.link.InFlight() > 0 || d.events.Len() > 0 }
-
-// condMessage is one received message waiting for the caller's fn.
-type condMessage struct {
-	ch  transport.Channel
-	buf []byte
-}
-
 // Conditioner is a [transport.Conn] that wraps another and makes the link
 // worse on purpose, so that a player can feel (and a developer can watch)
 // prediction and interpolation at work: each direction gets loss, latency and
@@ -106,18 +89,16 @@ type Conditioner struct {
 	clock func() time.Duration
 
 	recvMu    sync.Mutex // serializes Receive; guards batch
-	batch     []condMessage
-	batchN    int
-	collectFn func([]byte)
+	batch     linksim.Batch
+	collectFn func(transport.Channel, []byte) bool
 
-	mu      sync.Mutex // guards everything below
-	cond    Conditions
-	up      condDirection
-	down    condDirection
-	scratch []byte        // channel tag + payload for a link
-	pullAt  time.Duration // the time of the Receive in progress
-	pullFn  func(transport.Channel, []byte)
-	sendFn  func([]byte)
+	mu     sync.Mutex // guards everything below
+	cond   Conditions
+	up     *linksim.Path // messages sent, on their way to the inner connection
+	down   *linksim.Path // messages received from the inner connection
+	pullAt time.Duration // the time of the Receive in progress
+	pullFn func(transport.Channel, []byte)
+	sendFn func(transport.Channel, []byte) bool
 }
 
 var _ transport.Conn = (*Conditioner)(nil)
@@ -127,17 +108,17 @@ var _ transport.Conn = (*Conditioner)(nil)
 // derives its own stream), so a run with a simulated clock is reproducible.
 // It starts with zero conditions.
 func NewConditioner(inner transport.Conn, clock func() time.Duration, seed uint64) *Conditioner {
-	c := &Conditioner{inner: inner, clock: clock, scratch: make([]byte, 1+transport.MaxMessageSize)}
+	c := &Conditioner{inner: inner, clock: clock}
 	var err error
-	if c.up.link, err = linksim.New(Conditions{}.link(), seed); err != nil {
+	if c.up, err = linksim.NewPath(Conditions{}.link(), seed); err != nil {
 		panic(err) // the zero conditions are always a valid configuration
 	}
-	if c.down.link, err = linksim.New(Conditions{}.link(), linksim.DeriveSeed(seed)); err != nil {
+	if c.down, err = linksim.NewPath(Conditions{}.link(), linksim.DeriveSeed(seed)); err != nil {
 		panic(err)
 	}
 	c.pullFn = c.pull
-	c.sendFn = c.sendPacket
-	c.collectFn = c.collectPacket
+	c.sendFn = c.sendDue
+	c.collectFn = c.batch.Add
 	return c
 }
 
@@ -151,8 +132,8 @@ func (c *Conditioner) Set(cond Conditions) {
 	defer c.mu.Unlock()
 	c.cond = cond
 	// Sanitized conditions are always a valid link configuration.
-	_ = c.up.link.SetConfig(cond.link())
-	_ = c.down.link.SetConfig(cond.link())
+	_ = c.up.Link().SetConfig(cond.link())
+	_ = c.down.Link().SetConfig(cond.link())
 }
 
 // Conditions returns the conditions in force.
@@ -168,7 +149,7 @@ func (c *Conditioner) Conditions() Conditions {
 func (c *Conditioner) LinkStats() (up, down linksim.Stats) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.up.link.Stats(), c.down.link.Stats()
+	return c.up.Link().Stats(), c.down.Link().Stats()
 }
 
 // Send queues p on channel ch, to be handed to the inner connection after
@@ -191,17 +172,16 @@ func (c *Conditioner) Send(ch transport.Channel, p []byte) error {
 	now := c.clock()
 	c.flush(now)
 	if ch.Reliable() {
-		if c.cond.Latency == 0 && c.up.events.Len() == 0 {
+		if c.cond.Latency == 0 && c.up.Events() == 0 {
 			return c.inner.Send(ch, p)
 		}
-		c.up.events.Push(now+c.cond.Latency, p)
-	} else {
-		if c.cond.IsZero() {
-			return c.inner.Send(ch, p)
-		}
-		c.up.link.Send(now, c.tag(ch, p))
+	} else if c.cond.IsZero() {
+		return c.inner.Send(ch, p)
 	}
-	c.flush(now) // a message with no delay leaves at once
+	// An event is due at now plus the latency, after any earlier event; a
+	// message with no delay leaves at once.
+	c.up.Send(now, ch, p)
+	c.flush(now)
 	return nil
 }
 
@@ -225,35 +205,19 @@ func (c *Conditioner) Receive(fn func(ch transport.Channel, p []byte)) int {
 	c.mu.Lock()
 	now := c.clock()
 	c.flush(now)
-	if c.cond.IsZero() && !c.down.pending() {
+	if c.cond.IsZero() && !c.down.Pending() {
 		c.mu.Unlock()
 		return c.inner.Receive(fn)
 	}
 	c.pullAt = now
 	c.inner.Receive(c.pullFn)
-	c.batchN = 0
-	d := &c.down
-	for {
-		la, lok := d.link.NextArrival()
-		lok = lok && la <= now
-		ea, eok := d.events.Next()
-		eok = eok && ea <= now
-		if !lok && !eok {
-			break
-		}
-		if eok && (!lok || ea < la) {
-			c.appendBatch(transport.Events, d.events.Front())
-			d.events.Pop()
-			continue
-		}
-		d.link.Deliver(la, c.collectFn) // everything due exactly at la
-	}
+	c.batch.Reset()
+	c.down.Deliver(now, c.collectFn)
 	c.mu.Unlock()
 
-	n := c.batchN
+	n := c.batch.Len()
 	for i := range n {
-		m := &c.batch[i]
-		fn(m.ch, m.buf)
+		fn(c.batch.At(i))
 	}
 	return n
 }
@@ -269,70 +233,22 @@ func (c *Conditioner) Done() <-chan struct{} { return c.inner.Done() }
 // way out.
 func (c *Conditioner) Stats() transport.Stats { return c.inner.Stats() }
 
-// tag returns ch and p as one link packet, in the scratch buffer. mu held.
-func (c *Conditioner) tag(ch transport.Channel, p []byte) []byte {
-	buf := c.scratch[:1+len(p)]
-	buf[0] = byte(ch)
-	copy(buf[1:], p)
-	return buf
-}
-
 // flush hands the inner connection every outgoing message due at now, in
 // arrival order. mu held.
-func (c *Conditioner) flush(now time.Duration) {
-	d := &c.up
-	eventsBlocked := false
-	for {
-		la, lok := d.link.NextArrival()
-		lok = lok && la <= now
-		ea, eok := d.events.Next()
-		eok = eok && ea <= now && !eventsBlocked
-		if !lok && !eok {
-			return
-		}
-		if eok && (!lok || ea < la) {
-			if err := c.inner.Send(transport.Events, d.events.Front()); errors.Is(err, transport.ErrCongested) {
-				eventsBlocked = true // keep it, and the order; retry next flush
-				continue
-			}
-			d.events.Pop()
-			continue
-		}
-		d.link.Deliver(la, c.sendFn)
-	}
-}
+func (c *Conditioner) flush(now time.Duration) { c.up.Deliver(now, c.sendFn) }
 
-// sendPacket hands one due outgoing link packet to the inner connection.
-func (c *Conditioner) sendPacket(p []byte) {
-	if len(p) > 0 {
-		_ = c.inner.Send(transport.Channel(p[0]), p[1:])
-	}
+// sendDue hands one due outgoing message to the inner connection. An event
+// it refuses as congested stays queued, and the events behind it too, to be
+// retried at the next flush. mu held.
+func (c *Conditioner) sendDue(ch transport.Channel, p []byte) bool {
+	err := c.inner.Send(ch, p)
+	return !ch.Reliable() || !errors.Is(err, transport.ErrCongested)
 }
 
 // pull puts one message the inner connection received on the way in.
 // Called with mu held, from inside the inner Receive.
 func (c *Conditioner) pull(ch transport.Channel, p []byte) {
-	switch {
-	case ch.Reliable():
-		c.down.events.Push(c.pullAt+c.cond.Latency, p)
-	case ch < transport.NumChannels && len(p) <= transport.MaxMessageSize:
-		c.down.link.Send(c.pullAt, c.tag(ch, p))
+	if ch.Reliable() || (ch < transport.NumChannels && len(p) <= transport.MaxMessageSize) {
+		c.down.Send(c.pullAt, ch, p) // an event is due at pullAt plus the latency
 	}
-}
-
-// collectPacket moves one due incoming link packet into the batch.
-func (c *Conditioner) collectPacket(p []byte) {
-	if len(p) > 0 {
-		c.appendBatch(transport.Channel(p[0]), p[1:])
-	}
-}
-
-func (c *Conditioner) appendBatch(ch transport.Channel, p []byte) {
-	if c.batchN == len(c.batch) {
-		c.batch = append(c.batch, condMessage{})
-	}
-	m := &c.batch[c.batchN]
-	c.batchN++
-	m.ch = ch
-	m.buf = append(m.buf[:0], p...)
 }

@@ -9,6 +9,13 @@
 // packets overtake it (reordering), duplicated, or dropped because too many
 // packets are already in flight.
 //
+// A [Path] puts a Link and an [Ordered] queue together into one direction of
+// a match connection (package transport): the unreliable channels share the
+// link, each packet tagged with its channel, and events wait in the queue,
+// delayed but never lost or reordered. The in-memory transport and the
+// game's network conditioner both deliver through it, and a [Batch] holds
+// what was delivered until it can be handed on.
+//
 // # Time
 //
 // The simulator never looks at the wall clock, never sleeps and starts no

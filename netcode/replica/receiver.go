@@ -73,7 +73,7 @@ type Receiver struct {
 	cfg      ReceiverConfig
 	index    map[uint32]int32 // id -> slot, live records and tombstones
 	slots    []recvSlot
-	free     []int32
+	free     freeSlots
 	live     int
 	tombs    []tombstone // ring of deletions, oldest at tombHead once full
 	tombHead int
@@ -101,11 +101,10 @@ func (r *Receiver) OnChange(f func(rec Record)) { r.onChange = f }
 // allocated storage: the receiver of a new connection.
 func (r *Receiver) Reset() {
 	clear(r.index)
-	r.free = r.free[:0]
 	for i := range r.slots {
 		r.slots[i].used = false
-		r.free = append(r.free, int32(i))
 	}
+	r.free.reset(len(r.slots))
 	r.live = 0
 	r.tombs, r.tombHead = r.tombs[:0], 0
 	r.stats = ReceiverStats{}
@@ -229,13 +228,7 @@ func (r *Receiver) store(i int32, rec Record) {
 
 func (r *Receiver) alloc(id uint32) int32 {
 	var i int32
-	if n := len(r.free); n > 0 {
-		i = r.free[n-1]
-		r.free = r.free[:n-1]
-	} else {
-		r.slots = append(r.slots, recvSlot{})
-		i = int32(len(r.slots) - 1)
-	}
+	r.slots, i = takeSlot(&r.free, r.slots)
 	sl := &r.slots[i]
 	*sl = recvSlot{id: id, used: true, payload: sl.payload[:0]}
 	r.index[id] = i
@@ -260,7 +253,7 @@ func (r *Receiver) remember(id uint32, gen uint16, rev uint32) {
 		if sl.deleted && sl.gen == old.gen && sl.rev == old.rev {
 			delete(r.index, old.id)
 			sl.used = false
-			r.free = append(r.free, i)
+			r.free.release(i)
 			r.stats.Evicted++
 		}
 	}

@@ -110,9 +110,9 @@ type Sender struct {
 	cfg     SenderConfig
 	index   map[uint32]int32 // id -> slot
 	slots   []sendSlot
-	free    []int32 // unused slots, buffers kept
-	pending []int32 // slots in state pending, in no particular order
-	rev     uint32  // last revision handed out
+	free    freeSlots // unused slots, buffers kept
+	pending []int32   // slots in state pending, in no particular order
+	rev     uint32    // last revision handed out
 	rtt     time.Duration
 	failing bool
 	stats   SenderStats
@@ -129,11 +129,10 @@ func NewSender(cfg SenderConfig) *Sender {
 // connection.
 func (s *Sender) Reset() {
 	clear(s.index)
-	s.free = s.free[:0]
 	for i := range s.slots {
 		s.slots[i].pend = -1
-		s.free = append(s.free, int32(i))
 	}
+	s.free.reset(len(s.slots))
 	s.pending = s.pending[:0]
 	s.rev, s.rtt, s.failing = 0, 0, false
 	s.stats = SenderStats{}
@@ -196,13 +195,7 @@ func (s *Sender) set(id uint32, gen uint16, payload []byte, deleted bool) error 
 
 func (s *Sender) alloc(id uint32) int32 {
 	var i int32
-	if n := len(s.free); n > 0 {
-		i = s.free[n-1]
-		s.free = s.free[:n-1]
-	} else {
-		s.slots = append(s.slots, sendSlot{})
-		i = int32(len(s.slots) - 1)
-	}
+	s.slots, i = takeSlot(&s.free, s.slots)
 	sl := &s.slots[i]
 	*sl = sendSlot{id: id, pend: -1, payload: sl.payload[:0]}
 	s.index[id] = i
@@ -345,7 +338,7 @@ func (s *Sender) HandleAck(p []byte) error {
 		if sl.deleted {
 			delete(s.index, a.ID)
 			sl.state = stateAcked
-			s.free = append(s.free, i)
+			s.free.release(i)
 			continue
 		}
 		sl.state = stateAcked

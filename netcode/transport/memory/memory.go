@@ -43,11 +43,10 @@ type pair struct {
 	ends   [2]*Conn
 }
 
-// direction is one way of the pair: a simulated link for the unreliable
-// channels and an in-order queue for events.
+// direction is one way of the pair: a simulated path for all channels, and
+// the bytes of each channel on their way.
 type direction struct {
-	link     *linksim.Link
-	events   linksim.Ordered
+	path     *linksim.Path
 	inflight [transport.NumChannels]int // bytes sent and not yet received
 }
 
@@ -57,19 +56,11 @@ type Conn struct {
 	p       *pair
 	out, in *direction
 	done    chan struct{}
-	scratch []byte // channel tag + payload for the link; guarded by p.mu
 	stats   transport.Stats
 
-	recvMu    sync.Mutex // serializes Receive; guards batch
-	batch     []message
-	batchN    int
-	deliverFn func([]byte)
-}
-
-// message is one received message waiting for the caller's fn.
-type message struct {
-	ch  transport.Channel
-	buf []byte
+	recvMu sync.Mutex // serializes Receive; guards batch
+	batch  linksim.Batch
+	takeFn func(transport.Channel, []byte) bool
 }
 
 var _ transport.Conn = (*Conn)(nil)
@@ -84,11 +75,11 @@ func NewPair(cfg Config) (server, client *Conn, err error) {
 	if cfg.MaxInFlightBytes < 0 {
 		return nil, nil, fmt.Errorf("%w: MaxInFlightBytes = %d, want >= 0", ErrConfig, cfg.MaxInFlightBytes)
 	}
-	s2c, err := linksim.New(cfg.ServerToClient, cfg.Seed)
+	s2c, err := linksim.NewPath(cfg.ServerToClient, cfg.Seed)
 	if err != nil {
 		return nil, nil, fmt.Errorf("server to client: %w", err)
 	}
-	c2s, err := linksim.New(cfg.ClientToServer, linksim.DeriveSeed(cfg.Seed))
+	c2s, err := linksim.NewPath(cfg.ClientToServer, linksim.DeriveSeed(cfg.Seed))
 	if err != nil {
 		return nil, nil, fmt.Errorf("client to server: %w", err)
 	}
@@ -96,8 +87,8 @@ func NewPair(cfg Config) (server, client *Conn, err error) {
 	if p.limit == 0 {
 		p.limit = DefaultMaxInFlightBytes
 	}
-	down := &direction{link: s2c}
-	up := &direction{link: c2s}
+	down := &direction{path: s2c}
+	up := &direction{path: c2s}
 	server = newConn(p, down, up)
 	client = newConn(p, up, down)
 	p.ends = [2]*Conn{server, client}
@@ -105,14 +96,8 @@ func NewPair(cfg Config) (server, client *Conn, err error) {
 }
 
 func newConn(p *pair, out, in *direction) *Conn {
-	c := &Conn{
-		p:       p,
-		out:     out,
-		in:      in,
-		done:    make(chan struct{}),
-		scratch: make([]byte, 1+transport.MaxMessageSize),
-	}
-	c.deliverFn = c.deliverPacket
+	c := &Conn{p: p, out: out, in: in, done: make(chan struct{})}
+	c.takeFn = c.take
 	return c
 }
 
@@ -134,23 +119,8 @@ func (c *Conn) Send(ch transport.Channel, p []byte) error {
 		c.stats.Congested++
 		return transport.ErrCongested
 	}
-	now := c.p.now()
-	if ch.Reliable() {
-		at := now + d.link.Config().Latency
-		d.events.Push(at, p)
-		d.inflight[ch] += len(p)
-	} else {
-		buf := c.scratch[:1+len(p)]
-		buf[0] = byte(ch)
-		copy(buf[1:], p)
-		before := d.link.Stats()
-		d.link.Send(now, buf)
-		after := d.link.Stats()
-		if after.Lost == before.Lost && after.Dropped == before.Dropped {
-			copies := 1 + int(after.Duplicated-before.Duplicated)
-			d.inflight[ch] += copies * len(p)
-		}
-	}
+	copies := d.path.Send(c.p.now(), ch, p)
+	d.inflight[ch] += copies * len(p)
 	c.stats.SentMessages++
 	c.stats.SentBytes += uint64(len(p))
 	return nil
@@ -163,66 +133,33 @@ func (c *Conn) Send(ch transport.Channel, p []byte) error {
 func (c *Conn) Receive(fn func(ch transport.Channel, p []byte)) int {
 	c.recvMu.Lock()
 	defer c.recvMu.Unlock()
-	c.batchN = 0
+	c.batch.Reset()
 
 	c.p.mu.Lock()
 	if c.p.closed {
 		c.p.mu.Unlock()
 		return 0
 	}
-	now := c.p.now()
-	d := c.in
-	for {
-		la, lok := d.link.NextArrival()
-		lok = lok && la <= now
-		ea, eok := d.events.Next()
-		eok = eok && ea <= now
-		if !lok && !eok {
-			break
-		}
-		if eok && (!lok || ea < la) {
-			p := d.events.Front()
-			d.inflight[transport.Events] -= len(p)
-			c.appendBatch(transport.Events, p)
-			d.events.Pop()
-			continue
-		}
-		// Every packet this delivers is due exactly at la, the earliest.
-		d.link.Deliver(la, c.deliverFn)
-	}
-	n := c.batchN
+	c.in.path.Deliver(c.p.now(), c.takeFn)
+	n := c.batch.Len()
 	for i := range n {
+		_, p := c.batch.At(i)
 		c.stats.ReceivedMessages++
-		c.stats.ReceivedBytes += uint64(len(c.batch[i].buf))
+		c.stats.ReceivedBytes += uint64(len(p))
 	}
 	c.p.mu.Unlock()
 
 	for i := range n {
-		m := &c.batch[i]
-		fn(m.ch, m.buf)
+		fn(c.batch.At(i))
 	}
 	return n
 }
 
-// deliverPacket takes one tagged packet off the incoming link. Called with
-// p.mu and recvMu held.
-func (c *Conn) deliverPacket(p []byte) {
-	if len(p) == 0 {
-		return
-	}
-	ch := transport.Channel(p[0])
-	c.in.inflight[ch] -= len(p) - 1
-	c.appendBatch(ch, p[1:])
-}
-
-func (c *Conn) appendBatch(ch transport.Channel, p []byte) {
-	if c.batchN == len(c.batch) {
-		c.batch = append(c.batch, message{})
-	}
-	m := &c.batch[c.batchN]
-	c.batchN++
-	m.ch = ch
-	m.buf = append(m.buf[:0], p...)
+// take moves one due message off the incoming path into the batch. Called
+// with p.mu and recvMu held.
+func (c *Conn) take(ch transport.Channel, p []byte) bool {
+	c.in.inflight[ch] -= len(p)
+	return c.batch.Add(ch, p)
 }
 
 // Close ends the connection for both ends: both Done channels close, pending
@@ -262,17 +199,7 @@ func (c *Conn) NextArrival() (time.Duration, bool) {
 	if c.p.closed {
 		return 0, false
 	}
-	la, lok := c.in.link.NextArrival()
-	ea, eok := c.in.events.Next()
-	switch {
-	case lok && eok:
-		return min(la, ea), true
-	case lok:
-		return la, true
-	case eok:
-		return ea, true
-	}
-	return 0, false
+	return c.in.path.NextArrival()
 }
 
 // SetLinkConfig changes the link that carries this end's outgoing traffic
@@ -281,7 +208,7 @@ func (c *Conn) NextArrival() (time.Duration, bool) {
 func (c *Conn) SetLinkConfig(cfg linksim.Config) error {
 	c.p.mu.Lock()
 	defer c.p.mu.Unlock()
-	return c.out.link.SetConfig(cfg)
+	return c.out.path.Link().SetConfig(cfg)
 }
 
 // LinkStats returns the counters of the link that carries this end's
@@ -289,5 +216,5 @@ func (c *Conn) SetLinkConfig(cfg linksim.Config) error {
 func (c *Conn) LinkStats() linksim.Stats {
 	c.p.mu.Lock()
 	defer c.p.mu.Unlock()
-	return c.out.link.Stats()
+	return c.out.path.Link().Stats()
 }

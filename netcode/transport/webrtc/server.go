@@ -317,12 +317,22 @@ func (s *Server) reject(w http.ResponseWriter, rej rejection) {
 	httpError(w, rej.msg, rej.code)
 }
 
+// malformed is the refusal of a request that is not a valid offer, counted
+// in RejectedMalformed.
 func (s *Server) malformed(msg string) rejection {
 	return rejection{msg: msg, code: http.StatusBadRequest, counter: &s.stats.malformed}
 }
 
+// other is a refusal for the server's own state (closed, timed out),
+// counted in RejectedOther.
 func (s *Server) other(msg string) rejection {
 	return rejection{msg: msg, code: http.StatusServiceUnavailable, counter: &s.stats.other}
+}
+
+// internalError is the refusal for a failure of the WebRTC stack, counted
+// in RejectedOther.
+func (s *Server) internalError() rejection {
+	return rejection{msg: "internal error", code: http.StatusInternalServerError, counter: &s.stats.other}
 }
 
 // ServeHTTP is the signalling endpoint: it takes a POSTed JSON offer and
@@ -336,40 +346,67 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.stats.offers.Add(1)
-	if ok, wait := s.limiter.allow(s.cfg.ClientKey(r), time.Now()); !ok {
-		s.reject(w, rejection{msg: "too many offers", code: http.StatusTooManyRequests, retry: wait, counter: &s.stats.rate})
-		return
-	}
-	if rej, ok := s.checkCapacity(); !ok {
+	offer, rej, ok := s.readOffer(w, r)
+	if !ok {
 		s.reject(w, rej)
 		return
+	}
+	log := s.log.With("remote", r.RemoteAddr)
+	c, rej, ok := s.startSession(log)
+	if !ok {
+		s.reject(w, rej)
+		return
+	}
+	sdp, rej, ok := s.answer(r.Context(), c, offer, log)
+	if !ok {
+		if rej != (rejection{}) {
+			s.reject(w, rej)
+		}
+		return
+	}
+	s.writeAnswer(w, sdp)
+}
+
+// readOffer admits the offer of request r and returns its SDP: the client
+// must be within its rate limit and a new session must fit (checked before
+// the body is read), and the body must be a JSON offer of at most
+// MaxBodyBytes. Otherwise it returns the refusal to answer with.
+func (s *Server) readOffer(w http.ResponseWriter, r *http.Request) (string, rejection, bool) {
+	if ok, wait := s.limiter.allow(s.cfg.ClientKey(r), time.Now()); !ok {
+		return "", rejection{msg: "too many offers", code: http.StatusTooManyRequests, retry: wait, counter: &s.stats.rate}, false
+	}
+	if rej, ok := s.checkCapacity(); !ok {
+		return "", rej, false
 	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			s.reject(w, rejection{msg: "offer too large", code: http.StatusRequestEntityTooLarge, counter: &s.stats.tooLarge})
-		} else {
-			s.reject(w, s.malformed("bad request"))
+			return "", rejection{msg: "offer too large", code: http.StatusRequestEntityTooLarge, counter: &s.stats.tooLarge}, false
 		}
-		return
+		return "", s.malformed("bad request"), false
 	}
 	offer, err := parseOffer(data)
 	if err != nil {
-		s.reject(w, s.malformed(err.Error()))
-		return
+		return "", s.malformed(err.Error()), false
 	}
-	log := s.log.With("remote", r.RemoteAddr)
+	return offer, rejection{}, true
+}
 
+// startSession creates the peer of a new session and registers the session,
+// which then has ConnectTimeout to open its four channels: once they are
+// open it is handed to Accept, and a channel that is not one of the match's
+// fails it. It returns the refusal to answer with if the peer cannot be
+// created or the session no longer fits. From a successful return on,
+// closing the conn releases the session.
+func (s *Server) startSession(log *slog.Logger) (*conn, rejection, bool) {
 	pc, err := s.api.NewPeerConnection(webrtc.Configuration{})
 	if err != nil {
 		log.Warn("new peer connection", "err", err)
-		s.reject(w, rejection{msg: "internal error", code: http.StatusInternalServerError, counter: &s.stats.other})
-		return
+		return nil, s.internalError(), false
 	}
 	c := newConn(pc, s.cfg.ConnConfig, log)
-	// The peer will have ConnectTimeout to open its channels; the timer is
-	// armed once the session is registered.
+	// The timer is armed once the session is registered.
 	timer := time.AfterFunc(time.Duration(math.MaxInt64), func() {
 		if c.closed.Load() {
 			return
@@ -392,10 +429,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rej, ok := s.addSession(c, func() { timer.Stop() }); !ok {
 		timer.Stop()
 		c.Close()
-		s.reject(w, rej)
-		return
+		return nil, rej, false
 	}
-	// From here on, c.Close releases the session.
 	timer.Reset(s.cfg.ConnectTimeout)
 	c.watchState()
 	pc.OnDataChannel(func(dc *webrtc.DataChannel) {
@@ -407,49 +442,57 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			c.fail(fmt.Errorf("rejecting peer: %w", err))
 		}
 	})
+	return c, rejection{}, true
+}
 
+// answer negotiates the session c with the client's offer and returns the
+// server's answer SDP, candidates included, once they are gathered (or
+// gatherTimeout has passed, or ctx, the request's, is done). On failure it
+// closes c (if the server's closing has not already) and returns the
+// refusal to answer with, or a zero rejection if the client went away and
+// nothing is to be written.
+func (s *Server) answer(ctx context.Context, c *conn, offer string, log *slog.Logger) (string, rejection, bool) {
+	pc := c.pc
 	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: offer}); err != nil {
 		c.Close()
 		if s.isClosed() {
-			s.reject(w, s.other("server closed"))
-			return
+			return "", s.other("server closed"), false
 		}
 		log.Debug("malformed offer", "err", err)
-		s.reject(w, s.malformed("malformed SDP: "+shorten(err.Error(), 120)))
-		return
+		return "", s.malformed("malformed SDP: " + shorten(err.Error(), 120)), false
 	}
 	answer, err := pc.CreateAnswer(nil)
 	if err != nil {
 		c.Close()
 		log.Debug("cannot answer offer", "err", err)
-		s.reject(w, s.malformed("malformed SDP: "+shorten(err.Error(), 120)))
-		return
+		return "", s.malformed("malformed SDP: " + shorten(err.Error(), 120)), false
 	}
 	gathered := webrtc.GatheringCompletePromise(pc)
 	if err := pc.SetLocalDescription(answer); err != nil {
 		c.Close()
 		log.Warn("set answer", "err", err)
-		s.reject(w, rejection{msg: "internal error", code: http.StatusInternalServerError, counter: &s.stats.other})
-		return
+		return "", s.internalError(), false
 	}
-	gatherCtx, cancel := context.WithTimeout(r.Context(), gatherTimeout)
+	gatherCtx, cancel := context.WithTimeout(ctx, gatherTimeout)
 	defer cancel()
 	select {
 	case <-gathered:
 	case <-c.done:
-		s.reject(w, s.other("server closed"))
-		return
+		return "", s.other("server closed"), false
 	case <-gatherCtx.Done():
 		c.Close()
-		if r.Context().Err() != nil {
-			return // the client went away
+		if ctx.Err() != nil {
+			return "", rejection{}, false // the client went away
 		}
 		log.Warn("gathering candidates", "err", gatherCtx.Err())
-		s.reject(w, s.other("timeout"))
-		return
+		return "", s.other("timeout"), false
 	}
+	return pc.LocalDescription().SDP, rejection{}, true
+}
 
-	body, _ := json.Marshal(sdpMessage{Type: "answer", SDP: pc.LocalDescription().SDP})
+// writeAnswer counts the offer answered and writes sdp as a JSON answer.
+func (s *Server) writeAnswer(w http.ResponseWriter, sdp string) {
+	body, _ := json.Marshal(sdpMessage{Type: "answer", SDP: sdp})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.Header().Set("Cache-Control", "no-store")
@@ -457,6 +500,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(body)
 }
 
+// isClosed reports whether Close has been called.
 func (s *Server) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
