@@ -20,7 +20,7 @@ import (
 
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
-	"github.com/sightline-game/sightline/game/smooth"
+	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -43,7 +43,7 @@ func main() {
 		return
 	}
 	start := time.Now()
-	cond := smooth.NewConditioner(conn, func() time.Duration { return time.Since(start) }, uint64(start.UnixNano()))
+	cond := conditioner.New(conn, func() time.Duration { return time.Since(start) }, uint64(start.UnixNano()))
 	cl := client.New(cond, client.Config{Verify: true, Name: name, Logger: log})
 	page.Set("connectedMs", js.Global().Get("performance").Call("now").Float()) // since navigation
 
@@ -54,7 +54,7 @@ func main() {
 	}
 	js.Global().Set("sightlineConditions", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) >= 3 {
-			c := smooth.Conditions{
+			c := conditioner.Conditions{
 				Loss:    args[0].Float(),
 				Latency: time.Duration(args[1].Float() * float64(time.Millisecond)),
 				Jitter:  time.Duration(args[2].Float() * float64(time.Millisecond)),

@@ -12,9 +12,9 @@ import (
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/protocol"
-	"github.com/sightline-game/sightline/game/smooth"
 	"github.com/sightline-game/sightline/netcode/lan"
 	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -83,8 +83,8 @@ func (l *launcher) hostAndPlay(ctx context.Context) (*desktop.Game, error) {
 // newGame plays the match on conn: the link conditioner around it (so the
 // overlay can make the link worse on purpose), the client, and the game.
 func (l *launcher) newGame(conn transport.Conn, status string) (*desktop.Game, error) {
-	cond := smooth.NewConditioner(conn, l.clock, l.seed^0x636f6e64)
-	cond.Set(smooth.Conditions{Loss: l.play.loss, BurstLen: l.play.burst, Latency: l.play.latency, Jitter: l.play.jitter})
+	cond := conditioner.New(conn, l.clock, l.seed^0x636f6e64)
+	cond.Set(conditioner.Conditions{Loss: l.play.loss, BurstLen: l.play.burst, Latency: l.play.latency, Jitter: l.play.jitter})
 	cl := client.New(cond, client.Config{Verify: true, Name: l.play.name, Logger: l.log})
 	cfg := desktop.Config{
 		Client: cl, Conditioner: cond, Name: l.play.name, TickRate: protocol.DefaultTickRate,

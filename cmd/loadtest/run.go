@@ -12,8 +12,8 @@ import (
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/client"
-	"github.com/sightline-game/sightline/game/smooth"
 	"github.com/sightline-game/sightline/netcode/linksim"
+	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -26,7 +26,7 @@ type options struct {
 	Budget         float64
 	// Link is what each client's own conditioner does to its connection,
 	// both ways (zero: nothing).
-	Link   smooth.Conditions
+	Link   conditioner.Conditions
 	Logger *slog.Logger
 }
 
@@ -168,9 +168,9 @@ func play(ctx context.Context, o options, seed uint64) one {
 		return out
 	}
 	out.connected, out.connect = true, time.Since(start)
-	var cond *smooth.Conditioner
+	var cond *conditioner.Conn
 	if !o.Link.IsZero() {
-		cond = smooth.NewConditioner(conn, func() time.Duration { return time.Since(start) }, seed)
+		cond = conditioner.New(conn, func() time.Duration { return time.Since(start) }, seed)
 		cond.Set(o.Link)
 		conn = cond
 	}

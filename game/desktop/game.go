@@ -14,6 +14,7 @@ import (
 	"github.com/sightline-game/sightline/game/desktop/controls"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/smooth"
+	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 )
 
 // The logical screen: Layout always returns it, and Ebitengine scales it to
@@ -33,7 +34,7 @@ type Config struct {
 	Client *client.Client
 	// Conditioner, if set, is the Client's connection wrapper whose loss,
 	// latency and jitter the overlay's keys change.
-	Conditioner *smooth.Conditioner
+	Conditioner *conditioner.Conn
 	// Name is the player's name, for the HUD.
 	Name string
 	// TickRate is the server's tick rate in Hz (default protocol.DefaultTickRate):
@@ -179,7 +180,7 @@ func (g *Game) act(it controls.Intent, now time.Time) {
 	}
 	if it.Has(controls.ActionConditions) && g.cfg.Conditioner != nil {
 		c := it.Conditions
-		g.cfg.Conditioner.Set(smooth.Conditions{Loss: c.Loss, BurstLen: c.Burst, Latency: c.Latency, Jitter: c.Jitter})
+		g.cfg.Conditioner.Set(conditioner.Conditions{Loss: c.Loss, BurstLen: c.Burst, Latency: c.Latency, Jitter: c.Jitter})
 		g.hud.notice(now, fmt.Sprintf("link: +%d%% loss%s, +%d ms latency, +%d ms jitter",
 			int(c.Loss*100+0.5), burstText(c.Burst), c.Latency.Milliseconds(), c.Jitter.Milliseconds()))
 	}

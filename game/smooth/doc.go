@@ -1,5 +1,5 @@
 // Package smooth turns the arena's discrete, late and lossy network state into
-// motion a player can look at. It holds the three pieces of the client that sit
+// motion a player can look at. It holds the two pieces of the client that sit
 // between the decoded snapshots and the drawing code, none of which depends on
 // Ebitengine or on a particular transport:
 //
@@ -15,13 +15,11 @@
 //     picks its delay from it: one tick plus a jitter allowance, changed by
 //     running the render clock slightly fast or slow, never by jumping.
 //
-//   - [Conditioner] wraps a transport.Conn and adds loss, latency and jitter
-//     both ways (events only get latency: they stay reliable and ordered), so
-//     that a player can feel what prediction and interpolation do on a bad
-//     link from the game's network overlay.
+// A player can feel both at work on a bad link: the game's network overlay
+// sets the loss, latency and jitter of a netcode/transport/conditioner under
+// the connection.
 //
 // Positions are in world pixels (the arena's quantized snapshot values are
 // dequantized with protocol.PosQuant and protocol.HeadingQuant), headings in radians.
-// None of the types is safe for concurrent use except [Conditioner], whose
-// methods may be called from any goroutine.
+// Neither type is safe for concurrent use.
 package smooth

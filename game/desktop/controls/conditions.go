@@ -3,7 +3,7 @@ package controls
 import "time"
 
 // Conditions are the link conditions the player adds from the network
-// overlay (the game hands them to smooth.Conditioner).
+// overlay (the game hands them to conditioner.Conn).
 type Conditions struct {
 	Loss float64 // 0..MaxLoss
 	// Burst is the mean length of a run of lost messages, 0..MaxBurst;

@@ -1,4 +1,4 @@
-package smooth
+package conditioner
 
 import (
 	"errors"
@@ -10,11 +10,11 @@ import (
 	"github.com/sightline-game/sightline/netcode/transport"
 )
 
-// MaxConditionDelay bounds the Latency and Jitter a [Conditioner] accepts;
+// MaxDelay bounds the Latency and Jitter a [Conn] accepts;
 // larger values are clamped to it.
-const MaxConditionDelay = 10 * time.Second
+const MaxDelay = 10 * time.Second
 
-// Conditions are what a [Conditioner] does to each direction of a
+// Conditions are what a [Conn] does to each direction of a
 // connection. The zero value passes everything straight through.
 type Conditions struct {
 	// Loss is the share, 0..1, of unreliable messages (snapshots, inputs,
@@ -36,11 +36,11 @@ type Conditions struct {
 // IsZero reports whether c adds nothing.
 func (c Conditions) IsZero() bool { return c == Conditions{} }
 
-// MaxConditionBurst bounds the BurstLen a [Conditioner] accepts.
-const MaxConditionBurst = 1000
+// MaxBurst bounds the BurstLen a [Conn] accepts.
+const MaxBurst = 1000
 
 // sanitized clamps c into range: Loss to [0, 1] (NaN to 0), BurstLen to
-// [0, MaxConditionBurst], delays to [0, MaxConditionDelay].
+// [0, MaxBurst], delays to [0, MaxDelay].
 func (c Conditions) sanitized() Conditions {
 	if !(c.Loss > 0) {
 		c.Loss = 0
@@ -49,9 +49,9 @@ func (c Conditions) sanitized() Conditions {
 	if !(c.BurstLen > 0) {
 		c.BurstLen = 0
 	}
-	c.BurstLen = math.Min(c.BurstLen, MaxConditionBurst)
-	c.Latency = min(max(c.Latency, 0), MaxConditionDelay)
-	c.Jitter = min(max(c.Jitter, 0), MaxConditionDelay)
+	c.BurstLen = math.Min(c.BurstLen, MaxBurst)
+	c.Latency = min(max(c.Latency, 0), MaxDelay)
+	c.Jitter = min(max(c.Jitter, 0), MaxDelay)
 	return c
 }
 
@@ -64,16 +64,16 @@ func (c Conditions) link() linksim.Config {
 	return linksim.Config{Loss: c.Loss, BurstLen: c.BurstLen, Latency: c.Latency, Jitter: c.Jitter, MaxQueue: conditionQueue}
 }
 
-// Conditioner is a [transport.Conn] that wraps another and makes the link
+// Conn is a [transport.Conn] that wraps another and makes the link
 // worse on purpose, so that a player can feel (and a developer can watch)
 // prediction and interpolation at work: each direction gets loss, latency and
 // jitter on the unreliable channels (Snapshots, Inputs, Replicas) and latency
 // only on Events, which are never dropped or reordered.
 //
-// Time comes from the clock given to [NewConditioner] (time.Since(start) in
+// Time comes from the clock given to [New] (time.Since(start) in
 // the game), and each direction is a seeded linksim.Link. Outgoing messages
 // wait in the up-link and are handed to the inner connection when due: on
-// every Send and Receive and on [Conditioner.Pump], which the game calls each
+// every Send and Receive and on [Conn.Pump], which the game calls each
 // frame. Receive pulls whatever the inner connection has into the down-link
 // and delivers what is due. With zero [Conditions] and nothing still on the
 // way, messages pass straight through with no added delay or copy.
@@ -84,7 +84,7 @@ func (c Conditions) link() linksim.Config {
 // head of the queue and is retried at the next flush, so that events are
 // never lost. Stats, Close and Done are the inner connection's. All methods
 // are safe for concurrent use.
-type Conditioner struct {
+type Conn struct {
 	inner transport.Conn
 	clock func() time.Duration
 
@@ -101,14 +101,14 @@ type Conditioner struct {
 	sendFn func(transport.Channel, []byte) bool
 }
 
-var _ transport.Conn = (*Conditioner)(nil)
+var _ transport.Conn = (*Conn)(nil)
 
-// NewConditioner wraps inner. clock returns the time since some fixed start
+// New wraps inner. clock returns the time since some fixed start
 // and must not decrease; seed seeds both directions' randomness (each
 // derives its own stream), so a run with a simulated clock is reproducible.
 // It starts with zero conditions.
-func NewConditioner(inner transport.Conn, clock func() time.Duration, seed uint64) *Conditioner {
-	c := &Conditioner{inner: inner, clock: clock}
+func New(inner transport.Conn, clock func() time.Duration, seed uint64) *Conn {
+	c := &Conn{inner: inner, clock: clock}
 	var err error
 	if c.up, err = linksim.NewPath(Conditions{}.link(), seed); err != nil {
 		panic(err) // the zero conditions are always a valid configuration
@@ -125,8 +125,8 @@ func NewConditioner(inner transport.Conn, clock func() time.Duration, seed uint6
 // Set changes the conditions of both directions from now on. Messages
 // already on their way keep their arrival times, except that events never
 // overtake earlier events. Out-of-range values are clamped: Loss to [0, 1], BurstLen to
-// [0, MaxConditionBurst], Latency and Jitter to [0, MaxConditionDelay].
-func (c *Conditioner) Set(cond Conditions) {
+// [0, MaxBurst], Latency and Jitter to [0, MaxDelay].
+func (c *Conn) Set(cond Conditions) {
 	cond = cond.sanitized()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -137,7 +137,7 @@ func (c *Conditioner) Set(cond Conditions) {
 }
 
 // Conditions returns the conditions in force.
-func (c *Conditioner) Conditions() Conditions {
+func (c *Conn) Conditions() Conditions {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.cond
@@ -146,7 +146,7 @@ func (c *Conditioner) Conditions() Conditions {
 // LinkStats returns the counters of the simulated up-link (messages sent)
 // and down-link (messages received); their Lost counts what the conditioner
 // dropped.
-func (c *Conditioner) LinkStats() (up, down linksim.Stats) {
+func (c *Conn) LinkStats() (up, down linksim.Stats) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.up.Link().Stats(), c.down.Link().Stats()
@@ -155,7 +155,7 @@ func (c *Conditioner) LinkStats() (up, down linksim.Stats) {
 // Send queues p on channel ch, to be handed to the inner connection after
 // the conditions' delay (or never, if lost). With zero conditions and no
 // earlier message of the channel still held back, it is the inner Send.
-func (c *Conditioner) Send(ch transport.Channel, p []byte) error {
+func (c *Conn) Send(ch transport.Channel, p []byte) error {
 	if ch >= transport.NumChannels {
 		return c.inner.Send(ch, p) // let the inner connection refuse it
 	}
@@ -188,7 +188,7 @@ func (c *Conditioner) Send(ch transport.Channel, p []byte) error {
 // Pump hands the inner connection every outgoing message that is due. The
 // game calls it once a frame, so that held-back messages leave on time even
 // when it neither sends nor receives.
-func (c *Conditioner) Pump() {
+func (c *Conn) Pump() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.flush(c.clock())
@@ -198,7 +198,7 @@ func (c *Conditioner) Pump() {
 // down-link, then calls fn for every message that is due, in arrival order
 // (ties: unreliable messages before events), and returns how many. fn runs
 // without any lock held, so it may call Send; p is valid only during fn.
-func (c *Conditioner) Receive(fn func(ch transport.Channel, p []byte)) int {
+func (c *Conn) Receive(fn func(ch transport.Channel, p []byte)) int {
 	c.recvMu.Lock()
 	defer c.recvMu.Unlock()
 
@@ -223,31 +223,31 @@ func (c *Conditioner) Receive(fn func(ch transport.Channel, p []byte)) int {
 }
 
 // Close closes the inner connection.
-func (c *Conditioner) Close() error { return c.inner.Close() }
+func (c *Conn) Close() error { return c.inner.Close() }
 
 // Done is the inner connection's.
-func (c *Conditioner) Done() <-chan struct{} { return c.inner.Done() }
+func (c *Conn) Done() <-chan struct{} { return c.inner.Done() }
 
 // Stats returns the inner connection's counters: what really went over the
 // wire, before the conditioner's losses on the way in and after them on the
 // way out.
-func (c *Conditioner) Stats() transport.Stats { return c.inner.Stats() }
+func (c *Conn) Stats() transport.Stats { return c.inner.Stats() }
 
 // flush hands the inner connection every outgoing message due at now, in
 // arrival order. mu held.
-func (c *Conditioner) flush(now time.Duration) { c.up.Deliver(now, c.sendFn) }
+func (c *Conn) flush(now time.Duration) { c.up.Deliver(now, c.sendFn) }
 
 // sendDue hands one due outgoing message to the inner connection. An event
 // it refuses as congested stays queued, and the events behind it too, to be
 // retried at the next flush. mu held.
-func (c *Conditioner) sendDue(ch transport.Channel, p []byte) bool {
+func (c *Conn) sendDue(ch transport.Channel, p []byte) bool {
 	err := c.inner.Send(ch, p)
 	return !ch.Reliable() || !errors.Is(err, transport.ErrCongested)
 }
 
 // pull puts one message the inner connection received on the way in.
 // Called with mu held, from inside the inner Receive.
-func (c *Conditioner) pull(ch transport.Channel, p []byte) {
+func (c *Conn) pull(ch transport.Channel, p []byte) {
 	if ch.Reliable() || (ch < transport.NumChannels && len(p) <= transport.MaxMessageSize) {
 		c.down.Send(c.pullAt, ch, p) // an event is due at pullAt plus the latency
 	}

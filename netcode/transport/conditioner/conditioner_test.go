@@ -1,4 +1,4 @@
-package smooth
+package conditioner
 
 import (
 	"encoding/binary"
@@ -97,10 +97,10 @@ func msg(i int) []byte { return binary.LittleEndian.AppendUint32(nil, uint32(i))
 
 func num(p []byte) int { return int(binary.LittleEndian.Uint32(p)) }
 
-func TestConditionerZeroPassesThrough(t *testing.T) {
+func TestZeroPassesThrough(t *testing.T) {
 	f := newFakeConn()
 	var clk simClock
-	c := NewConditioner(f, clk.now, 1)
+	c := New(f, clk.now, 1)
 	chans := []transport.Channel{transport.Snapshots, transport.Inputs, transport.Events, transport.Replicas}
 	for i := range 100 {
 		if err := c.Send(chans[i%4], msg(i)); err != nil {
@@ -131,10 +131,10 @@ func TestConditionerZeroPassesThrough(t *testing.T) {
 	}
 }
 
-func TestConditionerLossSparesEvents(t *testing.T) {
+func TestLossSparesEvents(t *testing.T) {
 	f := newFakeConn()
 	var clk simClock
-	c := NewConditioner(f, clk.now, 2)
+	c := New(f, clk.now, 2)
 	c.Set(Conditions{Loss: 0.3})
 	const n = 10000
 	// Incoming: snapshots and events from the server.
@@ -192,10 +192,10 @@ func TestConditionerLossSparesEvents(t *testing.T) {
 	}
 }
 
-func TestConditionerLatency(t *testing.T) {
+func TestLatency(t *testing.T) {
 	f := newFakeConn()
 	var clk simClock
-	c := NewConditioner(f, clk.now, 3)
+	c := New(f, clk.now, 3)
 	const lat = 80 * time.Millisecond
 	c.Set(Conditions{Latency: lat})
 	for _, ch := range []transport.Channel{transport.Snapshots, transport.Events} {
@@ -240,10 +240,10 @@ func TestConditionerLatency(t *testing.T) {
 	}
 }
 
-func TestConditionerEventsKeepOrderUnderJitter(t *testing.T) {
+func TestEventsKeepOrderUnderJitter(t *testing.T) {
 	f := newFakeConn()
 	var clk simClock
-	c := NewConditioner(f, clk.now, 4)
+	c := New(f, clk.now, 4)
 	c.Set(Conditions{Loss: 0.2, Latency: 50 * time.Millisecond, Jitter: 40 * time.Millisecond})
 	var recvEvents []int
 	reordered := false
@@ -297,10 +297,10 @@ func TestConditionerEventsKeepOrderUnderJitter(t *testing.T) {
 	}
 }
 
-func TestConditionerTurnedOffKeepsEventOrder(t *testing.T) {
+func TestTurnedOffKeepsEventOrder(t *testing.T) {
 	f := newFakeConn()
 	var clk simClock
-	c := NewConditioner(f, clk.now, 5)
+	c := New(f, clk.now, 5)
 	c.Set(Conditions{Latency: 100 * time.Millisecond})
 	for i := range 5 {
 		_ = c.Send(transport.Events, msg(i))
@@ -336,10 +336,10 @@ func TestConditionerTurnedOffKeepsEventOrder(t *testing.T) {
 	}
 }
 
-func TestConditionerRetriesCongestedEvents(t *testing.T) {
+func TestRetriesCongestedEvents(t *testing.T) {
 	f := newFakeConn()
 	var clk simClock
-	c := NewConditioner(f, clk.now, 6)
+	c := New(f, clk.now, 6)
 	c.Set(Conditions{Latency: 10 * time.Millisecond})
 	for i := range 3 {
 		_ = c.Send(transport.Events, msg(i))
@@ -359,10 +359,10 @@ func TestConditionerRetriesCongestedEvents(t *testing.T) {
 	}
 }
 
-func TestConditionerDelegates(t *testing.T) {
+func TestDelegates(t *testing.T) {
 	f := newFakeConn()
 	var clk simClock
-	c := NewConditioner(f, clk.now, 7)
+	c := New(f, clk.now, 7)
 	if c.Stats() != f.Stats() {
 		t.Fatal("Stats not delegated")
 	}
@@ -390,24 +390,24 @@ func TestConditionerDelegates(t *testing.T) {
 	}
 }
 
-func TestConditionerSetClamps(t *testing.T) {
-	c := NewConditioner(newFakeConn(), func() time.Duration { return 0 }, 8)
+func TestSetClamps(t *testing.T) {
+	c := New(newFakeConn(), func() time.Duration { return 0 }, 8)
 	c.Set(Conditions{Loss: math.NaN(), BurstLen: math.NaN(), Latency: -time.Second, Jitter: time.Hour})
-	if got := c.Conditions(); got != (Conditions{Jitter: MaxConditionDelay}) {
+	if got := c.Conditions(); got != (Conditions{Jitter: MaxDelay}) {
 		t.Fatalf("clamped to %+v", got)
 	}
 	c.Set(Conditions{Loss: 7, BurstLen: math.Inf(1)})
-	if got := c.Conditions(); got.Loss != 1 || got.BurstLen != MaxConditionBurst {
+	if got := c.Conditions(); got.Loss != 1 || got.BurstLen != MaxBurst {
 		t.Fatalf("loss clamped to %v, burst length to %v", got.Loss, got.BurstLen)
 	}
 }
 
 // With BurstLen, the same share of unreliable messages is lost in runs of
 // about that length, and events still all arrive.
-func TestConditionerBurstLoss(t *testing.T) {
+func TestBurstLoss(t *testing.T) {
 	f := newFakeConn()
 	var clk simClock
-	c := NewConditioner(f, clk.now, 5)
+	c := New(f, clk.now, 5)
 	c.Set(Conditions{Loss: 0.1, BurstLen: 4})
 	const n = 40000
 	for i := range n {
@@ -442,10 +442,10 @@ func TestConditionerBurstLoss(t *testing.T) {
 	}
 }
 
-func TestConditionerConcurrentSet(t *testing.T) {
+func TestConcurrentSet(t *testing.T) {
 	f := newFakeConn()
 	var clk simClock
-	c := NewConditioner(f, clk.now, 9)
+	c := New(f, clk.now, 9)
 	stop := make(chan struct{})
 	var injected atomic.Int64 // events the other end sent
 	var wg sync.WaitGroup
@@ -510,13 +510,13 @@ func TestConditionerConcurrentSet(t *testing.T) {
 	}
 }
 
-func TestConditionerOverMemoryTransport(t *testing.T) {
+func TestOverMemoryTransport(t *testing.T) {
 	var clk simClock
 	srv, cli, err := memory.NewPair(memory.Config{Now: clk.now, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := NewConditioner(cli, clk.now, 10)
+	c := New(cli, clk.now, 10)
 	c.Set(Conditions{Latency: 50 * time.Millisecond})
 	if err := srv.Send(transport.Snapshots, msg(1)); err != nil {
 		t.Fatal(err)
