@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/protocol"
@@ -91,7 +91,7 @@ func (l *launcher) newGame(conn transport.Conn, status string) (*desktop.Game, e
 		Status: status, ShowOverlay: l.play.overlay, Logger: l.log,
 	}
 	if l.play.autopilot {
-		cfg.Autopilot = bots.NewWanderer(l.seed ^ 0x6175746f).Next
+		cfg.Autopilot = brain.NewWanderer(l.seed ^ 0x6175746f).Next
 	}
 	g, err := desktop.New(cfg)
 	if err != nil {

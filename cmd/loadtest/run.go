@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
-	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/netcode/linksim"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
@@ -183,7 +183,7 @@ func play(ctx context.Context, o options, seed uint64) one {
 
 	playCtx, stop := context.WithTimeout(ctx, time.Duration(o.Seconds*float64(time.Second)))
 	defer stop()
-	w := bots.NewWanderer(seed)
+	w := brain.NewWanderer(seed)
 	began := time.Now()
 	if err := c.Run(playCtx, o.TickRate, func(uint32) arena.Input { return w.Next() }); err != nil {
 		out.err = err

@@ -1,23 +1,19 @@
 // Package bots runs server-side players: headless clients that join the
 // match through the same input path as people, over an in-memory connection
 // in the server's process, and verify every tick they decode. Each plays
-// with a Brain that reads only what its client decoded and the map its
-// welcome names: it hunts the nearest player or creature it has a clear
-// line of fire to (the nearest of all if it sees none), shoots only where
-// no wall is in the way, walks around walls along routes over the map's
-// tiles, and wanders from one open spot to another when nothing is in view.
+// with a brain (package game/bots/brain), which this package hands the map
+// its welcome names.
 package bots
 
 import (
 	"context"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/memory"
@@ -74,7 +70,7 @@ func Start(ctx context.Context, cfg Config, add func(transport.Conn)) (*Group, e
 		}
 		c := client.New(cliEnd, client.Config{Verify: true, Name: fmt.Sprintf("bot %d", i+1), ReserveEntities: ReserveEntities})
 		g.clients = append(g.clients, c)
-		b := NewBrain(cfg.Seed*7919 + uint64(i))
+		b := brain.New(cfg.Seed*7919 + uint64(i))
 		joinAt := time.Duration(float64(i) / cfg.JoinRate * float64(time.Second))
 		g.wg.Add(1)
 		go func() {
@@ -110,7 +106,7 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 // run plays one bot: poll, then the Brain's input (the Wanderer's until the
 // client knows its slot and has a snapshot). Once welcomed, the Brain gets
 // the map of the welcome's seed.
-func (g *Group) run(ctx context.Context, c *client.Client, rate float64, b *Brain) {
+func (g *Group) run(ctx context.Context, c *client.Client, rate float64, b *brain.Brain) {
 	t := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer t.Stop()
 	for {
@@ -164,38 +160,3 @@ func (g *Group) Stats() client.Stats {
 
 // Wait blocks until every bot has stopped.
 func (g *Group) Wait() { g.wg.Wait() }
-
-// Wanderer turns a seed into a player's wishes, one input a tick: walk
-// somewhere, change your mind now and then, look around, fire sometimes.
-type Wanderer struct {
-	rng   *rand.Rand
-	in    arena.Input
-	until int
-	n     int
-}
-
-// NewWanderer returns a wanderer; the same seed wanders the same way.
-func NewWanderer(seed uint64) *Wanderer {
-	return &Wanderer{rng: rand.New(rand.NewPCG(seed, 0x62_6f_74))}
-}
-
-// Next returns the input for the next tick.
-func (w *Wanderer) Next() arena.Input {
-	w.n++
-	if w.n >= w.until {
-		a := w.rng.Float64() * 2 * math.Pi
-		speed := 127.0
-		if w.rng.IntN(4) == 0 {
-			speed = 0 // stand still a while
-		}
-		w.in.MoveX = int8(speed * math.Cos(a))
-		w.in.MoveY = int8(speed * math.Sin(a))
-		w.until = w.n + 15 + w.rng.IntN(60)
-	}
-	w.in.Aim += (w.rng.Float64() - 0.5) * 0.3
-	w.in.Buttons = 0
-	if w.rng.IntN(10) == 0 {
-		w.in.Buttons = arena.ButtonFire
-	}
-	return w.in
-}

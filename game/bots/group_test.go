@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 )
 
@@ -14,7 +15,7 @@ import (
 // seed 0 is a map like any other.
 func TestGroupGivesBrainsTheMap(t *testing.T) {
 	for _, seed := range []uint64{0, 7} {
-		world, err := newMatch(arena.Config{Seed: seed, Creatures: 20, MaxPlayers: 4})
+		world, err := newArena(arena.Config{Seed: seed, Creatures: 20, MaxPlayers: 4})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,4 +59,13 @@ func keys(m map[uint64]*arena.Map) []uint64 {
 		k = append(k, s)
 	}
 	return k
+}
+
+// newArena returns the arena world of cfg as the server drives it.
+func newArena(cfg arena.Config) (*protocol.Match, error) {
+	w, err := arena.NewWorld(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return protocol.NewMatch(w), nil
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
-	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
@@ -58,7 +58,7 @@ func TestArenaEventsAndRecordsUnderLoss(t *testing.T) {
 	m := &match{t: t, srv: server.New(server.Config{TickRate: tickRate}, world), epoch: time.Unix(1_700_000_000, 0)}
 	lossy := linksim.Config{Loss: 0.3, BurstLen: 2, Latency: 40 * time.Millisecond, Jitter: 20 * time.Millisecond, Reorder: 0.05, Duplicate: 0.02}
 	const players = 6
-	brains := make([]*bots.Brain, players)
+	brains := make([]*brain.Brain, players)
 	kills := make([][]string, players)
 	for i := range players {
 		srvEnd, cliEnd, err := memory.NewPair(memory.Config{ServerToClient: lossy, ClientToServer: lossy, Seed: uint64(i + 1), Now: m.now})
@@ -68,7 +68,7 @@ func TestArenaEventsAndRecordsUnderLoss(t *testing.T) {
 		m.srv.Add(srvEnd)
 		c := client.New(cliEnd, client.Config{Verify: true, Name: fmt.Sprintf("p%d\x07", i)})
 		m.clients = append(m.clients, c)
-		brains[i] = bots.NewBrain(uint64(i))
+		brains[i] = brain.New(uint64(i))
 		c.OnEvent(func(e events.Event) {
 			if e.Kind == events.KindKill {
 				kills[i] = append(kills[i], fmt.Sprintf("%d:%x", e.Tick, e.Body))

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
-	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
@@ -63,8 +63,8 @@ func TestMemoryPerConnectionBounded(t *testing.T) {
 		ends = append(ends, end{c, srvEnd, cliEnd})
 	}
 	active, mute, spoke := ends[0], ends[1], ends[2] // mute never says a word
-	brain := bots.NewBrain(1)
-	brain2 := bots.NewBrain(2)
+	b1 := brain.New(1)
+	b2 := brain.New(2)
 	spokeUntil := 2 * time.Second
 	type peak struct {
 		hist, events, pending, held, inflight int
@@ -76,10 +76,10 @@ func TestMemoryPerConnectionBounded(t *testing.T) {
 		m.clock += time.Second / tickRate
 		m.srv.Step(m.epoch.Add(m.clock))
 		active.c.Poll()
-		active.c.SendInput(brain.Play(active.c))
+		active.c.SendInput(b1.Play(active.c))
 		if m.clock <= spokeUntil {
 			spoke.c.Poll()
-			spoke.c.SendInput(brain2.Play(spoke.c))
+			spoke.c.SendInput(b2.Play(spoke.c))
 		}
 		for _, e := range []end{mute, spoke} {
 			p := peaks[e.c]
@@ -171,7 +171,7 @@ func TestRecordsGivenUpOnlyAfterThreeTimeouts(t *testing.T) {
 		name    string
 		id      server.PlayerID
 		c       *client.Client
-		brain   *bots.Brain
+		brain   *brain.Brain
 		dropped time.Duration
 	}
 	var players []*player
@@ -185,7 +185,7 @@ func TestRecordsGivenUpOnlyAfterThreeTimeouts(t *testing.T) {
 		until := deafUntil[name]
 		conn := &deafConn{Conn: cliEnd, deaf: func() bool { return m.clock < until }}
 		players = append(players, &player{name: name, id: server.PlayerID(i + 1),
-			c: client.New(conn, client.Config{Verify: true, Name: name}), brain: bots.NewBrain(uint64(i + 1))})
+			c: client.New(conn, client.Config{Verify: true, Name: name}), brain: brain.New(uint64(i + 1))})
 	}
 	var pendingAtListen int
 	for m.clock < 30*time.Second {

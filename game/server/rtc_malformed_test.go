@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
-	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
@@ -109,7 +109,7 @@ func TestMalformedDatagramsOverRealWebRTC(t *testing.T) {
 	halt := func() { stop(); <-done }
 	go func() {
 		defer close(done)
-		w := bots.NewWanderer(1)
+		w := brain.NewWanderer(1)
 		victim.Run(runCtx, protocol.DefaultTickRate, func(uint32) arena.Input { return w.Next() })
 	}()
 	t.Cleanup(func() { halt(); victim.Close() })

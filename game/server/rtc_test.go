@@ -14,7 +14,7 @@ import (
 	"github.com/pion/transport/v5/vnet"
 	pion "github.com/pion/webrtc/v4"
 	"github.com/sightline-game/sightline/game/arena"
-	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
@@ -96,7 +96,7 @@ func (m *rtcMatch) play(t *testing.T, dial webrtc.DialConfig, seed uint64) *play
 	}
 	runCtx, stop := context.WithCancel(context.Background())
 	p := &player{c: c, stop: stop, done: make(chan struct{})}
-	w := bots.NewWanderer(seed)
+	w := brain.NewWanderer(seed)
 	go func() {
 		defer close(p.done)
 		c.Run(runCtx, protocol.DefaultTickRate, func(uint32) arena.Input { return w.Next() })

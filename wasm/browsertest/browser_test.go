@@ -28,7 +28,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/sightline-game/sightline/game/arena"
-	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/internal/testnet"
@@ -824,7 +824,7 @@ func startHeadless(t *testing.T, ctx context.Context, base string) *headlessPlay
 			return
 		}
 		h.c = c
-		w := bots.NewWanderer(7)
+		w := brain.NewWanderer(7)
 		if err := c.Run(playCtx, protocol.DefaultTickRate, func(uint32) arena.Input { return w.Next() }); err != nil {
 			h.err = fmt.Errorf("playing: %w", err)
 		}

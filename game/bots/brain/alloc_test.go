@@ -1,4 +1,4 @@
-package bots
+package brain
 
 import (
 	"math"
@@ -24,7 +24,7 @@ func clientViews(t testing.TB, n int) ([]*snapshot.Snapshot, uint16, *arena.Map)
 	brains := make([]*Brain, bots)
 	for i := range bots {
 		w.AddPlayer(arena.PlayerID(i + 1))
-		brains[i] = NewBrain(uint64(i))
+		brains[i] = New(uint64(i))
 		brains[i].SetMap(w.Map())
 	}
 	full := snapshot.New(protocol.Schema())
@@ -90,7 +90,7 @@ func TestBrainNextAllocatesNothing(t *testing.T) {
 	cases := brainScenes(t, views, self, m)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			b := NewBrain(1)
+			b := New(1)
 			b.SetMap(tc.m)
 			for _, v := range tc.views { // warm up
 				b.Next(tc.self, v)
@@ -120,7 +120,7 @@ func BenchmarkBrainNext(b *testing.B) {
 	b.Logf("%d views of %.0f entities on average", len(views), float64(n)/float64(len(views)))
 	for _, bc := range brainScenes(b, views, self, m) {
 		b.Run(bc.name, func(b *testing.B) {
-			br := NewBrain(1)
+			br := New(1)
 			br.SetMap(bc.m)
 			b.ReportAllocs()
 			k := 0

@@ -1,4 +1,4 @@
-package bots
+package brain
 
 import (
 	"math"
@@ -112,7 +112,7 @@ func TestBrainAimsAtTheNearest(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := NewBrain(1)
+			b := New(1)
 			in := settle(b, scene(t, c.ents...))
 			if d := math.Abs(angleDiff(in.Aim, c.wantAim)); d > 0.01 {
 				t.Fatalf("aim %v, want %v", in.Aim, c.wantAim)
@@ -133,7 +133,7 @@ func TestBrainAimsAtTheNearest(t *testing.T) {
 }
 
 func TestBrainFiresOnlyWhenAligned(t *testing.T) {
-	b := NewBrain(2)
+	b := New(2)
 	b.aim = math.Pi // facing away from the target on the right
 	view := scene(t, me(1000, 1000), ent{slot: 301, kind: protocol.KindPlayer, x: 1300, y: 1000})
 	firstFire := 0
@@ -161,7 +161,7 @@ func TestBrainFiresOnlyWhenAligned(t *testing.T) {
 func TestBrainIgnoresItselfAndWanders(t *testing.T) {
 	// Alone: it wanders and never fires, whatever it sees of itself.
 	alone := scene(t, me(1000, 1000))
-	b := NewBrain(3)
+	b := New(3)
 	moved := false
 	for range 300 {
 		in := b.Next(selfSlot, alone)
@@ -178,25 +178,25 @@ func TestBrainIgnoresItselfAndWanders(t *testing.T) {
 	// Its own slot, even when it is the only other thing close by, is no
 	// target: here the nearest other entity is the creature.
 	view := scene(t, ent{slot: 7, kind: protocol.KindCreature, x: 1000, y: 1400}, me(1000, 1000))
-	in := settle(NewBrain(3), view)
+	in := settle(New(3), view)
 	if math.Abs(angleDiff(in.Aim, math.Pi/2)) > 0.01 || in.Buttons == 0 {
 		t.Fatalf("aim %v fire %v, want the creature below", in.Aim, in.Buttons)
 	}
 	// Not in view, or no view at all: wanders, no panic.
 	for _, v := range []*snapshot.Snapshot{nil, scene(t, ent{slot: 7, kind: protocol.KindCreature, x: 1, y: 1})} {
-		if in := NewBrain(4).Next(selfSlot, v); in.Buttons != 0 {
+		if in := New(4).Next(selfSlot, v); in.Buttons != 0 {
 			t.Fatal("fired without knowing where it is")
 		}
 	}
 	// Dead: waits.
 	dead := scene(t, ent{slot: 7, kind: protocol.KindCreature, x: 1100, y: 1000}, ent{slot: selfSlot, kind: protocol.KindPlayer, state: protocol.StateDead, x: 1000, y: 1000})
-	if in := NewBrain(5).Next(selfSlot, dead); in.Buttons != 0 || in.MoveX != 0 || in.MoveY != 0 {
+	if in := New(5).Next(selfSlot, dead); in.Buttons != 0 || in.MoveX != 0 || in.MoveY != 0 {
 		t.Fatalf("a dead bot acts: %+v", in)
 	}
 }
 
 func TestBrainDetoursWhenStuck(t *testing.T) {
-	b := NewBrain(6)
+	b := New(6)
 	view := scene(t, me(1000, 1000), ent{slot: 301, kind: protocol.KindPlayer, x: 1000, y: 1450})
 	var ins []arena.Input
 	for range 8 { // the bot pushes down but the view never shows it moving
@@ -226,13 +226,13 @@ func (v fakeView) Newest() (uint32, *snapshot.Snapshot) { return 1, v.state }
 
 func TestPlayFallsBackToTheWanderer(t *testing.T) {
 	view := scene(t, me(1000, 1000), ent{slot: 301, kind: protocol.KindPlayer, x: 1300, y: 1000})
-	b, w := NewBrain(9), NewWanderer(9)
+	b, w := New(9), NewWanderer(9)
 	for range 50 { // no slot yet: exactly the Wanderer, fire and all
 		if got, want := b.Play(fakeView{state: view}), w.Next(); got != want {
 			t.Fatalf("without a slot: %+v, want the wanderer's %+v", got, want)
 		}
 	}
-	b2, w2 := NewBrain(9), NewWanderer(9)
+	b2, w2 := New(9), NewWanderer(9)
 	if got, want := b2.Play(fakeView{slot: selfSlot, ok: true}), w2.Next(); got != want {
 		t.Fatal("without a snapshot it should wander")
 	}
@@ -243,7 +243,7 @@ func TestPlayFallsBackToTheWanderer(t *testing.T) {
 	if in.Buttons&arena.ButtonFire == 0 || math.Abs(angleDiff(in.Aim, 0)) > 0.01 {
 		t.Fatalf("with a slot and a view it should fight: %+v", in)
 	}
-	b3 := NewBrain(9)
+	b3 := New(9)
 	b3.SetSelf(selfSlot)
 	for range 20 {
 		in = b3.Play(fakeView{state: view})

@@ -1,4 +1,4 @@
-package bots
+package brain
 
 import (
 	"math"
@@ -32,7 +32,7 @@ func playArena(t testing.TB, seed uint64, bots, ticks int, how mode, each func(i
 	wanderers := make([]*Wanderer, bots)
 	for i := range bots {
 		w.AddPlayer(arena.PlayerID(i + 1))
-		brains[i], wanderers[i] = NewBrain(uint64(i)), NewWanderer(uint64(i))
+		brains[i], wanderers[i] = New(uint64(i)), NewWanderer(uint64(i))
 		if how == sighted {
 			brains[i].SetMap(arena.NewMap(w.MapSeed()))
 		}
@@ -172,7 +172,7 @@ func TestIdleNewcomerLives(t *testing.T) {
 			brains := make([]*Brain, bots)
 			for i := range bots {
 				w.AddPlayer(arena.PlayerID(i + 1))
-				brains[i] = NewBrain(seed*100 + uint64(i))
+				brains[i] = New(seed*100 + uint64(i))
 				brains[i].SetMap(arena.NewMap(w.MapSeed()))
 			}
 			const newcomer = arena.PlayerID(99)

@@ -1,4 +1,4 @@
-package bots
+package brain
 
 import (
 	"fmt"
@@ -95,11 +95,11 @@ func TestBrainWalksAroundWalls(t *testing.T) {
 	for _, tc := range cases {
 		c := findBehindWall(t, tc.seed, tc.dx, tc.dy, tc.detour)
 		t.Run(fmt.Sprintf("seed %d, %d+%d tiles, %d walking", c.seed, tc.dx, tc.dy, c.walk), func(t *testing.T) {
-			b := NewBrain(uint64(tc.seed))
+			b := New(uint64(tc.seed))
 			b.SetMap(arena.NewMap(c.seed))
 			blind, sight, first := hunt(t, b, c, ticks)
 			walk := float64(c.walk*arena.Tile) / (arena.PlayerSpeed * arena.Dt) // ticks along the route, at most
-			blindOld, sightOld, _ := hunt(t, NewBrain(uint64(tc.seed)), c, ticks)
+			blindOld, sightOld, _ := hunt(t, New(uint64(tc.seed)), c, ticks)
 			t.Logf("from (%.0f, %.0f) to (%.0f, %.0f): line of fire after %d ticks (route: %.0f ticks), first shot on tick %d, %d shots into the wall; without the map: %d shots into the wall, line of fire after %d ticks",
 				c.x, c.y, c.tx, c.ty, sight, walk, first, blind, blindOld, sightOld)
 			if blind != 0 {

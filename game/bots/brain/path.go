@@ -1,4 +1,4 @@
-package bots
+package brain
 
 import (
 	"math"

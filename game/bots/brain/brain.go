@@ -1,4 +1,4 @@
-package bots
+package brain
 
 import (
 	"math"
@@ -113,8 +113,8 @@ const (
 	detourTicks = 20
 )
 
-// NewBrain returns a brain; the same seed wanders the same way.
-func NewBrain(seed uint64) *Brain {
+// New returns a brain; the same seed wanders the same way.
+func New(seed uint64) *Brain {
 	return &Brain{wander: NewWanderer(seed), strafe: 1, navFrom: -1, goal: -1}
 }
 
