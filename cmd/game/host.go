@@ -12,6 +12,7 @@ import (
 
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/game/web"
@@ -102,13 +103,12 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 		return fmt.Errorf("webrtc: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("POST /signal", rtc)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
-	if site, err := web.Load(cfg.web); err == nil {
-		mux.Handle("GET /", site) // browser players open http://HOST:PORT/
-	} else {
+	site, err := web.Load(cfg.web) // browser players open http://HOST:PORT/
+	if err != nil {
 		log.Info("not serving the browser client", "err", err)
 	}
+	web.Mount(mux, client.SignalPath, rtc, site)
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := httpSrv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {

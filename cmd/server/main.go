@@ -23,6 +23,7 @@ import (
 
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots"
+	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/game/web"
@@ -111,13 +112,13 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	defer rtc.Close()
 
 	mux := http.NewServeMux()
-	mux.Handle("POST /signal", rtc)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.Handle("GET /debug/vars", expvar.Handler())
 	if o.debugGC {
 		mux.HandleFunc("POST /debug/gc", serveGC)
 	}
-	if site, err := web.Load(o.web); err != nil {
+	site, err := web.Load(o.web)
+	if err != nil {
 		log.Warn("no browser build to serve", "err", err)
 		mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
 			http.Error(w, "The browser build is missing on this server: run `make web`.", http.StatusNotFound)
@@ -125,8 +126,8 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	} else {
 		raw, gz := site.Sizes()
 		log.Info("serving the browser client", "dir", o.web, "wasm_bytes", raw, "wasm_gzip_bytes", gz)
-		mux.Handle("GET /", site)
 	}
+	web.Mount(mux, client.SignalPath, rtc, site)
 	expvar.Publish("match", expvar.Func(func() any { return match.Stats() }))
 	expvar.Publish("heap", expvar.Func(func() any { return readHeap() }))
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}

@@ -96,6 +96,18 @@ func New(index, exec, wasm []byte) (*Site, error) {
 	return s, nil
 }
 
+// Mount registers on mux the signalling endpoint at signalPath and, if site
+// is not nil, the site at every other path. Every method of signalPath
+// reaches signal, and every method of the other paths reaches the site, so
+// that each answers a wrong method itself (405, "method not allowed", with
+// its Allow header) rather than the mux, whose 405 answer reads differently.
+func Mount(mux *http.ServeMux, signalPath string, signal http.Handler, site *Site) {
+	mux.Handle(signalPath, signal)
+	if site != nil {
+		mux.Handle("/", site)
+	}
+}
+
 // ServeHTTP serves the page and its files: gzipped to clients that accept
 // it, with an ETag so that a reload costs a 304.
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,475 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sightline-game/sightline/netcode/bitpack"
+	"github.com/sightline-game/sightline/netcode/delta"
+	"github.com/sightline-game/sightline/netcode/events"
+	"github.com/sightline-game/sightline/netcode/session"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+	"github.com/sightline-game/sightline/netcode/snapstream"
+)
+
+// The tests of this file pin the wire facts docs/PROTOCOL.md states about
+// the corners of the format (set gaps, field-mask and small-bit polarity,
+// empty packets, width limits, the first sequence numbers of a connection),
+// each on a golden packet of its own that the document names. They use
+// only the schema and the netcode packages, and literal numbers, so that
+// they read like the document: a field, its width, its value.
+
+// wireGolden compares got with testdata/golden/name.hex (rewriting the file
+// first with -update) and returns the golden bytes.
+func wireGolden(t *testing.T, name string, got []byte) []byte {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".hex")
+	if *update {
+		if err := os.WriteFile(path, []byte(wireHex(got)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := hex.DecodeString(strings.Join(strings.Fields(string(text)), ""))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s: encoding changed:\n got %x\nwant %x", name, got, want)
+	}
+	return want
+}
+
+// wireHex writes bytes as hex, 16 to a line, the golden files' format.
+func wireHex(b []byte) string {
+	var s strings.Builder
+	for i, c := range b {
+		switch {
+		case i > 0 && i%16 == 0:
+			s.WriteByte('\n')
+		case i > 0:
+			s.WriteByte(' ')
+		}
+		fmt.Fprintf(&s, "%02x", c)
+	}
+	s.WriteByte('\n')
+	return s.String()
+}
+
+// bitCursor reads a packet field by field, checking each against the value
+// the document says it holds; go test -v lists the fields with their bits.
+type bitCursor struct {
+	t     *testing.T
+	r     bitpack.Reader
+	total int
+}
+
+func newBitCursor(t *testing.T, p []byte) *bitCursor {
+	return &bitCursor{t: t, r: bitpack.NewReader(p), total: 8 * len(p)}
+}
+
+// pos returns the index of the next bit in the stream.
+func (c *bitCursor) pos() int { return c.total - c.r.Remaining() }
+
+func (c *bitCursor) check(at int, what string, got, want uint32) {
+	c.t.Helper()
+	if err := c.r.Err(); err != nil {
+		c.t.Fatalf("bit %d, %s: %v", at, what, err)
+	}
+	if got != want {
+		c.t.Fatalf("bit %d, %s = %d, want %d", at, what, got, want)
+	}
+	c.t.Logf("bits %3d-%3d: %s = %d", at, c.pos()-1, what, got)
+}
+
+// field reads n bits and checks them; it returns the position they started at.
+func (c *bitCursor) field(n uint, want uint32, what string) int {
+	c.t.Helper()
+	at := c.pos()
+	c.check(at, what, c.r.Read(n), want)
+	return at
+}
+
+// gamma reads a gamma(k) code and checks it.
+func (c *bitCursor) gamma(k uint, want uint32, what string) {
+	c.t.Helper()
+	at := c.pos()
+	c.check(at, what, c.r.ReadGamma(k), want)
+}
+
+// end checks that only zero padding is left.
+func (c *bitCursor) end() {
+	c.t.Helper()
+	if !c.r.AtPadding() {
+		c.t.Fatalf("bit %d: more than zero padding left (%d bits)", c.pos(), c.r.Remaining())
+	}
+}
+
+// entity reads a whole entity as a full packet or a delta's new entities
+// carry it: slot gap gamma(k), generation, every field at its width.
+func (c *bitCursor) entity(k uint, gap uint32, gen uint32, vals [6]uint32) {
+	c.t.Helper()
+	c.gamma(k, gap, "slot gap")
+	c.field(4, gen, "generation")
+	for f, w := range []uint{16, 16, 10, 2, 4, 7} {
+		c.field(w, vals[f], fmt.Sprintf("field %d", f))
+	}
+}
+
+func wireCodec(t *testing.T) *delta.Codec {
+	t.Helper()
+	s := Schema()
+	// The document's §4.1 table: these widths are what every bit position
+	// below is computed from.
+	var widths []uint8
+	for _, f := range s.Fields {
+		widths = append(widths, f.Bits)
+	}
+	if fmt.Sprint(widths) != "[16 16 10 2 4 7]" || s.IndexBits != 12 || s.GenerationBits != 4 {
+		t.Fatalf("schema: fields %v, slot %d bits, generation %d bits", widths, s.IndexBits, s.GenerationBits)
+	}
+	return delta.MustCodec(s)
+}
+
+// wireDecode decodes p onto base (nil for a full packet) and returns the result.
+func wireDecode(t *testing.T, codec *delta.Codec, p []byte, newest uint32, base *snapshot.Snapshot) (snapstream.Header, *snapshot.Snapshot, error) {
+	t.Helper()
+	h, err := codec.ReadHeader(p, newest)
+	if err != nil {
+		return h, nil, err
+	}
+	out := snapshot.New(Schema())
+	return h, out, codec.Decode(p, h, base, out)
+}
+
+func mustAppend(t *testing.T, s *snapshot.Snapshot, slot, gen uint16, vals ...uint32) {
+	t.Helper()
+	if err := s.Append(snapshot.EntityID{Index: slot, Generation: gen}, vals...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A delta whose removed and changed sets are written as a count and gaps,
+// whose changed entities use field-mask mode 1 with both values of the
+// per-entity "common mask" bit, and whose x changes carry both values of
+// the per-value "small" bit (snapshot-delta-sets.hex, PROTOCOL.md §4.3).
+func TestWireDeltaSetsMasksAndSmallBits(t *testing.T) {
+	codec := wireCodec(t)
+	base, cur := snapshot.New(Schema()), snapshot.New(Schema())
+	// Tick 200: 40 creatures in slots 10 to 49, generation 1.
+	for i := range 40 {
+		mustAppend(t, base, uint16(10+i), 1, uint32(1000+100*i), 2000, 0, 1, 0, 50)
+	}
+	// Tick 203: the creature in slot 15 (position 5) is gone and its slot
+	// holds a new occupant (generation 2); the ones at positions 2, 3 and 18
+	// moved 1/8 px right and down; the one at position 31 jumped 10000 units
+	// right; a projectile entered slot 100.
+	for i := range 40 {
+		x, y := uint32(1000+100*i), uint32(2000)
+		switch i {
+		case 5:
+			mustAppend(t, cur, 15, 2, 4000, 4000, 512, 2, 0, 0)
+			continue
+		case 2, 3, 18:
+			x, y = x+1, y+1
+		case 31:
+			x += 10000
+		}
+		mustAppend(t, cur, uint16(10+i), 1, x, y, 0, 1, 0, 50)
+	}
+	mustAppend(t, cur, 100, 0, 8000, 8000, 256, 2, 0, 0)
+
+	p := wireGolden(t, "snapshot-delta-sets", codec.AppendDelta(nil, 203, 200, base, cur))
+
+	c := newBitCursor(t, p)
+	c.field(1, 1, "kind (1 delta)")
+	c.field(16, 203, "tick, low 16 bits")
+	c.gamma(1, 2, "age-1")
+
+	// Removed set over the baseline's 40 entities: {5}.
+	c.field(1, 0, "removed set: form (0 count and gaps)")
+	c.gamma(0, 1, "removed set: count")
+	c.field(2, 1, "removed set: gap order k")
+	// The gap is pos-prev-1 with prev starting at -1: 5-(-1)-1 = 5.
+	c.gamma(1, 5, "removed set: gap of position 5")
+
+	// New entities: slot 15 (generation 2), then slot 100.
+	c.gamma(0, 2, "new entities: count")
+	c.field(3, 4, "new entities: slot-gap order k")
+	c.entity(4, 15, 2, [6]uint32{4000, 4000, 512, 2, 0, 0}) // 15-(-1)-1
+	c.entity(4, 84, 0, [6]uint32{8000, 8000, 256, 2, 0, 0}) // 100-15-1
+
+	// Changed set over the 39 survivors: positions 2, 3, 17 and 30 (the
+	// baseline's 2, 3, 18 and 31, less the removed one before them).
+	c.field(1, 0, "changed set: form (0 count and gaps)")
+	c.gamma(0, 4, "changed set: count")
+	c.field(2, 0, "changed set: gap order k")
+	for i, g := range []uint32{2, 0, 13, 12} { // 2-(-1)-1, 3-2-1, 17-3-1, 30-17-1
+		c.gamma(0, g, fmt.Sprintf("changed set: gap %d", i))
+	}
+
+	// Per field: W_f, and if W_f > 0 the "all small" bit.
+	c.field(4, 2, "x: W")
+	c.field(1, 0, "x: all small (0: a small bit per value)")
+	c.field(4, 2, "y: W")
+	c.field(1, 1, "y: all small")
+	c.field(4, 0, "heading: W")
+	c.field(1, 0, "kind: W")
+	c.field(2, 0, "state: W")
+	c.field(3, 0, "health: W")
+	c.field(1, 1, "field-mask mode")
+	c.field(6, 0b000011, "common mask (x, y)")
+
+	// Three entities with the common mask, each: common bit 1; x: small
+	// bit 1 and zigzag(+1) = 2 in 2 bits; y: zigzag(+1) in 2 bits.
+	for i := range 3 {
+		c.field(1, 1, fmt.Sprintf("entity %d: common mask bit (1: the common mask)", i))
+		c.field(1, 1, "x: small bit (1: a difference follows)")
+		c.field(2, 2, "x: zigzag(+1)")
+		c.field(2, 2, "y: zigzag(+1)")
+	}
+	// The fourth: common bit 0, then its own 6-bit mask (x only); x does
+	// not fit W: small bit 0 and the absolute value, 1000+3100+10000.
+	c.field(1, 0, "entity 3: common mask bit (0: a mask follows)")
+	c.field(6, 0b000001, "entity 3: field mask")
+	c.field(1, 0, "x: small bit (0: the absolute value follows)")
+	c.field(16, 14100, "x: absolute value")
+	c.end()
+
+	h, out, err := wireDecode(t, codec, p, 200, base)
+	if err != nil || h != (snapstream.Header{Tick: 203, Baseline: 200}) || !out.Equal(cur) {
+		t.Fatalf("decode: header %+v, err %v", h, err)
+	}
+}
+
+// A delta whose x and heading widths are at their limit, W_f = bits_f-1,
+// with one changed entity in field-mask mode 0 (snapshot-delta-limits.hex);
+// a W_f above bits_f-1 is a malformed packet, never clamped.
+func TestWireDeltaWidthLimits(t *testing.T) {
+	codec := wireCodec(t)
+	base, cur := snapshot.New(Schema()), snapshot.New(Schema())
+	mustAppend(t, base, 7, 0, 1000, 1000, 100, 0, 0, 100)
+	// x +8192 (zigzag 16384: 15 bits), heading +255 (zigzag 510: 9 bits).
+	mustAppend(t, cur, 7, 0, 9192, 1000, 355, 0, 0, 100)
+
+	p := wireGolden(t, "snapshot-delta-limits", codec.AppendDelta(nil, 301, 300, base, cur))
+
+	c := newBitCursor(t, p)
+	c.field(1, 1, "kind (1 delta)")
+	c.field(16, 301, "tick, low 16 bits")
+	c.gamma(1, 0, "age-1")
+	c.field(1, 1, "removed set: form (1 bitmask)")
+	c.field(1, 0, "removed set: bitmask over 1")
+	c.gamma(0, 0, "new entities: count (no k follows)")
+	c.field(1, 1, "changed set: form (1 bitmask)")
+	c.field(1, 1, "changed set: bitmask over 1")
+	wx := c.field(4, 15, "x: W = bits-1")
+	c.field(1, 1, "x: all small")
+	c.field(4, 0, "y: W")
+	wh := c.field(4, 9, "heading: W = bits-1")
+	c.field(1, 1, "heading: all small")
+	c.field(1, 0, "kind: W")
+	c.field(2, 0, "state: W")
+	whp := c.field(3, 0, "health: W")
+	c.field(1, 0, "field-mask mode (0: every mask written)")
+	c.field(6, 0b000101, "field mask (x, heading)")
+	c.field(15, 16384, "x: zigzag(+8192) in 15 bits")
+	c.field(9, 510, "heading: zigzag(+255) in 9 bits")
+	c.end()
+
+	if h, out, err := wireDecode(t, codec, p, 300, base); err != nil || h.Tick != 301 || !out.Equal(cur) {
+		t.Fatalf("decode: %+v %v", h, err)
+	}
+
+	// Rewrite one W_f in place: the decoder refuses any W_f >= bits_f.
+	for _, tc := range []struct {
+		name     string
+		at       int
+		width, w uint32
+		ok       bool
+	}{
+		{"heading W 9", wh, 4, 9, true},
+		{"heading W 10", wh, 4, 10, false},
+		{"heading W 15", wh, 4, 15, false},
+		{"health W 7", whp, 3, 7, false},
+		{"x W 15", wx, 4, 15, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := setBits(p, tc.at, tc.width, tc.w)
+			_, _, err := wireDecode(t, codec, q, 300, base)
+			if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, delta.ErrMalformed)) {
+				t.Fatalf("err %v, want ok %v (or ErrMalformed)", err, tc.ok)
+			}
+		})
+	}
+}
+
+// setBits returns a copy of p with the n bits at position at set to v.
+func setBits(p []byte, at int, n, v uint32) []byte {
+	q := bytes.Clone(p)
+	for i := range int(n) {
+		b := at + i
+		q[b/8] &^= 1 << (b % 8)
+		q[b/8] |= byte(v>>i&1) << (b % 8)
+	}
+	return q
+}
+
+// A full packet of no entities ends after its count: no k follows a count
+// of 0 (snapshot-full-empty.hex), and a packet that writes one anyway has
+// bits left over and is refused. Tick 0 is refused too.
+func TestWireEmptyFull(t *testing.T) {
+	codec := wireCodec(t)
+	empty := snapshot.New(Schema())
+	p := wireGolden(t, "snapshot-full-empty", codec.AppendFull(nil, 1, empty))
+
+	c := newBitCursor(t, p)
+	c.field(1, 0, "kind (0 full)")
+	c.field(32, 1, "tick")
+	c.gamma(4, 0, "count")
+	if c.pos() != 38 || len(p) != 5 {
+		t.Fatalf("empty full packet: %d bits in %d bytes, want 38 in 5", c.pos(), len(p))
+	}
+	c.end()
+	if h, out, err := wireDecode(t, codec, p, 0, nil); err != nil || h.Tick != 1 || out.Len() != 0 {
+		t.Fatalf("decode: %+v %v", h, err)
+	}
+
+	// The same packet with k = 0 written after the count: 41 bits.
+	w := bitpack.NewWriter(nil)
+	w.Write(0, 1)
+	w.Write(1, 32)
+	w.WriteGamma(0, 4)
+	w.Write(0, 3)
+	if _, _, err := wireDecode(t, codec, w.Bytes(), 0, nil); !errors.Is(err, delta.ErrMalformed) {
+		t.Fatalf("a k after a count of 0: err %v, want ErrMalformed", err)
+	}
+
+	// Tick 0 means "none": a packet of tick 0 is refused.
+	if _, _, err := wireDecode(t, codec, codec.AppendFull(nil, 0, empty), 0, nil); !errors.Is(err, delta.ErrMalformed) {
+		t.Fatalf("tick 0: err %v, want ErrMalformed", err)
+	}
+}
+
+// The view hash is FNV-1a over little-endian uint32 words: the entity count,
+// then every entity's slot | generation<<16, then every value, entity by
+// entity in schema order (PROTOCOL.md §4.2).
+func TestWireHashWordOrder(t *testing.T) {
+	s := snapshot.New(Schema())
+	mustAppend(t, s, 3, 1, 8004, 16000, 256, 1, 1, 40)
+	mustAppend(t, s, 301, 0, 16384, 16384, 0, 0, 0, 100)
+	words := []uint32{2, 3 | 1<<16, 301, 8004, 16000, 256, 1, 1, 40, 16384, 16384, 0, 0, 0, 100}
+	h := fnv.New32a()
+	for _, v := range words {
+		h.Write(binary.LittleEndian.AppendUint32(nil, v))
+	}
+	if got, want := s.Hash(), h.Sum32(); got != want {
+		t.Fatalf("Hash %#x, FNV-1a of the words in document order %#x", got, want)
+	}
+}
+
+func wireSession() session.Config {
+	return session.Config{
+		Schema:     Schema(),
+		Format:     func(s *snapshot.Schema) snapstream.Format { return delta.MustCodec(s) },
+		History:    32,
+		InputSize:  5,
+		Redundancy: 4,
+	}
+}
+
+// A client's inputs are numbered from 1; sequence 0 means "no input yet":
+// a datagram before the first input says newest 0 with no inputs
+// (input-before-first.hex), the first input is number 1 (input-first.hex),
+// and a datagram that would carry an input numbered 0 is malformed.
+func TestWireInputSequences(t *testing.T) {
+	cli := session.NewClientSession(wireSession(), false)
+	before := wireGolden(t, "input-before-first", cli.AppendAck(nil))
+	if want := []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; !bytes.Equal(before, want) {
+		t.Fatalf("before the first input: % x", before)
+	}
+	in := []byte{0x01, 0x7f, 0x00, 0x00, 0x40} // fire, move (127, 0), aim 0x4000 (π/2)
+	first := wireGolden(t, "input-first", cli.AppendInput(nil, in))
+	if want := []byte{0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0x01, 0x7f, 0x00, 0x00, 0x40}; !bytes.Equal(first, want) {
+		t.Fatalf("first input: % x", first)
+	}
+	second := cli.AppendInput(nil, []byte{0, 0, 0, 0, 0})
+	if binary.LittleEndian.Uint32(second[5:]) != 2 || second[9] != 2 || !bytes.Equal(second[15:], in) {
+		t.Fatalf("second input datagram: % x", second)
+	}
+
+	srv := session.NewServerSession(wireSession())
+	var applied []uint32
+	apply := func(seq uint32, _ []byte) { applied = append(applied, seq) }
+	for _, tc := range []struct {
+		name string
+		p    []byte
+		err  error
+		want []uint32 // every sequence applied so far
+	}{
+		{"before the first input", before, nil, nil},
+		{"first input", first, nil, []uint32{1}},
+		{"first input again", first, nil, []uint32{1}},
+		{"newest 0 with an input", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0}, session.ErrMalformed, []uint32{1}},
+		{"second input", second, nil, []uint32{1, 2}},
+	} {
+		err := srv.HandleInput(tc.p, apply)
+		if !errors.Is(err, tc.err) || fmt.Sprint(applied) != fmt.Sprint(tc.want) {
+			t.Fatalf("%s: err %v, applied %v; want %v, %v", tc.name, err, applied, tc.err, tc.want)
+		}
+	}
+}
+
+// Each direction of a connection numbers its events from 1. A client's
+// first datagram carries its join, with tick 0 and player 0
+// (events-client-first.hex); a datagram claiming sequence 0 is malformed.
+func TestWireEventSequences(t *testing.T) {
+	out := events.NewOutbox(0)
+	if out.NextSeq() != 1 {
+		t.Fatalf("a new outbox numbers from %d", out.NextSeq())
+	}
+	if err := out.Push(events.Event{Kind: events.KindJoin, Body: events.AppendJoin(nil, events.Join{Name: "ada"})}); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := out.AppendNext(nil, 1200)
+	first = wireGolden(t, "events-client-first", first)
+	// 0x45, first sequence 1; kind 3 (join), tick 0, body of 5 bytes:
+	// player 0, name of 3 bytes, "ada".
+	if want := []byte{0x45, 1, 3, 0, 5, 0, 3, 'a', 'd', 'a'}; !bytes.Equal(first, want) {
+		t.Fatalf("first events datagram % x", first)
+	}
+	if err := out.Push(events.Event{Kind: events.KindChat, Body: events.AppendChat(nil, events.Chat{Text: "gl hf"})}); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := out.AppendNext(nil, 1200)
+	if second[1] != 2 {
+		t.Fatalf("second datagram starts at sequence %d", second[1])
+	}
+
+	in := events.NewInbox(0)
+	var got []uint32
+	deliver := func(e events.Event) { got = append(got, e.Seq) }
+	zero := bytes.Clone(first)
+	zero[1] = 0
+	if err := in.Handle(zero, deliver); !errors.Is(err, events.ErrMalformed) {
+		t.Fatalf("sequence 0: err %v, want ErrMalformed", err)
+	}
+	// Sequence 2 first is held until 1 arrives.
+	if err := in.Handle(second, deliver); err != nil || len(got) != 0 || in.Held() != 1 {
+		t.Fatalf("early event: err %v, delivered %v, held %d", err, got, in.Held())
+	}
+	if err := in.Handle(first, deliver); err != nil || fmt.Sprint(got) != "[1 2]" {
+		t.Fatalf("after the first: err %v, delivered %v", err, got)
+	}
+}
