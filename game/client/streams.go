@@ -138,8 +138,9 @@ func (c *Client) SendChat(text string) error {
 	return c.flushEvents()
 }
 
-// introduce sends the player's name: the first thing on its event stream.
+// introduce sends the player's name: the first thing on its event stream,
+// cleaned and cut to the longest name a player may have.
 func (c *Client) introduce(name string) {
-	c.st.out.Push(events.Event{Kind: events.KindJoin, Body: events.AppendJoin(nil, events.Join{Name: events.CleanChat(name)})})
+	c.st.out.Push(events.Event{Kind: events.KindJoin, Body: events.AppendJoin(nil, events.Join{Name: arena.CutName(events.CleanChat(name))})})
 	c.flushEvents()
 }

@@ -411,3 +411,50 @@ func TestOverrunsCounted(t *testing.T) {
 		t.Fatalf("the three slowed ticks logged as %+v, want tick 10 (1) and tick 400 (2)", lines)
 	}
 }
+
+// A name of any length joins: the client cuts it before sending, the
+// server again on arrival, both at a character boundary, and the join
+// event everyone gets carries the name the score record has.
+func TestLongNamesAreCutAtACharacter(t *testing.T) {
+	world, err := newArena(arena.Config{Seed: 2, Creatures: -1, MaxPlayers: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &match{t: t, srv: server.New(server.Config{TickRate: tickRate}, world), epoch: time.Unix(1_700_000_000, 0)}
+	watcher := m.join(linksim.Config{}, 1)
+	var joins []events.Join
+	watcher.OnEvent(func(e events.Event) {
+		if e.Kind == events.KindJoin {
+			j, err := events.ParseJoin(e.Body)
+			if err != nil {
+				t.Errorf("join body %x: %v", e.Body, err)
+			}
+			joins = append(joins, j)
+		}
+	})
+	srvEnd, cliEnd, err := memory.NewPair(memory.Config{Seed: 2, Now: m.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.srv.Add(srvEnd)
+	long := client.New(cliEnd, client.Config{Name: strings.Repeat("é", 200)}) // 400 bytes
+	m.clients = append(m.clients, long)
+	m.run(30)
+	id, ok := long.Player()
+	if !ok {
+		t.Fatal("the client with a long name was not welcomed")
+	}
+	want := strings.Repeat("é", arena.MaxNameBytes/2)
+	if p, _ := world.Player(id); p.Name != want {
+		t.Fatalf("name in the world %q, want %q", p.Name, want)
+	}
+	var got []string
+	for _, j := range joins {
+		if j.Player == uint32(id) {
+			got = append(got, j.Name)
+		}
+	}
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("join events for player %d: %q, want one with %q", id, got, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/replica"
@@ -161,10 +162,7 @@ func (s *Server) fromClient(c *client, e events.Event) {
 			return
 		}
 		c.st.named = true
-		name := events.CleanChat(j.Name)
-		if len(name) > 24 {
-			name = name[:24]
-		}
+		name := arena.CutName(events.CleanChat(j.Name)) // at a character boundary
 		if name == "" {
 			name = fmt.Sprintf("player %d", c.id)
 		}
