@@ -10,24 +10,29 @@
 //
 // A full snapshot is
 //
-//	tick (32 bits) | count gamma(4) | slot-gap order k (3 bits)
+//	tick (32 bits) | count gamma(4) | if count > 0: slot-gap order k (3 bits)
 //	per entity: slot gap gamma(k) | generation | every field at its full width
 //
 // A delta names its tick by its low 16 bits (the receiver holds a baseline
 // at most a few ticks older, so the rest is implied) and its baseline by age:
 //
 //	tick low 16 bits | age-1 gamma(1)
+//	removed:  a set of positions in the baseline
+//	new:      count gamma(0) | if count > 0: slot-gap order k (3 bits), then
+//	          per new entity: slot gap gamma(k) | generation | every field
+//	          at full width
+//	changed:  a set of positions among the baseline's surviving entities
+//	if the changed set is not empty (else the packet ends here):
 //	per field: small-delta width W (enough bits for 0..bits-1), and if W > 0 a
 //	           bit "every change of this field fits W bits"
 //	field-mask mode (1 bit) [ + the packet's most common field mask ]
-//	removed:  a set of positions in the baseline
-//	new:      count gamma(0) | slot-gap order k (3 bits) | per new entity:
-//	          slot gap gamma(k) | generation | every field at full width
-//	changed:  a set of positions among the baseline's surviving entities
 //	per changed entity, in slot order: its field mask, then per changed
 //	          field the wrapped difference from the baseline, zigzagged in W
 //	          bits, or the absolute value at full width (a flag bit says which,
 //	          unless every change of the field fits W)
+//
+// A slot gap is the slot minus the previous slot minus 1 (the previous slot
+// starting at -1). docs/PROTOCOL.md gives every bit and its polarity.
 //
 // A set is written as a bitmask over its universe or as a count plus gaps
 // coded gamma(k), whichever is shorter for this packet; a bit says which, and
