@@ -1,4 +1,4 @@
-# Sightline: make run plays (for now: runs the bandwidth benchmark), make test proves it.
+# Sightline: `make run` plays (the desktop game hosts a match with eight bots), `make test` proves it.
 GO       ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
 FUZZTIME ?= 10s
 BENCHTIME ?= 1s
