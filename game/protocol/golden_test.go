@@ -1,12 +1,8 @@
 package protocol
 
 import (
-	"encoding/hex"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sightline-game/sightline/game/arena"
@@ -181,42 +177,10 @@ func goldens(t *testing.T) []golden {
 func TestGoldenPackets(t *testing.T) {
 	for _, g := range goldens(t) {
 		t.Run(g.name, func(t *testing.T) {
-			path := filepath.Join("testdata", "golden", g.name+".hex")
-			got := g.encode()
-			if *update {
-				if err := os.WriteFile(path, []byte(hexLines(got)), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			text, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := hex.DecodeString(strings.Join(strings.Fields(string(text)), ""))
-			if err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-			if string(got) != string(want) {
-				t.Fatalf("encoding changed:\n got %x\nwant %x", got, want)
-			}
+			want := wireGolden(t, g.name, g.encode())
 			if err := g.check(want); err != nil {
 				t.Fatalf("golden packet decodes wrong: %v", err)
 			}
 		})
 	}
-}
-
-// hexLines writes bytes as hex, 16 to a line in groups of one byte.
-func hexLines(b []byte) string {
-	var s strings.Builder
-	for i, c := range b {
-		if i > 0 && i%16 == 0 {
-			s.WriteByte('\n')
-		} else if i > 0 {
-			s.WriteByte(' ')
-		}
-		fmt.Fprintf(&s, "%02x", c)
-	}
-	s.WriteByte('\n')
-	return s.String()
 }

@@ -28,7 +28,8 @@ import (
 // they read like the document: a field, its width, its value.
 
 // wireGolden compares got with testdata/golden/name.hex (rewriting the file
-// first with -update) and returns the golden bytes.
+// first with -update) and returns the golden bytes. Every golden packet
+// goes through it.
 func wireGolden(t *testing.T, name string, got []byte) []byte {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name+".hex")
