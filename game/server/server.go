@@ -31,7 +31,8 @@ type Server struct {
 	next    PlayerID
 
 	// Counters of clients that left, so totals never go backwards.
-	goneFull, goneBad, goneBadAcks uint64
+	goneFull, goneBad, goneBadAcks  uint64
+	goneWrongWay, goneWrongWayBytes uint64
 
 	// Overruns not yet logged, and when the last was (logged at most
 	// every overrunLogEvery).
