@@ -53,12 +53,13 @@ func host(ctx context.Context, log *slog.Logger, cfg hostConfig) (*match, error)
 	if err != nil {
 		return nil, err
 	}
-	m := &match{
-		srv: server.New(server.Config{
-			TickRate: protocol.DefaultTickRate, MaxClients: cfg.maxClients + cfg.bots + 1, Logger: log,
-		}, protocol.NewMatch(world)),
-		errc: make(chan error, 4),
+	srv, err := server.New(server.Config{
+		TickRate: protocol.DefaultTickRate, MaxClients: cfg.maxClients + cfg.bots + 1, Logger: log,
+	}, protocol.NewMatch(world))
+	if err != nil {
+		return nil, err
 	}
+	m := &match{srv: srv, errc: make(chan error, 4)}
 	go func() { m.errc <- m.srv.Run(ctx) }()
 	m.status = "local match (no LAN)"
 	if cfg.addr != "" && cfg.addr != "off" {

@@ -25,6 +25,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -42,105 +43,149 @@ import (
 
 func main() { os.Exit(run()) }
 
+// run plays the game as the command line says and returns the exit code:
+// 2 for a bad command line, 1 when the match cannot start or the window
+// fails, 0 otherwise.
 func run() int {
-	join := flag.String("join", "", "join the match server at this URL (http://host:8080) instead of hosting")
-	hostFlag := flag.Bool("host", false, "host a match in this process (the default without -join or -browse)")
-	browse := flag.Bool("browse", false, "start at a menu of the matches on the LAN (join one, type an address, or host)")
-	addr := flag.String("addr", ":8080", "with -host: HTTP address where LAN players join (\"off\": nobody)")
-	webDir := flag.String("web", "out/web", "with -host: the browser build to serve at / (built by `make web`)")
-	udpPort := flag.Int("udp-port", 0, "with -host: UDP port for LAN players' data channels (0: any free port)")
-	nbots := flag.Int("bots", 8, "with -host: server-side bots in the match")
-	maxClients := flag.Int("max-clients", 16, "with -host: most players who may join over the LAN")
-	seed := flag.Uint64("seed", 0, "with -host: the match's seed (map, spawns); 0 picks one")
-	matchName := flag.String("match-name", "", "with -host: the match's name on the LAN (default \"<name>'s match\")")
-	announce := flag.Bool("announce", true, "with -host: announce the match to LAN browsers (needs -addr)")
-	lanPort := flag.Int("lan-port", lan.DefaultPort, "UDP port of the LAN beacons: where hosts announce and -browse listens")
-	name := flag.String("name", defaultName(), "your name in the match")
-	fps := flag.Int("fps", 0, "cap the frames per second (0: vsync)")
-	screenshot := flag.String("screenshot", "", "save the frame drawn at -exit-after as this PNG")
-	exitAfter := flag.Duration("exit-after", 0, "quit after this long (0: play until the window closes)")
-	autopilot := flag.Bool("autopilot", false, "let a bot steer your player (demos, tests)")
-	overlay := flag.Bool("overlay", false, "start with the network overlay (F3) shown")
-	loss := flag.Float64("loss", 0, "start with this share (0-0.5) of unreliable messages lost, both ways (F3: 1/2)")
-	latency := flag.Duration("latency", 0, "start with this much latency added, each way (F3: 3/4)")
-	jitter := flag.Duration("jitter", 0, "start with up to this much jitter added, each way (F3: 5/6)")
-	burst := flag.Float64("burst", 0, "start with losses in runs of this mean length, 2-8 (F3: 7/8; <= 1: independent)")
-	level := flag.String("log-level", "warn", "debug, info, warn or error")
-	flag.Parse()
-
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		fmt.Fprintln(os.Stderr, "game: -log-level:", err)
+	o := parseFlags()
+	lv, err := o.check()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "game:", err)
 		return 2
-	}
-	modes := 0
-	for _, on := range []bool{*join != "", *hostFlag, *browse} {
-		if on {
-			modes++
-		}
-	}
-	if modes > 1 {
-		fmt.Fprintln(os.Stderr, "game: -join, -host and -browse exclude each other")
-		return 2
-	}
-	if *screenshot != "" && *exitAfter <= 0 {
-		fmt.Fprintln(os.Stderr, "game: -screenshot needs -exit-after")
-		return 2
-	}
-	if *lanPort < 1 || *lanPort > 65535 {
-		fmt.Fprintln(os.Stderr, "game: -lan-port must be 1-65535")
-		return 2
-	}
-	if *matchName == "" {
-		*matchName = *name + "'s match"
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	matchSeed := *seed
+	l := newLauncher(log, o)
+	defer l.close()
+	first, err := firstScene(ctx, l, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "game:", err)
+		return 1
+	}
+	return play(ctx, first, o)
+}
+
+// options are the command line's settings.
+type options struct {
+	join, addr, webDir, matchName, name, screenshot, level string
+	host, browse, announce, autopilot, overlay             bool
+	udpPort, bots, maxClients, lanPort, fps                int
+	seed                                                   uint64
+	exitAfter, latency, jitter                             time.Duration
+	loss, burst                                            float64
+}
+
+// parseFlags reads the command line into options.
+func parseFlags() options {
+	var o options
+	flag.StringVar(&o.join, "join", "", "join the match server at this URL (http://host:8080) instead of hosting")
+	flag.BoolVar(&o.host, "host", false, "host a match in this process (the default without -join or -browse)")
+	flag.BoolVar(&o.browse, "browse", false, "start at a menu of the matches on the LAN (join one, type an address, or host)")
+	flag.StringVar(&o.addr, "addr", ":8080", "with -host: HTTP address where LAN players join (\"off\": nobody)")
+	flag.StringVar(&o.webDir, "web", "out/web", "with -host: the browser build to serve at / (built by `make web`)")
+	flag.IntVar(&o.udpPort, "udp-port", 0, "with -host: UDP port for LAN players' data channels (0: any free port)")
+	flag.IntVar(&o.bots, "bots", 8, "with -host: server-side bots in the match")
+	flag.IntVar(&o.maxClients, "max-clients", 16, "with -host: most players who may join over the LAN")
+	flag.Uint64Var(&o.seed, "seed", 0, "with -host: the match's seed (map, spawns); 0 picks one")
+	flag.StringVar(&o.matchName, "match-name", "", "with -host: the match's name on the LAN (default \"<name>'s match\")")
+	flag.BoolVar(&o.announce, "announce", true, "with -host: announce the match to LAN browsers (needs -addr)")
+	flag.IntVar(&o.lanPort, "lan-port", lan.DefaultPort, "UDP port of the LAN beacons: where hosts announce and -browse listens")
+	flag.StringVar(&o.name, "name", defaultName(), "your name in the match")
+	flag.IntVar(&o.fps, "fps", 0, "cap the frames per second (0: vsync)")
+	flag.StringVar(&o.screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG")
+	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit after this long (0: play until the window closes)")
+	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
+	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown")
+	flag.Float64Var(&o.loss, "loss", 0, "start with this share (0-0.5) of unreliable messages lost, both ways (F3: 1/2)")
+	flag.DurationVar(&o.latency, "latency", 0, "start with this much latency added, each way (F3: 3/4)")
+	flag.DurationVar(&o.jitter, "jitter", 0, "start with up to this much jitter added, each way (F3: 5/6)")
+	flag.Float64Var(&o.burst, "burst", 0, "start with losses in runs of this mean length, 2-8 (F3: 7/8; <= 1: independent)")
+	flag.StringVar(&o.level, "log-level", "warn", "debug, info, warn or error")
+	flag.Parse()
+	if o.matchName == "" {
+		o.matchName = o.name + "'s match"
+	}
+	return o
+}
+
+// check refuses settings that contradict each other or are out of range,
+// and returns the log level -log-level names.
+func (o options) check() (slog.Level, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(o.level)); err != nil {
+		return lv, fmt.Errorf("-log-level: %w", err)
+	}
+	modes := 0
+	for _, on := range []bool{o.join != "", o.host, o.browse} {
+		if on {
+			modes++
+		}
+	}
+	switch {
+	case modes > 1:
+		return lv, errors.New("-join, -host and -browse exclude each other")
+	case o.screenshot != "" && o.exitAfter <= 0:
+		return lv, errors.New("-screenshot needs -exit-after")
+	case o.lanPort < 1 || o.lanPort > 65535:
+		return lv, errors.New("-lan-port must be 1-65535")
+	}
+	return lv, nil
+}
+
+// newLauncher makes the launcher of the options' matches and games,
+// picking the match's seed when -seed leaves it to chance.
+func newLauncher(log *slog.Logger, o options) *launcher {
+	matchSeed := o.seed
 	if matchSeed == 0 {
 		matchSeed = rand.Uint64()
 	}
 	start := time.Now()
-	l := &launcher{
+	return &launcher{
 		log:   log,
 		clock: func() time.Duration { return time.Since(start) },
 		seed:  matchSeed,
 		host: hostConfig{
-			addr: *addr, udpPort: *udpPort, bots: *nbots, maxClients: *maxClients, seed: matchSeed, web: *webDir,
-			name: *matchName, announce: *announce, lanPort: *lanPort,
+			addr: o.addr, udpPort: o.udpPort, bots: o.bots, maxClients: o.maxClients, seed: matchSeed, web: o.webDir,
+			name: o.matchName, announce: o.announce, lanPort: o.lanPort,
 		},
 		play: playConfig{
-			name: *name, autopilot: *autopilot, overlay: *overlay,
-			loss: *loss, burst: *burst, latency: *latency, jitter: *jitter,
+			name: o.name, autopilot: o.autopilot, overlay: o.overlay,
+			loss: o.loss, burst: o.burst, latency: o.latency, jitter: o.jitter,
 		},
 	}
-	defer l.close()
+}
 
-	var first desktop.Scene
+// firstScene starts the mode the options choose and returns its first
+// scene: the LAN menu (-browse), a game joined to a server (-join, within
+// joinTimeout), or a game of a match hosted here (the default).
+func firstScene(ctx context.Context, l *launcher, o options) (desktop.Scene, error) {
 	switch {
-	case *browse:
-		first = l.menu(ctx, *lanPort)
-	case *join != "":
+	case o.browse:
+		return l.menu(ctx, o.lanPort), nil
+	case o.join != "":
 		dctx, cancel := context.WithTimeout(ctx, joinTimeout)
-		g, err := l.join(dctx, *join)
-		cancel()
+		defer cancel()
+		g, err := l.join(dctx, o.join)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "game: join %s: %v\n", *join, err)
-			return 1
+			return nil, fmt.Errorf("join %s: %w", o.join, err)
 		}
-		first = g
+		return g, nil
 	default:
 		g, err := l.hostAndPlay(ctx)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "game: host:", err)
-			return 1
+			return nil, fmt.Errorf("host: %w", err)
 		}
-		first = g
+		return g, nil
 	}
+}
 
-	app := desktop.NewApp(first, desktop.Options{MaxFPS: *fps, Screenshot: *screenshot, ExitAfter: *exitAfter, Quit: ctx.Done()})
+// play runs the window from first until it closes, ctx ends or -exit-after
+// passes, reports the menu if the game ended there, and returns the exit
+// code.
+func play(ctx context.Context, first desktop.Scene, o options) int {
+	app := desktop.NewApp(first, desktop.Options{MaxFPS: o.fps, Screenshot: o.screenshot, ExitAfter: o.exitAfter, Quit: ctx.Done()})
 	err := desktop.RunApp(app, "Sightline")
 	if m, ok := app.Scene().(*desktop.Menu); ok {
 		reportMenu(m)

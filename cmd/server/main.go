@@ -59,6 +59,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "server: -log-level:", err)
 		os.Exit(2)
 	}
+	if err := (server.Config{TickRate: *tick, Rate: *rate}).Validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "server: -rate:", err)
+		os.Exit(2)
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -98,10 +102,13 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if err != nil {
 		return err
 	}
-	match := server.New(server.Config{
+	match, err := server.New(server.Config{
 		TickRate: o.tick, Timeout: o.timeout, MaxClients: o.maxClients + o.bots, Verify: o.verify, Logger: log,
 		Rate: o.rate, ViewRadius: o.radius,
 	}, protocol.NewMatch(world))
+	if err != nil {
+		return err
+	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
 		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients, Logger: log,
 		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst,

@@ -19,7 +19,10 @@ func TestGroupGivesBrainsTheMap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := server.New(server.Config{TickRate: 60}, world)
+		srv, err := server.New(server.Config{TickRate: 60}, world)
+		if err != nil {
+			t.Fatal(err)
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		ran := make(chan error, 1)
 		go func() { ran <- srv.Run(ctx) }()

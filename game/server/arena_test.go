@@ -55,7 +55,7 @@ func TestArenaEventsAndRecordsUnderLoss(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &match{t: t, srv: server.New(server.Config{TickRate: tickRate}, world), epoch: time.Unix(1_700_000_000, 0)}
+	m := &match{t: t, srv: newServer(t, server.Config{TickRate: tickRate}, world), epoch: time.Unix(1_700_000_000, 0)}
 	lossy := linksim.Config{Loss: 0.3, BurstLen: 2, Latency: 40 * time.Millisecond, Jitter: 20 * time.Millisecond, Reorder: 0.05, Duplicate: 0.02}
 	const players = 6
 	brains := make([]*brain.Brain, players)

@@ -40,7 +40,7 @@ func TestCheatingInputsGainNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &match{t: t, srv: server.New(server.Config{TickRate: tickRate}, world), epoch: time.Unix(1_700_000_000, 0)}
+	m := &match{t: t, srv: newServer(t, server.Config{TickRate: tickRate}, world), epoch: time.Unix(1_700_000_000, 0)}
 	link := linksim.Config{Latency: 30 * time.Millisecond}
 	var cheatEnd *memory.Conn
 	for i := range 2 {

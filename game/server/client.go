@@ -29,6 +29,9 @@ type client struct {
 
 	// Counters the tick loop keeps.
 	sent, congested, bytes uint64
+	// Messages (and their bytes) the client sent on a channel that carries
+	// nothing its way, dropped unread.
+	wrongWay, wrongWayBytes uint64
 
 	// The event and record streams, and why they broke, if they did.
 	st     *streams
@@ -56,6 +59,9 @@ func newClient(id PlayerID, conn transport.Conn, cfg session.Config, vs *view.Se
 	return c
 }
 
+// message dispatches what the client sent by channel. The client speaks on
+// inputs, events and replicas (record acks); anything on another channel
+// (snapshots run server to client only) is counted and dropped.
 func (c *client) message(ch transport.Channel, p []byte) {
 	switch ch {
 	case transport.Inputs:
@@ -68,6 +74,9 @@ func (c *client) message(ch transport.Channel, p []byte) {
 		}
 	case transport.Replicas:
 		c.st.records.HandleAck(p)
+	default:
+		c.wrongWay++
+		c.wrongWayBytes += uint64(len(p))
 	}
 }
 

@@ -1,11 +1,13 @@
 package server
 
 import (
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/session"
+	"github.com/sightline-game/sightline/netcode/view"
 )
 
 // Config sets up a match server. Zero fields take the defaults noted.
@@ -23,7 +25,8 @@ type Config struct {
 	// Verify sends every client a hash of every tick, so that any client
 	// can count desyncs; otherwise only clients that ask get them.
 	Verify bool
-	// Rate is each client's snapshot budget in bytes per second (default protocol.DefaultRate).
+	// Rate is each client's snapshot budget in bytes per second (default
+	// protocol.DefaultRate); at least MinRate, or New refuses the config.
 	Rate float64
 	// ViewRadius and ViewMargin (px) bound what a client sees: entities enter
 	// within ViewRadius and leave beyond ViewRadius+ViewMargin (defaults from protocol).
@@ -63,4 +66,34 @@ func (c Config) withDefaults() Config {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	return c
+}
+
+// viewConfig is what each client's view sender is built with: datagrams of
+// at most protocol.DatagramLimit, the session's framing counted against the
+// budget.
+func (c Config) viewConfig() view.Config {
+	return view.Config{
+		History: c.Session.History, Rate: c.Rate, TickRate: c.TickRate,
+		PacketCap: protocol.DatagramLimit - session.MaxHeaderSize, Overhead: session.MaxHeaderSize,
+	}
+}
+
+// MinRate returns the floor of Rate for c (with its defaults), in bytes per
+// second: the session's framing, the packet header and the player's own
+// entity at its largest, every tick (see view.MinRate). With the match's
+// schema at 30 ticks a second it is 960.
+func (c Config) MinRate() int {
+	c = c.withDefaults()
+	return view.MinRate(c.Session.Schema, c.viewConfig())
+}
+
+// Validate reports whether c (with its defaults) can run a match: a Rate
+// below MinRate is refused with an error wrapping view.ErrRateBelowFloor
+// that names the floor.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	if err := c.viewConfig().Validate(c.Session.Schema); err != nil {
+		return fmt.Errorf("snapshot budget: %w", err)
+	}
+	return nil
 }

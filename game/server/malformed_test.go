@@ -187,3 +187,57 @@ func TestGarbageOnEventsDropsOnlyThatClient(t *testing.T) {
 		t.Fatalf("the other client: decoded %d, matched %d of %d, mismatched %d", d, mt, v, after.Mismatched)
 	}
 }
+
+// Messages a client sends on a channel that runs only toward it (snapshots,
+// or a channel number no match uses) are counted, messages and bytes, and
+// dropped unread: the client plays on, nothing else counts them, they do
+// not keep a silent client alive, and the totals stay after it leaves.
+func TestWrongWayTrafficCountedAndDropped(t *testing.T) {
+	m := newMatch(t, server.Config{Timeout: 2 * time.Second})
+	victim, srv, cli := noisyJoin(m, 1)
+	m.run(30)
+	r := rand.New(rand.NewPCG(5, 6))
+	var msgs, bytes uint64
+	for tick := range 60 {
+		for _, ch := range []transport.Channel{transport.Snapshots, transport.NumChannels, 200} {
+			p := garbage(r, cli.last[transport.Inputs])
+			if tick%2 == 0 {
+				p = append([]byte(nil), srv.last[transport.Snapshots]...) // a genuine snapshot, echoed back
+			}
+			srv.garbage = append(srv.garbage, noise{ch, p})
+			msgs++
+			bytes += uint64(len(p))
+		}
+		m.run(1)
+	}
+	st := m.srv.Stats()
+	t.Logf("wrong-way: %d messages, %d bytes (injected %d, %d); bad inputs %d, bad acks %d", st.WrongChannel, st.WrongChannelBytes, msgs, bytes, st.BadInputs, st.BadAcks)
+	if st.WrongChannel != msgs || st.WrongChannelBytes != bytes || bytes == 0 {
+		t.Errorf("counted %d messages of %d bytes on the wrong channel, injected %d of %d", st.WrongChannel, st.WrongChannelBytes, msgs, bytes)
+	}
+	if len(st.Players) != 1 || st.Players[0].WrongChannel != msgs {
+		t.Errorf("player counters %+v, want %d wrong-way messages", st.Players, msgs)
+	}
+	if st.BadInputs != 0 || st.BadAcks != 0 || st.Left != 0 {
+		t.Errorf("wrong-way traffic moved other counters: %+v", st)
+	}
+	if vs := victim.Stats(); vs.Mismatched != 0 || vs.Verified < 85 {
+		t.Errorf("victim: %d mismatched of %d verified", vs.Mismatched, vs.Verified)
+	}
+	// Wrong-way traffic alone is silence: the client times out.
+	for range 3 * tickRate {
+		srv.garbage = append(srv.garbage, noise{transport.Snapshots, []byte{1, 2, 3}})
+		msgs++
+		bytes += 3
+		m.run(1, victim)
+	}
+	st = m.srv.Stats()
+	if st.Clients != 0 || st.TimedOut != 1 {
+		t.Fatalf("a client sending only on snapshots was kept: %+v", st)
+	}
+	// A client that left keeps its share of the totals: what it sent up to
+	// its timeout (two seconds of the three) was read and counted.
+	if lo := msgs - 3*tickRate + 2*tickRate; st.WrongChannel < lo || st.WrongChannel > msgs {
+		t.Errorf("after it left: %d wrong-way messages counted, want %d to %d", st.WrongChannel, lo, msgs)
+	}
+}

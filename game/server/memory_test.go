@@ -46,7 +46,7 @@ func TestMemoryPerConnectionBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	const timeout = 20 * time.Second // JoinGrace is 3x: a minute
-	m := &match{t: t, srv: server.New(server.Config{TickRate: tickRate, Timeout: timeout}, world), epoch: time.Unix(1_700_000_000, 0)}
+	m := &match{t: t, srv: newServer(t, server.Config{TickRate: tickRate, Timeout: timeout}, world), epoch: time.Unix(1_700_000_000, 0)}
 	type end struct {
 		c        *client.Client
 		srv, cli *memory.Conn
@@ -165,7 +165,7 @@ func TestRecordsGivenUpOnlyAfterThreeTimeouts(t *testing.T) {
 		t.Fatal(err)
 	}
 	const timeout = 5 * time.Second
-	m := &match{t: t, srv: server.New(server.Config{TickRate: tickRate, Timeout: timeout}, world), epoch: time.Unix(1_700_000_000, 0)}
+	m := &match{t: t, srv: newServer(t, server.Config{TickRate: tickRate, Timeout: timeout}, world), epoch: time.Unix(1_700_000_000, 0)}
 	deafUntil := map[string]time.Duration{"deaf": time.Hour, "stalled": 2 * timeout}
 	type player struct {
 		name    string

@@ -51,7 +51,7 @@ func startWrappedRTCMatch(t *testing.T, rtcCfg webrtc.ServerConfig, cfg server.C
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &rtcMatch{url: hs.URL, http: hs.Client(), match: server.New(cfg, w)}
+	m := &rtcMatch{url: hs.URL, http: hs.Client(), match: newServer(t, cfg, w)}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
 	m.wg.Add(2)

@@ -31,7 +31,8 @@ type Server struct {
 	next    PlayerID
 
 	// Counters of clients that left, so totals never go backwards.
-	goneFull, goneBad, goneBadAcks uint64
+	goneFull, goneBad, goneBadAcks  uint64
+	goneWrongWay, goneWrongWayBytes uint64
 
 	// Overruns not yet logged, and when the last was (logged at most
 	// every overrunLogEvery).
@@ -45,8 +46,11 @@ type Server struct {
 	stats Stats
 }
 
-// New returns a server for world.
-func New(cfg Config, world World) *Server {
+// New returns a server for world. It refuses a config that fails Validate.
+func New(cfg Config, world World) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	cfg = cfg.withDefaults()
 	sch := cfg.Session.Schema
 	ring := view.NewWorldRing(sch, 2*(cfg.Session.History+1))
@@ -60,7 +64,7 @@ func New(cfg Config, world World) *Server {
 		buf:    make([]byte, 0, transport.MaxMessageSize),
 		body:   make([]byte, 0, 256),
 		joins:  make(chan transport.Conn, max(64, cfg.MaxClients)),
-	}
+	}, nil
 }
 
 // Add hands a new connection to the match; it joins at the next tick. If

@@ -37,7 +37,17 @@ func newMatch(t testing.TB, cfg server.Config) *match {
 		t.Fatal(err)
 	}
 	cfg.TickRate = tickRate
-	return &match{t: t, srv: server.New(cfg, w), epoch: time.Unix(1_700_000_000, 0)}
+	return &match{t: t, srv: newServer(t, cfg, w), epoch: time.Unix(1_700_000_000, 0)}
+}
+
+// newServer is server.New for configs the test knows to be valid.
+func newServer(t testing.TB, cfg server.Config, w server.World) *server.Server {
+	t.Helper()
+	srv, err := server.New(cfg, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
 }
 
 func (m *match) now() time.Duration { return m.clock }
@@ -255,7 +265,7 @@ func TestBudgetHeldInACrowdedMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &match{t: t, srv: server.New(server.Config{TickRate: tickRate, Rate: rate}, w), epoch: time.Unix(1_700_000_000, 0)}
+	m := &match{t: t, srv: newServer(t, server.Config{TickRate: tickRate, Rate: rate}, w), epoch: time.Unix(1_700_000_000, 0)}
 	lossy := linksim.Config{Loss: 0.05, BurstLen: 2, Latency: 50 * time.Millisecond}
 	biggest := 0
 	for i := range 8 {
@@ -358,7 +368,7 @@ func TestOverrunsCounted(t *testing.T) {
 	}
 	slow := &slowWorld{World: w, slow: map[int]time.Duration{10: 50 * time.Millisecond, 20: 60 * time.Millisecond, 400: 50 * time.Millisecond}}
 	var logs bytes.Buffer
-	srv := server.New(server.Config{TickRate: tickRate, Logger: slog.New(slog.NewTextHandler(&logs, nil))}, slow)
+	srv := newServer(t, server.Config{TickRate: tickRate, Logger: slog.New(slog.NewTextHandler(&logs, nil))}, slow)
 	epoch := time.Unix(1_700_000_000, 0)
 	for i := range 30 {
 		srv.Step(epoch.Add(time.Duration(i) * time.Second / tickRate))
@@ -420,7 +430,11 @@ func TestLongNamesAreCutAtACharacter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &match{t: t, srv: server.New(server.Config{TickRate: tickRate}, world), epoch: time.Unix(1_700_000_000, 0)}
+	srv, err := server.New(server.Config{TickRate: tickRate}, world)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &match{t: t, srv: srv, epoch: time.Unix(1_700_000_000, 0)}
 	watcher := m.join(linksim.Config{}, 1)
 	var joins []events.Join
 	watcher.OnEvent(func(e events.Event) {

@@ -18,6 +18,10 @@ type Stats struct {
 	FullFallbacks          uint64 // full snapshots after the first ack (baseline too old, or delta not smaller)
 	BadInputs              uint64 // input datagrams dropped as malformed
 	BadAcks                uint64 // record-ack datagrams dropped as malformed
+	// WrongChannel counts messages clients sent on a channel that runs
+	// only toward them (snapshots), dropped unread; WrongChannelBytes
+	// their bytes.
+	WrongChannel, WrongChannelBytes uint64
 	// LastTick and MaxTick are how long Step took, the last time and at
 	// most; TotalTick is the sum over all ticks, for a mean.
 	LastTick, MaxTick, TotalTick time.Duration
@@ -35,6 +39,7 @@ type PlayerStats struct {
 	BytesSent      uint64
 	Congested      uint64
 	FullFallbacks  uint64
+	WrongChannel   uint64  // messages sent on a channel that runs only toward the client, dropped
 	MeanAge        float64 // mean baseline age of deltas, in ticks
 	AckedTick      uint32
 	InputsApplied  uint64
@@ -72,6 +77,7 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 		st.Overruns++
 	}
 	st.FullFallbacks, st.BadInputs, st.BadAcks = s.goneFull, s.goneBad, s.goneBadAcks
+	st.WrongChannel, st.WrongChannelBytes = s.goneWrongWay, s.goneWrongWayBytes
 	st.Players = st.Players[:0]
 	for _, c := range s.clients {
 		ss := c.sess.Stats()
@@ -79,9 +85,12 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 		st.FullFallbacks += full
 		st.BadInputs += ss.BadInputPackets
 		st.BadAcks += c.st.records.Stats().BadAcks
+		st.WrongChannel += c.wrongWay
+		st.WrongChannelBytes += c.wrongWayBytes
 		ps := PlayerStats{
 			ID: c.id, ConnectedFor: s.now.Sub(c.joined), SnapshotsSent: c.sent, BytesSent: c.bytes,
 			Congested: c.congested, FullFallbacks: full, AckedTick: c.sess.AckedTick(), InputsApplied: ss.Inputs,
+			WrongChannel: c.wrongWay,
 		}
 		if ss.Deltas > 0 {
 			ps.MeanAge = float64(ss.BaselineAge) / float64(ss.Deltas)

@@ -8,7 +8,6 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/interest"
-	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/view"
 )
@@ -124,11 +123,14 @@ func (s *Server) admit(now time.Time) {
 				s.count(func(st *Stats) { st.Refused++ })
 				continue
 			}
+			vs, err := view.NewSender(s.shared, s.cfg.viewConfig())
+			if err != nil { // New validated the config: not expected
+				s.cfg.Logger.Error("connection refused", "err", err)
+				conn.Close()
+				s.count(func(st *Stats) { st.Refused++ })
+				continue
+			}
 			s.next++
-			vs := view.NewSender(s.shared, view.Config{
-				History: s.cfg.Session.History, Rate: s.cfg.Rate, TickRate: s.cfg.TickRate,
-				PacketCap: protocol.DatagramLimit - session.MaxHeaderSize, Overhead: session.MaxHeaderSize,
-			})
 			area := interest.NewArea(uint32(s.cfg.ViewRadius*protocol.UnitsPerPx), uint32(s.cfg.ViewMargin*protocol.UnitsPerPx), 1<<s.cfg.Session.Schema.IndexBits)
 			c := newClient(s.next, conn, s.cfg.Session, vs, area, s.world, now, s.cfg.Timeout)
 			c.srv = s
@@ -167,6 +169,8 @@ func (s *Server) remove(c *client, why string) {
 	s.goneFull += st.FullTooOld + st.FullNotSmaller
 	s.goneBad += st.BadInputPackets
 	s.goneBadAcks += c.st.records.Stats().BadAcks
+	s.goneWrongWay += c.wrongWay
+	s.goneWrongWayBytes += c.wrongWayBytes
 	s.cfg.Logger.Info("player left", "player", c.id, "why", why, "ticks_sent", c.sent, "bytes", c.bytes,
 		"full_fallbacks", st.FullTooOld+st.FullNotSmaller, "congested", c.congested)
 	s.count(func(st *Stats) {

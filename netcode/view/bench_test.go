@@ -21,7 +21,7 @@ func BenchmarkTick2000Entities256Clients(b *testing.B) {
 	pos := make([][2]uint32, clients)
 	for i := range obs {
 		obs[i] = &observer{area: interest.NewArea(radius, 40*units, 1<<c.schema.IndexBits),
-			sender: view.NewSender(sh, view.Config{History: history, Rate: 8000, TickRate: tickRate})}
+			sender: newSender(b, sh, view.Config{History: history, Rate: 8000, TickRate: tickRate})}
 		pos[i] = [2]uint32{uint32(2000 + rng.IntN(28000)), uint32(2000 + rng.IntN(28000))}
 	}
 	buf := make([]byte, 0, 2048)
@@ -67,7 +67,7 @@ func BenchmarkTick2000Entities256Clients(b *testing.B) {
 func TestPipelineAllocatesNothing(t *testing.T) {
 	c := newCrowd(t, 1000, 0.3, 2)
 	sh := view.NewShared(c.ring, delta.MustCodec(c.schema))
-	o := &observer{area: interest.NewArea(600*units, 40*units, 1<<c.schema.IndexBits), sender: view.NewSender(sh, view.Config{History: history})}
+	o := &observer{area: interest.NewArea(600*units, 40*units, 1<<c.schema.IndexBits), sender: newSender(t, sh, view.Config{History: history})}
 	buf := make([]byte, 0, 2048)
 	tick := uint32(0)
 	step := func() {

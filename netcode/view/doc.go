@@ -18,4 +18,10 @@
 // new for this client (sent whole, when they fit); entities leaving are
 // removed. Without a usable baseline the view starts empty and grows by the
 // budget, so even a client joining a crowd never gets a datagram over the cap.
+//
+// The budget has a floor, MinRate: the packet header and the player's own
+// entity at its largest, every tick. Both go every tick whatever the budget
+// holds (a packet that costs more than the tick's allowance is a debt the
+// next ticks pay), so a client is never starved of its own state, and at or
+// above the floor doing so never runs the client into debt.
 package view

@@ -17,7 +17,11 @@ import (
 func Example() {
 	schema := snapshot.MustSchema(6, 2, 0, snapshot.Field{Name: "x", Bits: 16}, snapshot.Field{Name: "y", Bits: 16})
 	ring := view.NewWorldRing(schema, 16)
-	sender := view.NewSender(view.NewShared(ring, delta.MustCodec(schema)), view.Config{History: 8, Rate: 1200, TickRate: 30})
+	sender, err := view.NewSender(view.NewShared(ring, delta.MustCodec(schema)), view.Config{History: 8, Rate: 1200, TickRate: 30})
+	if err != nil {
+		fmt.Println(err) // a budget below view.MinRate is refused
+		return
+	}
 
 	for tick := uint32(1); tick <= 3; tick++ {
 		world := ring.Begin(tick)

@@ -28,7 +28,9 @@ type Config struct {
 	// PacketCap is the largest packet, in bytes (default 1195: a 1200-byte
 	// datagram less the session's framing).
 	PacketCap int
-	// Rate is the client's budget in bytes per second (default 8000).
+	// Rate is the client's budget in bytes per second (default 8000); at
+	// least MinRate, the floor that carries the header and the player's own
+	// entity every tick.
 	Rate float64
 	// TickRate is the server's tick rate in Hz (default 30).
 	TickRate float64
@@ -63,15 +65,20 @@ func (c Config) withDefaults() Config {
 // Report says what one Append did.
 type Report struct {
 	Why      snapstream.Why
-	Skipped  bool // nothing sent this tick: no allowance, or a full view too soon after the last
+	Skipped  bool // nothing sent this tick: a full view too soon after the last
 	InView   int  // entities the client holds after this packet
 	Sent     int  // entities written with fresh values (changed or entering)
 	Deferred int  // changed or entering entities left for a later tick
 	Removed  int  // entities that left the area
+	// Lean says the tick's allowance did not cover the packet's fixed cost
+	// (the budget is in debt): the packet carries the header, the Must
+	// candidates, the removals and only the values that have left the
+	// world ring; everything else waits for the budget.
+	Lean bool
 	// OldestDeferral is, among deferred entities, the most ticks one has waited.
 	OldestDeferral uint32
 	// OldestValue is, among entities in view, the age of the oldest value
-	// the client holds; never more than MaxDeferral.
+	// the client holds; never more than MaxDeferral unless Lean.
 	OldestValue uint32
 	Bytes       int
 }
@@ -98,7 +105,7 @@ func NewShared(ring *WorldRing, f snapstream.Format) *Shared {
 	for i, fd := range s.Fields {
 		sh.fieldBits[i] = fd.Bits
 	}
-	sh.newBits = 8 + int(s.GenerationBits) + s.EntityBits()
+	sh.newBits = newEntityOverhead + int(s.GenerationBits) + s.EntityBits()
 	return sh
 }
 
@@ -109,8 +116,12 @@ type SenderStats struct {
 	EntitiesSent uint64
 	Deferrals    uint64 // entity-ticks spent waiting
 	MaxDeferral  uint32 // the longest any entity waited, in ticks
-	MaxValueAge  uint32 // the oldest value any view held, in ticks
-	newest       uint32
+	// MaxValueAge is the oldest value any view held, in ticks, among views
+	// not Lean: a lean view leaves values waiting as they are, and may hold
+	// them longer than MaxDeferral.
+	MaxValueAge uint32
+	Lean        uint64 // lean packets sent: the header and the Must candidates, in debt
+	newest      uint32
 }
 
 type kind uint8
@@ -132,9 +143,6 @@ type item struct {
 	cost      int32  // estimated bits if sent
 	key       float32
 }
-
-// headerBits is a generous estimate of a packet's fixed cost.
-const headerBits = 96
 
 // Sender builds and encodes one client's views. Not safe for concurrent use.
 type Sender struct {
@@ -158,8 +166,13 @@ type Sender struct {
 }
 
 // NewSender returns a client's sender. The ring must hold more ticks than
-// History: deferred values live in it.
-func NewSender(sh *Shared, cfg Config) *Sender {
+// History: deferred values live in it. It refuses a Config that fails
+// Validate for the ring's schema (a Rate below MinRate, with
+// ErrRateBelowFloor).
+func NewSender(sh *Shared, cfg Config) (*Sender, error) {
+	if err := cfg.Validate(sh.Ring.Schema()); err != nil {
+		return nil, err
+	}
 	cfg = cfg.withDefaults()
 	slots := 1 << sh.Ring.Schema().IndexBits
 	maxAge := sh.Ring.Size() - cfg.History - 2
@@ -176,7 +189,7 @@ func NewSender(sh *Shared, cfg Config) *Sender {
 		items:   make([]item, 0, 64),
 		order:   make([]int32, 0, 64),
 	}
-	return s
+	return s, nil
 }
 
 // LastView returns the view the last Append sent, as a snapshot: what the
@@ -220,6 +233,13 @@ func (st *SenderStats) lastTick() uint32 { return st.newest }
 // place), appends the packet to dst and records the view. The world of tick
 // must be committed to the ring. When the report says Skipped, dst is
 // returned unchanged and nothing is recorded.
+//
+// A packet goes every tick the client has a usable baseline, and every
+// FullInterval ticks when it has none, whatever the budget: the header and
+// the Must candidates are always written, and the budget only decides what
+// else goes. What a packet costs beyond the tick's allowance is a debt paid
+// from the next ticks' allowances; while the budget is in debt the packets
+// are Lean.
 func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Report) {
 	ring := s.sh.Ring
 	world := ring.At(tick)
@@ -243,14 +263,14 @@ func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Rep
 		}
 	}
 	s.tokens = min(s.tokens+s.perTick, s.perTick)
-	allowance := min(s.tokens-float64(s.cfg.Overhead), float64(s.cfg.PacketCap))
-	if allowance < 16 {
-		return s.skip(dst, rep)
-	}
+	// A budget short of the header leaves nothing for the optional
+	// entities; the Must ones go regardless (choose).
+	allowance := max(min(s.tokens-float64(s.cfg.Overhead), float64(s.cfg.PacketCap)), 0)
 
 	budget := int32(allowance*8) - headerBits
+	rep.Lean = budget < 0
 	s.merge(tick, base, cands, world, &rep)
-	budget -= int32(rep.Removed) * 8
+	budget -= int32(rep.Removed) * removedBits
 	s.choose(budget)
 
 	for attempt := 0; ; attempt++ {
@@ -339,8 +359,11 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 					continue
 				}
 				it.kind, it.src = kindChanged, b.Source
-				if orow < 0 || tick-b.Source >= s.maxAge {
-					it.must = true // its value would outlive the ring
+				// A value about to outlive the ring goes regardless, unless
+				// the budget is in debt: then only one already gone from
+				// the ring does (the view could not be built without it).
+				if orow < 0 || (!rep.Lean && tick-b.Source >= s.maxAge) {
+					it.must = true
 				}
 				if orow >= 0 {
 					it.cost = s.changedCost(old.Row(int(orow)), world.Row(int(c.Row)))
@@ -376,7 +399,7 @@ func (s *Sender) forget(slot uint16) { s.acc[slot], s.since[slot] = 0, 0 }
 
 // changedCost estimates the bits of a changed entity.
 func (s *Sender) changedCost(old, cur []uint32) int32 {
-	n := int32(6)
+	n := int32(changedOverhead)
 	if len(old) > 1 {
 		n += int32(len(old))
 	}
@@ -510,7 +533,11 @@ func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
 	st.EntitiesSent += uint64(rep.Sent)
 	st.Deferrals += uint64(rep.Deferred)
 	st.MaxDeferral = max(st.MaxDeferral, rep.OldestDeferral)
-	st.MaxValueAge = max(st.MaxValueAge, rep.OldestValue)
+	if rep.Lean {
+		st.Lean++
+	} else {
+		st.MaxValueAge = max(st.MaxValueAge, rep.OldestValue)
+	}
 	switch rep.Why {
 	case snapstream.SentDelta:
 		st.Deltas++
