@@ -7,8 +7,9 @@ import "math"
 // button was down in the last input. The world keeps one per player; a
 // client that predicts its own player keeps one too and, fed the same inputs
 // in the same order (Press for each input, then Move for each tick), gets the
-// same dashes as the server: the state is a function of the inputs alone,
-// never of the server's clock.
+// same dashes as the server: the state follows from the inputs and the ticks
+// between them, and with one input applied a tick, as in play, from the
+// inputs alone. A tick without an input goes on with a dash under way.
 //
 // A dash starts on a press, an input with the button down after one with it
 // up: holding the button does not dash again when the cooldown ends. It goes
