@@ -12,8 +12,10 @@
 //
 // A [World] is stepped once per tick ([World.Step]): each player consumes
 // one input from its queue ([World.ApplyInput] fills it; with none queued
-// the player keeps walking the same way without firing), moves
-// ([MovePlayer]) and maybe fires; creatures roam like the bandwidth model's
+// the player keeps walking, or dashing, the same way without firing),
+// maybe starts a dash on a press of [ButtonDash] ([Dash]: DashTicks at
+// DashSpeed, then DashCooldown before the next), moves ([Dash.Move],
+// [MovePlayer]) and maybe fires; creatures roam like the bandwidth model's
 // walkers and bite players they touch; projectiles fly in sub-steps, die on
 // walls or after [ProjectileTicks], and hit the first player or creature
 // they touch; hurt players take health packs; the round ends on time. A

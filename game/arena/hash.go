@@ -40,6 +40,7 @@ func (w *World) Hash() uint64 {
 			h.f64(q.dx, q.dy, q.aim)
 			h.bool(q.aimOK, q.fire)
 		}
+		p.hashDash(&h)
 		h.u64(uint64(p.kills), uint64(p.deaths), uint64(p.score))
 		for _, b := range []byte(p.name) {
 			h.byte(b)

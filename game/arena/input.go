@@ -12,7 +12,7 @@ const MaxPlayerID = 1<<28 - 1
 // Buttons held during a tick.
 const (
 	ButtonFire = 1 << iota // fire the gun (at most once every FireInterval ticks)
-	ButtonDash             // reserved: no effect yet
+	ButtonDash             // dash on the press (at most once every DashCooldown ticks)
 )
 
 const knownButtons = ButtonFire | ButtonDash

@@ -20,6 +20,16 @@ const (
 	PlayerRadius = 14
 	// PlayerSpeed is a player's top speed in px/s.
 	PlayerSpeed = 220
+	// DashTicks is how long a dash lasts: 0.2 s.
+	DashTicks = TickRate / 5
+	// DashSpeed is a dashing player's speed in px/s: 2.5 times PlayerSpeed,
+	// so a dash covers DashTicks*DashSpeed*Dt = 110 px where walking covers
+	// 44.
+	DashSpeed = PlayerSpeed * 5 / 2
+	// DashCooldown is the least number of ticks from the start of one dash
+	// to the start of the next: 1.8 s. Only ticks the player is alive count;
+	// dying ends a dash and its cooldown.
+	DashCooldown = TickRate * 9 / 5
 	// PlayerHealth is a fresh player's health.
 	PlayerHealth = 100
 	// RespawnTicks is how long a dead player waits.

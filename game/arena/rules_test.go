@@ -97,7 +97,9 @@ func inputGen() *rapid.Generator[Input] {
 
 // TestMovementProperty: whatever the inputs and their sequence numbers,
 // a player never ends a tick in a wall and never moves further than
-// PlayerSpeed*Dt in a tick.
+// PlayerSpeed*Dt in a tick, except in the DashTicks ticks of a dash, when it
+// moves at most DashSpeed*Dt; dashes start at least DashCooldown ticks
+// apart.
 func TestMovementProperty(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		seed := rapid.Uint64().Draw(rt, "seed")
@@ -108,6 +110,8 @@ func TestMovementProperty(t *testing.T) {
 		place(rt, w, 1, x, y)
 		ticks := rapid.IntRange(1, 150).Draw(rt, "ticks")
 		seq := uint32(0)
+		var dashAt uint32 // tick of the last dash start
+		dashed := false
 		for range ticks {
 			n := rapid.IntRange(0, 3).Draw(rt, "inputs this tick")
 			for range n {
@@ -118,11 +122,21 @@ func TestMovementProperty(t *testing.T) {
 					w.ApplyInput(1, seq, inputGen().Draw(rt, "in"))
 				}
 			}
-			before := *w.playerOf(rt, 1)
+			before, dashes := *w.playerOf(rt, 1), w.stats.Dashes
 			w.Step()
 			p := w.playerOf(rt, 1)
-			if d := math.Hypot(p.x-before.x, p.y-before.y); d > PlayerSpeed*Dt+1e-9 {
-				rt.Fatalf("tick %d: moved %v px, at most %v", w.tick, d, PlayerSpeed*Dt)
+			if w.stats.Dashes != dashes {
+				if dashed && w.tick-dashAt < DashCooldown {
+					rt.Fatalf("tick %d: a dash %d ticks after the last", w.tick, w.tick-dashAt)
+				}
+				dashAt, dashed = w.tick, true
+			}
+			limit := PlayerSpeed * Dt
+			if dashed && w.tick-dashAt < DashTicks {
+				limit = DashSpeed * Dt
+			}
+			if d := math.Hypot(p.x-before.x, p.y-before.y); d > limit+1e-9 {
+				rt.Fatalf("tick %d: moved %v px, at most %v", w.tick, d, limit)
 			}
 			if w.m.Blocked(p.x, p.y, PlayerRadius) {
 				rt.Fatalf("tick %d: player in a wall at (%v, %v)", w.tick, p.x, p.y)

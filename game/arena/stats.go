@@ -16,6 +16,9 @@ type Stats struct {
 	// sooner than FireInterval after the player's last shot (holding the
 	// button between shots counts too).
 	ShotsFired, ShotsRefused uint64
+	// Dashes counts dashes started; DashesRefused counts presses of the
+	// dash button that started none: during the cooldown, or dead.
+	Dashes, DashesRefused uint64
 	// Hits counts projectiles that hit a player or a creature.
 	Hits uint64
 	// Kills counts players killed by players' shots; Deaths counts players

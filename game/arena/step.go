@@ -9,7 +9,7 @@ import "math"
 const shotSubSteps = 3
 
 // Step advances the world one tick, in this order: players (respawn,
-// consume one queued input, move, fire), creatures (respawn, roam), creature
+// consume one queued input, maybe dash, move, fire), creatures (respawn, roam), creature
 // bites, projectiles (fly, hit walls or the first player or creature they
 // touch), health packs, and the round clock. It allocates nothing once the
 // event buffer has grown to the match's rate of happenings.
@@ -45,17 +45,17 @@ func (w *World) stepPlayers() {
 				p.aim = q.aim
 			}
 			fire = q.fire
+			w.pressDash(p, &q)
 			w.stats.InputsApplied++
-		} // else: keep walking the same way, without firing
+		} // else: keep walking (or dashing) the same way, without firing
 		p.moving = false
 		if p.dead {
+			p.dash.stop()
 			continue
 		}
-		if p.dx != 0 || p.dy != 0 {
-			x, y := MovePlayer(w.m, p.x, p.y, p.dx, p.dy)
-			p.moving = x != p.x || y != p.y
-			p.x, p.y = x, y
-		}
+		x, y := p.dash.Move(w.m, p.x, p.y, p.dx, p.dy)
+		p.moving = x != p.x || y != p.y
+		p.x, p.y = x, y
 		if fire {
 			w.fire(p, slot)
 		}

@@ -66,6 +66,7 @@ type queuedInput struct {
 	aim    float64 // in [0, 2π), valid if aimOK
 	aimOK  bool
 	fire   bool
+	dash   bool
 }
 
 type player struct {
@@ -84,6 +85,7 @@ type player struct {
 	hurtUntil   uint32
 	lastShot    uint32
 	hasShot     bool
+	dash        Dash
 
 	applied uint32 // seq of the newest consumed input
 	newest  uint32 // newest seq accepted (queued or consumed)
@@ -218,6 +220,7 @@ type PlayerInfo struct {
 	X, Y, Aim            float64
 	Health               int
 	Dead                 bool
+	Dashing              bool // the player's next move is a dash's
 	Kills, Deaths, Score uint32
 	Name                 string
 }
@@ -232,7 +235,7 @@ func (w *World) Player(id PlayerID) (PlayerInfo, bool) {
 	slot := w.playerBase + int(i)
 	return PlayerInfo{
 		Slot: uint16(slot), Generation: uint16(w.gens[slot]),
-		X: p.x, Y: p.y, Aim: p.aim, Health: p.health, Dead: p.dead,
+		X: p.x, Y: p.y, Aim: p.aim, Health: p.health, Dead: p.dead, Dashing: p.dash.Dashing(),
 		Kills: p.kills, Deaths: p.deaths, Score: p.score,
 		Name: p.name,
 	}, true
@@ -372,7 +375,7 @@ type checkedInput struct {
 }
 
 func checkInput(seq uint32, in Input) checkedInput {
-	q := checkedInput{queuedInput: queuedInput{seq: seq, fire: in.Buttons&ButtonFire != 0}}
+	q := checkedInput{queuedInput: queuedInput{seq: seq, fire: in.Buttons&ButtonFire != 0, dash: in.Buttons&ButtonDash != 0}}
 	q.dx, q.dy = MoveIntent(in.MoveX, in.MoveY)
 	mx, my := float64(in.MoveX), float64(in.MoveY)
 	q.clamped = in.MoveX == math.MinInt8 || in.MoveY == math.MinInt8 || mx*mx+my*my > 127*127 ||

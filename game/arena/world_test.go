@@ -238,6 +238,9 @@ func (s *script) run(ticks int) {
 			if rng.IntN(3) == 0 {
 				in.Buttons = ButtonFire
 			}
+			if s.seq[id]%45 < 3 { // a tap on the dash button now and then
+				in.Buttons |= ButtonDash
+			}
 			s.seq[id]++
 			w.ApplyInput(id, s.seq[id], in)
 		}
@@ -276,7 +279,7 @@ func TestDeterminism(t *testing.T) {
 		t.Fatal("same hash, different entities")
 	}
 	st := a.Stats()
-	if st.ShotsFired < 100 || st.Hits == 0 || st.Rounds != 2 {
+	if st.ShotsFired < 100 || st.Hits == 0 || st.Rounds != 2 || st.Dashes < 100 || st.DashesRefused == 0 {
 		t.Fatalf("the run did not exercise the rules: %+v", st)
 	}
 	c, hc, _ := run(8)
@@ -360,7 +363,11 @@ func TestStepDoesNotAllocate(t *testing.T) {
 		seq++
 		for id := PlayerID(1); id <= 64; id++ {
 			a := float64(seq)*0.05 + float64(id)
-			w.ApplyInput(id, seq, Input{Buttons: ButtonFire, MoveX: int8(100 * math.Cos(a)), MoveY: int8(100 * math.Sin(a)), Aim: a})
+			in := Input{Buttons: ButtonFire, MoveX: int8(100 * math.Cos(a)), MoveY: int8(100 * math.Sin(a)), Aim: a}
+			if (seq+uint32(id))%40 == 0 {
+				in.Buttons |= ButtonDash
+			}
+			w.ApplyInput(id, seq, in)
 		}
 		w.Step()
 		ents = w.AppendEntities(ents[:0])
@@ -373,7 +380,7 @@ func TestStepDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(300, tick); n != 0 {
 		t.Fatalf("a tick allocates %v times", n)
 	}
-	if w.stats.ShotsFired < 1000 || w.stats.Hits == 0 {
+	if w.stats.ShotsFired < 1000 || w.stats.Hits == 0 || w.stats.Dashes == 0 {
 		t.Fatalf("the run did not shoot: %+v", w.stats)
 	}
 }
@@ -392,7 +399,11 @@ func BenchmarkStep(b *testing.B) {
 		seq++
 		for id := PlayerID(1); id <= 64; id++ {
 			a := float64(seq)*0.05 + float64(id)
-			w.ApplyInput(id, seq, Input{Buttons: ButtonFire, MoveX: int8(100 * math.Cos(a)), MoveY: int8(100 * math.Sin(a)), Aim: a})
+			in := Input{Buttons: ButtonFire, MoveX: int8(100 * math.Cos(a)), MoveY: int8(100 * math.Sin(a)), Aim: a}
+			if (seq+uint32(id))%40 == 0 {
+				in.Buttons |= ButtonDash
+			}
+			w.ApplyInput(id, seq, in)
 		}
 	}
 	for range 300 {

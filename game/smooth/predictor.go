@@ -6,6 +6,7 @@ import (
 
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/quant"
 )
 
 // PredictionHistory is how many of its newest inputs a [Predictor] keeps for
@@ -33,22 +34,31 @@ const maxUnstick = 0.5
 // errorEpsilon is the visual error, in px, below which it is dropped to zero.
 const errorEpsilon = 1e-4
 
-// inputSlot is one stored input and the position predicted after it.
+// inputSlot is one stored input, as the server reads it, and the position
+// and dash state predicted after it.
 type inputSlot struct {
 	seq  uint32
 	in   arena.Input
 	ok   bool
 	x, y float64 // predicted position after the input
 	pok  bool    // x, y hold a prediction (the player was alive and placed)
+	dash arena.Dash
 }
 
 // Predictor predicts the player's own entity: it applies each local input at
-// once, exactly as the server will (arena.MoveIntent then arena.MovePlayer),
-// and reconciles with the server's state when a snapshot says which input the
+// once, exactly as the server will (arena.MoveIntent, then arena.Dash's Press
+// and Move), and reconciles with the server's state when a snapshot says which input the
 // server applied last. The difference between the old prediction and the
 // corrected one becomes a visual error offset that decays exponentially
 // ([ErrorDecay]), so the drawn position never jumps in normal play; a
 // correction longer than [SnapDistance] snaps.
+//
+// Dashes are predicted too. The snapshot does not carry a player's dash
+// state, but the rules make it a function of the inputs the server applied
+// (arena.Dash), so the predictor keeps the state it predicted after each
+// input and, on a Reconcile, replays from the one after the input the server
+// applied last: in the common case (every input applied once, one a tick)
+// that is the server's own state, and a dash needs no correction.
 //
 // Until the first Reconcile with alive set the predictor has no position:
 // Apply only records inputs and Ready reports false. A Predictor is not safe
@@ -62,10 +72,11 @@ type Predictor struct {
 	acked    uint32 // newest input the server said it applied
 	hasAcked bool
 
-	ready  bool    // alive and anchored to a server position
-	x, y   float64 // predicted position after input newest
-	px, py float64 // the position one tick before, for drawing between ticks
-	ex, ey float64 // visual error: drawn = simulated + error
+	ready  bool       // alive and anchored to a server position
+	x, y   float64    // predicted position after input newest
+	dash   arena.Dash // predicted dash state after input newest
+	px, py float64    // the position one tick before, for drawing between ticks
+	ex, ey float64    // visual error: drawn = simulated + error
 
 	ticks uint64  // inputs applied
 	drawn float64 // visual time of the newest Position call, in ticks
@@ -81,8 +92,8 @@ func NewPredictor(m *arena.Map) *Predictor {
 // Apply records the input the client just sent for its next tick, with its
 // sequence number (one more than the previous one), and advances the
 // prediction one tick with it. Inputs not newer than the newest one applied
-// are ignored. Only movement is predicted: buttons and aim do not move the
-// player.
+// are ignored. Movement and dashes are predicted: the stick, the dash button
+// and, for a dash from standing, the aim.
 func (p *Predictor) Apply(seq uint32, in arena.Input) {
 	if p.hasInput && int32(seq-p.newest) <= 0 {
 		return
@@ -90,10 +101,25 @@ func (p *Predictor) Apply(seq uint32, in arena.Input) {
 	p.newest, p.hasInput = seq, true
 	p.ticks++
 	p.px, p.py = p.x, p.y
+	in = asSent(in)
 	if p.ready {
-		p.x, p.y = p.step(p.x, p.y, in)
+		p.x, p.y = p.step(p.x, p.y, &p.dash, in)
+	} else {
+		dx, dy := arena.MoveIntent(in.MoveX, in.MoveY)
+		p.dash.Press(in.Buttons&arena.ButtonDash != 0, dx, dy, in.Aim, false)
 	}
-	p.inputs[seq%PredictionHistory] = inputSlot{seq: seq, in: in, ok: true, x: p.x, y: p.y, pok: p.ready}
+	p.inputs[seq%PredictionHistory] = inputSlot{seq: seq, in: in, ok: true, x: p.x, y: p.y, pok: p.ready, dash: p.dash}
+}
+
+// asSent returns the input as the server reads it off the wire: buttons it
+// does not know cleared, the stick clamped, the aim rounded to the wire's
+// 1/65536 of a turn (a dash from standing goes along it) and wrapped as the
+// server wraps it.
+func asSent(in arena.Input) arena.Input {
+	var b [protocol.InputSize]byte
+	in = protocol.ParseInput(protocol.AppendInput(b[:0], in))
+	in.Aim = quant.WrapAngle(in.Aim)
+	return in
 }
 
 // Reconcile corrects the prediction with a decoded snapshot: the server had
@@ -132,7 +158,7 @@ func (p *Predictor) Reconcile(serverX, serverY float64, appliedSeq uint32, alive
 		return
 	}
 	x, y := p.unstick(serverX, serverY)
-	x, y = p.replay(x, y, appliedSeq)
+	x, y, p.dash = p.replay(x, y, appliedSeq)
 	if !p.ready {
 		p.snap(x, y)
 		p.ready = true
@@ -213,29 +239,37 @@ func (p *Predictor) Ready() bool { return p.ready }
 // position and the error.
 func (p *Predictor) Reset() { *p = Predictor{m: p.m} }
 
-// step moves (x, y) one tick with input in, as the server does.
-func (p *Predictor) step(x, y float64, in arena.Input) (float64, float64) {
+// step moves (x, y) one tick with input in (as the server reads it) and
+// advances the dash state d, as the server does for a live player.
+func (p *Predictor) step(x, y float64, d *arena.Dash, in arena.Input) (float64, float64) {
 	dx, dy := arena.MoveIntent(in.MoveX, in.MoveY)
-	return arena.MovePlayer(p.m, x, y, dx, dy)
+	d.Press(in.Buttons&arena.ButtonDash != 0, dx, dy, in.Aim, true)
+	return d.Move(p.m, x, y, dx, dy)
 }
 
-// replay applies the held inputs after applied to (x, y).
-func (p *Predictor) replay(x, y float64, applied uint32) (float64, float64) {
+// replay applies the held inputs after applied to (x, y), from the dash
+// state predicted after input applied (at rest if that input is no longer
+// held), and returns the position and dash state after the newest.
+func (p *Predictor) replay(x, y float64, applied uint32) (float64, float64, arena.Dash) {
+	var d arena.Dash
+	if slot := &p.inputs[applied%PredictionHistory]; slot.ok && slot.seq == applied {
+		d = slot.dash
+	}
 	if !p.hasInput {
-		return x, y
+		return x, y, d
 	}
 	n := p.newest - applied
 	if int32(n) <= 0 {
-		return x, y // the server has applied everything sent (or claims more)
+		return x, y, d // the server has applied everything sent (or claims more)
 	}
 	n = min(n, PredictionHistory)
 	for s := p.newest - n + 1; ; s++ {
 		if slot := &p.inputs[s%PredictionHistory]; slot.ok && slot.seq == s {
-			x, y = p.step(x, y, slot.in)
-			slot.x, slot.y, slot.pok = x, y, true
+			x, y = p.step(x, y, &d, slot.in)
+			slot.x, slot.y, slot.pok, slot.dash = x, y, true, d
 		}
 		if s == p.newest {
-			return x, y
+			return x, y, d
 		}
 	}
 }

@@ -58,6 +58,10 @@ type View interface {
 //
 // Without the map it plays as if there were no walls.
 //
+// Now and then (at most once every dashEvery ticks) it dashes: straight at a
+// target in sight more than a dash beyond the distance it keeps, or away
+// from one within fleeDistance.
+//
 // A Brain is deterministic (same seed, same views, same inputs) and
 // allocates nothing per tick: SetMap makes the route search's buffers
 // (40 KB) once.
@@ -73,6 +77,7 @@ type Brain struct {
 	stuck, detour     int
 	detourX, detourY  int8
 	strafeUntil, tick int
+	dashAt            int // the first tick it may dash again
 
 	m   *arena.Map
 	nav *router
@@ -111,6 +116,15 @@ const (
 	wanderTicks = 20 * arena.TickRate
 	// detourTicks is the length of a detour.
 	detourTicks = 20
+	// dashEvery is the least number of ticks between two of a bot's
+	// dashes: a second more than the rules' cooldown, so a bot does not
+	// dash whenever it can.
+	dashEvery = arena.DashCooldown + arena.TickRate
+	// dashReach is how far a dash goes, in px.
+	dashReach = arena.DashTicks * arena.DashSpeed * arena.Dt
+	// fleeDistance is how near a target must be for a bot backing off to
+	// dash away from it, in px.
+	fleeDistance = KeepDistance / 2
 )
 
 // New returns a brain; the same seed wanders the same way.
@@ -192,10 +206,12 @@ func (b *Brain) Next(self uint16, view *snapshot.Snapshot) arena.Input {
 	} else {
 		var ux, uy float64
 		closeIn := !visible || best > KeepDistance+KeepBand
+		dash := false
 		if !closeIn {
 			ux, uy, _ = direction(x, y, tx, ty)
 			if best < KeepDistance-KeepBand {
 				ux, uy = b.backOff(x, y, ux, uy, tx, ty)
+				dash = best < fleeDistance
 			} else {
 				if b.tick >= b.strafeUntil { // change the way it circles now and then
 					b.strafe = -b.strafe
@@ -213,9 +229,14 @@ func (b *Brain) Next(self uint16, view *snapshot.Snapshot) arena.Input {
 			}
 			if !routed {
 				ux, uy, _ = direction(x, y, tx, ty)
+				dash = visible && best > KeepDistance+KeepBand+dashReach
 			}
 		}
 		in.MoveX, in.MoveY = stick(ux, uy)
+		if dash && b.tick >= b.dashAt && (in.MoveX != 0 || in.MoveY != 0) {
+			in.Buttons |= arena.ButtonDash
+			b.dashAt = b.tick + dashEvery
+		}
 	}
 	b.pushed = in.MoveX != 0 || in.MoveY != 0
 	return in

@@ -252,3 +252,47 @@ func TestPlayFallsBackToTheWanderer(t *testing.T) {
 		t.Fatal("SetSelf stands in for a view that does not know the slot")
 	}
 }
+
+// TestBrainDashes: a bot dashes at a target in sight more than a dash beyond
+// the distance it keeps and away from one too near, at most once every
+// dashEvery ticks and never two inputs in a row (a held button would not
+// dash again); circling at its distance it does not dash.
+func TestBrainDashes(t *testing.T) {
+	cases := []struct {
+		name   string
+		ty     float64 // the target's y; the bot is at (1000, 1000)
+		dashes int     // in 3*dashEvery ticks
+		away   bool    // the dashes go away from the target
+	}{
+		{"chasing from afar", 1000 + KeepDistance + KeepBand + dashReach + 50, 3, false},
+		{"fleeing from near", 1000 + fleeDistance - 20, 3, true},
+		{"circling", 1000 + KeepDistance, 0, false},
+		{"closing in from less than a dash away", 1000 + KeepDistance + KeepBand + dashReach - 20, 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			view := scene(t, me(1000, 1000), ent{slot: 301, kind: protocol.KindPlayer, x: 1000, y: c.ty})
+			b := New(8)
+			dashes, last := 0, -dashEvery
+			prevDash := false
+			for tick := range 3 * dashEvery {
+				b.pushed = false // the view is frozen: keep the stuck detector out
+				in := b.Next(selfSlot, view)
+				dash := in.Buttons&arena.ButtonDash != 0
+				if dash {
+					if prevDash || tick-last < dashEvery {
+						t.Fatalf("tick %d: a dash %d ticks after the last", tick, tick-last)
+					}
+					if c.away != (in.MoveY < 0) || in.MoveY == 0 {
+						t.Fatalf("tick %d: dashed with stick (%d, %d), away %v", tick, in.MoveX, in.MoveY, c.away)
+					}
+					dashes, last = dashes+1, tick
+				}
+				prevDash = dash
+			}
+			if dashes != c.dashes {
+				t.Fatalf("%d dashes, want %d", dashes, c.dashes)
+			}
+		})
+	}
+}
