@@ -233,6 +233,7 @@ func (g *Game) drawFrame(dst *ebiten.Image, now time.Time) {
 	}
 	drawVoid(dst, &g.cam)
 	g.drawWorld(dst, now)
+	g.drawDamageFlash(dst, now)
 	if g.mini != nil {
 		g.mini.draw(dst, g, now)
 	}

@@ -166,7 +166,6 @@ func panel(dst *ebiten.Image, x, y, w, h float64) {
 // round clock, feeds, chat, the scoreboard and hints.
 func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
 	f := g.fonts
-	g.drawDamageFlash(dst, now)
 	g.drawCrosshair(dst, now)
 
 	// Top left: who and how well.
@@ -296,7 +295,8 @@ func (g *Game) drawBanners(dst *ebiten.Image, now time.Time) {
 	}
 }
 
-// drawDamageFlash reddens the screen's edges just after the player is hit.
+// drawDamageFlash reddens the edges of the world's view just after the
+// player is hit; the minimap and the HUD, drawn over it, stay clear.
 func (g *Game) drawDamageFlash(dst *ebiten.Image, now time.Time) {
 	d := now.Sub(g.hud.hurtAt)
 	if g.hud.hurtAt.IsZero() || d > hurtFlash {
