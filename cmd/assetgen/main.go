@@ -33,7 +33,7 @@ func run(dir string) error {
 		old, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
 		for _, p := range old {
 			rel, _ := filepath.Rel(dir, p)
-			if _, keep := files[filepath.ToSlash(rel)]; !keep {
+			if _, keep := files[filepath.ToSlash(rel)]; !keep && filepath.Base(p) != "README.md" {
 				if err := os.Remove(p); err != nil {
 					return err
 				}
