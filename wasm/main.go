@@ -20,6 +20,7 @@ import (
 
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
+	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
@@ -47,7 +48,10 @@ func main() {
 	cl := client.New(cond, client.Config{Verify: true, Name: name, Logger: log})
 	page.Set("connectedMs", js.Global().Get("performance").Call("now").Float()) // since navigation
 
-	g, err := desktop.New(desktop.Config{Client: cl, Conditioner: cond, Name: name, Status: "playing at " + origin, Logger: log})
+	// Sound starts on the page's first key, click or touch (browsers allow
+	// no audio before one); until then nothing is played.
+	snd := audio.New(log)
+	g, err := desktop.New(desktop.Config{Client: cl, Conditioner: cond, Name: name, Status: "playing at " + origin, Logger: log, Sound: snd})
 	if err != nil {
 		fail(page, err.Error())
 		return

@@ -11,6 +11,7 @@ import (
 	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
+	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/lan"
 	"github.com/sightline-game/sightline/netcode/transport"
@@ -38,6 +39,7 @@ type launcher struct {
 	seed  uint64
 	host  hostConfig
 	play  playConfig
+	sound *audio.Sound // the process's one audio output (silent without a device)
 
 	mu      sync.Mutex
 	closers []func()
@@ -88,7 +90,7 @@ func (l *launcher) newGame(conn transport.Conn, status string) (*desktop.Game, e
 	cl := client.New(cond, client.Config{Verify: true, Name: l.play.name, Logger: l.log})
 	cfg := desktop.Config{
 		Client: cl, Conditioner: cond, Name: l.play.name, TickRate: protocol.DefaultTickRate,
-		Status: status, ShowOverlay: l.play.overlay, Logger: l.log,
+		Status: status, ShowOverlay: l.play.overlay, Logger: l.log, Sound: l.sound,
 	}
 	if l.play.autopilot {
 		cfg.Autopilot = brain.NewWanderer(l.seed ^ 0x6175746f).Next
@@ -108,7 +110,7 @@ func (l *launcher) newGame(conn transport.Conn, status string) (*desktop.Game, e
 // LAN on port until the player has chosen one (or ctx ends).
 func (l *launcher) menu(ctx context.Context, port int) *desktop.Menu {
 	bctx, stopBrowsing := context.WithCancel(ctx)
-	cfg := desktop.MenuConfig{Context: ctx, Name: l.play.name, Logger: l.log}
+	cfg := desktop.MenuConfig{Context: ctx, Name: l.play.name, Logger: l.log, Sound: l.sound}
 	if br, err := lan.Listen(bctx, port); err != nil {
 		l.log.Warn("not listening for LAN matches", "err", err)
 		cfg.Listening = "not listening for LAN matches: " + err.Error()

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/desktop"
+	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/lobby"
 	"github.com/sightline-game/sightline/netcode/lan"
 )
@@ -64,7 +65,9 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "game:", err)
 		return 1
 	}
-	return play(ctx, first, o)
+	code := play(ctx, first, o)
+	l.sound.LogCounts()
+	return code
 }
 
 // options are the command line's settings.
@@ -144,6 +147,7 @@ func newLauncher(log *slog.Logger, o options) *launcher {
 	start := time.Now()
 	return &launcher{
 		log:   log,
+		sound: audio.New(log),
 		clock: func() time.Duration { return time.Since(start) },
 		seed:  matchSeed,
 		host: hostConfig{

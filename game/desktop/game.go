@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/camera"
 	"github.com/sightline-game/sightline/game/desktop/controls"
 	"github.com/sightline-game/sightline/game/protocol"
@@ -57,6 +58,8 @@ type Config struct {
 	Quit <-chan struct{}
 	// Logger receives the game's trouble (default: discard).
 	Logger *slog.Logger
+	// Sound plays the match's sound effects (nil: silent).
+	Sound *audio.Sound
 }
 
 // Game is the Ebitengine game: the match as one player sees it.
@@ -72,6 +75,7 @@ type Game struct {
 	net     netState
 	hud     hudState
 	records recordState
+	snd     soundState
 
 	// The match's map and what is drawn of it, once the server said which.
 	m       *arena.Map
@@ -119,6 +123,7 @@ func New(cfg Config) (*Game, error) {
 	g.cam.Follow(arena.WorldSize/2, arena.WorldSize/2)
 	g.net.init(cfg.TickRate)
 	g.hud.init()
+	g.initSound(cfg.Sound)
 	g.cl.OnEvent(g.event)
 	return g, nil
 }
@@ -129,6 +134,7 @@ func (g *Game) Update() error {
 	g.lastUpdate.Store(now.UnixNano())
 	g.net.update(g, now)
 	g.records.read(g)
+	g.soundRecords(now)
 	g.ensureMap()
 
 	st := g.input.Read(g.self.sx, g.self.sy, g.typing, g.overlay)
@@ -139,6 +145,7 @@ func (g *Game) Update() error {
 		in = g.cfg.Autopilot()
 	}
 	g.net.send(g, now, in)
+	g.soundFrame(now)
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/lobby"
 	"github.com/sightline-game/sightline/netcode/lan"
 )
@@ -35,6 +36,8 @@ type MenuConfig struct {
 	Name string
 	// Logger receives failed joins (default: discard).
 	Logger *slog.Logger
+	// Sound clicks when a choice is made (nil: silent).
+	Sound *audio.Sound
 }
 
 // Menu is the start menu: the matches heard on the LAN with their players
@@ -213,6 +216,7 @@ func (m *Menu) rowAt(x, y float64) (int, bool) {
 
 // act carries out what Enter (or a click) asked for.
 func (m *Menu) act(a lobby.Action) {
+	m.cfg.Sound.Click()
 	switch a.Kind {
 	case lobby.ActionInvalid:
 		m.errLine = a.Err.Error()

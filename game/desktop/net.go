@@ -88,6 +88,7 @@ func (n *netState) update(g *Game, now time.Time) {
 			continue
 		}
 		g.interp.Push(t, now, s)
+		g.soundSnapshot(now, t, s)
 		n.reconcile(g, t, s, now)
 	}
 	n.pushed, n.havePushed = newest, true
@@ -134,6 +135,7 @@ func (n *netState) send(g *Game, now time.Time, in arena.Input) {
 			return
 		}
 		seq := g.cl.InputSeq()
+		g.soundInput(now, in)
 		n.rtt.Sent(seq, now)
 		if g.pred != nil {
 			g.pred.Apply(seq, in)
