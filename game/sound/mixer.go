@@ -104,6 +104,17 @@ func New(out Player, cfg Config) *Mixer {
 	return m
 }
 
+// Reset forgets the match the Mixer followed (its snapshots, records,
+// waiting events, listener and own player), keeping the volume settings and
+// the voices playing: call it when a new match starts.
+func (m *Mixer) Reset() {
+	m.world = worldState{}
+	m.world.init()
+	m.recs = recordState{}
+	m.events = eventState{}
+	m.listener = false
+}
+
 // Lengths returns the duration of every effect's file in package assets;
 // an effect whose file is missing or unreadable counts as half a second.
 func Lengths() [NumSounds]time.Duration {

@@ -273,7 +273,7 @@ func TestSpatial(t *testing.T) {
 		{-450, 0, 0.25, -0.5},
 		{0, 450, 0.25, 0},
 		{0, -900, 0, 0},
-		{600, 800, 0, 0}, // 1000 px away
+		{600, 800, 0, 0},                 // 1000 px away
 		{-300, 400, 16.0 / 81, -1.0 / 3}, // 500 px away
 	} {
 		g, p := m.spatial(lx+c.dx, ly+c.dy)
@@ -487,5 +487,29 @@ func BenchmarkMixerFrame(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		f.run()
+	}
+}
+
+// After Reset, a new match's first snapshot and records play nothing, even
+// with lower ticks than the last match's.
+func TestReset(t *testing.T) {
+	rec := &recorder{}
+	m := New(rec, Config{})
+	m.SetSelf(me, mySlot)
+	m.Listen(lx, ly)
+	m.Snapshot(t0, 500, snap(t, self, leftP))
+	feedRecords(4, pickupRec{0, 1, lx, ly, 0})(t, m, t0)
+	m.Reset()
+	m.SetSelf(me, mySlot)
+	m.Listen(lx, ly)
+	m.Snapshot(t0, 3, snap(t, self, leftP, shotAt(100, lx-290, ly)))
+	feedRecords(1)(t, m, t0)
+	if len(rec.played) != 0 {
+		t.Fatalf("played %s", rec)
+	}
+	// And the new match is followed from there.
+	m.Snapshot(t0.Add(time.Second), 4, snap(t, self, leftP, shotAt(101, lx-290, ly)))
+	if len(rec.played) != 1 || rec.played[0].Sound != Shot {
+		t.Fatalf("played %s, want a shot", rec)
 	}
 }
