@@ -3,7 +3,6 @@ package gen
 import (
 	"bytes"
 	"image"
-	"image/color"
 	"image/png"
 	"math"
 )
@@ -227,6 +226,3 @@ func lit(base rgba, cx, cy, r, lo, hi float64) func(x, y float64) rgba {
 		return base.times(lo + (hi-lo)*t)
 	}
 }
-
-// colorOf converts c to a color.NRGBA (for tests and debugging).
-func colorOf(c rgba) color.NRGBA { return color.NRGBA{to8(c.r), to8(c.g), to8(c.b), to8(c.a)} }
