@@ -128,10 +128,11 @@ func box(dst *ebiten.Image, x, y, w, h float64, c color.Color) {
 	vector.DrawFilledRect(dst, float32(x), float32(y), float32(w), float32(h), c, false)
 }
 
-// tintOf returns the colour scale that paints a light grey sprite in c.
+// tintOf returns the colour scale that paints a white sprite in c
+// (premultiplied, as color.RGBA is).
 func tintOf(c color.RGBA) ebiten.ColorScale {
 	var s ebiten.ColorScale
-	s.ScaleWithColor(c)
+	s.Scale(float32(c.R)/0xff, float32(c.G)/0xff, float32(c.B)/0xff, float32(c.A)/0xff)
 	return s
 }
 
