@@ -175,7 +175,7 @@ const (
 // shooter returns the live player nearest (x, y), if one is close enough
 // to have just fired from there.
 func (g *Game) shooter(x, y float64) *entityAnim {
-	const reach = arena.PlayerRadius + 40
+	const reach = arena.PlayerRadius + 70
 	var best *entityAnim
 	bd := float64(reach)
 	if g.self.ok && g.self.state&protocol.StateDead == 0 {
