@@ -32,8 +32,11 @@ func run(dir string) error {
 	for _, sub := range []string{"images", "sounds"} {
 		old, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
 		for _, p := range old {
+			if filepath.Base(p) == "README.md" {
+				continue // says what the folder holds; not generated
+			}
 			rel, _ := filepath.Rel(dir, p)
-			if _, keep := files[filepath.ToSlash(rel)]; !keep && filepath.Base(p) != "README.md" {
+			if _, keep := files[filepath.ToSlash(rel)]; !keep {
 				if err := os.Remove(p); err != nil {
 					return err
 				}

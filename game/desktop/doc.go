@@ -11,10 +11,11 @@
 //	input.go       Input: keys, mouse and gamepad into intents (mapping in package controls)
 //	net.go         one network step per Update: poll, push, reconcile, send
 //	camera/        the camera that keeps the player centred (void past the world's edge)
-//	world.go       the static map, drawn once into offscreen chunks
+//	world.go       the static map, painted once from the tiles into offscreen chunks
 //	draw.go        creatures, players, projectiles and pickups
+//	anim.go        walk cycles and effects: muzzle flashes, impacts, creatures' deaths
 //	drawn.go       Drawn: what a frame drew where, saved beside a screenshot for tests
-//	sprites.go     their shapes, drawn once into small images
+//	sprites.go     the sprite sheets and tiles (package assets) cut into frames
 //	minimap.go     the map in a corner with dots
 //	hud.go         health, score, round clock, kill feed, chat, scoreboard
 //	records.go     what the replica records say: scores, pickups, the clock

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
+	"github.com/sightline-game/sightline/assets/sheet"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/smooth"
@@ -17,6 +18,7 @@ import (
 type drawnEntity struct {
 	id snapshot.EntityID
 	smooth.Entity
+	anim *entityAnim
 }
 
 // drawnSelf is the player's own entity this frame.
@@ -66,38 +68,48 @@ func (g *Game) placeSelf(now time.Time) {
 	g.self.sx, g.self.sy = g.cam.ToScreen(g.self.x, g.self.y)
 }
 
-// drawWorld draws pickups, creatures, players and projectiles, in that order.
+// drawWorld draws the corpses and pickups on the floor, then creatures,
+// players, projectiles and the effects playing over them; and notes what
+// appeared and vanished since the last frame, for the effects.
 func (g *Game) drawWorld(dst *ebiten.Image, now time.Time) {
-	g.drawPickups(dst, now)
 	g.ents, g.shots = g.ents[:0], g.shots[:0]
-	g.drawn.reset()
 	slot, haveSelf := g.cl.Self()
 	g.interp.Sample(now, func(id snapshot.EntityID, e smooth.Entity) {
 		if haveSelf && id.Index == slot && g.self.ok {
 			return // drawn from the prediction
 		}
+		d := drawnEntity{id: id, Entity: e, anim: g.anims.see(id, e.Kind, e.X, e.Y, e.Heading, now)}
 		if e.Kind == protocol.KindProjectile {
-			g.shots = append(g.shots, drawnEntity{id, e})
+			g.shots = append(g.shots, d)
 		} else {
-			g.ents = append(g.ents, drawnEntity{id, e})
+			g.ents = append(g.ents, d)
 		}
 	})
+	if g.self.ok {
+		g.anims.self.step(g.self.x, g.self.y, g.anims.frame)
+		g.anims.self.heading = g.self.heading
+	}
+	g.settleAnims(now)
+
+	g.drawEffects(dst, now, true)
+	g.drawPickups(dst, now)
 	for i := range g.ents {
 		if e := &g.ents[i]; e.Kind == protocol.KindCreature {
-			g.drawCreature(dst, e, now)
+			g.drawCreature(dst, e)
 		}
 	}
 	for i := range g.ents {
 		if e := &g.ents[i]; e.Kind == protocol.KindPlayer {
-			g.drawPlayer(dst, e.X, e.Y, e.Heading, e.State, e.Health, playerColor(e.id.Index), false)
+			g.drawPlayer(dst, e.X, e.Y, e.Heading, e.State, e.Health, playerColor(e.id.Index), false, e.anim)
 		}
 	}
 	if g.self.ok {
-		g.drawPlayer(dst, g.self.x, g.self.y, g.self.heading, g.self.state, g.self.health, colSelf, true)
+		g.drawPlayer(dst, g.self.x, g.self.y, g.self.heading, g.self.state, g.self.health, colSelf, true, &g.anims.self)
 	}
 	for i := range g.shots {
 		g.drawShot(dst, &g.shots[i])
 	}
+	g.drawEffects(dst, now, false)
 }
 
 func circle(dst *ebiten.Image, x, y, r float64, c color.Color) {
@@ -116,18 +128,23 @@ func box(dst *ebiten.Image, x, y, w, h float64, c color.Color) {
 	vector.DrawFilledRect(dst, float32(x), float32(y), float32(w), float32(h), c, false)
 }
 
-// hurtTint flashes a hurt entity red.
-var hurtTint = func() *ebiten.ColorScale {
-	var c ebiten.ColorScale
-	c.Scale(1.8, 0.55, 0.5, 1)
-	return &c
-}()
+// tintOf returns the colour scale that paints a white sprite in c
+// (premultiplied, as color.RGBA is).
+func tintOf(c color.RGBA) ebiten.ColorScale {
+	var s ebiten.ColorScale
+	s.Scale(float32(c.R)/0xff, float32(c.G)/0xff, float32(c.B)/0xff, float32(c.A)/0xff)
+	return s
+}
 
-// drawPlayer draws a player: a shadow, a round body with a gun pointing
-// where it aims, a health bar; the player's own one with a white ring. A
-// dead player is a faded cross; a hurt one flashes; a just-spawned one sits
-// in a pale bubble that pulses while its shield lasts.
-func (g *Game) drawPlayer(dst *ebiten.Image, wx, wy, heading float64, state, health uint32, c color.RGBA, self bool) {
+// hurtScale is how a hurt player's colour flashes red (its tint times it).
+var hurtScale = [3]float32{1.8, 0.55, 0.5}
+
+// drawPlayer draws a player: its shadow, the soldier in its colour turned
+// to its aim and striding while it moves, a health bar; the player's own
+// one in a white ring. A dead player is a faded soldier under a cross; a
+// hurt one flashes red; a just-spawned one stands in a pale bubble that
+// pulses while its shield lasts.
+func (g *Game) drawPlayer(dst *ebiten.Image, wx, wy, heading float64, state, health uint32, c color.RGBA, self bool, a *entityAnim) {
 	const r = arena.PlayerRadius
 	if !g.cam.Visible(wx, wy, r+40) {
 		return
@@ -139,86 +156,110 @@ func (g *Game) drawPlayer(dst *ebiten.Image, wx, wy, heading float64, state, hea
 		g.drawn.Players = append(g.drawn.Players, b)
 	}
 	sp := g.sprites
+	tint := tintOf(c)
 	if state&protocol.StateDead != 0 {
-		drawSprite(dst, sp.body(c), x, y, 0, 0.3, nil)
-		line(dst, x-7, y-7, x+7, y+7, 3, fade(colText, 0.5))
-		line(dst, x-7, y+7, x+7, y-7, 3, fade(colText, 0.5))
+		g.drawSprite(dst, sp.player[sheet.PlayerIdle], spriteDraw{X: x, Y: y, Angle: heading, Alpha: 0.3, Tint: &tint})
+		g.drawSprite(dst, sp.marks[sheet.MarkCross], spriteDraw{X: x, Y: y, Scale: 0.8, Alpha: 0.6})
 		if self {
-			drawSprite(dst, sp.selfRing, x, y, 0, 0.4, nil)
+			g.drawSprite(dst, sp.marks[sheet.MarkRing], spriteDraw{X: x, Y: y, Alpha: 0.4})
 		}
 		return
 	}
-	drawSprite(dst, sp.shadow, x+3, y+4, 0, 1, nil)
+	g.drawSprite(dst, sp.marks[sheet.MarkShadow], spriteDraw{X: x + 3, Y: y + 4})
 	if state&protocol.StateShielded != 0 { // under the body, which keeps its colour
 		pulse := 0.75 + 0.25*math.Sin(float64(time.Now().UnixMilli())/120)
-		drawSprite(dst, sp.shield, x, y, 0, pulse, nil)
+		shield := tintOf(colShield)
+		g.drawSprite(dst, sp.marks[sheet.MarkShield], spriteDraw{X: x, Y: y, Alpha: pulse, Tint: &shield})
 	}
-	var tint *ebiten.ColorScale
 	if state&protocol.StateHurt != 0 {
-		tint = hurtTint
+		tint.Scale(hurtScale[0], hurtScale[1], hurtScale[2], 1)
 	}
-	drawSprite(dst, sp.gun(c), x, y, heading, 1, tint)
-	drawSprite(dst, sp.body(c), x, y, 0, 1, tint)
+	frame := a.walkFrame(state&protocol.StateWalking != 0, sheet.PlayerStep0, sheet.PlayerWalk, sheet.PlayerStride, sheet.PlayerIdle)
+	g.drawSprite(dst, sp.player[frame], spriteDraw{X: x, Y: y, Angle: heading, Tint: &tint})
 	if state&protocol.StateHurt != 0 {
-		drawSprite(dst, sp.hurtRing, x, y, 0, 1, nil)
+		bad := tintOf(colBad)
+		g.drawSprite(dst, sp.marks[sheet.MarkRing], spriteDraw{X: x, Y: y, Scale: 0.9, Tint: &bad})
 	}
 	if self {
-		drawSprite(dst, sp.selfRing, x, y, 0, 1, nil)
+		g.drawSprite(dst, sp.marks[sheet.MarkRing], spriteDraw{X: x, Y: y, Scale: 1.05, Alpha: 0.9})
 	}
-	// Health bar above.
-	frac := float64(health) / arena.PlayerHealth
-	bw, bx, by := 34.0, x-17, y-r-12
-	box(dst, bx-1, by-1, bw+2, 6, colBarBg)
-	box(dst, bx, by, bw*min(frac, 1), 4, healthColor(frac))
+	g.healthBar(dst, x, y-r-12, 34, float64(health)/arena.PlayerHealth)
 }
 
-// drawCreature draws a creature: a green beetle facing where it heads, its
-// legs moving while it walks; it flashes red when hurt.
-func (g *Game) drawCreature(dst *ebiten.Image, e *drawnEntity, now time.Time) {
+// healthBar draws a bar w px wide, its top centred at (x, y), full to frac.
+func (g *Game) healthBar(dst *ebiten.Image, x, y, w, frac float64) {
+	box(dst, x-w/2-1, y-1, w+2, 6, colBarBg)
+	box(dst, x-w/2, y, w*min(frac, 1), 4, healthColor(frac))
+	g.drawn.Draws += 2
+}
+
+// drawCreature draws a creature: the beetle facing where it heads, its legs
+// stepping as it walks, flashing white-hot when hit.
+func (g *Game) drawCreature(dst *ebiten.Image, e *drawnEntity) {
 	const r = arena.CreatureRadius
 	if !g.cam.Visible(e.X, e.Y, r+8) {
 		return
 	}
 	x, y := g.cam.ToScreen(e.X, e.Y)
 	g.drawn.Creatures = append(g.drawn.Creatures, drawnBody(x, y, r, colCreature, e.State))
-	pose := 0
-	if e.State&protocol.StateWalking != 0 && (now.UnixMilli()/120+int64(e.id.Index))%2 == 1 {
-		pose = 1
+	frame := sheet.CreatureHurt
+	if e.State&protocol.StateHurt == 0 {
+		frame = e.anim.walkFrame(e.State&protocol.StateWalking != 0, 0, sheet.CreatureWalk, sheet.CreatureStride, 0)
 	}
-	var tint *ebiten.ColorScale
-	if e.State&protocol.StateHurt != 0 {
-		tint = hurtTint
-	}
-	drawSprite(dst, g.sprites.shadow, x+2, y+3, 0, 0.8, nil)
-	drawSprite(dst, g.sprites.creature[pose], x, y, e.Heading, 1, tint)
+	g.drawSprite(dst, g.sprites.marks[sheet.MarkShadow], spriteDraw{X: x + 2, Y: y + 3, Scale: 0.85, Alpha: 0.8})
+	g.drawSprite(dst, g.sprites.creature[frame], spriteDraw{X: x, Y: y, Angle: e.Heading})
 	if e.Health < arena.CreatureHealth && e.Health > 0 {
-		frac := float64(e.Health) / arena.CreatureHealth
-		box(dst, x-12, y-r-9, 24, 4, colBarBg)
-		box(dst, x-12, y-r-9, 24*frac, 3, healthColor(frac))
+		g.healthBar(dst, x, y-r-9, 24, float64(e.Health)/arena.CreatureHealth)
 	}
 }
 
-// drawShot draws a projectile: a bright dot with a glow and a short trail.
+// drawShot draws a projectile: a glowing bolt with its trail behind, the
+// core on the projectile; a spread gun's pellet smaller and orange.
 func (g *Game) drawShot(dst *ebiten.Image, e *drawnEntity) {
-	if !g.cam.Visible(e.X, e.Y, 30) {
+	if !g.cam.Visible(e.X, e.Y, 40) {
 		return
 	}
 	x, y := g.cam.ToScreen(e.X, e.Y)
-	// The sprite's core sits 10 px before its right end: shift the centre
-	// back along the heading so the core lands on the projectile.
-	off := float64(shotSpriteW/2 - 10)
-	drawSprite(dst, g.sprites.shot, x-math.Cos(e.Heading)*off, y-math.Sin(e.Heading)*off, e.Heading, 1, nil)
+	img := g.sprites.bolt[sheet.BoltGun]
+	if e.anim.shell {
+		img = g.sprites.bolt[sheet.BoltShell]
+	}
+	g.drawSprite(dst, img, spriteDraw{X: x, Y: y, Angle: e.Heading, Pivot: true, OX: sheet.BoltCoreX, OY: sheet.BoltH / 2})
 }
 
-// drawPickups draws the health packs the records say lie on the floor,
-// bobbing a little.
+// pickupLook returns the sprite row and halo colour of a pickup by its
+// record's kind: 1 the spread gun (arena.PickupSpread), 2 double damage
+// (arena.PickupPower); anything else, as arena.PickupHealth, a health
+// pack.
+func pickupLook(kind uint8) (int, color.RGBA) {
+	switch kind {
+	case 1:
+		return sheet.PickupSpread, colAccent
+	case 2:
+		return sheet.PickupPower, color.RGBA{0xb0, 0x6a, 0xff, 0xff}
+	}
+	return sheet.PickupHealth, colPickup
+}
+
+// drawPickups draws the pickups the records say lie on the floor: each on
+// a halo, bobbing and pulsing, a glint crossing it now and then.
 func (g *Game) drawPickups(dst *ebiten.Image, now time.Time) {
-	bob := math.Sin(float64(now.UnixMilli())/300) * 2
-	g.records.eachPickup(func(wx, wy float64) {
-		if !g.cam.Visible(wx, wy, 20) {
-			return
+	ms := float64(now.UnixMilli())
+	for i, p := range g.records.pickups {
+		wx, wy := float64(p.X), float64(p.Y)
+		if !g.cam.Visible(wx, wy, 24) {
+			continue
 		}
 		x, y := g.cam.ToScreen(wx, wy)
-		drawSprite(dst, g.sprites.pickup, x, y+bob, 0, 1, nil)
-	})
+		row, c := pickupLook(p.Kind)
+		phase := ms/300 + float64(i)
+		halo := tintOf(c)
+		g.drawSprite(dst, g.sprites.marks[sheet.MarkHalo], spriteDraw{X: x, Y: y, Scale: 0.9 + 0.12*math.Sin(phase), Alpha: 0.5 + 0.2*math.Sin(phase), Tint: &halo})
+		// The glint crosses in the first 400 ms of every 1.6 s.
+		f := int((int64(ms)+int64(i)*337)%1600) / 100
+		if f >= sheet.PickupFrames {
+			f = 0
+		}
+		g.drawSprite(dst, g.sprites.pickups[row][f], spriteDraw{X: x, Y: y + 2*math.Sin(phase), Scale: 1 + 0.06*math.Sin(phase*2)})
+	}
 }

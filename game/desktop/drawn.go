@@ -20,6 +20,15 @@ type Drawn struct {
 	// Players are the other players drawn, Creatures the creatures.
 	Players   []DrawnBody `json:"players"`
 	Creatures []DrawnBody `json:"creatures"`
+	// MapSeed is the seed of the map drawn (arena.NewMap), MapOrigin the
+	// screen px where the world's (0, 0) corner was drawn: tile (tx, ty)
+	// covers MapOrigin + 64*(tx, ty) and 64 px more. Zero before the map
+	// is known.
+	MapSeed   uint64     `json:"map_seed"`
+	MapOrigin [2]float64 `json:"map_origin"`
+	// Draws counts the frame's draw calls for the world (the map's chunks,
+	// every sprite, the health bars), before Ebitengine batches them.
+	Draws int `json:"draws"`
 }
 
 // DrawnBody is one body drawn on screen.
@@ -45,6 +54,7 @@ func drawnBody(x, y, r float64, c color.RGBA, state uint32) DrawnBody {
 func (d *Drawn) reset() {
 	d.SelfShown = false
 	d.Players, d.Creatures = d.Players[:0], d.Creatures[:0]
+	d.MapSeed, d.MapOrigin, d.Draws = 0, [2]float64{}, 0
 }
 
 // writeJSON writes d to path.

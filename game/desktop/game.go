@@ -84,6 +84,10 @@ type Game struct {
 	pred    *smooth.Predictor
 	interp  *smooth.Interpolator
 
+	// Animation: what was drawn last frame, the effects playing.
+	anims    animState
+	spriteOp ebiten.DrawImageOptions
+
 	// Per-frame scratch, reused.
 	ents  []drawnEntity
 	drawn Drawn // what the last frame drew where
@@ -110,12 +114,16 @@ func New(cfg Config) (*Game, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	sp, err := newSprites()
+	if err != nil {
+		return nil, err
+	}
 	g := &Game{
 		cfg:     cfg,
 		cl:      cfg.Client,
 		log:     cfg.Logger,
 		fonts:   newFonts(),
-		sprites: newSprites(),
+		sprites: sp,
 		cam:     camera.Camera{W: ScreenWidth, H: ScreenHeight},
 		interp:  smooth.NewInterpolator(cfg.TickRate),
 		overlay: cfg.ShowOverlay,
@@ -124,6 +132,7 @@ func New(cfg Config) (*Game, error) {
 	g.net.init(cfg.TickRate)
 	g.hud.init()
 	g.initSound(cfg.Sound)
+	g.anims.init()
 	g.cl.OnEvent(g.event)
 	return g, nil
 }
@@ -221,7 +230,7 @@ func (g *Game) ensureMap() {
 		return
 	}
 	g.m = arena.NewMap(g.cl.MapSeed())
-	g.mapDraw = newMapLayer(g.m)
+	g.mapDraw = newMapLayer(g.m, g.sprites)
 	g.mini = newMinimap(g.m)
 	g.pred = smooth.NewPredictor(g.m)
 }
@@ -234,9 +243,11 @@ func (g *Game) Draw(screen *ebiten.Image) {
 // drawFrame draws the game onto dst.
 func (g *Game) drawFrame(dst *ebiten.Image, now time.Time) {
 	dst.Fill(colFloor)
+	g.drawn.reset()
 	g.placeSelf(now)
 	if g.mapDraw != nil {
-		g.mapDraw.draw(dst, &g.cam)
+		g.drawn.MapSeed, g.drawn.MapOrigin = g.cl.MapSeed(), mapOrigin(&g.cam)
+		g.drawn.Draws += g.mapDraw.draw(dst, &g.cam)
 	}
 	drawVoid(dst, &g.cam)
 	g.drawWorld(dst, now)

@@ -53,7 +53,7 @@ func (g *Game) drawOverlay(dst *ebiten.Image, now time.Time) {
 		saved = 100 * (1 - size/full)
 	}
 	add("packet %4d B  full %4d B  (mean %.0f / %.0f, -%0.f %%)", g.cl.PacketSize(), g.cl.FullLen(), size, full, saved)
-	add("entities in view %d", n.entities)
+	add("entities in view %d   world draws %d", n.entities, g.drawn.Draws)
 	add("matches server %d of %d   desyncs %d", st.Matched, st.Verified, st.Mismatched)
 	add("interp delay %d ms   jitter %d ms", g.interp.Delay().Milliseconds(), g.interp.Jitter().Milliseconds())
 	if g.pred != nil {

@@ -5,24 +5,17 @@ import "image/color"
 // The game's colors.
 var (
 	colFloor      = color.RGBA{0x1a, 0x1f, 0x29, 0xff}
-	colFloorAlt   = color.RGBA{0x1d, 0x23, 0x2e, 0xff}
 	colVoid       = color.RGBA{0x0b, 0x0d, 0x12, 0xff} // past the world's edge
 	colGrid       = color.RGBA{0x25, 0x2c, 0x3a, 0xff}
 	colGridMajor  = color.RGBA{0x2e, 0x37, 0x48, 0xff}
 	colWall       = color.RGBA{0x4a, 0x5b, 0x7a, 0xff}
-	colWallTop    = color.RGBA{0x6f, 0x84, 0xa8, 0xff}
-	colWallBottom = color.RGBA{0x33, 0x40, 0x57, 0xff}
 	colWallShadow = color.RGBA{0x0b, 0x0d, 0x12, 0x90}
 
-	colSelf       = color.RGBA{0x3d, 0xd6, 0xff, 0xff}
-	colSelfRing   = color.RGBA{0xff, 0xff, 0xff, 0xff}
-	colCreature   = color.RGBA{0x8c, 0xc8, 0x3c, 0xff}
-	colCreatureDk = color.RGBA{0x4a, 0x6e, 0x1a, 0xff}
-	colShot       = color.RGBA{0xff, 0xf4, 0xb0, 0xff}
-	colShotGlow   = color.RGBA{0xff, 0xb3, 0x1a, 0x70}
-	colPickup     = color.RGBA{0xf0, 0x3e, 0x5a, 0xff}
-	colShadow     = color.RGBA{0x00, 0x00, 0x00, 0x60}
-	colShield     = color.RGBA{0x9f, 0xe8, 0xff, 0xb0}
+	colSelf     = color.RGBA{0x3d, 0xd6, 0xff, 0xff}
+	colSelfRing = color.RGBA{0xff, 0xff, 0xff, 0xff}
+	colCreature = color.RGBA{0x8c, 0xc8, 0x3c, 0xff}
+	colPickup   = color.RGBA{0xf0, 0x3e, 0x5a, 0xff}
+	colShield   = color.RGBA{0x9f, 0xe8, 0xff, 0xb0}
 
 	colText      = color.RGBA{0xec, 0xef, 0xf4, 0xff}
 	colTextDim   = color.RGBA{0x9a, 0xa5, 0xb8, 0xff}
@@ -52,12 +45,6 @@ func playerColor(slot uint16) color.RGBA { return playerColors[int(slot)%len(pla
 func fade(c color.RGBA, a float64) color.RGBA {
 	a = min(max(a, 0), 1)
 	return color.RGBA{uint8(float64(c.R) * a), uint8(float64(c.G) * a), uint8(float64(c.B) * a), uint8(float64(c.A) * a)}
-}
-
-// shade darkens (k < 1) or lightens (k > 1) c.
-func shade(c color.RGBA, k float64) color.RGBA {
-	f := func(v uint8) uint8 { return uint8(min(max(float64(v)*k, 0), 255)) }
-	return color.RGBA{f(c.R), f(c.G), f(c.B), c.A}
 }
 
 // healthColor goes from green (full) through yellow to red (empty).

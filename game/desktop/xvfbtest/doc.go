@@ -3,7 +3,11 @@
 // under xvfb-run for a few seconds and read the screenshot it saved of its
 // last frame. Beside the screenshot the game writes what that frame drew
 // where (game/desktop/drawn.go), so the match test checks every body it
-// drew against the pixels, whatever the bots did. One hosts a match with bots and plays it; the other hosts a
+// drew against the pixels, whatever the bots did: each body's disc in the
+// colour of its sprite, and the map's tiles, where the map has them, as
+// textured plates and bevelled blocks rather than flat rectangles; and it
+// shows the same checks rejecting bodies and a map looked for in the wrong
+// place, and tiles painted flat. One hosts a match with bots and plays it; the other hosts a
 // match that announces itself on the LAN and starts a second game at the
 // menu (-browse), which must list it with its ping.
 //
