@@ -66,7 +66,7 @@ func TestFormKeysAndMouse(t *testing.T) {
 			settings.Settings{Name: "ada", MasterVolume: 0.8, EffectsVolume: 1}, FieldEffects, false},
 		{"drag the effects slider", []Input{
 			click(ControlRect(FieldEffects), 0.5),
-			{Held: true, MouseX: ControlRect(FieldEffects).X + 0.1*SliderW, MouseY: 0}, // the drag leaves the row: still follows
+			{Held: true, MouseX: ControlRect(FieldEffects).X + 0.1*SliderW, MouseY: 0},  // the drag leaves the row: still follows
 			{Held: false, MouseX: ControlRect(FieldEffects).X + 0.9*SliderW, MouseY: 0}, // released: no more
 		}, settings.Settings{Name: "ada", MasterVolume: 0.8, EffectsVolume: 0.1}, FieldEffects, false},
 		{"click the mute row", []Input{click(RowRect(FieldMute), 0.1)},

@@ -128,7 +128,7 @@ type failing struct{ saves int }
 var errDisk = errors.New("disk on fire")
 
 func (f *failing) Load() (settings.Settings, error) { return settings.Defaults(), errDisk }
-func (f *failing) Save(settings.Settings) error    { f.saves++; return errDisk }
+func (f *failing) Save(settings.Settings) error     { f.saves++; return errDisk }
 
 func TestPrefsStoreFails(t *testing.T) {
 	f := &failing{}
