@@ -23,6 +23,9 @@ type PrefsConfig struct {
 	// Fallback is the name when neither Name nor the stored settings give
 	// one (the system user's name, say).
 	Fallback string
+	// Where says where the store keeps the settings, for the screen (like
+	// the file's path); "" says nothing.
+	Where string
 	// Logger receives a store that cannot be read or written (once each).
 	Logger *slog.Logger
 }
@@ -58,6 +61,9 @@ func NewPrefs(cfg PrefsConfig) *Prefs {
 	}
 	return p
 }
+
+// Where returns where the settings are kept (PrefsConfig.Where).
+func (p *Prefs) Where() string { return p.cfg.Where }
 
 // LoadErr returns why the stored settings could not be read, if they could
 // not.
