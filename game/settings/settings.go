@@ -32,8 +32,12 @@ const (
 	DefaultEffectsVolume = 0.8
 )
 
-// VolumeStep is how far one key press or wheel notch moves a volume.
-const VolumeStep = 0.05
+// VolumeSteps is how many steps a volume has from 0 to 1: one key press
+// or wheel notch moves it by VolumeStep.
+const (
+	VolumeSteps = 20
+	VolumeStep  = 1.0 / VolumeSteps
+)
 
 // Defaults returns the settings of a first run: no name chosen, the
 // default volumes, sound on, a window, no overlay.
@@ -76,6 +80,6 @@ func clampVolume(v, def float64) float64 {
 // snapped to the step grid and clamped into 0..1.
 func StepVolume(v float64, steps int) float64 {
 	v = clampVolume(v, 0)
-	n := math.Round(v/VolumeStep) + float64(steps)
-	return clampVolume(n*VolumeStep, 0)
+	n := math.Round(v*VolumeSteps) + float64(steps)
+	return clampVolume(n/VolumeSteps, 0) // n/20, not n*0.05: 0.6, not 0.6000000000000001
 }

@@ -63,10 +63,12 @@ func TestStepVolume(t *testing.T) {
 		{0.02, -1, 0},
 		{0, -3, 0},
 		{0.5, 4, 0.7},
+		{0.8, -4, 0.6},
+		{0.15, 0, 0.15},
 		{0.51, 0, 0.5}, // snapped to the grid
 		{math.NaN(), 1, 0.05},
 	} {
-		if got := StepVolume(tc.v, tc.steps); math.Abs(got-tc.want) > 1e-9 {
+		if got := StepVolume(tc.v, tc.steps); got != tc.want { // exact: the file says 0.6, not 0.6000000000000001
 			t.Errorf("StepVolume(%v, %d) = %v, want %v", tc.v, tc.steps, got, tc.want)
 		}
 	}
