@@ -116,10 +116,13 @@ const (
 	xMotion        = 6
 )
 
-// hold is how long a key or button stays down, and up after: several
-// frames even of a game slowed by a busy machine, so that no press falls
-// between two frames.
-const hold = 150 * time.Millisecond
+// hold is how long a key or button stays down, and up after. The game
+// reads whether a key is down once a frame, so a press shorter than a
+// frame can fall between two; on a busy machine under software rendering a
+// frame can take a long while. A hold of 250 ms is still short of the
+// game's key repeat (24 ticks at 60 Hz), and the tests check the effect of
+// what they press wherever they can see it, pressing again if it was lost.
+const hold = 250 * time.Millisecond
 
 func (x *xServer) fake(t *testing.T, typ, detail byte, rx, ry int16) {
 	t.Helper()
@@ -138,7 +141,7 @@ func (x *xServer) press(t *testing.T, sym xproto.Keysym) {
 	x.fake(t, xKeyPress, byte(code), 0, 0)
 	time.Sleep(hold)
 	x.fake(t, xKeyRelease, byte(code), 0, 0)
-	time.Sleep(hold)
+	time.Sleep(hold / 2)
 }
 
 // holdKey holds the key with keysym sym down for d (the game repeats it).
