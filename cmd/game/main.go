@@ -13,7 +13,10 @@
 // In the game: WASD or arrows move, the mouse aims, left button or space
 // fires, Enter chats, Tab shows the scoreboard, F3 the network overlay (with
 // 1/2, 3/4, 5/6 adding loss, latency and jitter to the link, 7/8 making
-// losses come in runs, 0 clearing).
+// losses come in runs, 0 clearing), M mutes, Esc pauses (Resume, Settings,
+// Leave match for the LAN menu, Quit game). F2 on the menu opens the
+// settings, kept in the user's config folder (game/settings); -name names
+// the player for this run only.
 //
 // -loss 0.1 -latency 50ms -jitter 20ms start with that link conditioner set
 // (the overlay shows and changes it). For tests and screenshots: -screenshot
