@@ -52,7 +52,7 @@ test: check-go deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
-	GOOS=js GOARCH=wasm $(GO) build ./game/client ./netcode/...
+	GOOS=js GOARCH=wasm $(GO) build ./game/client ./game/settings ./netcode/...
 	SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -count=1 $(PKGS)
 
 build: check-go deps

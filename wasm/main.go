@@ -4,6 +4,11 @@
 // the match served from the page's own origin. Build it with `make web`; the
 // match server serves it at /.
 //
+// The player's settings (name, volumes, mute, network overlay) live in the
+// page's localStorage under "sightline.settings"; Esc in the game opens the
+// pause menu and its settings screen, which changes and saves them. A
+// ?name=you in the address names the player for this visit without saving.
+//
 // The page reads window.sightline for what the client decoded and whether
 // it matches the server, and may call window.sightlineConditions(loss,
 // latencyMs, jitterMs) to condition the player's own connection.
@@ -21,6 +26,7 @@ import (
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
+	"github.com/sightline-game/sightline/game/settings"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
@@ -29,10 +35,22 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	page := js.Global().Get("sightline")
 	origin := js.Global().Get("location").Get("origin").String()
-	name := "browser"
-	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil && u.Query().Get("name") != "" {
-		name = u.Query().Get("name")
+	var queryName string
+	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil {
+		queryName = u.Query().Get("name")
 	}
+	// Sound starts on the page's first key, click or touch (browsers allow
+	// no audio before one); until then nothing is played.
+	snd := audio.New(log)
+	prefs := desktop.NewPrefs(desktop.PrefsConfig{
+		Store: &settings.LocalStorage{}, Name: queryName, Fallback: "browser",
+		Where: "this browser's localStorage", Logger: log, Volume: snd,
+	})
+	// The saved volumes apply now; fullscreen is left alone: browsers allow
+	// it only from a click.
+	st := prefs.Settings()
+	snd.SetVolume(st.MasterVolume, st.EffectsVolume, st.Mute)
+	name := prefs.Name()
 
 	// Signalling starts before the game loop: the first snapshot arrives
 	// about twice as soon as when the loop starts first.
@@ -48,10 +66,8 @@ func main() {
 	cl := client.New(cond, client.Config{Verify: true, Name: name, Logger: log})
 	page.Set("connectedMs", js.Global().Get("performance").Call("now").Float()) // since navigation
 
-	// Sound starts on the page's first key, click or touch (browsers allow
-	// no audio before one); until then nothing is played.
-	snd := audio.New(log)
-	g, err := desktop.New(desktop.Config{Client: cl, Conditioner: cond, Name: name, Status: "playing at " + origin, Logger: log, Sound: snd})
+	// The overlay comes from the settings (desktop.New reads it from prefs).
+	g, err := desktop.New(desktop.Config{Client: cl, Conditioner: cond, Name: name, Prefs: prefs, Status: "playing at " + origin, Logger: log, Sound: snd})
 	if err != nil {
 		fail(page, err.Error())
 		return

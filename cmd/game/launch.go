@@ -12,6 +12,7 @@ import (
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
+	"github.com/sightline-game/sightline/game/desktop/settingsui"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/lan"
 	"github.com/sightline-game/sightline/netcode/transport"
@@ -24,8 +25,7 @@ const joinTimeout = 15 * time.Second
 
 // playConfig is how the local player plays, whichever match.
 type playConfig struct {
-	name               string
-	autopilot, overlay bool
+	autopilot, overlay bool // overlay: -overlay, shown whatever the settings
 	loss, burst        float64
 	latency, jitter    time.Duration
 }
@@ -40,6 +40,12 @@ type launcher struct {
 	host  hostConfig
 	play  playConfig
 	sound *audio.Sound // the process's one audio output (silent without a device)
+	// prefs are the player's settings (the name among them), shared by the
+	// menu and every match.
+	prefs *settingsui.Prefs
+	// leave returns the scene a player who leaves a match goes to (the
+	// LAN menu); nil offers no Leave.
+	leave func() desktop.Scene
 
 	mu      sync.Mutex
 	closers []func()
@@ -63,34 +69,62 @@ func (l *launcher) join(ctx context.Context, url string) (*desktop.Game, error) 
 	if err != nil {
 		return nil, err
 	}
-	return l.newGame(conn, "playing on "+url)
+	return l.newGame(conn, "playing on "+url, nil)
 }
 
 // hostAndPlay starts a match server in this process (announced on the LAN
 // as the flags say) and returns the game that plays it. The match runs
 // until the process's context ends.
 func (l *launcher) hostAndPlay(ctx context.Context) (*desktop.Game, error) {
-	m, err := host(ctx, l.log, l.host)
+	cfg := l.host
+	if cfg.name == "" {
+		cfg.name = l.prefs.Name() + "'s match"
+	}
+	mctx, stop := context.WithCancel(ctx) // leaving the match ends it
+	m, err := host(mctx, l.log, cfg)
 	if err != nil {
+		stop()
 		return nil, err
 	}
 	go func() {
-		if err := <-m.errc; err != nil && ctx.Err() == nil {
+		if err := <-m.errc; err != nil && mctx.Err() == nil {
 			l.log.Error("match server stopped", "err", err)
 		}
 	}()
-	return l.newGame(m.join(l.clock), m.status)
+	g, err := l.newGame(m.join(l.clock), m.status, stop)
+	if err != nil {
+		stop()
+	}
+	return g, err
 }
 
 // newGame plays the match on conn: the link conditioner around it (so the
-// overlay can make the link worse on purpose), the client, and the game.
-func (l *launcher) newGame(conn transport.Conn, status string) (*desktop.Game, error) {
+// overlay can make the link worse on purpose), the client, and the game,
+// under the name in the settings now. stop, if set, ends the match hosted
+// here when the player leaves it.
+func (l *launcher) newGame(conn transport.Conn, status string, stop func()) (*desktop.Game, error) {
 	cond := conditioner.New(conn, l.clock, l.seed^0x636f6e64)
 	cond.Set(conditioner.Conditions{Loss: l.play.loss, BurstLen: l.play.burst, Latency: l.play.latency, Jitter: l.play.jitter})
-	cl := client.New(cond, client.Config{Verify: true, Name: l.play.name, Logger: l.log})
+	name := l.prefs.Name()
+	cl := client.New(cond, client.Config{Verify: true, Name: name, Logger: l.log})
+	var once sync.Once
+	end := func() {
+		once.Do(func() {
+			cl.Close()
+			if stop != nil {
+				stop()
+			}
+		})
+	}
 	cfg := desktop.Config{
-		Client: cl, Conditioner: cond, Name: l.play.name, TickRate: protocol.DefaultTickRate,
-		Status: status, ShowOverlay: l.play.overlay, Logger: l.log, Sound: l.sound,
+		Client: cl, Conditioner: cond, Name: name, TickRate: protocol.DefaultTickRate,
+		Status: status, ShowOverlay: l.play.overlay, Prefs: l.prefs, Logger: l.log, Sound: l.sound,
+	}
+	if l.leave != nil {
+		cfg.Leave = func() desktop.Scene {
+			end()
+			return l.leave()
+		}
 	}
 	if l.play.autopilot {
 		cfg.Autopilot = brain.NewWanderer(l.seed ^ 0x6175746f).Next
@@ -101,7 +135,7 @@ func (l *launcher) newGame(conn transport.Conn, status string) (*desktop.Game, e
 		return nil, err
 	}
 	l.mu.Lock()
-	l.closers = append(l.closers, func() { cl.Close() })
+	l.closers = append(l.closers, end)
 	l.mu.Unlock()
 	return g, nil
 }
@@ -110,7 +144,7 @@ func (l *launcher) newGame(conn transport.Conn, status string) (*desktop.Game, e
 // LAN on port until the player has chosen one (or ctx ends).
 func (l *launcher) menu(ctx context.Context, port int) *desktop.Menu {
 	bctx, stopBrowsing := context.WithCancel(ctx)
-	cfg := desktop.MenuConfig{Context: ctx, Name: l.play.name, Logger: l.log, Sound: l.sound}
+	cfg := desktop.MenuConfig{Context: ctx, Prefs: l.prefs, Logger: l.log, Sound: l.sound}
 	if br, err := lan.Listen(bctx, port); err != nil {
 		l.log.Warn("not listening for LAN matches", "err", err)
 		cfg.Listening = "not listening for LAN matches: " + err.Error()

@@ -13,7 +13,10 @@
 // In the game: WASD or arrows move, the mouse aims, left button or space
 // fires, Enter chats, Tab shows the scoreboard, F3 the network overlay (with
 // 1/2, 3/4, 5/6 adding loss, latency and jitter to the link, 7/8 making
-// losses come in runs, 0 clearing).
+// losses come in runs, 0 clearing), M mutes, Esc pauses (Resume, Settings,
+// Leave match for the LAN menu, Quit game). F2 on the menu opens the
+// settings, kept in the user's config folder (game/settings); -name names
+// the player for this run only.
 //
 // -loss 0.1 -latency 50ms -jitter 20ms start with that link conditioner set
 // (the overlay shows and changes it). For tests and screenshots: -screenshot
@@ -32,7 +35,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
-	"os/user"
 	"syscall"
 	"time"
 
@@ -60,6 +62,9 @@ func run() int {
 
 	l := newLauncher(log, o)
 	defer l.close()
+	l.prefs = loadPrefs(log, o, l.sound)
+	l.prefs.Apply() // fullscreen (and the volumes) as the settings say
+	l.leave = func() desktop.Scene { return l.menu(ctx, o.lanPort) }
 	first, err := firstScene(ctx, l, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "game:", err)
@@ -92,24 +97,21 @@ func parseFlags() options {
 	flag.IntVar(&o.bots, "bots", 8, "with -host: server-side bots in the match")
 	flag.IntVar(&o.maxClients, "max-clients", 16, "with -host: most players who may join over the LAN")
 	flag.Uint64Var(&o.seed, "seed", 0, "with -host: the match's seed (map, spawns); 0 picks one")
-	flag.StringVar(&o.matchName, "match-name", "", "with -host: the match's name on the LAN (default \"<name>'s match\")")
+	flag.StringVar(&o.matchName, "match-name", "", "with -host: the match's name on the LAN (default \"<your name>'s match\")")
 	flag.BoolVar(&o.announce, "announce", true, "with -host: announce the match to LAN browsers (needs -addr)")
 	flag.IntVar(&o.lanPort, "lan-port", lan.DefaultPort, "UDP port of the LAN beacons: where hosts announce and -browse listens")
-	flag.StringVar(&o.name, "name", defaultName(), "your name in the match")
+	flag.StringVar(&o.name, "name", "", "your name for this run (default: the name in the settings, else the system user's)")
 	flag.IntVar(&o.fps, "fps", 0, "cap the frames per second (0: vsync)")
 	flag.StringVar(&o.screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG")
 	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit after this long (0: play until the window closes)")
 	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
-	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown")
+	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")
 	flag.Float64Var(&o.loss, "loss", 0, "start with this share (0-0.5) of unreliable messages lost, both ways (F3: 1/2)")
 	flag.DurationVar(&o.latency, "latency", 0, "start with this much latency added, each way (F3: 3/4)")
 	flag.DurationVar(&o.jitter, "jitter", 0, "start with up to this much jitter added, each way (F3: 5/6)")
 	flag.Float64Var(&o.burst, "burst", 0, "start with losses in runs of this mean length, 2-8 (F3: 7/8; <= 1: independent)")
 	flag.StringVar(&o.level, "log-level", "warn", "debug, info, warn or error")
 	flag.Parse()
-	if o.matchName == "" {
-		o.matchName = o.name + "'s match"
-	}
 	return o
 }
 
@@ -155,7 +157,7 @@ func newLauncher(log *slog.Logger, o options) *launcher {
 			name: o.matchName, announce: o.announce, lanPort: o.lanPort,
 		},
 		play: playConfig{
-			name: o.name, autopilot: o.autopilot, overlay: o.overlay,
+			autopilot: o.autopilot, overlay: o.overlay,
 			loss: o.loss, burst: o.burst, latency: o.latency, jitter: o.jitter,
 		},
 	}
@@ -201,7 +203,8 @@ func play(ctx context.Context, first desktop.Scene, o options) int {
 	return 0
 }
 
-// reportMenu says on stdout what the menu listed when the game ended there.
+// reportMenu says on stdout what the menu listed, and the settings in
+// force, when the game ended there.
 func reportMenu(m *desktop.Menu) {
 	var rows []lobby.Row
 	for _, r := range m.Rows() {
@@ -209,15 +212,11 @@ func reportMenu(m *desktop.Menu) {
 			rows = append(rows, r)
 		}
 	}
+	s := m.Prefs().Settings()
+	fmt.Printf("menu: settings: name %q, master %.2f, effects %.2f, mute %v, fullscreen %v, overlay %v\n",
+		s.Name, s.MasterVolume, s.EffectsVolume, s.Mute, s.Fullscreen, s.Overlay)
 	fmt.Printf("menu: %d matches\n", len(rows))
 	for _, r := range rows {
 		fmt.Printf("menu: %q %d/%d at %s, ping %s\n", r.Match.Name, r.Match.Players, r.Match.MaxPlayers, r.Match.URL, r.Ping)
 	}
-}
-
-func defaultName() string {
-	if u, err := user.Current(); err == nil && u.Username != "" && u.Username != "root" {
-		return u.Username
-	}
-	return "player"
 }

@@ -7,6 +7,8 @@
 //
 //	app.go         the ebiten.Game: one scene at a time, frame cap, timed exit, screenshot
 //	menu.go        the start menu: matches on the LAN, an address field, hosting
+//	settings.go    the settings screen and the pause menu (Esc), drawn; Prefs shared by all scenes
+//	settingsui/    their state machines, layout and the applying and saving of settings
 //	game.go        the match scene: Update, Draw
 //	input.go       Input: keys, mouse and gamepad into intents (mapping in package controls)
 //	net.go         one network step per Update: poll, push, reconcile, send

@@ -13,6 +13,7 @@ import (
 	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/camera"
 	"github.com/sightline-game/sightline/game/desktop/controls"
+	"github.com/sightline-game/sightline/game/desktop/settingsui"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/smooth"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
@@ -52,8 +53,18 @@ type Config struct {
 	// Status is a line about the match shown in the corner, like
 	// "hosting on :8080".
 	Status string
-	// ShowOverlay starts with the network overlay shown.
+	// ShowOverlay starts with the network overlay shown (as does the
+	// Overlay setting).
 	ShowOverlay bool
+	// Prefs are the player's settings, shared with the menu (NewPrefs);
+	// nil keeps them for this game only, with Volume and Name.
+	Prefs *settingsui.Prefs
+	// Volume, if not nil and Prefs is nil, gets the volumes and mute.
+	Volume VolumeSetter
+	// Leave, if set, is offered in the pause menu (Esc): it ends the
+	// player's part in the match and returns the scene to show instead
+	// (the start menu).
+	Leave func() Scene
 	// Quit, when closed, ends the game run with Run (say, on Ctrl-C).
 	Quit <-chan struct{}
 	// Logger receives the game's trouble (default: discard).
@@ -98,6 +109,9 @@ type Game struct {
 
 	// UI modes.
 	typing, overlay, scoreboard bool
+	prefs                       *settingsui.Prefs
+	pause                       pauseState // Esc: the pause menu and the settings screen
+	next                        Scene      // after Leave
 
 	// When Update last ran (unix ns), for KeepAlive.
 	lastUpdate atomic.Int64
@@ -126,8 +140,12 @@ func New(cfg Config) (*Game, error) {
 		sprites: sp,
 		cam:     camera.Camera{W: ScreenWidth, H: ScreenHeight},
 		interp:  smooth.NewInterpolator(cfg.TickRate),
-		overlay: cfg.ShowOverlay,
+		prefs:   cfg.Prefs,
 	}
+	if g.prefs == nil {
+		g.prefs = NewPrefs(PrefsConfig{Volume: cfg.Volume, Name: cfg.Name})
+	}
+	g.overlay = cfg.ShowOverlay || g.prefs.Settings().Overlay
 	g.cam.Follow(arena.WorldSize/2, arena.WorldSize/2)
 	g.net.init(cfg.TickRate)
 	g.hud.init()
@@ -147,6 +165,13 @@ func (g *Game) Update() error {
 	g.ensureMap()
 
 	st := g.input.Read(g.self.sx, g.self.sy, g.typing, g.overlay)
+	if g.updatePause(st.Pressed&controls.KeyEscape != 0, now) {
+		// The pause menu has the keys: stand still, aim where the cursor is.
+		st = controls.State{Typing: true, MouseX: st.MouseX, MouseY: st.MouseY, PlayerX: st.PlayerX, PlayerY: st.PlayerY}
+	}
+	if g.pause.quit {
+		return ebiten.Termination
+	}
 	it := controls.Map(st, g.conditions())
 	g.act(it, now)
 	in := it.Input
@@ -157,6 +182,10 @@ func (g *Game) Update() error {
 	g.soundFrame(now)
 	return nil
 }
+
+// Next returns the scene to show after the player left the match (nil
+// while playing), for App.
+func (g *Game) Next() Scene { return g.next }
 
 // KeepAlive keeps the connection acknowledged while Update does not run (a
 // browser runs a hidden tab's frames seldom or never): when the game has
@@ -259,6 +288,7 @@ func (g *Game) drawFrame(dst *ebiten.Image, now time.Time) {
 	if g.overlay {
 		g.drawOverlay(dst, now)
 	}
+	g.drawPause(dst, now)
 }
 
 // Layout keeps the logical screen fixed; the window scales it.

@@ -218,7 +218,7 @@ func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
 	g.drawBanners(dst, now)
 
 	// Bottom right: hints and the match.
-	hint := "WASD move · mouse aim · click fire · Shift dash · Enter chat · Tab scores · F3 network"
+	hint := "WASD move · mouse aim · click fire · Shift dash · Enter chat · Tab scores · F3 network · M mute · Esc menu"
 	drawText(dst, hint, f.small, ScreenWidth-14, ScreenHeight-24, text.AlignEnd, colTextDim)
 	if g.cfg.Status != "" {
 		drawText(dst, g.cfg.Status, f.small, ScreenWidth-14, ScreenHeight-44, text.AlignEnd, colTextDim)

@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/lobby"
+	"github.com/sightline-game/sightline/game/desktop/settingsui"
 	"github.com/sightline-game/sightline/netcode/lan"
 )
 
@@ -32,8 +33,12 @@ type MenuConfig struct {
 	// Host starts a match in this process and returns the scene that
 	// plays it; nil leaves "Host a match here" out of action.
 	Host func(ctx context.Context) (Scene, error)
-	// Name is the player's name, shown in the corner.
+	// Name is the player's name when Prefs is nil.
 	Name string
+	// Prefs are the player's settings (NewPrefs), shared with the matches
+	// joined: the menu's name field and settings screen change them, and
+	// Join and Host read the name from them. Nil keeps them in memory.
+	Prefs *settingsui.Prefs
 	// Logger receives failed joins (default: discard).
 	Logger *slog.Logger
 	// Sound clicks when a choice is made (nil: silent).
@@ -59,6 +64,15 @@ type Menu struct {
 	backN     int  // frames Backspace has been held
 	runes     []rune
 	errLine   string
+
+	// The player's name and settings.
+	prefs     *settingsui.Prefs
+	name      settingsui.TextField
+	nameFocus bool            // the name field has the keys
+	screen    *settingsScreen // the settings screen, while open
+	ui        uiReader
+	note      string // a passing line, like "sound muted"
+	noteAt    time.Time
 
 	// The join in flight, if any.
 	joining    string // what is being joined ("" when idle)
@@ -86,7 +100,11 @@ func NewMenu(cfg MenuConfig) *Menu {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	m := &Menu{cfg: cfg, fonts: newFonts(), list: lobby.New(), joined: make(chan joinResult, 1)}
+	if cfg.Prefs == nil {
+		cfg.Prefs = NewPrefs(PrefsConfig{Name: cfg.Name})
+	}
+	m := &Menu{cfg: cfg, fonts: newFonts(), list: lobby.New(), joined: make(chan joinResult, 1), prefs: cfg.Prefs}
+	m.name = settingsui.NewTextField(m.prefs.Name())
 	m.ctx, m.stop = context.WithCancel(cfg.Context)
 	go m.pinger.Run(m.ctx)
 	m.refresh()
@@ -101,6 +119,12 @@ const (
 	menuMaxRows         = 9
 	fieldY              = menuY + menuHeadH + menuMaxRows*menuRowH + 58
 	fieldH              = 36.0
+)
+
+// The name field (top right) and the settings button (top right corner).
+var (
+	nameRect     = settingsui.Rect{X: menuX + menuW - 300, Y: 104, W: 300, H: 34}
+	settingsRect = settingsui.Rect{X: ScreenWidth - 150, Y: 14, W: 136, H: 34}
 )
 
 // Column x offsets from menuX.
@@ -135,9 +159,29 @@ func (m *Menu) Update() error {
 		m.awaitJoin()
 		return nil
 	}
+	if m.screen != nil {
+		in, _ := m.ui.read()
+		if m.screen.update(in) {
+			m.screen = nil
+			m.name = settingsui.NewTextField(m.prefs.Name())
+		}
+		return nil
+	}
+	if inpututil.IsKeyJustPressed(ebiten.KeyF2) {
+		m.openSettings()
+		return nil
+	}
 	m.mouse()
-	switch m.list.Focus() {
-	case lobby.FocusList:
+	if m.screen != nil {
+		return nil
+	}
+	switch {
+	case m.nameFocus:
+		m.typeName()
+	case m.list.Focus() == lobby.FocusList:
+		if inpututil.IsKeyJustPressed(ebiten.KeyM) {
+			m.toggleMute()
+		}
 		switch {
 		case repeat(ebiten.KeyArrowUp), repeat(ebiten.KeyW):
 			m.list.Move(-1)
@@ -148,7 +192,7 @@ func (m *Menu) Update() error {
 		case inpututil.IsKeyJustPressed(ebiten.KeyEnd), inpututil.IsKeyJustPressed(ebiten.KeyPageDown):
 			m.list.Move(len(m.list.Rows()))
 		}
-	case lobby.FocusAddress:
+	case m.list.Focus() == lobby.FocusAddress:
 		m.runes = ebiten.AppendInputChars(m.runes[:0])
 		m.list.Type(m.runes...)
 		if ebiten.IsKeyPressed(ebiten.KeyBackspace) {
@@ -164,14 +208,64 @@ func (m *Menu) Update() error {
 		}
 	}
 	if inpututil.IsKeyJustPressed(ebiten.KeyTab) {
-		m.list.ToggleFocus()
+		// Round the three: the list, the address, the name.
+		switch {
+		case m.nameFocus:
+			m.nameFocus = false
+			m.list.SetFocus(lobby.FocusList)
+		case m.list.Focus() == lobby.FocusAddress:
+			m.nameFocus = true
+		default:
+			m.list.ToggleFocus()
+		}
 	}
-	if inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter) {
+	if !m.nameFocus && (inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter)) {
 		m.act(m.list.Enter())
 	}
 	m.first = m.list.Window(m.first, menuMaxRows)
 	return nil
 }
+
+// typeName edits the name field: typed characters, Backspace; Enter, Esc
+// or an arrow key give the keys back to the list. Each change is the
+// player's name at once, saved.
+func (m *Menu) typeName() {
+	m.runes = ebiten.AppendInputChars(m.runes[:0])
+	changed := m.name.Type(m.runes...)
+	if repeat(ebiten.KeyBackspace) {
+		changed = m.name.Backspace() || changed
+	}
+	if changed {
+		if err := m.prefs.SetName(m.name.Name()); err != nil {
+			m.errLine = "name not saved: " + err.Error()
+		}
+	}
+	for _, k := range []ebiten.Key{ebiten.KeyEnter, ebiten.KeyNumpadEnter, ebiten.KeyEscape, ebiten.KeyArrowUp, ebiten.KeyArrowDown} {
+		if inpututil.IsKeyJustPressed(k) {
+			m.nameFocus = false
+			m.list.SetFocus(lobby.FocusList)
+			return
+		}
+	}
+}
+
+// openSettings opens the settings screen over the menu.
+func (m *Menu) openSettings() {
+	m.nameFocus = false
+	m.screen = newSettingsScreen(m.prefs, m.fonts, false)
+	m.ui.read() // the cursor where it is now, not a move
+}
+
+// toggleMute mutes or unmutes (M), and says so.
+func (m *Menu) toggleMute() {
+	m.note, m.noteAt = "sound on", time.Now()
+	if m.prefs.ToggleMute() {
+		m.note = "sound muted"
+	}
+}
+
+// Prefs returns the settings the menu changes.
+func (m *Menu) Prefs() *settingsui.Prefs { return m.prefs }
 
 // repeat reports whether key was pressed this frame or is held long enough
 // to repeat.
@@ -191,6 +285,17 @@ func (m *Menu) mouse() {
 		return
 	}
 	fx, fy := float64(x), float64(y)
+	if click && settingsRect.Contains(fx, fy) {
+		m.openSettings()
+		return
+	}
+	if click && nameRect.Contains(fx, fy) {
+		m.nameFocus = true
+		return
+	}
+	if click {
+		m.nameFocus = false
+	}
 	if click && fx >= menuX && fx < menuX+menuW && fy >= fieldY && fy < fieldY+fieldH {
 		m.list.SetFocus(lobby.FocusAddress)
 		return
@@ -290,7 +395,7 @@ func (m *Menu) Draw(dst *ebiten.Image) {
 	drawText(dst, "PING", f.small, menuX+c.ping, hy, text.AlignEnd, colTextDim)
 	box(dst, menuX+8, menuY+menuHeadH-4, menuW-16, 1, colPanelEdge)
 
-	listFocus := m.list.Focus() == lobby.FocusList && m.joining == ""
+	listFocus := m.list.Focus() == lobby.FocusList && m.joining == "" && !m.nameFocus
 	for k := range m.rowsShown {
 		i := m.first + k
 		r := rows[i]
@@ -338,20 +443,54 @@ func (m *Menu) Draw(dst *ebiten.Image) {
 		drawText(dst, clip(m.errLine, f.normal, menuW), f.normal, ScreenWidth/2, fieldY+fieldH+18, text.AlignCenter, colBad)
 	}
 
-	hint := "↑↓ select · Enter join · click a match · Tab type an address"
-	if m.list.Focus() == lobby.FocusAddress {
-		hint = "type http://HOST:PORT or HOST:PORT · Enter join · Tab or Esc back to the list"
+	hint := "↑↓ select · Enter join · click a match · Tab address, name · F2 settings · M mute"
+	switch {
+	case m.nameFocus:
+		hint = "type your name: it is saved, and used when you join or host · Enter or Esc back to the list"
+	case m.list.Focus() == lobby.FocusAddress:
+		hint = "type http://HOST:PORT or HOST:PORT · Enter join · Tab your name · Esc back to the list"
 	}
 	drawText(dst, hint, f.small, ScreenWidth-14, ScreenHeight-24, text.AlignEnd, colTextDim)
-	status := m.cfg.Listening
-	if m.cfg.Name != "" {
-		status = "playing as " + m.cfg.Name + " · " + status
+	drawText(dst, m.cfg.Listening, f.small, 14, ScreenHeight-24, text.AlignStart, colTextDim)
+	if m.note != "" && now.Sub(m.noteAt) < 3*time.Second {
+		drawText(dst, m.note, f.normal, ScreenWidth/2, fieldY+fieldH+40, text.AlignCenter, colAccent)
 	}
-	drawText(dst, status, f.small, 14, ScreenHeight-24, text.AlignStart, colTextDim)
+	m.drawName(dst, now)
+	m.drawSettingsButton(dst)
 
 	if m.joining != "" {
 		m.drawJoining(dst, now)
 	}
+	if m.screen != nil {
+		m.screen.draw(dst, now)
+	}
+}
+
+// drawName draws the name field, with a cursor while it has the keys.
+func (m *Menu) drawName(dst *ebiten.Image, now time.Time) {
+	f := m.fonts
+	r := nameRect
+	focus := m.nameFocus && m.joining == ""
+	drawText(dst, "your name", f.small, r.X+2, r.Y-18, text.AlignStart, colTextDim)
+	panel(dst, r.X, r.Y, r.W, r.H)
+	if focus {
+		outline(dst, r, colAccent)
+	}
+	s, c := m.name.Text(), colSelf
+	if s == "" {
+		s, c = m.prefs.Name(), colTextDim // the fallback, until one is typed
+	}
+	if focus && (now.UnixMilli()/500)%2 == 0 {
+		s += "_"
+	}
+	drawText(dst, clip(s, f.normal, r.W-20), f.normal, r.X+10, r.Y+8, text.AlignStart, c)
+}
+
+// drawSettingsButton draws the button that opens the settings screen.
+func (m *Menu) drawSettingsButton(dst *ebiten.Image) {
+	r := settingsRect
+	panel(dst, r.X, r.Y, r.W, r.H)
+	drawText(dst, "Settings  F2", m.fonts.normal, r.X+r.W/2, r.Y+8, text.AlignCenter, colText)
 }
 
 // drawBackground fills the screen with the arena's floor and grid.

@@ -9,7 +9,10 @@
 // shows the same checks rejecting bodies and a map looked for in the wrong
 // place, and tiles painted flat. One hosts a match with bots and plays it; the other hosts a
 // match that announces itself on the LAN and starts a second game at the
-// menu (-browse), which must list it with its ping.
+// menu (-browse), which must list it with its ping. The settings tests run
+// the game on an Xvfb of their own and press keys and click through the
+// XTEST extension (xinput_test.go), then read the settings file the game
+// saved in a temporary XDG_CONFIG_HOME.
 //
 // The tests live apart from package desktop because any binary that links
 // Ebitengine panics at start without an X display: this package does not

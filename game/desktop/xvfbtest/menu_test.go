@@ -55,6 +55,7 @@ func TestMenuListsALANMatchInXvfb(t *testing.T) {
 		bin, "-host", "-addr", ":0", "-bots", "1", "-seed", "11", "-name", "hoster",
 		"-match-name", matchName, "-lan-port", strconv.Itoa(port), "-fps", "5", "-exit-after", "40s")
 	host.Dir = dir
+	host.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir) // not the user's settings
 	host.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	host.Cancel = func() error { return syscall.Kill(-host.Process.Pid, syscall.SIGTERM) }
 	host.WaitDelay = 5 * time.Second
@@ -101,6 +102,7 @@ func TestMenuListsALANMatchInXvfb(t *testing.T) {
 		bin, "-browse", "-name", "browser", "-lan-port", strconv.Itoa(port), "-fps", "20",
 		"-screenshot", shot, "-exit-after", "4s")
 	browse.Dir = dir
+	browse.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir) // not the user's settings
 	var out bytes.Buffer
 	browse.Stdout, browse.Stderr = &out, &out
 	start := time.Now()

@@ -48,6 +48,7 @@ func TestGameDrawsAMatchInXvfb(t *testing.T) {
 		bin, "-host", "-addr", "127.0.0.1:0", "-bots", "8", "-seed", "7", "-name", "tester",
 		"-fps", "30", "-autopilot", "-overlay", "-screenshot", shot, "-exit-after", runFor.String())
 	run.Dir = dir
+	run.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir) // not the user's settings
 	var out bytes.Buffer
 	run.Stdout, run.Stderr = &out, &out
 	start := time.Now()

@@ -1,0 +1,250 @@
+package xvfbtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// storedSettings mirrors the settings file (game/settings).
+type storedSettings struct {
+	Version       int     `json:"version"`
+	Name          string  `json:"name"`
+	MasterVolume  float64 `json:"master_volume"`
+	EffectsVolume float64 `json:"effects_volume"`
+	Mute          bool    `json:"mute"`
+	Fullscreen    bool    `json:"fullscreen"`
+	Overlay       bool    `json:"overlay"`
+}
+
+// Where the menu and the settings screen draw what the test clicks
+// (game/desktop: menu.go's settingsRect, settingsui's layout): the
+// settings button, and the effects volume's track (x from 580 to 850).
+const (
+	settingsButtonX, settingsButtonY = 1198, 31
+	effectsTrackX0, effectsTrackW    = 580, 270
+	masterRowY                       = 110 + 70 + 1*54 + 27
+	effectsRowY                      = 110 + 70 + 2*54 + 27
+)
+
+// TestSettingsScreenSavesAndTheNextRunReadsThem runs the game at the LAN
+// menu on its own Xvfb with an empty config folder (XDG_CONFIG_HOME) and
+// plays it through XTEST as a player would: clicks "Settings", clears the
+// name and types "ada", turns the master volume down four steps with the
+// arrow keys and clicks the effects volume's track at a quarter. The
+// settings file must then hold exactly that. A second run must start with
+// those settings (it says them on stdout at exit), and a third with -name
+// must use that name for the run without saving it.
+func TestSettingsScreenSavesAndTheNextRunReadsThem(t *testing.T) {
+	needXvfb(t)
+	bin := gameBinary(t)
+	cfg := t.TempDir()
+	file := filepath.Join(cfg, "sightline", "settings.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	x := startX(t, ctx)
+	port := strconv.Itoa(freeUDPPort(t))
+
+	game := exec.CommandContext(ctx, bin, "-browse", "-lan-port", port, "-fps", "30")
+	game.Env = x.env(cfg)
+	game.Dir = t.TempDir()
+	var out lockedBuffer
+	game.Stdout, game.Stderr = &out, &out
+	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
+	game.WaitDelay = 5 * time.Second
+	if err := game.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- game.Wait() }()
+	defer func() {
+		game.Process.Signal(syscall.SIGTERM)
+		<-exited
+		t.Logf("first run's output:\n%s", out.String())
+	}()
+
+	ox, oy, w, h := x.gameWindow(t, 60*time.Second)
+	t.Logf("%v: the game's window is %dx%d at (%d, %d)", x, w, h, ox, oy)
+	if w != width || h != height {
+		t.Fatalf("window %dx%d, want %dx%d (the test clicks in logical pixels)", w, h, width, height)
+	}
+	time.Sleep(time.Second) // the first frames
+
+	x.click(t, ox+settingsButtonX, oy+settingsButtonY) // the settings screen, the name field focused
+	time.Sleep(300 * time.Millisecond)
+	x.holdKey(t, symBackSpace, 3*time.Second) // repeats: more than a name holds
+	x.typeText(t, "ada")
+	// Each step is done again until the file shows it: a press can be lost
+	// on a busy machine (see hold), and these are safe to repeat.
+	read := func() storedSettings {
+		var s storedSettings
+		if b, err := os.ReadFile(file); err == nil {
+			json.Unmarshal(b, &s)
+		}
+		return s
+	}
+	until := func(what string, done func(storedSettings) bool, act func()) {
+		t.Helper()
+		for try := 0; ; try++ {
+			before := read()
+			if done(before) {
+				return
+			}
+			if try == 10 {
+				t.Fatalf("%s: the settings file holds %+v", what, before)
+			}
+			act()
+			// Until the game saves the change, or long enough to say it lost it.
+			for wait := time.Now().Add(1500 * time.Millisecond); time.Now().Before(wait) && read() == before; {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+	}
+	until("name", func(s storedSettings) bool { return s.Name == "ada" }, func() {}) // typing is not lost: characters queue
+	// The master volume with the keys: focus its row (a click on its
+	// label), then Left until it is down four steps from 0.8.
+	x.click(t, ox+360, oy+masterRowY)
+	until("master volume", func(s storedSettings) bool { return s.MasterVolume == 0.6 }, func() {
+		x.click(t, ox+360, oy+masterRowY) // harmless if it has the keys already
+		x.press(t, symLeft)
+	})
+	// The effects volume with the mouse: a click a quarter along its track.
+	until("effects volume", func(s storedSettings) bool { return s.EffectsVolume == 0.25 }, func() {
+		x.click(t, ox+effectsTrackX0+effectsTrackW/4, oy+effectsRowY)
+	})
+
+	want := storedSettings{Version: 1, Name: "ada", MasterVolume: 0.6, EffectsVolume: 0.25}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got storedSettings
+	if err := json.Unmarshal(b, &got); err != nil || got != want {
+		t.Fatalf("settings file %s: %+v (%v), want %+v\n%s", file, got, err, want, b)
+	}
+	t.Logf("%s:\n%s", file, b)
+	x.press(t, symEscape) // back to the menu
+	time.Sleep(300 * time.Millisecond)
+	game.Process.Signal(syscall.SIGTERM)
+	if err := <-exited; err != nil {
+		t.Fatalf("the first run ended with %v", err)
+	}
+	exited <- nil // for the deferred wait
+	if !strings.Contains(out.String(), `menu: settings: name "ada", master 0.60, effects 0.25, mute false`) {
+		t.Errorf("the first run did not end with the settings changed:\n%s", out.String())
+	}
+	saved, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The second run reads them; the third names the player for its run
+	// only.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, `menu: settings: name "ada", master 0.60, effects 0.25, mute false, fullscreen false, overlay false`},
+		{[]string{"-name", "bob"}, `menu: settings: name "bob", master 0.60, effects 0.25, mute false, fullscreen false, overlay false`},
+	} {
+		args := append([]string{"-browse", "-lan-port", port, "-fps", "20", "-exit-after", "2s"}, tc.args...)
+		run := exec.CommandContext(ctx, bin, args...)
+		run.Env = x.env(cfg)
+		var rout bytes.Buffer
+		run.Stdout, run.Stderr = &rout, &rout
+		if err := run.Run(); err != nil {
+			t.Fatalf("game %v: %v\n%s", tc.args, err, rout.String())
+		}
+		line := regexp.MustCompile(`(?m)^menu: settings: .*$`).FindString(rout.String())
+		if line != tc.want {
+			t.Errorf("game %v: %q, want %q\n%s", tc.args, line, tc.want, rout.String())
+		}
+		if b, err := os.ReadFile(file); err != nil || !bytes.Equal(b, saved) {
+			t.Errorf("game %v changed the settings file:\n%s", tc.args, b)
+		}
+	}
+}
+
+// TestPauseMenuInAMatchInXvfb hosts a private match (no bots, no LAN) on
+// its own Xvfb and, through XTEST: Esc opens the pause menu, Down and
+// Enter open its settings screen, five Downs reach "Network overlay" and
+// Enter turns it on, Esc twice returns to the match, and M mutes there.
+// The settings file must then say overlay on and muted, and nothing else
+// changed (had Esc not paused, Enter would have opened the chat instead).
+// What the keys do here cannot be seen before the end, so a run in which a
+// press was lost (see hold) is tried again afresh, up to three times.
+func TestPauseMenuInAMatchInXvfb(t *testing.T) {
+	needXvfb(t)
+	bin := gameBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	x := startX(t, ctx)
+	want := storedSettings{Version: 1, MasterVolume: 0.8, EffectsVolume: 0.8, Mute: true, Overlay: true}
+	var got storedSettings
+	for try := 1; try <= 3; try++ {
+		got = pauseAndChange(t, ctx, x, bin)
+		if got == want {
+			return
+		}
+		t.Logf("try %d: the settings file holds %+v: a key press was lost", try, got)
+	}
+	t.Fatalf("settings file: %+v, want %+v", got, want)
+}
+
+// pauseAndChange runs the match with an empty config folder, presses the
+// keys and returns the settings saved.
+func pauseAndChange(t *testing.T, ctx context.Context, x *xServer, bin string) storedSettings {
+	t.Helper()
+	cfg := t.TempDir()
+	file := filepath.Join(cfg, "sightline", "settings.json")
+	game := exec.CommandContext(ctx, bin, "-host", "-addr", "off", "-bots", "0", "-seed", "5", "-fps", "30")
+	game.Env = x.env(cfg)
+	game.Dir = t.TempDir()
+	var out lockedBuffer
+	game.Stdout, game.Stderr = &out, &out
+	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
+	game.WaitDelay = 5 * time.Second
+	if err := game.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		game.Process.Signal(syscall.SIGTERM)
+		if err := game.Wait(); err != nil {
+			t.Errorf("the game ended with %v; its output:\n%s", err, out.String())
+		}
+		if strings.Contains(out.String(), "panic:") {
+			t.Errorf("the game panicked:\n%s", out.String())
+		}
+	}()
+	ox, oy, _, _ := x.gameWindow(t, 60*time.Second)
+	time.Sleep(2 * time.Second) // joined, first frames
+	x.fake(t, xMotion, 0, int16(ox+20), int16(oy+20))
+
+	x.press(t, symEscape) // pause menu
+	x.press(t, symDown)   // Settings
+	x.press(t, symReturn)
+	for range 5 {
+		x.press(t, symDown) // to "Network overlay"
+	}
+	x.press(t, symReturn) // on
+	x.press(t, symEscape) // the pause menu
+	x.press(t, symEscape) // the match
+	x.typeText(t, "m")    // mute
+
+	var got storedSettings
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if b, err := os.ReadFile(file); err == nil && json.Unmarshal(b, &got) == nil && got.Mute {
+			break
+		}
+	}
+	return got
+}
