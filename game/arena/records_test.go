@@ -76,7 +76,7 @@ func TestClockRemaining(t *testing.T) {
 	c := Clock{Round: 1, Start: 100, End: 200, Next: 350}
 	for _, tc := range []struct {
 		tick, want, next uint32
-		between         bool
+		between          bool
 	}{
 		{100, 100, 250, false}, {150, 50, 200, false}, {199, 1, 151, false},
 		{200, 0, 150, true}, {250, 0, 100, true}, {349, 0, 1, true}, {350, 0, 0, false}, {400, 0, 0, false},

@@ -44,8 +44,8 @@ func TestConfig(t *testing.T) {
 		{RoundTicks: -5},
 		{Pickups: MaxPickups + 1},
 		{Pickups: MaxPickups - 5, SpreadGuns: 4, PowerUps: 2}, // all kinds together count
-		{Creatures: MaxSlots - 64*15 + 1},                      // one slot too many beside 64 players
-		{Creatures: -1, MaxPlayers: MaxSlots/15 + 1},           // players and their shots alone overflow
+		{Creatures: MaxSlots - 64*15 + 1},                     // one slot too many beside 64 players
+		{Creatures: -1, MaxPlayers: MaxSlots/15 + 1},          // players and their shots alone overflow
 	}
 	for _, b := range bad {
 		if _, err := NewWorld(b); !errors.Is(err, ErrConfig) {
