@@ -136,6 +136,7 @@ func (w *World) ChangedRecords(fn func(Record)) {
 	for i := range w.players {
 		if p := &w.players[i]; p.active && p.dirty {
 			p.dirty = false
+			p.pubShots, p.pubHits = p.shots, p.hits
 			fn(scoreRecord(p))
 		}
 	}
@@ -179,9 +180,12 @@ func (w *World) clockRecord() Record {
 	return Record{Kind: RecordClock, Clock: w.Clock()}
 }
 
+// scoreRecord returns the player's score record, with the accuracy last
+// published (ChangedRecords), so that AllRecords tells a newcomer what the
+// others hold.
 func scoreRecord(p *player) Record {
 	return Record{Kind: RecordScore, Index: uint32(p.id),
-		Score: Score{Name: p.name, Kills: p.kills, Deaths: p.deaths, Score: p.score, Shots: p.shots, Hits: p.hits}}
+		Score: Score{Name: p.name, Kills: p.kills, Deaths: p.deaths, Score: p.score, Shots: p.pubShots, Hits: p.pubHits}}
 }
 
 func loadoutRecord(p *player) Record {

@@ -86,3 +86,36 @@ func TestClockRemaining(t *testing.T) {
 		}
 	}
 }
+
+// A shot alone does not republish the score record; its accuracy goes out
+// with the record's next change, and AllRecords tells a newcomer what the
+// others were last told.
+func TestAccuracyPublished(t *testing.T) {
+	w := newBare(t, Config{Seed: 4, MaxPlayers: 2})
+	w.AddPlayer(1)
+	place(t, w, 1, mid, mid)
+	w.ChangedRecords(func(Record) {})
+	(seqs{}).apply(w, 1, Input{Buttons: ButtonFire})
+	w.Step()
+	if got := records(w.ChangedRecords); len(got) != 0 {
+		t.Fatalf("a shot republished %+v", got)
+	}
+	score := func(rs []Record) Score {
+		for _, r := range rs {
+			if r.Kind == RecordScore {
+				return r.Score
+			}
+		}
+		return Score{Name: "none"}
+	}
+	if s := score(records(w.AllRecords)); s != (Score{}) {
+		t.Fatalf("AllRecords before the next change: %+v", s)
+	}
+	w.SetName(1, "ann")
+	if s := score(records(w.ChangedRecords)); s != (Score{Name: "ann", Shots: 1}) {
+		t.Fatalf("the next change: %+v", s)
+	}
+	if s := score(records(w.AllRecords)); s != (Score{Name: "ann", Shots: 1}) {
+		t.Fatalf("AllRecords after it: %+v", s)
+	}
+}

@@ -107,6 +107,6 @@ func (p *player) loadout() Loadout {
 // hashLoadout adds the player's loadout, accuracy and weapon wait to a
 // world hash.
 func (p *player) hashLoadout(h *hasher) {
-	h.u64(uint64(p.spread), uint64(p.powerEnd), uint64(p.shots), uint64(p.hits), uint64(p.shotWait))
+	h.u64(uint64(p.spread), uint64(p.powerEnd), uint64(p.shots), uint64(p.hits), uint64(p.pubShots), uint64(p.pubHits), uint64(p.shotWait))
 	h.bool(p.loadDirty)
 }

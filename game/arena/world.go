@@ -95,8 +95,10 @@ type player struct {
 	spread    uint32
 	powerEnd  uint32
 	loadDirty bool
-	// Accuracy in the current round: projectiles fired and those that hit.
-	shots, hits uint32
+	// Accuracy in the current round: projectiles fired and those that hit,
+	// and as the score record last published them.
+	shots, hits       uint32
+	pubShots, pubHits uint32
 
 	applied uint32 // seq of the newest consumed input
 	newest  uint32 // newest seq accepted (queued or consumed)
