@@ -93,9 +93,9 @@ func TestRecordPayloadsRejectBadInput(t *testing.T) {
 	}
 }
 
-func clockErr(p []byte) error  { _, err := ParseClock(p); return err }
-func scoreErr(p []byte) error  { _, err := ParseScore(p); return err }
-func pickupErr(p []byte) error { _, err := ParsePickup(p); return err }
+func clockErr(p []byte) error   { _, err := ParseClock(p); return err }
+func scoreErr(p []byte) error   { _, err := ParseScore(p); return err }
+func pickupErr(p []byte) error  { _, err := ParsePickup(p); return err }
 func loadoutErr(p []byte) error { _, err := ParseLoadout(p); return err }
 
 func FuzzParseLoadout(f *testing.F) {
