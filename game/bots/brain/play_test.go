@@ -17,7 +17,25 @@ const (
 	wandering mode = iota
 	blind          // brains without the map
 	sighted        // brains with the map
+	fetching       // brains with the map and the records: the pickups and their loadouts
 )
+
+// worldRecords is what a bot's client holds of the world's records once
+// they have arrived: all of them.
+type worldRecords struct {
+	m  *protocol.Match
+	id arena.PlayerID
+}
+
+func (r worldRecords) Player() (arena.PlayerID, bool) { return r.id, true }
+
+func (r worldRecords) Records(fn func(id uint32, gen uint16, payload []byte)) {
+	r.m.AllRecords(func(id uint32, gen uint16, payload []byte, deleted bool) {
+		if !deleted {
+			fn(id, gen, payload)
+		}
+	})
+}
 
 // playArena plays bots players in a real World of seed for ticks, each fed
 // the world's own snapshot, and calls each (if not nil) after every Step
@@ -33,7 +51,7 @@ func playArena(t testing.TB, seed uint64, bots, ticks int, how mode, each func(i
 	for i := range bots {
 		w.AddPlayer(arena.PlayerID(i + 1))
 		brains[i], wanderers[i] = New(uint64(i)), NewWanderer(uint64(i))
-		if how == sighted {
+		if how >= sighted {
 			brains[i].SetMap(arena.NewMap(w.MapSeed()))
 		}
 	}
@@ -43,6 +61,9 @@ func playArena(t testing.TB, seed uint64, bots, ticks int, how mode, each func(i
 		w.Fill(view)
 		for i := range bots {
 			id := arena.PlayerID(i + 1)
+			if how == fetching {
+				brains[i].Read(worldRecords{w, id})
+			}
 			if how == wandering {
 				ins[i] = arena.Input(wanderers[i].Next())
 			} else {
@@ -93,6 +114,29 @@ func TestBrainsPlayTheArena(t *testing.T) {
 		}
 		if smart.Hits < old.Hits*3/4 {
 			t.Errorf("seed %d: with the map %d hits, without %d: holding fire should not cost the fight", seed, smart.Hits, old.Hits)
+		}
+	}
+}
+
+// TestBrainsUseSpreadAndPower: bots that read their records fetch spread
+// guns and power-ups, far more than bots that only stumble on them, fire
+// the spread gun and kill with it, and fight at point blank with it: more
+// of its pellets hit than the gun's shots do.
+func TestBrainsUseSpreadAndPower(t *testing.T) {
+	const bots, ticks = 8, 90 * arena.TickRate
+	for _, seed := range []uint64{21, 4} {
+		fetch := playArena(t, seed, bots, ticks, fetching, nil)
+		blind := playArena(t, seed, bots, ticks, sighted, nil)
+		t.Logf("seed %d, %d bots, %d s: reading records: %d spread guns and %d power-ups taken, %d spread shots, %d spread kills of %d, %d powered shots; "+
+			"not reading: %d spread guns, %d power-ups, %d spread kills",
+			seed, bots, ticks/arena.TickRate, fetch.SpreadTaken, fetch.PowerTaken, fetch.SpreadShots, fetch.SpreadKills, fetch.Kills, fetch.PoweredShots,
+			blind.SpreadTaken, blind.PowerTaken, blind.SpreadKills)
+		if fetch.SpreadTaken < 8 || fetch.PowerTaken < 3 || fetch.SpreadShots < 100 || fetch.SpreadKills == 0 || fetch.PoweredShots < 50 {
+			t.Errorf("seed %d: bots reading records did not use the new things: %+v", seed, fetch)
+		}
+		if fetch.SpreadTaken+fetch.PowerTaken < 2*(blind.SpreadTaken+blind.PowerTaken)+4 {
+			t.Errorf("seed %d: %d items taken reading records, %d without: the bots do not go for them", seed,
+				fetch.SpreadTaken+fetch.PowerTaken, blind.SpreadTaken+blind.PowerTaken)
 		}
 	}
 }
