@@ -210,15 +210,16 @@ func (g *Game) drawShot(dst *ebiten.Image, e *drawnEntity) {
 	drawSprite(dst, g.sprites.shot, x-math.Cos(e.Heading)*off, y-math.Sin(e.Heading)*off, e.Heading, 1, nil)
 }
 
-// drawPickups draws the health packs the records say lie on the floor,
-// bobbing a little.
+// drawPickups draws the pickups the records say lie on the floor, bobbing
+// a little (drawPickup draws each).
 func (g *Game) drawPickups(dst *ebiten.Image, now time.Time) {
 	bob := math.Sin(float64(now.UnixMilli())/300) * 2
-	g.records.eachPickup(func(wx, wy float64) {
+	for _, p := range g.records.pickups {
+		wx, wy := float64(p.X), float64(p.Y)
 		if !g.cam.Visible(wx, wy, 20) {
-			return
+			continue
 		}
 		x, y := g.cam.ToScreen(wx, wy)
-		drawSprite(dst, g.sprites.pickup, x, y+bob, 0, 1, nil)
-	})
+		g.drawPickup(dst, p, x, y+bob, now)
+	}
 }
