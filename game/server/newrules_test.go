@@ -3,9 +3,15 @@ package server_test
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/bots/brain"
+	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/linksim"
+	"github.com/sightline-game/sightline/netcode/transport/memory"
 )
 
 // A player who walks onto a spread gun gets the loadout record (everyone
@@ -190,5 +196,50 @@ func TestIntermissionThroughTheServer(t *testing.T) {
 	s.run(20)
 	if h := b.hitsSince(next); len(h) == 0 {
 		t.Fatal("no hits after the intermission")
+	}
+}
+
+// Bots playing through the server, each reading only what its client
+// holds (snapshots and records), fetch spread guns and power-ups, fire the
+// spread gun, and kill players with it.
+func TestBotsUseTheNewThingsThroughTheServer(t *testing.T) {
+	world, err := newArena(arena.Config{Seed: 21})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &match{t: t, srv: newServer(t, server.Config{TickRate: tickRate}, world), epoch: time.Unix(1_700_000_000, 0)}
+	link := linksim.Config{Latency: 30 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}
+	const bots = 8
+	brains := make([]*brain.Brain, bots)
+	for i := range bots {
+		srvEnd, cliEnd, err := memory.NewPair(memory.Config{ServerToClient: link, ClientToServer: link, Seed: uint64(i + 1), Now: m.now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.srv.Add(srvEnd)
+		m.clients = append(m.clients, client.New(cliEnd, client.Config{Verify: true}))
+		brains[i] = brain.New(uint64(i))
+	}
+	for range 90 * tickRate {
+		m.clock += time.Second / tickRate
+		m.srv.Step(m.epoch.Add(m.clock))
+		for i, c := range m.clients {
+			c.Poll()
+			if _, ok := c.Self(); ok && brains[i].Map() == nil {
+				brains[i].SetMap(arena.NewMap(c.MapSeed()))
+			}
+			c.SendInput(brains[i].Play(c))
+		}
+	}
+	st := world.Stats()
+	t.Logf("%d bots, 90 s: %d spread guns and %d power-ups taken, %d spread shots, %d of %d kills by the spread gun, %d powered shots",
+		bots, st.SpreadTaken, st.PowerTaken, st.SpreadShots, st.SpreadKills, st.Kills, st.PoweredShots)
+	if st.SpreadTaken < 5 || st.PowerTaken < 2 || st.SpreadShots < 50 || st.SpreadKills == 0 || st.PoweredShots == 0 {
+		t.Errorf("the bots did not use the new things: %+v", st)
+	}
+	for i, c := range m.clients {
+		if cs := c.Stats(); cs.Mismatched != 0 {
+			t.Errorf("bot %d: %d desyncs", i, cs.Mismatched)
+		}
 	}
 }
