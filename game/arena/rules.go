@@ -89,10 +89,10 @@ const (
 	// input may claim to be (10 s: longer than any live connection's gap).
 	MaxInputAhead = 10 * TickRate
 	// ShotsInFlight is the most projectiles one player can have alive:
-	// the gun's ProjectileTicks / FireInterval, rounded up (8), and the
-	// spread gun's SpreadPellets for each of SpreadTicks /
-	// SpreadFireInterval, rounded up (6). A player's wait after a shot is
-	// the interval of the weapon that fired it, so each weapon's own shots
+	// the gun's ProjectileTicks / FireInterval, rounded up (8), and one
+	// spread shot's SpreadPellets (3: a pellet lives SpreadTicks, less
+	// than SpreadFireInterval). A player's wait after a shot is the
+	// interval of the weapon that fired it, so each weapon's own shots
 	// keep their spacing whatever the player switches to.
 	ShotsInFlight = (ProjectileTicks+FireInterval-1)/FireInterval +
 		SpreadPellets*((SpreadTicks+SpreadFireInterval-1)/SpreadFireInterval)
@@ -109,16 +109,16 @@ const (
 	// either side of the middle one (all three can hit one player), and at
 	// 250 px 44 px (one can).
 	SpreadAngle = 10 * math.Pi / 180
-	// SpreadTicks is a pellet's lifetime, 0.4 s: a reach of 280 px, where
-	// the gun's shot flies 1050 px.
-	SpreadTicks = TickRate * 2 / 5
-	// SpreadDamage is a pellet's damage: 45 when all three hit, where the
-	// gun's shot takes 20.
-	SpreadDamage = 15
+	// SpreadTicks is a pellet's lifetime, 11 ticks (0.37 s): a reach of
+	// 257 px, where the gun's shot flies 1050 px.
+	SpreadTicks = 11
+	// SpreadDamage is a pellet's damage: 54 when all three hit, where the
+	// gun's shot takes 20; two spread shots at point blank kill.
+	SpreadDamage = 18
 	// SpreadFireInterval is the least number of ticks after a spread shot
-	// before the player fires again (0.3 s): 150 health a second at point
+	// before the player fires again (0.4 s): 135 health a second at point
 	// blank, where the gun deals 100.
-	SpreadFireInterval = 9
+	SpreadFireInterval = 12
 	// SpreadShots is how many spread shots a spread gun pickup gives; then
 	// the player has the gun again. Taking another refills it; dying and
 	// the round's end take it away.

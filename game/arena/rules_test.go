@@ -29,7 +29,7 @@ func TestConfig(t *testing.T) {
 	if kinds != [3]int{24, 4, 2} {
 		t.Fatalf("pickups by kind %v", kinds)
 	}
-	if w.playerBase != 300 || w.shotBase != 364 || len(w.shots) != 64*ShotsInFlight || ShotsInFlight != 14 {
+	if w.playerBase != 300 || w.shotBase != 364 || len(w.shots) != 64*ShotsInFlight || ShotsInFlight != 11 {
 		t.Fatalf("layout: players from %d, projectiles from %d, %d of them", w.playerBase, w.shotBase, len(w.shots))
 	}
 	if w.MapSeed() != 1 || w.Map().Wall(Tiles/2, Tiles/2) || !w.Map().Wall(0, 5) {
@@ -44,15 +44,15 @@ func TestConfig(t *testing.T) {
 		{RoundTicks: -5},
 		{Pickups: MaxPickups + 1},
 		{Pickups: MaxPickups - 5, SpreadGuns: 4, PowerUps: 2}, // all kinds together count
-		{Creatures: MaxSlots - 64*15 + 1},                     // one slot too many beside 64 players
-		{Creatures: -1, MaxPlayers: MaxSlots/15 + 1},          // players and their shots alone overflow
+		{Creatures: MaxSlots - 64*12 + 1},                     // one slot too many beside 64 players
+		{Creatures: -1, MaxPlayers: MaxSlots/12 + 1},          // players and their shots alone overflow
 	}
 	for _, b := range bad {
 		if _, err := NewWorld(b); !errors.Is(err, ErrConfig) {
 			t.Errorf("NewWorld(%+v) = %v, want ErrConfig", b, err)
 		}
 	}
-	if _, err := NewWorld(Config{Creatures: MaxSlots - 64*15}); err != nil {
+	if _, err := NewWorld(Config{Creatures: MaxSlots - 64*12}); err != nil {
 		t.Fatalf("a full house fits: %v", err)
 	}
 }

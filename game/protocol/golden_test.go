@@ -187,7 +187,7 @@ func goldens(t *testing.T) []golden {
 			h, err1 := events.ParseHit(e1.Body)
 			k, err2 := events.ParseKill(e2.Body)
 			if err1 != nil || err2 != nil || !ok || e1.Seq != 40 || e2.Seq != 41 || e2.Tick != 9200 ||
-				h != (events.Hit{Attacker: 7, Target: 9, Damage: 30}) || k != (events.Kill{Killer: 7, Victim: 9, Weapon: uint8(arena.WeaponSpread)}) {
+				h != (events.Hit{Attacker: 7, Target: 9, Damage: 2 * arena.SpreadDamage}) || k != (events.Kill{Killer: 7, Victim: 9, Weapon: uint8(arena.WeaponSpread)}) {
 				return fmt.Errorf("%+v %+v %+v %+v %v %v", e1, e2, h, k, err1, err2)
 			}
 			return nil

@@ -16,8 +16,8 @@ const (
 	// fetch it in the middle of a fight, in px.
 	ItemGrab = 220
 	// SpreadRange is the farthest a bot holding the spread gun shoots at,
-	// in px: within a pellet's reach (280 px), where the fan still lands.
-	SpreadRange = 230
+	// in px: within a pellet's reach (257 px), where the fan still lands.
+	SpreadRange = 220
 	// SpreadKeep is how far from its target a bot holding the spread gun
 	// likes to stay, in px: point blank, where all three pellets hit.
 	SpreadKeep = 90
