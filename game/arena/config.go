@@ -11,7 +11,14 @@ const (
 	DefaultMaxPlayers = 64
 	DefaultPickups    = 24
 	DefaultRoundTicks = 5 * 60 * TickRate // five minutes
-	// MaxPickups bounds Config.Pickups.
+	// DefaultSpreadGuns and DefaultPowerUps are the spread guns and
+	// power-ups lying among the health packs: a few, so that they are worth
+	// walking to and worth fighting over.
+	DefaultSpreadGuns = 4
+	DefaultPowerUps   = 2
+	// DefaultIntermissionTicks is the pause between two rounds: 5 s.
+	DefaultIntermissionTicks = 5 * TickRate
+	// MaxPickups bounds the pickups of every kind together.
 	MaxPickups = 1024
 )
 
@@ -32,6 +39,14 @@ type Config struct {
 	Pickups int
 	// RoundTicks is the length of a round in ticks (default 5 minutes).
 	RoundTicks int
+	// SpreadGuns is the number of spread gun pickups (default 4; negative:
+	// none), PowerUps the number of power-ups (default 2; negative: none).
+	// They follow the health packs in the pickup numbering: packs 0 to
+	// Pickups-1, then the spread guns, then the power-ups.
+	SpreadGuns, PowerUps int
+	// IntermissionTicks is the pause between a round's end and the next
+	// round's start (default 5 s; negative: none).
+	IntermissionTicks int
 }
 
 func (c Config) withDefaults() Config {
@@ -53,8 +68,25 @@ func (c Config) withDefaults() Config {
 	if c.RoundTicks == 0 {
 		c.RoundTicks = DefaultRoundTicks
 	}
+	c.SpreadGuns = orDefault(c.SpreadGuns, DefaultSpreadGuns)
+	c.PowerUps = orDefault(c.PowerUps, DefaultPowerUps)
+	c.IntermissionTicks = orDefault(c.IntermissionTicks, DefaultIntermissionTicks)
 	return c
 }
+
+// orDefault returns def for 0, 0 for a negative n, else n.
+func orDefault(n, def int) int {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
+// allPickups is the number of pickups of every kind.
+func (c Config) allPickups() int { return c.Pickups + c.SpreadGuns + c.PowerUps }
 
 // validate checks a config with its defaults applied: every creature,
 // player and projectile must have a slot at once (MaxSlots).
@@ -64,8 +96,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: MaxPlayers %d", ErrConfig, c.MaxPlayers)
 	case c.RoundTicks < 1:
 		return fmt.Errorf("%w: RoundTicks %d", ErrConfig, c.RoundTicks)
-	case c.Pickups > MaxPickups:
-		return fmt.Errorf("%w: %d pickups (at most %d)", ErrConfig, c.Pickups, MaxPickups)
+	case c.allPickups() > MaxPickups:
+		return fmt.Errorf("%w: %d pickups (at most %d)", ErrConfig, c.allPickups(), MaxPickups)
 	}
 	if n := c.Creatures + c.MaxPlayers*(1+ShotsInFlight); n > MaxSlots {
 		return fmt.Errorf("%w: %d creatures and %d players with %d projectiles each need %d slots (at most %d)",

@@ -17,10 +17,21 @@
 // DashSpeed, then DashCooldown before the next), moves ([Dash.Move],
 // [MovePlayer]) and maybe fires; creatures roam like the bandwidth model's
 // walkers and bite players they touch; projectiles fly in sub-steps, die on
-// walls or after [ProjectileTicks], and hit the first player or creature
-// they touch; hurt players take health packs; the round ends on time. A
+// walls or after their lifetime, and hit the first player or creature
+// they touch; players take pickups (health packs when hurt, spread guns,
+// power-ups: weapons.go); the round ends on time, and the next starts after
+// an intermission in which nobody fires or is hurt (round.go). A
 // player who just joined or respawned is shielded for [SpawnShieldTicks]
 // (no damage, [StateShielded]) unless it fires first.
+//
+// # Weapons
+//
+// A player fires the gun (one projectile, [ProjectileDamage], every
+// [FireInterval] ticks) or, after taking a spread gun, [SpreadShots] spread
+// shots ([SpreadPellets] pellets [SpreadAngle] apart, [SpreadDamage] each,
+// [SpreadTicks] of flight, every [SpreadFireInterval] ticks). A power-up
+// multiplies the damage of the shots fired in the next [PowerTicks] by
+// [PowerFactor]. Each player's [Loadout] travels as a record.
 // [World.AppendEntities] then lists what everyone may see: creatures,
 // players, projectiles, in increasing slot order, each slot reuse under a
 // new generation.
@@ -28,8 +39,8 @@
 // # Three kinds of state out
 //
 // State that changes all the time is the entities ([Entity]). State that
-// must arrive exactly (scores and names, health packs, the round clock) is
-// records ([World.ChangedRecords], [World.AllRecords]: plain [Record]
+// must arrive exactly (scores and names, loadouts, pickups, the round clock)
+// is records ([World.ChangedRecords], [World.AllRecords]: plain [Record]
 // values). One-shot happenings (hits, kills, the end of a round) are events
 // ([World.TakeEvents]: plain [Event] values).
 //

@@ -25,8 +25,9 @@ type Weapon uint8
 
 // Weapons.
 const (
-	WeaponGun  Weapon = iota // a player's projectile
-	WeaponBite               // a creature's bite (killer 0)
+	WeaponGun    Weapon = iota // a player's gun shot
+	WeaponBite                 // a creature's bite (killer 0)
+	WeaponSpread               // a player's spread gun pellet
 )
 
 // Hit is a player taking damage.
@@ -43,7 +44,7 @@ type Kill struct {
 	Weapon Weapon
 }
 
-// RoundOver is the end of a round.
+// RoundOver is the end of a round: the intermission starts.
 type RoundOver struct {
 	Round  uint32   // its number, 1 for the first
 	Winner PlayerID // the player with the highest score, 0 if nobody scored

@@ -3,8 +3,9 @@ package arena
 import "math"
 
 // Hash returns a 64-bit FNV-1a hash of the world's whole state: tick,
-// random generator, round, every creature, player (with its queued inputs,
-// name and score), projectile, free slot and health pack. Two worlds with
+// random generator, round clock and intermission, every creature, player
+// (with its queued inputs, dash, loadout, accuracy, name and score),
+// projectile, free slot and pickup. Two worlds with
 // the same seed given the same calls hash alike.
 func (w *World) Hash() uint64 {
 	h := hasher(14695981039346656037)
@@ -15,7 +16,8 @@ func (w *World) Hash() uint64 {
 	h.u64(uint64(w.tick))
 	h.u64(uint64(w.round))
 	h.u64(uint64(w.roundStart))
-	h.u64(uint64(w.roundEnd))
+	h.u64(uint64(w.roundEnd), uint64(w.nextStart))
+	h.bool(w.intermission)
 	for _, g := range w.gens {
 		h.byte(g)
 	}
@@ -41,6 +43,7 @@ func (w *World) Hash() uint64 {
 			h.bool(q.aimOK, q.fire)
 		}
 		p.hashDash(&h)
+		p.hashLoadout(&h)
 		h.u64(uint64(p.kills), uint64(p.deaths), uint64(p.score))
 		for _, b := range []byte(p.name) {
 			h.byte(b)
@@ -51,7 +54,7 @@ func (w *World) Hash() uint64 {
 		h.bool(s.live)
 		if s.live {
 			h.f64(s.x, s.y, s.vx, s.vy, s.heading)
-			h.u64(uint64(s.owner), uint64(s.ownerSlot), uint64(s.expires))
+			h.u64(uint64(s.owner), uint64(s.ownerSlot), uint64(s.expires), uint64(s.damage), uint64(s.weapon))
 		}
 	}
 	for i := range w.free.size {
@@ -60,6 +63,7 @@ func (w *World) Hash() uint64 {
 	for k := range w.pickups {
 		pk := &w.pickups[k]
 		h.bool(pk.live)
+		h.byte(pk.kind)
 		h.f64(pk.x, pk.y)
 		h.u64(uint64(pk.gen), uint64(pk.respawnAt))
 	}

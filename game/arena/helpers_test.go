@@ -9,7 +9,8 @@ type tb interface {
 	Fatalf(format string, args ...any)
 }
 
-// newBare returns a world without creatures or pickups unless cfg asks.
+// newBare returns a world without creatures or pickups (of any kind)
+// unless cfg asks.
 func newBare(t tb, cfg Config) *World {
 	t.Helper()
 	if cfg.Creatures == 0 {
@@ -17,6 +18,12 @@ func newBare(t tb, cfg Config) *World {
 	}
 	if cfg.Pickups == 0 {
 		cfg.Pickups = -1
+	}
+	if cfg.SpreadGuns == 0 {
+		cfg.SpreadGuns = -1
+	}
+	if cfg.PowerUps == 0 {
+		cfg.PowerUps = -1
 	}
 	w, err := NewWorld(cfg)
 	if err != nil {

@@ -19,9 +19,11 @@ func TestChangedAndAllRecords(t *testing.T) {
 	w.SetName(6, "bob")
 	first := records(w.ChangedRecords)
 	want := []Record{
-		{Kind: RecordClock, Clock: Clock{1, 0, DefaultRoundTicks}},
+		{Kind: RecordClock, Clock: Clock{1, 0, DefaultRoundTicks, DefaultRoundTicks + DefaultIntermissionTicks}},
 		{Kind: RecordScore, Index: 5},
 		{Kind: RecordScore, Index: 6, Score: Score{Name: "bob"}},
+		{Kind: RecordLoadout, Index: 5},
+		{Kind: RecordLoadout, Index: 6},
 	}
 	for k := range 3 {
 		pk := w.pickups[k]
@@ -46,6 +48,7 @@ func TestChangedAndAllRecords(t *testing.T) {
 	got := records(w.ChangedRecords)
 	want = []Record{
 		{Kind: RecordScore, Index: 5, Deleted: true},
+		{Kind: RecordLoadout, Index: 5, Deleted: true},
 		{Kind: RecordScore, Index: 6, Score: Score{Name: strings.Repeat("ü", 12)}},
 	}
 	if !slices.Equal(got, want) {
@@ -63,17 +66,56 @@ func TestChangedAndAllRecords(t *testing.T) {
 		t.Fatalf("records changed: %v, want player 6's", got)
 	}
 	for _, r := range records(w.AllRecords) {
-		if r.Deleted || r.Kind < RecordClock || r.Kind > RecordPickup {
+		if r.Deleted || r.Kind < RecordClock || r.Kind > RecordLoadout {
 			t.Fatalf("AllRecords reports %+v", r)
 		}
 	}
 }
 
 func TestClockRemaining(t *testing.T) {
-	c := Clock{Round: 1, Start: 100, End: 200}
-	for _, tc := range []struct{ tick, want uint32 }{{100, 100}, {150, 50}, {199, 1}, {200, 0}, {250, 0}} {
-		if got := c.Remaining(tc.tick); got != tc.want {
-			t.Errorf("Remaining(%d) = %d, want %d", tc.tick, got, tc.want)
+	c := Clock{Round: 1, Start: 100, End: 200, Next: 350}
+	for _, tc := range []struct {
+		tick, want, next uint32
+		between          bool
+	}{
+		{100, 100, 250, false}, {150, 50, 200, false}, {199, 1, 151, false},
+		{200, 0, 150, true}, {250, 0, 100, true}, {349, 0, 1, true}, {350, 0, 0, false}, {400, 0, 0, false},
+	} {
+		if got, next, between := c.Remaining(tc.tick), c.UntilNext(tc.tick), c.Intermission(tc.tick); got != tc.want || next != tc.next || between != tc.between {
+			t.Errorf("tick %d: Remaining %d, UntilNext %d, Intermission %v; want %d, %d, %v", tc.tick, got, next, between, tc.want, tc.next, tc.between)
 		}
+	}
+}
+
+// A shot alone does not republish the score record; its accuracy goes out
+// with the record's next change, and AllRecords tells a newcomer what the
+// others were last told.
+func TestAccuracyPublished(t *testing.T) {
+	w := newBare(t, Config{Seed: 4, MaxPlayers: 2})
+	w.AddPlayer(1)
+	place(t, w, 1, mid, mid)
+	w.ChangedRecords(func(Record) {})
+	(seqs{}).apply(w, 1, Input{Buttons: ButtonFire})
+	w.Step()
+	if got := records(w.ChangedRecords); len(got) != 0 {
+		t.Fatalf("a shot republished %+v", got)
+	}
+	score := func(rs []Record) Score {
+		for _, r := range rs {
+			if r.Kind == RecordScore {
+				return r.Score
+			}
+		}
+		return Score{Name: "none"}
+	}
+	if s := score(records(w.AllRecords)); s != (Score{}) {
+		t.Fatalf("AllRecords before the next change: %+v", s)
+	}
+	w.SetName(1, "ann")
+	if s := score(records(w.ChangedRecords)); s != (Score{Name: "ann", Shots: 1}) {
+		t.Fatalf("the next change: %+v", s)
+	}
+	if s := score(records(w.AllRecords)); s != (Score{Name: "ann", Shots: 1}) {
+		t.Fatalf("AllRecords after it: %+v", s)
 	}
 }

@@ -74,11 +74,12 @@ const (
 	// of one creature.
 	CreatureBiteInterval = TickRate
 
-	// PickupRadius is a health pack's pick-up radius in px.
+	// PickupRadius is a pickup's (health pack, spread gun, power-up)
+	// pick-up radius in px.
 	PickupRadius = 12
 	// PickupHeal is the health a pack gives (up to PlayerHealth).
 	PickupHeal = 30
-	// PickupRespawnTicks is how long a taken pack stays away.
+	// PickupRespawnTicks is how long a taken health pack stays away.
 	PickupRespawnTicks = 10 * TickRate
 
 	// InputQueue bounds a player's queued inputs: one is consumed per tick,
@@ -88,8 +89,56 @@ const (
 	// input may claim to be (10 s: longer than any live connection's gap).
 	MaxInputAhead = 10 * TickRate
 	// ShotsInFlight is the most projectiles one player can have alive:
-	// ProjectileTicks / FireInterval, rounded up.
-	ShotsInFlight = (ProjectileTicks + FireInterval - 1) / FireInterval
+	// the gun's ProjectileTicks / FireInterval, rounded up (8), and one
+	// spread shot's SpreadPellets (3: a pellet lives SpreadTicks, less
+	// than SpreadFireInterval). A player's wait after a shot is the
+	// interval of the weapon that fired it, so each weapon's own shots
+	// keep their spacing whatever the player switches to.
+	ShotsInFlight = (ProjectileTicks+FireInterval-1)/FireInterval +
+		SpreadPellets*((SpreadTicks+SpreadFireInterval-1)/SpreadFireInterval)
+)
+
+// The spread gun: a weapon found as a pickup (PickupSpread) that fires a fan
+// of pellets, a close-range burst where the gun is a steady long-range
+// stream. Pellets are ordinary projectiles, as fast as the gun's.
+const (
+	// SpreadPellets is how many pellets one spread shot fires.
+	SpreadPellets = 3
+	// SpreadAngle is the angle between neighbouring pellets (10°): the fan
+	// spans ±10° about the aim, so at 100 px the outer pellets fly 17 px
+	// either side of the middle one (all three can hit one player), and at
+	// 250 px 44 px (one can).
+	SpreadAngle = 10 * math.Pi / 180
+	// SpreadTicks is a pellet's lifetime, 11 ticks (0.37 s): a reach of
+	// 257 px, where the gun's shot flies 1050 px.
+	SpreadTicks = 11
+	// SpreadDamage is a pellet's damage: 54 when all three hit, where the
+	// gun's shot takes 20; two spread shots at point blank kill.
+	SpreadDamage = 18
+	// SpreadFireInterval is the least number of ticks after a spread shot
+	// before the player fires again (0.4 s): 135 health a second at point
+	// blank, where the gun deals 100.
+	SpreadFireInterval = 12
+	// SpreadShots is how many spread shots a spread gun pickup gives; then
+	// the player has the gun again. Taking another refills it; dying and
+	// the round's end take it away.
+	SpreadShots = 20
+	// SpreadRespawnTicks is how long a taken spread gun stays away.
+	SpreadRespawnTicks = 20 * TickRate
+)
+
+// The power-up (PickupPower): double damage for a while.
+const (
+	// PowerTicks is how long a power-up lasts after it is taken: 10 s.
+	// Taking another starts the time again (it does not add up); dying and
+	// the round's end take it away.
+	PowerTicks = 10 * TickRate
+	// PowerFactor multiplies the damage of every projectile (gun shot or
+	// pellet) fired while the power-up lasts. A projectile's damage is
+	// fixed when it is fired. Bites are not players' and never doubled.
+	PowerFactor = 2
+	// PowerRespawnTicks is how long a taken power-up stays away.
+	PowerRespawnTicks = 30 * TickRate
 )
 
 // Creatures roam like the bandwidth model's walkers (netcode/traffic): an

@@ -15,34 +15,58 @@ func TestConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := w.Config()
-	if c.Creatures != 300 || c.MaxPlayers != 64 || c.Pickups != 24 || c.RoundTicks != 5*60*30 {
+	if c.Creatures != 300 || c.MaxPlayers != 64 || c.Pickups != 24 || c.RoundTicks != 5*60*30 ||
+		c.SpreadGuns != 4 || c.PowerUps != 2 || c.IntermissionTicks != 150 {
 		t.Fatalf("defaults %+v", c)
 	}
-	if w.playerBase != 300 || w.shotBase != 364 || len(w.shots) != 64*ShotsInFlight || ShotsInFlight != 8 {
+	kinds := [3]int{}
+	for k, pk := range w.pickups {
+		kinds[pk.kind]++
+		if want := pickupKindAt(c, k); pk.kind != want {
+			t.Fatalf("pickup %d is kind %d, want %d", k, pk.kind, want)
+		}
+	}
+	if kinds != [3]int{24, 4, 2} {
+		t.Fatalf("pickups by kind %v", kinds)
+	}
+	if w.playerBase != 300 || w.shotBase != 364 || len(w.shots) != 64*ShotsInFlight || ShotsInFlight != 11 {
 		t.Fatalf("layout: players from %d, projectiles from %d, %d of them", w.playerBase, w.shotBase, len(w.shots))
 	}
 	if w.MapSeed() != 1 || w.Map().Wall(Tiles/2, Tiles/2) || !w.Map().Wall(0, 5) {
 		t.Fatal("map of the seed: open middle, walled border")
 	}
-	none, err := NewWorld(Config{Creatures: -1, Pickups: -1, MaxPlayers: 2})
-	if err != nil || len(none.creatures) != 0 || len(none.pickups) != 0 || none.playerBase != 0 {
+	none, err := NewWorld(Config{Creatures: -1, Pickups: -1, SpreadGuns: -1, PowerUps: -1, IntermissionTicks: -1, MaxPlayers: 2})
+	if err != nil || len(none.creatures) != 0 || len(none.pickups) != 0 || none.playerBase != 0 || none.Clock().Next != none.Clock().End {
 		t.Fatalf("negative counts mean none: %v %d %d", err, len(none.creatures), len(none.pickups))
 	}
 	bad := []Config{
 		{MaxPlayers: -1},
 		{RoundTicks: -5},
 		{Pickups: MaxPickups + 1},
-		{Creatures: MaxSlots - 64*9 + 1},            // one slot too many beside 64 players
-		{Creatures: -1, MaxPlayers: MaxSlots/9 + 1}, // players and their shots alone overflow
+		{Pickups: MaxPickups - 5, SpreadGuns: 4, PowerUps: 2}, // all kinds together count
+		{Creatures: MaxSlots - 64*12 + 1},                     // one slot too many beside 64 players
+		{Creatures: -1, MaxPlayers: MaxSlots/12 + 1},          // players and their shots alone overflow
 	}
 	for _, b := range bad {
 		if _, err := NewWorld(b); !errors.Is(err, ErrConfig) {
 			t.Errorf("NewWorld(%+v) = %v, want ErrConfig", b, err)
 		}
 	}
-	if _, err := NewWorld(Config{Creatures: MaxSlots - 64*9}); err != nil {
+	if _, err := NewWorld(Config{Creatures: MaxSlots - 64*12}); err != nil {
 		t.Fatalf("a full house fits: %v", err)
 	}
+}
+
+// pickupKindAt returns the kind of pickup k: packs, then spread guns, then
+// power-ups.
+func pickupKindAt(c Config, k int) uint8 {
+	switch {
+	case k < c.Pickups:
+		return PickupHealth
+	case k < c.Pickups+c.SpreadGuns:
+		return PickupSpread
+	}
+	return PickupPower
 }
 
 func TestSlotsAndObserve(t *testing.T) {
@@ -622,7 +646,7 @@ func TestRoundOver(t *testing.T) {
 	}
 	w.ChangedRecords(collect)
 	clock := changed[key{RecordClock, 0}].Clock
-	if clock != (Clock{Round: 1, Start: 0, End: 100}) || clock.Remaining(w.tick) != 1 {
+	if clock != (Clock{Round: 1, Start: 0, End: 100, Next: 100 + DefaultIntermissionTicks}) || clock.Remaining(w.tick) != 1 {
 		t.Fatalf("clock %+v", clock)
 	}
 	if sc := changed[key{RecordScore, 1}].Score; sc.Kills != 1 || sc.Score != 1 {
@@ -635,23 +659,49 @@ func TestRoundOver(t *testing.T) {
 		t.Fatalf("events at the round's end: %+v", evs)
 	}
 	w.ChangedRecords(collect)
-	if clock := changed[key{RecordClock, 0}].Clock; clock != (Clock{Round: 2, Start: 100, End: 200}) {
+	// The intermission: the clock stands, the scores stay (published again,
+	// with their accuracy), nothing is fired.
+	if _, ok := changed[key{RecordClock, 0}]; ok || !w.Intermission() {
+		t.Fatalf("the round's end republished the clock %+v; intermission %v", changed, w.Intermission())
+	}
+	if sc := changed[key{RecordScore, 1}].Score; sc.Kills != 1 || sc.Score != 1 || sc.Shots == 0 || sc.Hits == 0 || sc.Hits > sc.Shots {
+		t.Fatalf("A's score for the intermission: %+v", sc)
+	}
+	clear(changed)
+	const next = 100 + DefaultIntermissionTicks
+	for w.tick < next-1 {
+		s.apply(w, 1, Input{Buttons: ButtonFire})
+		w.Step()
+		if !w.Intermission() {
+			t.Fatalf("tick %d: the intermission ended early", w.tick)
+		}
+	}
+	w.ChangedRecords(collect)
+	if len(changed) != 0 || len(take(t, w)) != 0 {
+		t.Fatalf("records or events during the intermission: %+v", changed)
+	}
+	w.Step() // tick next: the next round starts
+	w.ChangedRecords(collect)
+	if clock := changed[key{RecordClock, 0}].Clock; clock != (Clock{Round: 2, Start: next, End: next + 100, Next: next + 100 + DefaultIntermissionTicks}) || w.Intermission() {
 		t.Fatalf("new round's clock %+v", clock)
 	}
 	for _, id := range []uint32{1, 2} {
-		if r, ok := changed[key{RecordScore, id}]; !ok || r.Score.Kills != 0 || r.Score.Deaths != 0 || r.Score.Score != 0 {
+		if r, ok := changed[key{RecordScore, id}]; !ok || r.Score != (Score{}) {
 			t.Fatalf("score of player %d after the round: %+v %v", id, r, ok)
 		}
 	}
 	// A round nobody scores in has no winner.
-	for w.tick < 200 {
+	for w.tick < next+100 {
 		w.Step()
 	}
 	evs = take(t, w)
 	if len(evs) != 1 || evs[0].RoundOver != (RoundOver{Round: 2, Winner: 0}) {
 		t.Fatalf("scoreless round: %+v", evs)
 	}
-	if r, end := w.Round(); r != 3 || end != 300 || w.stats.Rounds != 2 {
+	for w.tick < next+100+DefaultIntermissionTicks {
+		w.Step()
+	}
+	if r, end := w.Round(); r != 3 || end != 2*next+100 || w.stats.Rounds != 2 {
 		t.Fatalf("round %d ends %d", r, end)
 	}
 }

@@ -12,22 +12,28 @@ type Stats struct {
 	// consumed already, it is queued already, it claims to be more than
 	// MaxInputAhead ahead, or InputQueue newer ones wait.
 	DroppedUnknown, DroppedOld, DroppedDuplicate, DroppedTooFar, DroppedQueueFull uint64
-	// ShotsFired counts projectiles; ShotsRefused counts fire requests
-	// sooner than FireInterval after the player's last shot (holding the
-	// button between shots counts too).
+	// ShotsFired counts projectiles (a spread shot's pellets each);
+	// ShotsRefused counts fire requests sooner than the interval of the
+	// weapon that fired the player's last shot (holding the button between
+	// shots counts too) or during the intermission.
 	ShotsFired, ShotsRefused uint64
+	// SpreadShots counts spread shots (each SpreadPellets projectiles);
+	// PoweredShots counts shots (gun or spread) fired with a power-up.
+	SpreadShots, PoweredShots uint64
 	// Dashes counts dashes started; DashesRefused counts presses of the
 	// dash button that started none: during the cooldown, or dead.
 	Dashes, DashesRefused uint64
 	// Hits counts projectiles that hit a player or a creature.
 	Hits uint64
-	// Kills counts players killed by players' shots; Deaths counts players
-	// killed by anything; CreatureKills counts creatures shot dead.
-	Kills, Deaths, CreatureKills uint64
+	// Kills counts players killed by players' shots, SpreadKills those of
+	// them by a spread pellet; Deaths counts players killed by anything;
+	// CreatureKills counts creatures shot dead.
+	Kills, SpreadKills, Deaths, CreatureKills uint64
 	// Shielded counts hits and bites a spawn shield took.
 	Shielded uint64
-	// PickupsTaken counts health packs taken; Rounds counts rounds ended.
-	PickupsTaken, Rounds uint64
+	// PickupsTaken counts health packs taken, SpreadTaken spread guns,
+	// PowerTaken power-ups; Rounds counts rounds ended.
+	PickupsTaken, SpreadTaken, PowerTaken, Rounds uint64
 	// PlayersRefused counts AddPlayer calls with no free slot or a bad id.
 	PlayersRefused uint64
 	// EventsDropped counts happenings lost because nobody took them.

@@ -11,8 +11,9 @@ const shotSubSteps = 3
 // Step advances the world one tick, in this order: players (respawn,
 // consume one queued input, maybe dash, move, fire), creatures (respawn, roam), creature
 // bites, projectiles (fly, hit walls or the first player or creature they
-// touch), health packs, and the round clock. It allocates nothing once the
-// event buffer has grown to the match's rate of happenings.
+// touch), pickups, and the round clock (a round's end, the intermission, the
+// next round's start). It allocates nothing once the event buffer has grown
+// to the match's rate of happenings.
 func (w *World) Step() {
 	w.tick++
 	w.stepPlayers()
@@ -107,32 +108,6 @@ func betterSpawn(d, than float64) bool {
 	default:
 		return d > than
 	}
-}
-
-// fire spawns a projectile at the player's centre along its aim, unless the
-// player fired less than FireInterval ticks ago (or, which the slot count
-// rules out in play, every projectile slot is taken).
-func (w *World) fire(p *player, slot int) {
-	if p.hasShot && w.tick-p.lastShot < FireInterval {
-		w.stats.ShotsRefused++
-		return
-	}
-	k, ok := w.free.pop()
-	if !ok {
-		w.stats.ShotsRefused++
-		return
-	}
-	sin, cos := math.Sincos(p.aim)
-	w.shots[k] = shot{
-		live: true, x: p.x, y: p.y,
-		vx: cos * ProjectileSpeed * Dt, vy: sin * ProjectileSpeed * Dt,
-		heading: p.aim, owner: p.id, ownerSlot: int32(slot),
-		expires: w.tick + ProjectileTicks,
-	}
-	w.bumpGen(w.shotBase + int(k))
-	p.lastShot, p.hasShot = w.tick, true
-	p.shieldUntil = min(p.shieldUntil, w.tick) // a shielded player who shoots can be shot
-	w.stats.ShotsFired++
 }
 
 func (w *World) stepCreatures() {
@@ -232,6 +207,9 @@ func (w *World) nearest(x, y, r float64, skip int32, playersOnly bool) int32 {
 // stepBites lets every creature that touches a live player bite the nearest
 // one, once a CreatureBiteInterval.
 func (w *World) stepBites() {
+	if w.intermission {
+		return
+	}
 	for i := range w.creatures {
 		c := &w.creatures[i]
 		if c.dead || w.tick < c.biteAt {
@@ -263,10 +241,13 @@ func (w *World) stepShots() {
 			}
 			if t := w.nearest(s.x, s.y, ProjectileRadius, s.ownerSlot, false); t >= 0 {
 				w.stats.Hits++
+				if k := w.credit(s.owner); k != nil {
+					k.hits++
+				}
 				if int(t) < w.playerBase {
-					w.damageCreature(int(t), s.owner)
+					w.damageCreature(int(t), s.damage, s.owner)
 				} else {
-					w.damagePlayer(int(t)-w.playerBase, ProjectileDamage, s.owner, WeaponGun)
+					w.damagePlayer(int(t)-w.playerBase, s.damage, s.owner, s.weapon)
 				}
 				w.freeShot(k)
 				break
@@ -309,9 +290,13 @@ func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon Weapon) {
 	p.respawnAt = w.tick + RespawnTicks
 	p.deaths++
 	p.dirty = true
+	w.dropLoadout(p)
 	w.stats.Deaths++
 	if attacker != 0 {
 		w.stats.Kills++
+		if weapon == WeaponSpread {
+			w.stats.SpreadKills++
+		}
 		if k := w.credit(attacker); k != nil {
 			k.kills++
 			k.score++
@@ -321,11 +306,12 @@ func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon Weapon) {
 	w.emit(Event{Kind: EventKill, Kill: Kill{Killer: attacker, Victim: p.id, Weapon: weapon}})
 }
 
-// damageCreature takes a projectile's damage from creature i; a kill scores
-// one point (not a kill) for the shooter and is not reported as an event.
-func (w *World) damageCreature(i int, attacker PlayerID) {
+// damageCreature takes a projectile's damage dmg from creature i; a kill
+// scores one point (not a kill) for the shooter and is not reported as an
+// event.
+func (w *World) damageCreature(i, dmg int, attacker PlayerID) {
 	c := &w.creatures[i]
-	c.health -= ProjectileDamage
+	c.health -= dmg
 	c.hurtUntil = w.tick + HurtTicks
 	if c.health > 0 {
 		return
@@ -339,8 +325,9 @@ func (w *World) damageCreature(i int, attacker PlayerID) {
 	}
 }
 
-// stepPickups brings back packs whose time has come and gives each live
-// pack to the first live, hurt player (in slot order) touching it.
+// stepPickups brings back pickups whose time has come and gives each live
+// one to the first live player (in slot order) touching it who can take it
+// (canTake). During the intermission nothing is taken.
 func (w *World) stepPickups() {
 	const reach = (PlayerRadius + PickupRadius) * (PlayerRadius + PickupRadius)
 	for k := range w.pickups {
@@ -353,51 +340,19 @@ func (w *World) stepPickups() {
 			}
 			continue
 		}
+		if w.intermission {
+			continue
+		}
 		for i := range w.players {
 			p := &w.players[i]
-			if !p.active || p.dead || p.health >= PlayerHealth {
+			if !p.active || p.dead || !canTake(p, pk.kind) {
 				continue
 			}
 			if dx, dy := p.x-pk.x, p.y-pk.y; dx*dx+dy*dy >= reach {
 				continue
 			}
-			p.health = min(p.health+PickupHeal, PlayerHealth)
-			pk.live, pk.dirty = false, true
-			pk.respawnAt = w.tick + PickupRespawnTicks
-			w.stats.PickupsTaken++
+			w.takePickup(p, pk)
 			break
 		}
 	}
-}
-
-// stepRound ends the round when its time is up: a RoundOver event names the
-// winner (highest score; ties go to fewer deaths, then the lower slot; 0 if
-// nobody scored), every score goes back to zero and the next round starts.
-func (w *World) stepRound() {
-	if w.tick < w.roundEnd {
-		return
-	}
-	var winner PlayerID
-	var best, bestDeaths uint32
-	for i := range w.players {
-		p := &w.players[i]
-		if !p.active || p.score == 0 {
-			continue
-		}
-		if p.score > best || (p.score == best && p.deaths < bestDeaths) {
-			winner, best, bestDeaths = p.id, p.score, p.deaths
-		}
-	}
-	w.emit(Event{Kind: EventRoundOver, RoundOver: RoundOver{Round: w.round, Winner: winner}})
-	for i := range w.players {
-		if p := &w.players[i]; p.active {
-			p.kills, p.deaths, p.score = 0, 0, 0
-			p.dirty = true
-		}
-	}
-	w.stats.Rounds++
-	w.round++
-	w.roundStart = w.tick
-	w.roundEnd = w.tick + uint32(w.cfg.RoundTicks)
-	w.clockDirty = true
 }

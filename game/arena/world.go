@@ -43,6 +43,8 @@ type World struct {
 
 	round                uint32
 	roundStart, roundEnd uint32
+	nextStart            uint32 // the tick the next round starts on
+	intermission         bool   // the round ended and the next has not started
 	clockDirty           bool
 	removed              []PlayerID // score records to delete
 
@@ -84,8 +86,19 @@ type player struct {
 	respawnAt   uint32
 	hurtUntil   uint32
 	lastShot    uint32
+	shotWait    uint32 // the interval of the weapon that fired the last shot
 	hasShot     bool
 	dash        Dash
+
+	// The loadout: spread shots left (0: the gun) and the power-up's end
+	// (Loadout.PowerEnd); loadDirty: its record changed.
+	spread    uint32
+	powerEnd  uint32
+	loadDirty bool
+	// Accuracy in the current round: projectiles fired and those that hit,
+	// and as the score record last published them.
+	shots, hits       uint32
+	pubShots, pubHits uint32
 
 	applied uint32 // seq of the newest consumed input
 	newest  uint32 // newest seq accepted (queued or consumed)
@@ -105,9 +118,12 @@ type shot struct {
 	owner     PlayerID
 	ownerSlot int32  // the owner's entity slot, never hit by its own shot; -1 once the owner left
 	expires   uint32 // the first tick it is gone
+	damage    int    // fixed when fired (doubled by a power-up)
+	weapon    Weapon // WeaponGun or WeaponSpread
 }
 
 type pickup struct {
+	kind      uint8 // PickupHealth, PickupSpread or PickupPower
 	live      bool
 	x, y      float64
 	gen       uint16 // record generation, new on each respawn
@@ -156,9 +172,10 @@ func NewWorld(cfg Config) (*World, error) {
 		byID:       make(map[PlayerID]int32, cfg.MaxPlayers),
 		shots:      make([]shot, nShots),
 		free:       slotRing{buf: make([]int32, nShots)},
-		pickups:    make([]pickup, cfg.Pickups),
+		pickups:    make([]pickup, cfg.allPickups()),
 		round:      1,
 		roundEnd:   uint32(cfg.RoundTicks),
+		nextStart:  uint32(cfg.RoundTicks + cfg.IntermissionTicks),
 		clockDirty: true,
 		events:     make([]Event, 0, 256),
 	}
@@ -177,13 +194,19 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	for i := range w.pickups {
 		p := &w.pickups[i]
+		switch {
+		case i >= cfg.Pickups+cfg.SpreadGuns:
+			p.kind = PickupPower
+		case i >= cfg.Pickups:
+			p.kind = PickupSpread
+		}
 		p.x, p.y = w.pickupSpot()
 		p.live, p.dirty = true, true
 	}
 	return w, nil
 }
 
-// pickupSpot returns an open spot for a health pack, on whole pixels (its
+// pickupSpot returns an open spot for a pickup, on whole pixels (its
 // record carries whole pixels).
 func (w *World) pickupSpot() (float64, float64) {
 	for {
@@ -210,6 +233,15 @@ func (w *World) Tick() uint32 { return w.tick }
 // Round returns the current round (1 for the first) and the tick it ends on.
 func (w *World) Round() (round, endTick uint32) { return w.round, w.roundEnd }
 
+// Clock returns the round clock, as its record carries it.
+func (w *World) Clock() Clock {
+	return Clock{Round: w.round, Start: w.roundStart, End: w.roundEnd, Next: w.nextStart}
+}
+
+// Intermission reports whether the world is between a round's end and the
+// next round's start: nobody fires, takes damage or takes a pickup.
+func (w *World) Intermission() bool { return w.intermission }
+
 // Stats returns the world's counters.
 func (w *World) Stats() Stats { return w.stats }
 
@@ -222,6 +254,8 @@ type PlayerInfo struct {
 	Dead                 bool
 	Dashing              bool // the player's next move is a dash's
 	Kills, Deaths, Score uint32
+	Shots, Hits          uint32 // accuracy in the current round
+	Loadout              Loadout
 	Name                 string
 }
 
@@ -237,6 +271,7 @@ func (w *World) Player(id PlayerID) (PlayerInfo, bool) {
 		Slot: uint16(slot), Generation: uint16(w.gens[slot]),
 		X: p.x, Y: p.y, Aim: p.aim, Health: p.health, Dead: p.dead, Dashing: p.dash.Dashing(),
 		Kills: p.kills, Deaths: p.deaths, Score: p.score,
+		Shots: p.shots, Hits: p.hits, Loadout: p.loadout(),
 		Name: p.name,
 	}, true
 }
@@ -259,7 +294,7 @@ func (w *World) AddPlayer(id PlayerID) {
 		if p.active {
 			continue
 		}
-		*p = player{id: id, active: true, health: PlayerHealth, dirty: true, shieldUntil: w.tick + SpawnShieldTicks}
+		*p = player{id: id, active: true, health: PlayerHealth, dirty: true, loadDirty: true, shieldUntil: w.tick + SpawnShieldTicks}
 		p.x, p.y = w.spawnSpot(i)
 		w.bumpGen(w.playerBase + i)
 		w.byID[id] = int32(i)
@@ -269,7 +304,7 @@ func (w *World) AddPlayer(id PlayerID) {
 }
 
 // RemovePlayer frees the player's slot (its next user gets a new generation)
-// and deletes its score record. Its projectiles fly on; their hits no
+// and deletes its score and loadout records. Its projectiles fly on; their hits no
 // longer score.
 func (w *World) RemovePlayer(id PlayerID) {
 	i, ok := w.byID[id]

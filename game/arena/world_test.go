@@ -369,6 +369,11 @@ func TestStepDoesNotAllocate(t *testing.T) {
 			}
 			w.ApplyInput(id, seq, in)
 		}
+		if seq%100 == 0 { // spread guns and power-ups for everyone now and then
+			for i := range w.players {
+				w.players[i].spread, w.players[i].powerEnd = SpreadShots, w.tick+50
+			}
+		}
 		w.Step()
 		ents = w.AppendEntities(ents[:0])
 		w.TakeEvents(evFn)
@@ -379,6 +384,9 @@ func TestStepDoesNotAllocate(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(300, tick); n != 0 {
 		t.Fatalf("a tick allocates %v times", n)
+	}
+	if w.stats.SpreadShots == 0 || w.stats.PoweredShots == 0 {
+		t.Fatalf("the run did not fire the spread gun or a power-up: %+v", w.stats)
 	}
 	if w.stats.ShotsFired < 1000 || w.stats.Hits == 0 || w.stats.Dashes == 0 {
 		t.Fatalf("the run did not shoot: %+v", w.stats)

@@ -228,15 +228,14 @@ func (g *Game) drawShot(dst *ebiten.Image, e *drawnEntity) {
 }
 
 // pickupLook returns the sprite row and halo colour of a pickup by its
-// record's kind: 1 the spread gun (arena.PickupSpread), 2 double damage
-// (arena.PickupPower); anything else, as arena.PickupHealth, a health
-// pack.
+// record's kind (the HUD shows the spread gun and the power-up in the same
+// colours); an unknown kind looks like a health pack.
 func pickupLook(kind uint8) (int, color.RGBA) {
 	switch kind {
-	case 1:
-		return sheet.PickupSpread, colAccent
-	case 2:
-		return sheet.PickupPower, color.RGBA{0xb0, 0x6a, 0xff, 0xff}
+	case arena.PickupSpread:
+		return sheet.PickupSpread, colSpread
+	case arena.PickupPower:
+		return sheet.PickupPower, colPower
 	}
 	return sheet.PickupHealth, colPickup
 }

@@ -79,11 +79,7 @@ func (g *Game) event(e events.Event) {
 		if k.Killer == uint32(me) || k.Victim == uint32(me) {
 			tone = feed.ToneSelf
 		}
-		verb := "shot"
-		if arena.Weapon(k.Weapon) == arena.WeaponBite {
-			verb = "bit"
-		}
-		g.hud.kills.Push(now, fmt.Sprintf("%s %s %s", g.name(k.Killer), verb, g.name(k.Victim)), tone)
+		g.hud.kills.Push(now, fmt.Sprintf("%s %s %s", g.name(k.Killer), killVerb(arena.Weapon(k.Weapon)), g.name(k.Victim)), tone)
 	case events.KindHit:
 		h, err := events.ParseHit(e.Body)
 		if err != nil {
@@ -214,8 +210,11 @@ func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
 	}
 
 	g.drawHealth(dst)
+	g.drawLoadout(dst)
 	g.drawChat(dst, now)
-	g.drawBanners(dst, now)
+	if !g.drawIntermission(dst) { // the results replace the banners
+		g.drawBanners(dst, now)
+	}
 
 	// Bottom right: hints and the match.
 	hint := "WASD move · mouse aim · click fire · Shift dash · Enter chat · Tab scores · F3 network · M mute · Esc menu"

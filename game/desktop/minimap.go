@@ -76,10 +76,11 @@ func (mm *minimap) draw(dst *ebiten.Image, g *Game, now time.Time) {
 			circle(dst, x, y, 2.5, playerColor(e.id.Index))
 		}
 	}
-	g.records.eachPickup(func(x, y float64) {
-		px, py := mm.toMini(x, y)
-		box(dst, px-1.5, py-1.5, 3, 3, colPickup)
-	})
+	for _, p := range g.records.pickups {
+		px, py := mm.toMini(float64(p.X), float64(p.Y))
+		_, c := pickupLook(p.Kind)
+		box(dst, px-1.5, py-1.5, 3, 3, c)
+	}
 	if g.self.ok {
 		sx, sy := mm.toMini(g.self.x, g.self.y)
 		circle(dst, sx, sy, 3.5, colSelfRing)

@@ -16,19 +16,20 @@ type scoreRow struct {
 }
 
 // recordState is what the match's replica records say, re-read after each
-// poll: the round clock, every player's name and score, and the health
-// packs lying on the floor.
+// poll: the round clock, every player's name and score, the pickups lying on
+// the floor, and the player's own loadout.
 type recordState struct {
 	clock    arena.Clock
 	hasClock bool
 	scores   []scoreRow // best first
 	pickups  []arena.Pickup
-	bad      int // records that did not parse (counted, never shown)
+	own      ownLoadout // the player's own loadout record (loadout.go)
+	bad      int        // records that did not parse (counted, never shown)
 }
 
 // read replaces the state with the client's records.
 func (r *recordState) read(g *Game) {
-	r.hasClock = false
+	r.hasClock, r.own = false, ownLoadout{}
 	r.scores, r.pickups = r.scores[:0], r.pickups[:0]
 	g.cl.Records(func(id uint32, gen uint16, payload []byte) {
 		kind, index := protocol.RecordKind(id)
@@ -51,6 +52,8 @@ func (r *recordState) read(g *Game) {
 			} else {
 				r.bad++
 			}
+		case protocol.RecordLoadout:
+			r.readLoadout(g, index, payload)
 		}
 	})
 	slices.SortFunc(r.scores, func(a, b scoreRow) int {
@@ -80,11 +83,4 @@ func (r *recordState) name(id arena.PlayerID) string {
 		return s.Name
 	}
 	return "player " + strconv.Itoa(int(id))
-}
-
-// eachPickup calls fn with the position of every health pack on the floor.
-func (r *recordState) eachPickup(fn func(x, y float64)) {
-	for _, p := range r.pickups {
-		fn(float64(p.X), float64(p.Y))
-	}
 }

@@ -13,7 +13,8 @@ import (
 //	                      hit; Damage the health taken.
 //	arena.EventKill       events.KindKill: Killer is the player id whose
 //	                      shot killed, or 0 for a creature; Victim the
-//	                      player; Weapon is arena.WeaponGun or WeaponBite.
+//	                      player; Weapon is arena.WeaponGun, WeaponBite
+//	                      or WeaponSpread.
 //	arena.EventRoundOver  events.KindRoundOver: Round is its number (1 for
 //	                      the first), Winner the player id with the highest
 //	                      score, 0 if nobody scored.

@@ -128,8 +128,8 @@ func goldens(t *testing.T) []golden {
 		}},
 		{"records-datagram", func() []byte {
 			b := []byte{replica.TypeRecords}
-			b = replica.AppendRecord(b, replica.Record{ID: RecordClock, Revision: 1, Payload: AppendClock(nil, arena.Clock{Round: 1, Start: 1, End: 9001})})
-			b = replica.AppendRecord(b, replica.Record{ID: RecordScore | 7, Revision: 2, Payload: AppendScore(nil, arena.Score{Name: "ada", Kills: 1, Score: 1})})
+			b = replica.AppendRecord(b, replica.Record{ID: RecordClock, Revision: 1, Payload: AppendClock(nil, arena.Clock{Round: 1, Start: 1, End: 9001, Next: 9151})})
+			b = replica.AppendRecord(b, replica.Record{ID: RecordScore | 7, Revision: 2, Payload: AppendScore(nil, arena.Score{Name: "ada", Kills: 1, Score: 1, Shots: 5, Hits: 2})})
 			return replica.AppendRecord(b, replica.Record{ID: RecordPickup | 3, Generation: 4, Revision: 3, Deleted: true})
 		}, func(p []byte) error {
 			rs, err := replica.ParseRecords(p)
@@ -141,8 +141,54 @@ func goldens(t *testing.T) []golden {
 			r3, ok := rs.Next()
 			c, err1 := ParseClock(r1.Payload)
 			s, err2 := ParseScore(r2.Payload)
-			if err1 != nil || err2 != nil || !ok || c.End != 9001 || s.Name != "ada" || s.Kills != 1 || !r3.Deleted || r3.Generation != 4 || r3.ID != RecordPickup|3 {
+			if err1 != nil || err2 != nil || !ok || c.End != 9001 || c.Next != 9151 || s.Name != "ada" || s.Kills != 1 || s.Shots != 5 || s.Hits != 2 ||
+				!r3.Deleted || r3.Generation != 4 || r3.ID != RecordPickup|3 {
 				return fmt.Errorf("%+v %+v %+v %+v %+v %v %v", r1, r2, r3, c, s, err1, err2)
+			}
+			return nil
+		}},
+		{"records-loadout", func() []byte {
+			b := []byte{replica.TypeRecords}
+			b = replica.AppendRecord(b, replica.Record{ID: RecordLoadout | 7, Revision: 5, Payload: AppendLoadout(nil, arena.Loadout{Weapon: arena.WeaponSpread, Shots: 12, PowerEnd: 9300})})
+			b = replica.AppendRecord(b, replica.Record{ID: RecordPickup | 24, Generation: 2, Revision: 6, Payload: AppendPickup(nil, arena.Pickup{X: 1000, Y: 2000, Kind: arena.PickupSpread})})
+			return replica.AppendRecord(b, replica.Record{ID: RecordPickup | 29, Revision: 1, Payload: AppendPickup(nil, arena.Pickup{X: 300, Y: 400, Kind: arena.PickupPower})})
+		}, func(p []byte) error {
+			rs, err := replica.ParseRecords(p)
+			if err != nil {
+				return err
+			}
+			r1, _ := rs.Next()
+			r2, _ := rs.Next()
+			r3, ok := rs.Next()
+			l, err1 := ParseLoadout(r1.Payload)
+			p2, err2 := ParsePickup(r2.Payload)
+			p3, err3 := ParsePickup(r3.Payload)
+			if err1 != nil || err2 != nil || err3 != nil || !ok || r1.ID != RecordLoadout|7 ||
+				l != (arena.Loadout{Weapon: arena.WeaponSpread, Shots: 12, PowerEnd: 9300}) ||
+				p2 != (arena.Pickup{X: 1000, Y: 2000, Kind: arena.PickupSpread}) || r2.Generation != 2 ||
+				p3 != (arena.Pickup{X: 300, Y: 400, Kind: arena.PickupPower}) || r3.ID != RecordPickup|29 {
+				return fmt.Errorf("%+v %+v %+v %+v %+v %+v %v %v %v", r1, r2, r3, l, p2, p3, err1, err2, err3)
+			}
+			return nil
+		}},
+		{"events-spread-kill", func() []byte {
+			b := events.AppendDatagramHeader(nil, 40)
+			body, kind, _ := AppendEvent(nil, arena.Event{Kind: arena.EventHit, Hit: arena.Hit{Attacker: 7, Target: 9, Damage: 2 * arena.SpreadDamage}})
+			b = events.AppendEvent(b, events.Event{Kind: kind, Tick: 9200, Body: body})
+			body, kind, _ = AppendEvent(nil, arena.Event{Kind: arena.EventKill, Kill: arena.Kill{Killer: 7, Victim: 9, Weapon: arena.WeaponSpread}})
+			return events.AppendEvent(b, events.Event{Kind: kind, Tick: 9200, Body: body})
+		}, func(p []byte) error {
+			d, err := events.ParseDatagram(p)
+			if err != nil {
+				return err
+			}
+			e1, _ := d.Next()
+			e2, ok := d.Next()
+			h, err1 := events.ParseHit(e1.Body)
+			k, err2 := events.ParseKill(e2.Body)
+			if err1 != nil || err2 != nil || !ok || e1.Seq != 40 || e2.Seq != 41 || e2.Tick != 9200 ||
+				h != (events.Hit{Attacker: 7, Target: 9, Damage: 2 * arena.SpreadDamage}) || k != (events.Kill{Killer: 7, Victim: 9, Weapon: uint8(arena.WeaponSpread)}) {
+				return fmt.Errorf("%+v %+v %+v %+v %v %v", e1, e2, h, k, err1, err2)
 			}
 			return nil
 		}},

@@ -121,7 +121,7 @@ func TestObserve(t *testing.T) {
 func TestMatchRecords(t *testing.T) {
 	m, step := busyMatch(t)
 	want := map[uint32]arena.Record{}
-	var changed, deleted int
+	var changed, deleted, loadouts int
 	seen := func(r arena.Record) { want[RecordID(r)] = r }
 	m.World.AllRecords(seen)
 	got := 0
@@ -129,7 +129,7 @@ func TestMatchRecords(t *testing.T) {
 		got++
 		checkRecord(t, want[id], id, gen, payload, del)
 	})
-	if got != len(want) || got < 1+64+arena.DefaultPickups {
+	if got != len(want) || got < 1+2*64+arena.DefaultPickups+arena.DefaultSpreadGuns+arena.DefaultPowerUps {
 		t.Fatalf("%d records sent, %d in the arena", got, len(want))
 	}
 	for range 400 {
@@ -149,7 +149,14 @@ func TestMatchRecords(t *testing.T) {
 				r = arena.Record{Kind: arena.RecordScore, Index: index}
 				if !del {
 					p, _ := m.Player(arena.PlayerID(index))
-					r.Score = arena.Score{Name: p.Name, Kills: p.Kills, Deaths: p.Deaths, Score: p.Score}
+					r.Score = arena.Score{Name: p.Name, Kills: p.Kills, Deaths: p.Deaths, Score: p.Score, Shots: p.Shots, Hits: p.Hits}
+				}
+			case RecordLoadout:
+				r = arena.Record{Kind: arena.RecordLoadout, Index: index}
+				if !del {
+					p, _ := m.Player(arena.PlayerID(index))
+					r.Loadout = p.Loadout
+					loadouts++
 				}
 			case RecordPickup:
 				r = arena.Record{Kind: arena.RecordPickup, Index: index, Generation: gen}
@@ -159,13 +166,13 @@ func TestMatchRecords(t *testing.T) {
 			}
 			r.Deleted = del
 			if del {
-				r.Clock, r.Score, r.Pickup = arena.Clock{}, arena.Score{}, arena.Pickup{}
+				r.Clock, r.Score, r.Pickup, r.Loadout = arena.Clock{}, arena.Score{}, arena.Pickup{}, arena.Loadout{}
 			}
 			checkRecord(t, r, id, gen, payload, del)
 		})
 	}
-	if changed < 100 || deleted == 0 {
-		t.Fatalf("%d records changed, %d deleted: the match did not exercise them", changed, deleted)
+	if changed < 100 || deleted == 0 || loadouts == 0 {
+		t.Fatalf("%d records changed, %d deleted, %d loadouts: the match did not exercise them", changed, deleted, loadouts)
 	}
 }
 
@@ -195,6 +202,10 @@ func checkRecord(t *testing.T, r arena.Record, id uint32, gen uint16, payload []
 		var p arena.Pickup
 		p, err = ParsePickup(payload)
 		ok = p == r.Pickup
+	case arena.RecordLoadout:
+		var l arena.Loadout
+		l, err = ParseLoadout(payload)
+		ok = l == r.Loadout
 	}
 	if err != nil || !ok {
 		t.Fatalf("record %#x payload %x does not read back as %+v: %v", id, payload, r, err)

@@ -19,33 +19,42 @@ import (
 //	RecordScore | player   a player's name and score (generation 0: a
 //	                       player id is never reused); deleted when the
 //	                       player leaves
-//	RecordPickup | n       health pack n (n from 0): deleted when taken,
+//	RecordPickup | n       pickup n (n from 0): deleted when taken,
 //	                       published again with the next generation when it
 //	                       comes back elsewhere
+//	RecordLoadout | player what a player carries (generation 0); deleted
+//	                       when the player leaves
 //
 // Payloads (varints are unsigned LEB128 in shortest form; a parser rejects
 // any other form, any bytes left over, and values out of range):
 //
-//	clock   round varint (>= 1), start tick varint, end tick varint (> start)
-//	score   name length varint (<= arena.MaxNameBytes), name (UTF-8), kills
-//	        varint, deaths varint, score varint (all < 2^32)
-//	pickup  x uint16 LE, y uint16 LE (whole px, <= WorldSize), kind byte
-//	        (arena.PickupHealth)
+//	clock    round varint (>= 1), start tick varint, end tick varint
+//	         (> start), next round's start tick varint (>= end)
+//	score    name length varint (<= arena.MaxNameBytes), name (UTF-8), kills
+//	         varint, deaths varint, score varint, shots varint, hits varint
+//	         (<= shots) (all < 2^32)
+//	pickup   x uint16 LE, y uint16 LE (whole px, <= WorldSize), kind byte
+//	         (arena.PickupHealth, PickupSpread or PickupPower)
+//	loadout  weapon byte (arena.WeaponGun or WeaponSpread), spread shots
+//	         left varint (0 with the gun, 1..arena.SpreadShots with the
+//	         spread gun), power-up end tick varint (< 2^32; 0: none)
 //
 // Clock ticks count World Steps, which the match server numbers alike (its
 // tick N is the world after N Steps): the first round starts at tick 0,
 // before the first snapshot (tick 1); a round ends, and RoundOver is sent,
-// on the snapshot tick End, and End - tick ticks remain at tick.
+// on the snapshot tick End, and End - tick ticks remain at tick; from End
+// to the next round's start the intermission runs (arena.Clock).
 const (
 	RecordKindShift        = 28
 	RecordIndexMask        = 1<<RecordKindShift - 1
 	RecordClock     uint32 = 1 << RecordKindShift
 	RecordScore     uint32 = 2 << RecordKindShift
 	RecordPickup    uint32 = 3 << RecordKindShift
+	RecordLoadout   uint32 = 4 << RecordKindShift
 )
 
 // RecordKind splits a record id into its kind (RecordClock, RecordScore,
-// RecordPickup or another value) and its index.
+// RecordPickup, RecordLoadout or another value) and its index.
 func RecordKind(id uint32) (kind, index uint32) {
 	return id &^ RecordIndexMask, id & RecordIndexMask
 }
@@ -62,6 +71,8 @@ func RecordID(r arena.Record) uint32 {
 		return RecordScore | r.Index&RecordIndexMask
 	case arena.RecordPickup:
 		return RecordPickup | r.Index&RecordIndexMask
+	case arena.RecordLoadout:
+		return RecordLoadout | r.Index&RecordIndexMask
 	}
 	return 0
 }
@@ -79,6 +90,8 @@ func AppendRecordPayload(dst []byte, r arena.Record) []byte {
 		return AppendScore(dst, r.Score)
 	case arena.RecordPickup:
 		return AppendPickup(dst, r.Pickup)
+	case arena.RecordLoadout:
+		return AppendLoadout(dst, r.Loadout)
 	}
 	return dst
 }
@@ -87,7 +100,8 @@ func AppendRecordPayload(dst []byte, r arena.Record) []byte {
 func AppendClock(dst []byte, c arena.Clock) []byte {
 	dst = binary.AppendUvarint(dst, uint64(c.Round))
 	dst = binary.AppendUvarint(dst, uint64(c.Start))
-	return binary.AppendUvarint(dst, uint64(c.End))
+	dst = binary.AppendUvarint(dst, uint64(c.End))
+	return binary.AppendUvarint(dst, uint64(c.Next))
 }
 
 // AppendScore appends the payload of a score record. A name longer than
@@ -101,7 +115,9 @@ func AppendScore(dst []byte, s arena.Score) []byte {
 	dst = append(dst, name...)
 	dst = binary.AppendUvarint(dst, uint64(s.Kills))
 	dst = binary.AppendUvarint(dst, uint64(s.Deaths))
-	return binary.AppendUvarint(dst, uint64(s.Score))
+	dst = binary.AppendUvarint(dst, uint64(s.Score))
+	dst = binary.AppendUvarint(dst, uint64(s.Shots))
+	return binary.AppendUvarint(dst, uint64(s.Hits))
 }
 
 // AppendPickup appends the payload of a pickup record.
@@ -173,12 +189,13 @@ func ParseClock(p []byte) (arena.Clock, error) {
 		Round: uint32(r.uvarint(math.MaxUint32, "round")),
 		Start: uint32(r.uvarint(math.MaxUint32, "start")),
 		End:   uint32(r.uvarint(math.MaxUint32, "end")),
+		Next:  uint32(r.uvarint(math.MaxUint32, "next")),
 	}
 	if err := r.done(); err != nil {
 		return arena.Clock{}, err
 	}
-	if c.Round == 0 || c.End <= c.Start {
-		return arena.Clock{}, fmt.Errorf("%w: round %d from tick %d to %d", ErrRecord, c.Round, c.Start, c.End)
+	if c.Round == 0 || c.End <= c.Start || c.Next < c.End {
+		return arena.Clock{}, fmt.Errorf("%w: round %d from tick %d to %d, next at %d", ErrRecord, c.Round, c.Start, c.End, c.Next)
 	}
 	return c, nil
 }
@@ -192,12 +209,17 @@ func ParseScore(p []byte) (arena.Score, error) {
 		Kills:  uint32(r.uvarint(math.MaxUint32, "kills")),
 		Deaths: uint32(r.uvarint(math.MaxUint32, "deaths")),
 		Score:  uint32(r.uvarint(math.MaxUint32, "score")),
+		Shots:  uint32(r.uvarint(math.MaxUint32, "shots")),
+		Hits:   uint32(r.uvarint(math.MaxUint32, "hits")),
 	}
 	if err := r.done(); err != nil {
 		return arena.Score{}, err
 	}
 	if !utf8.Valid(name) {
 		return arena.Score{}, fmt.Errorf("%w: name is not UTF-8", ErrRecord)
+	}
+	if s.Hits > s.Shots {
+		return arena.Score{}, fmt.Errorf("%w: %d hits of %d shots", ErrRecord, s.Hits, s.Shots)
 	}
 	s.Name = string(name)
 	return s, nil
@@ -212,8 +234,36 @@ func ParsePickup(p []byte) (arena.Pickup, error) {
 	switch {
 	case pk.X > WorldSize || pk.Y > WorldSize:
 		return arena.Pickup{}, fmt.Errorf("%w: pickup at (%d, %d), outside the world", ErrRecord, pk.X, pk.Y)
-	case pk.Kind != arena.PickupHealth:
+	case pk.Kind > arena.PickupPower:
 		return arena.Pickup{}, fmt.Errorf("%w: unknown pickup kind %d", ErrRecord, pk.Kind)
 	}
 	return pk, nil
+}
+
+// AppendLoadout appends the payload of a loadout record.
+func AppendLoadout(dst []byte, l arena.Loadout) []byte {
+	dst = append(dst, byte(l.Weapon))
+	dst = binary.AppendUvarint(dst, uint64(l.Shots))
+	return binary.AppendUvarint(dst, uint64(l.PowerEnd))
+}
+
+// ParseLoadout decodes a loadout record's payload.
+func ParseLoadout(p []byte) (arena.Loadout, error) {
+	r := payloadReader{p: p}
+	w := r.bytes(1, "weapon")
+	l := arena.Loadout{
+		Shots:    uint32(r.uvarint(arena.SpreadShots, "spread shots")),
+		PowerEnd: uint32(r.uvarint(math.MaxUint32, "power-up end")),
+	}
+	if err := r.done(); err != nil {
+		return arena.Loadout{}, err
+	}
+	l.Weapon = arena.Weapon(w[0])
+	switch {
+	case l.Weapon != arena.WeaponGun && l.Weapon != arena.WeaponSpread:
+		return arena.Loadout{}, fmt.Errorf("%w: unknown weapon %d", ErrRecord, l.Weapon)
+	case (l.Weapon == arena.WeaponSpread) != (l.Shots > 0):
+		return arena.Loadout{}, fmt.Errorf("%w: weapon %d with %d spread shots", ErrRecord, l.Weapon, l.Shots)
+	}
+	return l, nil
 }

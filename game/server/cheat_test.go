@@ -304,10 +304,12 @@ func TestCheatingInputsGainNothing(t *testing.T) {
 	if honestMoved {
 		t.Error("the honest player, standing still, moved: someone else's input moved it")
 	}
-	if st.ShotsFired > uint64(ticks)/arena.FireInterval+1 {
-		t.Errorf("%d shots in %d ticks: more than one every %d ticks", st.ShotsFired, ticks, arena.FireInterval)
+	// A spread shot is SpreadPellets projectiles: count shots, not pellets.
+	shots := st.ShotsFired - (arena.SpreadPellets-1)*st.SpreadShots
+	if shots > uint64(ticks)/arena.FireInterval+1 {
+		t.Errorf("%d shots in %d ticks: more than one every %d ticks", shots, ticks, arena.FireInterval)
 	}
-	if st.ShotsFired < uint64(ticks)/arena.FireInterval/3 || st.ShotsRefused == 0 {
+	if shots < uint64(ticks)/arena.FireInterval/3 || st.ShotsRefused == 0 {
 		t.Errorf("fired %d, refused %d: the cheater's fire button did not work at all", st.ShotsFired, st.ShotsRefused)
 	}
 	if uint64(shotsSeen) > st.ShotsFired {

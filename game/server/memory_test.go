@@ -28,9 +28,9 @@ const (
 	// capEventsQueued: the outbox holds at most DefaultMaxQueued events; a
 	// client whose queue fills is dropped.
 	capEventsQueued = events.DefaultMaxQueued
-	// capRecords: one score record per player slot, the pickups and the
-	// clock; never more than the world has.
-	capRecords = arena.DefaultMaxPlayers + arena.DefaultPickups + 1
+	// capRecords: one score and one loadout record per player slot, the
+	// pickups of every kind and the clock; never more than the world has.
+	capRecords = 2*arena.DefaultMaxPlayers + arena.DefaultPickups + arena.DefaultSpreadGuns + arena.DefaultPowerUps + 1
 	// capInFlight: the transport's own bound, per channel and direction
 	// (memory: MaxInFlightBytes; webrtc: SendBufferLimit 256 KiB reliable,
 	// UnreliableBufferLimit 8 KiB unreliable).

@@ -134,3 +134,64 @@ func BenchmarkBrainNext(b *testing.B) {
 		})
 	}
 }
+
+// heldRecords is a client's records, held as payloads: what Read gets.
+type heldRecords struct {
+	me  arena.PlayerID
+	ids []uint32
+	ps  [][]byte
+}
+
+func (h *heldRecords) Player() (arena.PlayerID, bool) { return h.me, true }
+
+func (h *heldRecords) Records(fn func(id uint32, gen uint16, payload []byte)) {
+	for i, id := range h.ids {
+		fn(id, 0, h.ps[i])
+	}
+}
+
+// Read takes the pickups the bot wants and its own loadout, ignoring other
+// players' loadouts and health packs, and allocates nothing; then the bot
+// holding the spread gun fights at point blank, and fetches a power-up near
+// it even in a fight.
+func TestBrainReadsRecords(t *testing.T) {
+	h := &heldRecords{me: 5}
+	add := func(id uint32, p []byte) { h.ids, h.ps = append(h.ids, id), append(h.ps, p) }
+	add(protocol.RecordClock, protocol.AppendClock(nil, arena.Clock{Round: 1, End: 9000, Next: 9150}))
+	add(protocol.RecordPickup|0, protocol.AppendPickup(nil, arena.Pickup{X: 100, Y: 100, Kind: arena.PickupHealth}))
+	add(protocol.RecordPickup|1, protocol.AppendPickup(nil, arena.Pickup{X: middle + 150, Y: middle, Kind: arena.PickupPower}))
+	add(protocol.RecordPickup|2, protocol.AppendPickup(nil, arena.Pickup{X: 300, Y: 300, Kind: arena.PickupSpread}))
+	add(protocol.RecordLoadout|4, protocol.AppendLoadout(nil, arena.Loadout{Weapon: arena.WeaponGun}))
+	add(protocol.RecordLoadout|5, protocol.AppendLoadout(nil, arena.Loadout{Weapon: arena.WeaponSpread, Shots: 15}))
+	b := New(1)
+	b.Read(h)
+	if allocs := testing.AllocsPerRun(100, func() { b.Read(h) }); allocs != 0 {
+		t.Fatalf("Read allocates %v times", allocs)
+	}
+	if b.items.n != 2 || b.Loadout() != (arena.Loadout{Weapon: arena.WeaponSpread, Shots: 15}) {
+		t.Fatalf("read %d items, loadout %+v", b.items.n, b.Loadout())
+	}
+	if b.fireRange() != SpreadRange || b.keepDistance() != SpreadKeep || b.wants(arena.PickupSpread) || !b.wants(arena.PickupPower) {
+		t.Fatal("with 15 spread shots the bot should fight close and want only the power-up")
+	}
+	// A player 200 px to the north: the bot closes in (it keeps SpreadKeep)
+	// but first fetches the power-up 150 px east.
+	view := scene(t, me(middle, middle), ent{slot: 301, kind: protocol.KindPlayer, x: middle, y: middle - 200})
+	in := b.Next(selfSlot, view)
+	if in.MoveX <= 100 || in.MoveY < -30 || in.MoveY > 30 {
+		t.Fatalf("move (%d, %d), want east to the power-up", in.MoveX, in.MoveY)
+	}
+	// Without it, the bot closes in on the player, firing once aimed.
+	h.ids, h.ps = h.ids[:len(h.ids)-4], h.ps[:len(h.ps)-4]
+	add(protocol.RecordLoadout|5, protocol.AppendLoadout(nil, arena.Loadout{Weapon: arena.WeaponSpread, Shots: 15}))
+	b.Read(h)
+	fired := false
+	for range 20 {
+		b.pushed = false // the view is frozen: keep the stuck detector out
+		in = b.Next(selfSlot, view)
+		fired = fired || in.Buttons&arena.ButtonFire != 0
+	}
+	if in.MoveY >= -100 || !fired {
+		t.Fatalf("move (%d, %d), fired %v: want north at the player, firing", in.MoveX, in.MoveY, fired)
+	}
+}

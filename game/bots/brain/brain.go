@@ -60,7 +60,14 @@ type View interface {
 //
 // Now and then (at most once every dashEvery ticks) it dashes: straight at a
 // target in sight more than a dash beyond the distance it keeps, or away
-// from one within fleeDistance.
+// from one within half that distance.
+//
+// Given its client's records (Play with a View that is also Records, or
+// Read), it fetches spread guns and power-ups: one within ItemReach unless
+// it fights a player in sight, one within ItemGrab even then (shooting on
+// the way), a spread gun only when it has fewer than half a gun's shots
+// left. Holding the spread gun it fights at point blank: it closes in to
+// SpreadKeep and fires within SpreadRange.
 //
 // A Brain is deterministic (same seed, same views, same inputs) and
 // allocates nothing per tick: SetMap makes the route search's buffers
@@ -93,6 +100,10 @@ type Brain struct {
 	prey      snapshot.EntityID
 	hasPrey   bool
 	preyUntil int
+
+	// The spread guns and power-ups lying about and the bot's loadout,
+	// from its records (Read).
+	items itemState
 }
 
 // How a Brain with a map finds its way.
@@ -122,9 +133,9 @@ const (
 	dashEvery = arena.DashCooldown + arena.TickRate
 	// dashReach is how far a dash goes, in px.
 	dashReach = arena.DashTicks * arena.DashSpeed * arena.Dt
-	// fleeDistance is how near a target must be for a bot backing off to
-	// dash away from it, in px.
-	fleeDistance = KeepDistance / 2
+	// fleeShare is how near a target must be for a bot backing off to
+	// dash away from it, as a share of the distance it keeps.
+	fleeShare = 0.5
 )
 
 // New returns a brain; the same seed wanders the same way.
@@ -156,8 +167,12 @@ func (b *Brain) Map() *arena.Map { return b.m }
 
 // Play returns the input for the next tick from what v holds: the Brain's
 // decision when v knows the bot's slot (or SetSelf was called) and has a
-// snapshot, else the Wanderer's.
+// snapshot, else the Wanderer's. When v also holds the records (Records),
+// it reads them first: the pickups to fetch and the bot's loadout.
 func (b *Brain) Play(v View) arena.Input {
+	if r, ok := v.(Records); ok {
+		b.Read(r)
+	}
 	self, ok := v.Self()
 	if !ok {
 		self, ok = b.self, b.hasSelf
@@ -190,28 +205,31 @@ func (b *Brain) Next(self uint16, view *snapshot.Snapshot) arena.Input {
 	b.checkStuck(x, y)
 
 	target, best, visible := b.pick(view, i, x, y)
+	duel := target >= 0 && visible && view.Value(target, protocol.FieldKind) == protocol.KindPlayer
+	if gx, gy, ok := b.itemGoal(x, y, duel); ok && b.detour == 0 {
+		return b.fetch(view, x, y, gx, gy, target, best, visible)
+	}
 	if target < 0 {
 		return b.roamAt(x, y)
 	}
+	keep := b.keepDistance()
 	tx, ty := pos(view, target)
 	want := math.Atan2(ty-y, tx-x)
 	b.aim = turn(b.aim, want, MaxTurn)
 	in := arena.Input{Aim: b.aim}
-	if visible && math.Abs(angleDiff(b.aim, want)) <= AimTolerance && best <= FireRange && b.lineOfFire(x, y, best) {
-		in.Buttons = arena.ButtonFire
-	}
+	b.trigger(&in, x, y, want, best, visible)
 	if b.detour > 0 {
 		b.detour--
 		in.MoveX, in.MoveY = b.detourX, b.detourY
 	} else {
 		var ux, uy float64
-		closeIn := !visible || best > KeepDistance+KeepBand
+		closeIn := !visible || best > keep+KeepBand
 		dash := false
 		if !closeIn {
 			ux, uy, _ = direction(x, y, tx, ty)
-			if best < KeepDistance-KeepBand {
+			if best < keep-KeepBand {
 				ux, uy = b.backOff(x, y, ux, uy, tx, ty)
-				dash = best < fleeDistance
+				dash = best < keep*fleeShare
 			} else {
 				if b.tick >= b.strafeUntil { // change the way it circles now and then
 					b.strafe = -b.strafe
@@ -229,7 +247,7 @@ func (b *Brain) Next(self uint16, view *snapshot.Snapshot) arena.Input {
 			}
 			if !routed {
 				ux, uy, _ = direction(x, y, tx, ty)
-				dash = visible && best > KeepDistance+KeepBand+dashReach
+				dash = visible && best > keep+KeepBand+dashReach
 			}
 		}
 		in.MoveX, in.MoveY = stick(ux, uy)
@@ -242,34 +260,82 @@ func (b *Brain) Next(self uint16, view *snapshot.Snapshot) arena.Input {
 	return in
 }
 
-// candidate is a target in view and its distance.
-type candidate struct {
-	j int
-	d float64
+// trigger presses fire in in when the bot at (x, y) aims within
+// AimTolerance of want, the direction of its target best px away in its
+// line of fire (visible), within its weapon's range and with the line
+// along its aim clear.
+func (b *Brain) trigger(in *arena.Input, x, y, want, best float64, visible bool) {
+	if visible && math.Abs(angleDiff(b.aim, want)) <= AimTolerance && best <= b.fireRange() && b.lineOfFire(x, y, best) {
+		in.Buttons |= arena.ButtonFire
+	}
 }
+
+// fetch walks the bot at (x, y) to the item at (gx, gy), along a route with
+// the map, aiming at and shooting its target (if any) on the way, or
+// looking where it goes.
+func (b *Brain) fetch(view *snapshot.Snapshot, x, y, gx, gy float64, target int, best float64, visible bool) arena.Input {
+	want := math.Atan2(gy-y, gx-x)
+	if target >= 0 && visible {
+		tx, ty := pos(view, target)
+		want = math.Atan2(ty-y, tx-x)
+	}
+	b.aim = turn(b.aim, want, MaxTurn)
+	in := arena.Input{Aim: b.aim}
+	if target >= 0 {
+		b.trigger(&in, x, y, want, best, visible)
+	}
+	routed := false
+	var ux, uy float64
+	if b.m != nil && !b.m.Clear(x, y, gx, gy, arena.PlayerRadius) {
+		ux, uy, routed = b.follow(x, y, gx, gy)
+	}
+	if !routed {
+		ux, uy, _ = direction(x, y, gx, gy)
+	}
+	in.MoveX, in.MoveY = stick(ux, uy)
+	b.pushed = in.MoveX != 0 || in.MoveY != 0
+	return in
+}
+
+// candidate is a target in view, its distance and its rank: the distance,
+// or for a player while the bot holds the spread gun huntShare of it.
+type candidate struct {
+	j       int
+	d, rank float64
+}
+
+// huntShare is how much nearer than it is a player counts when a bot with
+// the spread gun picks its target: a spread gun is for players.
+const huntShare = 0.4
 
 // pick returns the entity the bot at (x, y), entity i of view, goes for,
 // its distance and whether the bot has a clear line of fire to it: the
 // nearest target, or with a map the nearest of the sightChecks nearest it
-// sees (the nearest of all, unseen, if it sees none). -1 if there is none.
+// sees (the nearest of all, unseen, if it sees none); holding the spread
+// gun, players count as nearer (huntShare). -1 if there is none.
 func (b *Brain) pick(view *snapshot.Snapshot, i int, x, y float64) (target int, d float64, visible bool) {
-	var near [sightChecks]candidate // sorted by distance, the first found first among equals
+	var near [sightChecks]candidate // sorted by rank, the first found first among equals
 	n := 0
+	hunt := b.spread()
 	for j := range view.Len() {
 		if j == i || !isTarget(view, j) {
 			continue
 		}
 		tx, ty := pos(view, j)
 		d := math.Hypot(tx-x, ty-y)
-		if !(d < math.Inf(1)) || n == len(near) && d >= near[n-1].d {
+		r := d // its rank: players count nearer to a bot hunting them
+		if hunt && view.Value(j, protocol.FieldKind) == protocol.KindPlayer {
+			r *= huntShare
+		}
+		if !(d < math.Inf(1)) || n == len(near) && r >= near[n-1].rank {
 			continue
 		}
 		k := min(n, len(near)-1)
 		n = min(n+1, len(near))
-		for ; k > 0 && near[k-1].d > d; k-- {
+		for ; k > 0 && near[k-1].rank > r; k-- {
 			near[k] = near[k-1]
 		}
-		near[k] = candidate{j, d}
+		near[k] = candidate{j, d, r}
 	}
 	if n == 0 {
 		return -1, 0, false
@@ -296,7 +362,7 @@ func (b *Brain) pick(view *snapshot.Snapshot, i int, x, y float64) (target int, 
 		case seen && (notFar || !vis),
 			!seen && b.tick < b.preyUntil && (!vis || c.d+switchMargin >= pd),
 			!seen && !vis && notFar:
-			c, vis = candidate{k, pd}, seen
+			c, vis = candidate{k, pd, pd}, seen
 		}
 	}
 	b.prey, b.hasPrey = view.ID(c.j), true

@@ -265,7 +265,7 @@ func TestBrainDashes(t *testing.T) {
 		away   bool    // the dashes go away from the target
 	}{
 		{"chasing from afar", 1000 + KeepDistance + KeepBand + dashReach + 50, 3, false},
-		{"fleeing from near", 1000 + fleeDistance - 20, 3, true},
+		{"fleeing from near", 1000 + KeepDistance*fleeShare - 20, 3, true},
 		{"circling", 1000 + KeepDistance, 0, false},
 		{"closing in from less than a dash away", 1000 + KeepDistance + KeepBand + dashReach - 20, 0, false},
 	}

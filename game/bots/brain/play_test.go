@@ -17,14 +17,32 @@ const (
 	wandering mode = iota
 	blind          // brains without the map
 	sighted        // brains with the map
+	fetching       // brains with the map and the records: the pickups and their loadouts
 )
 
-// playArena plays bots players in a real World of seed for ticks, each fed
+// worldRecords is what a bot's client holds of the world's records once
+// they have arrived: all of them.
+type worldRecords struct {
+	m  *protocol.Match
+	id arena.PlayerID
+}
+
+func (r worldRecords) Player() (arena.PlayerID, bool) { return r.id, true }
+
+func (r worldRecords) Records(fn func(id uint32, gen uint16, payload []byte)) {
+	r.m.AllRecords(func(id uint32, gen uint16, payload []byte, deleted bool) {
+		if !deleted {
+			fn(id, gen, payload)
+		}
+	})
+}
+
+// playArena plays bots players in a real World of cfg for ticks, each fed
 // the world's own snapshot, and calls each (if not nil) after every Step
 // with the bot's index, its input and its state after the Step. It returns
 // the world's counters.
-func playArena(t testing.TB, seed uint64, bots, ticks int, how mode, each func(i int, in arena.Input, p arena.PlayerInfo)) arena.Stats {
-	w, err := newMatch(arena.Config{Seed: seed})
+func playArena(t testing.TB, cfg arena.Config, bots, ticks int, how mode, each func(i int, in arena.Input, p arena.PlayerInfo)) arena.Stats {
+	w, err := newMatch(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +51,7 @@ func playArena(t testing.TB, seed uint64, bots, ticks int, how mode, each func(i
 	for i := range bots {
 		w.AddPlayer(arena.PlayerID(i + 1))
 		brains[i], wanderers[i] = New(uint64(i)), NewWanderer(uint64(i))
-		if how == sighted {
+		if how >= sighted {
 			brains[i].SetMap(arena.NewMap(w.MapSeed()))
 		}
 	}
@@ -43,6 +61,9 @@ func playArena(t testing.TB, seed uint64, bots, ticks int, how mode, each func(i
 		w.Fill(view)
 		for i := range bots {
 			id := arena.PlayerID(i + 1)
+			if how == fetching {
+				brains[i].Read(worldRecords{w, id})
+			}
 			if how == wandering {
 				ins[i] = arena.Input(wanderers[i].Next())
 			} else {
@@ -69,9 +90,12 @@ func hitRate(s arena.Stats) float64 { return float64(s.Hits) / max(float64(s.Sho
 func TestBrainsPlayTheArena(t *testing.T) {
 	const bots, ticks = 8, 60 * arena.TickRate
 	for _, seed := range []uint64{21, 4} {
-		smart := playArena(t, seed, bots, ticks, sighted, nil)
-		old := playArena(t, seed, bots, ticks, blind, nil)
-		dumb := playArena(t, seed, bots, ticks, wandering, nil)
+		// The gun only: spread pellets that miss at range would blur the
+		// hit rates this compares.
+		cfg := arena.Config{Seed: seed, SpreadGuns: -1, PowerUps: -1}
+		smart := playArena(t, cfg, bots, ticks, sighted, nil)
+		old := playArena(t, cfg, bots, ticks, blind, nil)
+		dumb := playArena(t, cfg, bots, ticks, wandering, nil)
 		t.Logf("seed %d, %d bots, %d s: with the map %d shots, %d hits (%.0f %%), %d creatures, %d kills; "+
 			"without %d shots, %d hits (%.0f %%), %d creatures, %d kills; wanderers %d shots, %d hits, %d creatures",
 			seed, bots, ticks/arena.TickRate,
@@ -97,6 +121,29 @@ func TestBrainsPlayTheArena(t *testing.T) {
 	}
 }
 
+// TestBrainsUseSpreadAndPower: bots that read their records fetch spread
+// guns and power-ups, far more than bots that only stumble on them, fire
+// the spread gun and kill with it, and fight at point blank with it: more
+// of its pellets hit than the gun's shots do.
+func TestBrainsUseSpreadAndPower(t *testing.T) {
+	const bots, ticks = 8, 90 * arena.TickRate
+	for _, seed := range []uint64{21, 4} {
+		fetch := playArena(t, arena.Config{Seed: seed}, bots, ticks, fetching, nil)
+		blind := playArena(t, arena.Config{Seed: seed}, bots, ticks, sighted, nil)
+		t.Logf("seed %d, %d bots, %d s: reading records: %d spread guns and %d power-ups taken, %d spread shots, %d spread kills of %d, %d powered shots; "+
+			"not reading: %d spread guns, %d power-ups, %d spread kills",
+			seed, bots, ticks/arena.TickRate, fetch.SpreadTaken, fetch.PowerTaken, fetch.SpreadShots, fetch.SpreadKills, fetch.Kills, fetch.PoweredShots,
+			blind.SpreadTaken, blind.PowerTaken, blind.SpreadKills)
+		if fetch.SpreadTaken < 8 || fetch.PowerTaken < 3 || fetch.SpreadShots < 100 || fetch.SpreadKills == 0 || fetch.PoweredShots < 50 {
+			t.Errorf("seed %d: bots reading records did not use the new things: %+v", seed, fetch)
+		}
+		if fetch.SpreadTaken+fetch.PowerTaken < 2*(blind.SpreadTaken+blind.PowerTaken)+4 {
+			t.Errorf("seed %d: %d items taken reading records, %d without: the bots do not go for them", seed,
+				fetch.SpreadTaken+fetch.PowerTaken, blind.SpreadTaken+blind.PowerTaken)
+		}
+	}
+}
+
 // TestBrainsNeverStayStuck: in a real match, no bot with the map pushes
 // against a wall for more than the few ticks before a detour, nor stays
 // within a tile's length of one spot for long while alive: it walks routes
@@ -116,7 +163,7 @@ func TestBrainsNeverStayStuck(t *testing.T) {
 		for i := range tr {
 			tr[i].x = math.NaN()
 		}
-		playArena(t, 21, bots, ticks, how, func(i int, in arena.Input, p arena.PlayerInfo) {
+		playArena(t, arena.Config{Seed: 21}, bots, ticks, how, func(i int, in arena.Input, p arena.PlayerInfo) {
 			k := &tr[i]
 			moved := math.Hypot(p.X-k.x, p.Y-k.y)
 			k.x, k.y = p.X, p.Y

@@ -21,7 +21,10 @@ import (
 // ProtocolVersion is the version of the match protocol (docs/PROTOCOL.md)
 // an offer speaks. A server refuses an offer of another version with 400.
 // Version 2: the arena's state field grew to 4 bits (the spawn shield).
-const ProtocolVersion = 2
+// Version 3: the clock record names the next round's start (the
+// intermission), the score record carries accuracy, pickups have kinds 1
+// and 2 (spread gun, power-up), and the loadout record is new.
+const ProtocolVersion = 3
 
 // maxAnswerBytes caps the answer Dial reads.
 const maxAnswerBytes = 64 << 10
