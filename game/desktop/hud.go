@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/desktop/feed"
+	"github.com/sightline-game/sightline/game/desktop/scoreboard"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/events"
 )
@@ -79,7 +80,7 @@ func (g *Game) event(e events.Event) {
 		if k.Killer == uint32(me) || k.Victim == uint32(me) {
 			tone = feed.ToneSelf
 		}
-		g.hud.kills.Push(now, fmt.Sprintf("%s %s %s", g.name(k.Killer), killVerb(arena.Weapon(k.Weapon)), g.name(k.Victim)), tone)
+		g.hud.kills.Push(now, fmt.Sprintf("%s %s %s", g.name(k.Killer), scoreboard.KillVerb(arena.Weapon(k.Weapon)), g.name(k.Victim)), tone)
 	case events.KindHit:
 		h, err := events.ParseHit(e.Body)
 		if err != nil {
@@ -357,13 +358,13 @@ func (g *Game) drawScoreboard(dst *ebiten.Image) {
 	for i, r := range rows {
 		ry := hy + 24 + float64(i)*26
 		c := colText
-		if r.player == me {
+		if r.Player == me {
 			box(dst, x+8, ry-3, w-16, 24, fade(colSelf, 0.18))
 			c = colSelf
 		}
 		name := r.Name
 		if name == "" {
-			name = g.records.name(r.player)
+			name = g.records.name(r.Player)
 		}
 		drawText(dst, fmt.Sprintf("%d. %s", i+1, name), f.normal, cols[0], ry, text.AlignStart, c)
 		for j, v := range []uint32{r.Score.Score, r.Kills, r.Deaths} {

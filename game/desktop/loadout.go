@@ -8,6 +8,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/desktop/scoreboard"
 	"github.com/sightline-game/sightline/game/protocol"
 )
 
@@ -38,30 +39,6 @@ func (r *recordState) readLoadout(g *Game, index uint32, payload []byte) {
 	}
 }
 
-// loadoutView is what the HUD shows of the player's loadout at a tick.
-type loadoutView struct {
-	Weapon    string  // "GUN" or "SPREAD"
-	Shots     string  // "20 shots" with the spread gun, "" with the gun
-	Power     bool    // the power-up is on
-	PowerLeft float64 // seconds of it left
-	PowerFrac float64 // the share of its time left, 0..1
-}
-
-// viewLoadout returns what the HUD shows of l at tick, at tickRate Hz.
-func viewLoadout(l arena.Loadout, tick uint32, tickRate float64) loadoutView {
-	v := loadoutView{Weapon: "GUN"}
-	if l.Weapon == arena.WeaponSpread {
-		v.Weapon, v.Shots = "SPREAD", fmt.Sprintf("%d/%d shots", l.Shots, arena.SpreadShots)
-	}
-	if l.Powered(tick) {
-		left := l.PowerEnd - tick
-		v.Power = true
-		v.PowerLeft = float64(left) / tickRate
-		v.PowerFrac = min(float64(left)/arena.PowerTicks, 1)
-	}
-	return v
-}
-
 // drawLoadout draws, right of the health bar, the weapon with its shots
 // left, and beside it the power-up with a bar and seconds counting down.
 func (g *Game) drawLoadout(dst *ebiten.Image) {
@@ -69,7 +46,7 @@ func (g *Game) drawLoadout(dst *ebiten.Image) {
 		return
 	}
 	tick, _ := g.cl.Newest()
-	v := viewLoadout(g.records.own.Loadout, tick, g.cfg.TickRate)
+	v := scoreboard.ViewLoadout(g.records.own.Loadout, tick, g.cfg.TickRate)
 	f := g.fonts
 	x, y, h := 318.0, float64(ScreenHeight-48), 26.0
 	c := colText
@@ -89,15 +66,4 @@ func (g *Game) drawLoadout(dst *ebiten.Image) {
 	box(dst, px, y+h-6, w, 6, color.RGBA{0x2a, 0x10, 0x30, 0xff})
 	box(dst, px, y+h-6, w*v.PowerFrac, 6, colPower)
 	drawText(dst, fmt.Sprintf("x2 DAMAGE  %.0f s", math.Ceil(v.PowerLeft)), f.small, px+6, y+1, text.AlignStart, colPower)
-}
-
-// killVerb is the kill feed's verb for a weapon.
-func killVerb(w arena.Weapon) string {
-	switch w {
-	case arena.WeaponBite:
-		return "bit"
-	case arena.WeaponSpread:
-		return "blasted"
-	}
-	return "shot"
 }

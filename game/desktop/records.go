@@ -6,14 +6,9 @@ import (
 	"strconv"
 
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/desktop/scoreboard"
 	"github.com/sightline-game/sightline/game/protocol"
 )
-
-// scoreRow is one line of the scoreboard.
-type scoreRow struct {
-	player arena.PlayerID
-	arena.Score
-}
 
 // recordState is what the match's replica records say, re-read after each
 // poll: the round clock, every player's name and score, the pickups lying on
@@ -21,7 +16,7 @@ type scoreRow struct {
 type recordState struct {
 	clock    arena.Clock
 	hasClock bool
-	scores   []scoreRow // best first
+	scores   []scoreboard.Row // best first
 	pickups  []arena.Pickup
 	own      ownLoadout // the player's own loadout record (loadout.go)
 	bad      int        // records that did not parse (counted, never shown)
@@ -42,7 +37,7 @@ func (r *recordState) read(g *Game) {
 			}
 		case protocol.RecordScore:
 			if s, err := protocol.ParseScore(payload); err == nil {
-				r.scores = append(r.scores, scoreRow{arena.PlayerID(index), s})
+				r.scores = append(r.scores, scoreboard.Row{Player: arena.PlayerID(index), Score: s})
 			} else {
 				r.bad++
 			}
@@ -56,25 +51,20 @@ func (r *recordState) read(g *Game) {
 			r.readLoadout(g, index, payload)
 		}
 	})
-	slices.SortFunc(r.scores, func(a, b scoreRow) int {
+	slices.SortFunc(r.scores, func(a, b scoreboard.Row) int {
 		if c := cmp.Compare(b.Score.Score, a.Score.Score); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(b.Kills, a.Kills); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.player, b.player)
+		return cmp.Compare(a.Player, b.Player)
 	})
 }
 
 // score returns a player's row, if it has one.
-func (r *recordState) score(id arena.PlayerID) (scoreRow, int, bool) {
-	for i, s := range r.scores {
-		if s.player == id {
-			return s, i + 1, true
-		}
-	}
-	return scoreRow{}, 0, false
+func (r *recordState) score(id arena.PlayerID) (scoreboard.Row, int, bool) {
+	return scoreboard.Find(r.scores, id)
 }
 
 // name returns a player's name: from its score record, else "player N".

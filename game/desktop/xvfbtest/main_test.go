@@ -3,12 +3,16 @@ package xvfbtest
 import (
 	"context"
 	"fmt"
+	"io"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jezek/xgb"
 )
 
 // The game binary, built once for all the tests.
@@ -20,6 +24,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// xgb, which the input tests drive Xvfb with, logs through a package
+	// variable that its connections read: set it once, before any test
+	// connects. Xvfb has no authority file, which it would say each time.
+	xgb.Logger = log.New(io.Discard, "", 0)
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)

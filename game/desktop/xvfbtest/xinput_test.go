@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"log"
 	"os"
 	"os/exec"
 	"strings"
@@ -69,7 +67,6 @@ func startX(t *testing.T, ctx context.Context) *xServer {
 	case <-time.After(20 * time.Second):
 		t.Fatal("Xvfb did not start within 20 s")
 	}
-	xgb.Logger = log.New(io.Discard, "", 0) // no authority file: it says so, and connects
 	x.conn, err = xgb.NewConnDisplay(x.display)
 	if err != nil {
 		t.Fatalf("connecting to Xvfb %s: %v", x.display, err)

@@ -1,4 +1,4 @@
-package desktop
+package scoreboard
 
 import (
 	"testing"
@@ -11,18 +11,18 @@ func TestViewLoadout(t *testing.T) {
 		name string
 		l    arena.Loadout
 		tick uint32
-		want loadoutView
+		want Loadout
 	}{
-		{"the gun", arena.Loadout{}, 100, loadoutView{Weapon: "GUN"}},
-		{"the spread gun", arena.Loadout{Weapon: arena.WeaponSpread, Shots: 7}, 100, loadoutView{Weapon: "SPREAD", Shots: "7/20 shots"}},
-		{"a fresh power-up", arena.Loadout{PowerEnd: 400}, 100, loadoutView{Weapon: "GUN", Power: true, PowerLeft: 10, PowerFrac: 1}},
+		{"the gun", arena.Loadout{}, 100, Loadout{Weapon: "GUN"}},
+		{"the spread gun", arena.Loadout{Weapon: arena.WeaponSpread, Shots: 7}, 100, Loadout{Weapon: "SPREAD", Shots: "7/20 shots"}},
+		{"a fresh power-up", arena.Loadout{PowerEnd: 400}, 100, Loadout{Weapon: "GUN", Power: true, PowerLeft: 10, PowerFrac: 1}},
 		{"half a power-up", arena.Loadout{Weapon: arena.WeaponSpread, Shots: 1, PowerEnd: 400}, 250,
-			loadoutView{Weapon: "SPREAD", Shots: "1/20 shots", Power: true, PowerLeft: 5, PowerFrac: 0.5}},
-		{"a power-up at its end", arena.Loadout{PowerEnd: 400}, 400, loadoutView{Weapon: "GUN"}},
-		{"a power-up long gone", arena.Loadout{PowerEnd: 400}, 9000, loadoutView{Weapon: "GUN"}},
+			Loadout{Weapon: "SPREAD", Shots: "1/20 shots", Power: true, PowerLeft: 5, PowerFrac: 0.5}},
+		{"a power-up at its end", arena.Loadout{PowerEnd: 400}, 400, Loadout{Weapon: "GUN"}},
+		{"a power-up long gone", arena.Loadout{PowerEnd: 400}, 9000, Loadout{Weapon: "GUN"}},
 	}
 	for _, c := range cases {
-		if got := viewLoadout(c.l, c.tick, 30); got != c.want {
+		if got := ViewLoadout(c.l, c.tick, 30); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
 	}
@@ -30,7 +30,7 @@ func TestViewLoadout(t *testing.T) {
 
 func TestKillVerb(t *testing.T) {
 	for w, want := range map[arena.Weapon]string{arena.WeaponGun: "shot", arena.WeaponBite: "bit", arena.WeaponSpread: "blasted"} {
-		if got := killVerb(w); got != want {
+		if got := KillVerb(w); got != want {
 			t.Errorf("weapon %d: %q, want %q", w, got, want)
 		}
 	}
@@ -41,19 +41,20 @@ func TestAccuracy(t *testing.T) {
 		s    arena.Score
 		want string
 	}{{arena.Score{}, "—"}, {arena.Score{Shots: 3, Hits: 1}, "33%"}, {arena.Score{Shots: 40, Hits: 40}, "100%"}, {arena.Score{Shots: 9}, "0%"}} {
-		if got := accuracy(c.s); got != c.want {
+		if got := Accuracy(c.s); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
 		}
 	}
 }
 
 // The results show between End and Next only: the best players first (at
-// most intermissionTop), the player's own line and rank, and whole seconds
-// counting down to the next round.
-func TestIntermissionResults(t *testing.T) {
-	r := &recordState{hasClock: true, clock: arena.Clock{Round: 3, Start: 1000, End: 2000, Next: 2150}}
+// most Top), the player's own line and rank, and whole seconds counting
+// down to the next round.
+func TestIntermission(t *testing.T) {
+	clock := arena.Clock{Round: 3, Start: 1000, End: 2000, Next: 2150}
+	var rows []Row
 	for id := arena.PlayerID(1); id <= 7; id++ {
-		r.scores = append(r.scores, scoreRow{id, arena.Score{Name: "p", Score: 10 - uint32(id), Kills: uint32(id), Shots: 10, Hits: 5}})
+		rows = append(rows, Row{id, arena.Score{Name: "p", Score: 10 - uint32(id), Kills: uint32(id), Shots: 10, Hits: 5}})
 	}
 	cases := []struct {
 		tick uint32
@@ -61,18 +62,21 @@ func TestIntermissionResults(t *testing.T) {
 		next int
 	}{{1999, false, 0}, {2000, true, 5}, {2001, true, 5}, {2120, true, 1}, {2149, true, 1}, {2150, false, 0}}
 	for _, c := range cases {
-		res, ok := intermissionResults(r, 6, c.tick, 30)
+		res, ok := Intermission(clock, rows, 6, c.tick, 30)
 		if ok != c.ok || res.Next != c.next {
 			t.Errorf("tick %d: shown %v, next in %d s; want %v, %d", c.tick, ok, res.Next, c.ok, c.next)
 		}
 		if !ok {
 			continue
 		}
-		if res.Round != 3 || len(res.Top) != intermissionTop || res.Top[0].player != 1 || !res.MeOK || res.Rank != 6 || res.Me.Kills != 6 {
+		if res.Round != 3 || len(res.Top) != Top || res.Top[0].Player != 1 || !res.MeOK || res.Rank != 6 || res.Me.Kills != 6 {
 			t.Errorf("tick %d: results %+v", c.tick, res)
 		}
 	}
-	if _, ok := intermissionResults(&recordState{}, 1, 2000, 30); ok {
+	if _, ok := Intermission(arena.Clock{}, rows, 1, 2000, 30); ok {
 		t.Error("results without a clock")
+	}
+	if _, _, ok := Find(rows, 99); ok {
+		t.Error("a player with no row is found")
 	}
 }
