@@ -132,13 +132,10 @@ func goldens(t *testing.T) []golden {
 			b = replica.AppendRecord(b, replica.Record{ID: RecordScore | 7, Revision: 2, Payload: AppendScore(nil, arena.Score{Name: "ada", Kills: 1, Score: 1, Shots: 5, Hits: 2})})
 			return replica.AppendRecord(b, replica.Record{ID: RecordPickup | 3, Generation: 4, Revision: 3, Deleted: true})
 		}, func(p []byte) error {
-			rs, err := replica.ParseRecords(p)
+			r1, r2, r3, ok, err := threeRecords(p)
 			if err != nil {
 				return err
 			}
-			r1, _ := rs.Next()
-			r2, _ := rs.Next()
-			r3, ok := rs.Next()
 			c, err1 := ParseClock(r1.Payload)
 			s, err2 := ParseScore(r2.Payload)
 			if err1 != nil || err2 != nil || !ok || c.End != 9001 || c.Next != 9151 || s.Name != "ada" || s.Kills != 1 || s.Shots != 5 || s.Hits != 2 ||
@@ -153,13 +150,10 @@ func goldens(t *testing.T) []golden {
 			b = replica.AppendRecord(b, replica.Record{ID: RecordPickup | 24, Generation: 2, Revision: 6, Payload: AppendPickup(nil, arena.Pickup{X: 1000, Y: 2000, Kind: arena.PickupSpread})})
 			return replica.AppendRecord(b, replica.Record{ID: RecordPickup | 29, Revision: 1, Payload: AppendPickup(nil, arena.Pickup{X: 300, Y: 400, Kind: arena.PickupPower})})
 		}, func(p []byte) error {
-			rs, err := replica.ParseRecords(p)
+			r1, r2, r3, ok, err := threeRecords(p)
 			if err != nil {
 				return err
 			}
-			r1, _ := rs.Next()
-			r2, _ := rs.Next()
-			r3, ok := rs.Next()
 			l, err1 := ParseLoadout(r1.Payload)
 			p2, err2 := ParsePickup(r2.Payload)
 			p3, err3 := ParsePickup(r3.Payload)
@@ -229,4 +223,17 @@ func TestGoldenPackets(t *testing.T) {
 			}
 		})
 	}
+}
+
+// threeRecords reads the first three records of a records datagram; ok
+// says whether there were three.
+func threeRecords(p []byte) (r1, r2, r3 replica.Record, ok bool, err error) {
+	rs, err := replica.ParseRecords(p)
+	if err != nil {
+		return r1, r2, r3, false, err
+	}
+	r1, _ = rs.Next()
+	r2, _ = rs.Next()
+	r3, ok = rs.Next()
+	return r1, r2, r3, ok, nil
 }
