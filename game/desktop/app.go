@@ -107,8 +107,8 @@ func (a *App) Draw(screen *ebiten.Image) {
 	now := time.Now()
 	a.scene.Draw(screen)
 	if a.opt.Screenshot != "" && !a.shotDone && a.opt.ExitAfter > 0 && now.Sub(a.start) >= a.opt.ExitAfter {
-		if a.canvas == nil {
-			a.canvas = ebiten.NewImage(ScreenWidth, ScreenHeight)
+		if a.canvas == nil || a.canvas.Bounds() != screen.Bounds() {
+			a.canvas = ebiten.NewImage(screen.Bounds().Dx(), screen.Bounds().Dy())
 		}
 		a.canvas.Clear()
 		a.canvas.DrawImage(screen, nil)
@@ -135,7 +135,12 @@ func (a *App) capFrameRate() {
 	a.lastFrame = time.Now()
 }
 
-// Layout keeps the logical screen fixed; the window scales it.
+// Layout asks the scene for its logical screen when it picks one (a match
+// does, by orientation); otherwise the screen is fixed at ScreenWidth x
+// ScreenHeight. The window scales it, keeping its aspect ratio.
 func (a *App) Layout(outsideWidth, outsideHeight int) (int, int) {
+	if l, ok := a.scene.(interface{ Layout(int, int) (int, int) }); ok {
+		return l.Layout(outsideWidth, outsideHeight)
+	}
 	return ScreenWidth, ScreenHeight
 }

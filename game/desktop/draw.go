@@ -36,7 +36,7 @@ type drawnSelf struct {
 // predicted position while alive, else where the newest snapshot has it;
 // and points the camera at it.
 func (g *Game) placeSelf(now time.Time) {
-	g.self = drawnSelf{sx: ScreenWidth / 2, sy: ScreenHeight / 2}
+	g.self = drawnSelf{sx: g.sw / 2, sy: g.sh / 2}
 	slot, ok := g.cl.Self()
 	if !ok {
 		return
@@ -57,7 +57,9 @@ func (g *Game) placeSelf(now time.Time) {
 	if !g.self.ok {
 		return
 	}
-	if g.cfg.Autopilot == nil {
+	if ax, ay := g.touch.out.AimX, g.touch.out.AimY; g.cfg.Autopilot == nil && g.touch.pad.Active && (ax != 0 || ay != 0) {
+		g.self.heading = math.Atan2(ay, ax) // the aim the touch controls give now
+	} else if g.cfg.Autopilot == nil {
 		// Draw the aim the player is giving now, not the one the server echoed.
 		mx, my := ebiten.CursorPosition()
 		if dx, dy := float64(mx)-g.self.sx, float64(my)-g.self.sy; dx != 0 || dy != 0 {

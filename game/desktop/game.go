@@ -14,13 +14,15 @@ import (
 	"github.com/sightline-game/sightline/game/desktop/camera"
 	"github.com/sightline-game/sightline/game/desktop/controls"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
+	"github.com/sightline-game/sightline/game/desktop/touch"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/smooth"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 )
 
-// The logical screen: Layout always returns it, and Ebitengine scales it to
-// the window.
+// The logical screen of a landscape window (the desktop's): Ebitengine
+// scales it to the window, keeping its aspect ratio. A portrait window or
+// page gets the same turned upright (touch.Screen).
 const (
 	ScreenWidth  = 1280
 	ScreenHeight = 720
@@ -107,6 +109,10 @@ type Game struct {
 	// The player's own entity as last drawn, in world and screen px.
 	self drawnSelf
 
+	// The logical screen's size (Layout) and the touch controls on it.
+	sw, sh float64
+	touch  touchState
+
 	// UI modes.
 	typing, overlay, scoreboard bool
 	prefs                       *settingsui.Prefs
@@ -145,6 +151,7 @@ func New(cfg Config) (*Game, error) {
 	if g.prefs == nil {
 		g.prefs = NewPrefs(PrefsConfig{Volume: cfg.Volume, Name: cfg.Name})
 	}
+	g.setScreen(ScreenWidth, ScreenHeight)
 	g.overlay = cfg.ShowOverlay || g.prefs.Settings().Overlay
 	g.cam.Follow(arena.WorldSize/2, arena.WorldSize/2)
 	g.net.init(cfg.TickRate)
@@ -165,6 +172,7 @@ func (g *Game) Update() error {
 	g.ensureMap()
 
 	st := g.input.Read(g.self.sx, g.self.sy, g.typing, g.overlay)
+	g.readTouch(&st, now)
 	if g.updatePause(st.Pressed&controls.KeyEscape != 0, now) {
 		// The pause menu has the keys: stand still, aim where the cursor is.
 		st = controls.State{Typing: true, MouseX: st.MouseX, MouseY: st.MouseY, PlayerX: st.PlayerX, PlayerY: st.PlayerY}
@@ -285,13 +293,29 @@ func (g *Game) drawFrame(dst *ebiten.Image, now time.Time) {
 		g.mini.draw(dst, g, now)
 	}
 	g.drawHUD(dst, now)
+	g.drawTouch(dst)
 	if g.overlay {
 		g.drawOverlay(dst, now)
 	}
 	g.drawPause(dst, now)
 }
 
-// Layout keeps the logical screen fixed; the window scales it.
+// Layout picks the logical screen for the window's orientation
+// (touch.Screen): 1280x720 in landscape, as the desktop window always is,
+// 720x1280 in portrait. The window scales it, keeping its aspect ratio.
 func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
-	return ScreenWidth, ScreenHeight
+	w, h := touch.Screen(outsideWidth, outsideHeight)
+	g.setScreen(w, h)
+	return w, h
+}
+
+// setScreen sizes the camera, the HUD and the touch controls for a w x h
+// logical screen.
+func (g *Game) setScreen(w, h int) {
+	if g.sw == float64(w) && g.sh == float64(h) {
+		return
+	}
+	g.sw, g.sh = float64(w), float64(h)
+	g.cam.W, g.cam.H = g.sw, g.sh
+	g.touch.layout = touch.NewLayout(g.sw, g.sh)
 }

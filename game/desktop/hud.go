@@ -192,12 +192,12 @@ func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
 		if secs <= 10 {
 			c = colBad
 		}
-		drawText(dst, fmt.Sprintf("%d:%02d", secs/60, secs%60), f.huge, ScreenWidth/2, 10, text.AlignCenter, c)
-		drawText(dst, fmt.Sprintf("ROUND %d", g.records.clock.Round), f.small, ScreenWidth/2, 58, text.AlignCenter, colTextDim)
+		drawText(dst, fmt.Sprintf("%d:%02d", secs/60, secs%60), f.huge, g.sw/2, 10, text.AlignCenter, c)
+		drawText(dst, fmt.Sprintf("ROUND %d", g.records.clock.Round), f.small, g.sw/2, 58, text.AlignCenter, colTextDim)
 	}
 	// Notices under the clock.
 	for i, l := range g.hud.notices.Lines(now) {
-		drawText(dst, l.Text, f.normal, ScreenWidth/2, 84+float64(i)*22, text.AlignCenter, fade(toneColor(l.Tone), g.hud.notices.Alpha(l, now)))
+		drawText(dst, l.Text, f.normal, g.sw/2, 84+float64(i)*22, text.AlignCenter, fade(toneColor(l.Tone), g.hud.notices.Alpha(l, now)))
 	}
 
 	// Right, under the minimap: the kill feed.
@@ -205,8 +205,8 @@ func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
 	for _, l := range g.hud.kills.Lines(now) {
 		a := g.hud.kills.Alpha(l, now)
 		w := textWidth(l.Text, f.normal)
-		box(dst, ScreenWidth-miniMargin-w-12, y-2, w+12, 24, fade(colPanel, a))
-		drawText(dst, l.Text, f.normal, ScreenWidth-miniMargin-6, y, text.AlignEnd, fade(toneColor(l.Tone), a))
+		box(dst, g.sw-miniMargin-w-12, y-2, w+12, 24, fade(colPanel, a))
+		drawText(dst, l.Text, f.normal, g.sw-miniMargin-6, y, text.AlignEnd, fade(toneColor(l.Tone), a))
 		y += 28
 	}
 
@@ -219,9 +219,11 @@ func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
 
 	// Bottom right: hints and the match.
 	hint := "WASD move · mouse aim · click fire · Shift dash · Enter chat · Tab scores · F3 network · M mute · Esc menu"
-	drawText(dst, hint, f.small, ScreenWidth-14, ScreenHeight-24, text.AlignEnd, colTextDim)
+	if !g.touch.pad.Active { // the touch controls speak for themselves
+		drawText(dst, hint, f.small, g.sw-14, g.sh-24, text.AlignEnd, colTextDim)
+	}
 	if g.cfg.Status != "" {
-		drawText(dst, g.cfg.Status, f.small, ScreenWidth-14, ScreenHeight-44, text.AlignEnd, colTextDim)
+		drawText(dst, g.cfg.Status, f.small, g.sw-14, g.sh-44, text.AlignEnd, colTextDim)
 	}
 	if g.scoreboard {
 		g.drawScoreboard(dst)
@@ -233,7 +235,7 @@ func (g *Game) drawHealth(dst *ebiten.Image) {
 	if !g.self.ok {
 		return
 	}
-	x, y, w, h := 20.0, float64(ScreenHeight-48), 280.0, 26.0
+	x, y, w, h := 20.0, float64(g.sh-48), 280.0, 26.0
 	frac := float64(g.self.health) / arena.PlayerHealth
 	box(dst, x-3, y-3, w+6, h+6, colPanel)
 	box(dst, x, y, w, h, color.RGBA{0x2a, 0x10, 0x14, 0xff})
@@ -246,7 +248,7 @@ func (g *Game) drawHealth(dst *ebiten.Image) {
 // typed.
 func (g *Game) drawChat(dst *ebiten.Image, now time.Time) {
 	f := g.fonts
-	y := float64(ScreenHeight - 84)
+	y := float64(g.sh - 84)
 	if g.typing {
 		s := "say: " + g.input.Typed()
 		if (now.UnixMilli()/500)%2 == 0 {
@@ -271,28 +273,28 @@ func (g *Game) drawChat(dst *ebiten.Image, now time.Time) {
 // drawBanners draws the big centre messages: connecting, death, round over.
 func (g *Game) drawBanners(dst *ebiten.Image, now time.Time) {
 	f := g.fonts
-	cy := float64(ScreenHeight/2 - 120)
+	cy := float64(g.sh/2 - 120)
 	if _, s := g.cl.Newest(); s == nil {
 		msg := "connecting…"
 		if g.net.closed {
 			msg = "disconnected"
 		}
-		panel(dst, ScreenWidth/2-180, cy-10, 360, 64)
-		drawText(dst, msg, f.big, ScreenWidth/2, cy+8, text.AlignCenter, colText)
+		panel(dst, g.sw/2-180, cy-10, 360, 64)
+		drawText(dst, msg, f.big, g.sw/2, cy+8, text.AlignCenter, colText)
 		return
 	}
 	if g.self.ok && g.self.state&protocol.StateDead != 0 {
-		drawText(dst, "YOU DIED", f.huge, ScreenWidth/2, cy, text.AlignCenter, colBad)
-		drawText(dst, "respawning…", f.normal, ScreenWidth/2, cy+50, text.AlignCenter, colText)
+		drawText(dst, "YOU DIED", f.huge, g.sw/2, cy, text.AlignCenter, colBad)
+		drawText(dst, "respawning…", f.normal, g.sw/2, cy+50, text.AlignCenter, colText)
 	}
 	if g.self.ok && g.self.state&protocol.StateShielded != 0 {
-		drawText(dst, "shielded: no damage until it fades or you fire", f.normal, ScreenWidth/2, ScreenHeight-90, text.AlignCenter, colShield)
+		drawText(dst, "shielded: no damage until it fades or you fire", f.normal, g.sw/2, g.sh-90, text.AlignCenter, colShield)
 	}
 	for _, l := range g.hud.banner.Lines(now) {
-		drawText(dst, l.Text, f.huge, ScreenWidth/2, cy+90, text.AlignCenter, fade(colAccent, g.hud.banner.Alpha(l, now)))
+		drawText(dst, l.Text, f.huge, g.sw/2, cy+90, text.AlignCenter, fade(colAccent, g.hud.banner.Alpha(l, now)))
 	}
 	if g.net.closed {
-		drawText(dst, "disconnected from the match", f.big, ScreenWidth/2, cy-50, text.AlignCenter, colBad)
+		drawText(dst, "disconnected from the match", f.big, g.sw/2, cy-50, text.AlignCenter, colBad)
 	}
 }
 
@@ -308,16 +310,16 @@ func (g *Game) drawDamageFlash(dst *ebiten.Image, now time.Time) {
 	for i := range 6 {
 		w := float64(6 + i*8)
 		k := fade(c, 1-float64(i)/6)
-		box(dst, 0, 0, ScreenWidth, w/2, k)
-		box(dst, 0, ScreenHeight-w/2, ScreenWidth, w/2, k)
-		box(dst, 0, 0, w/2, ScreenHeight, k)
-		box(dst, ScreenWidth-w/2, 0, w/2, ScreenHeight, k)
+		box(dst, 0, 0, g.sw, w/2, k)
+		box(dst, 0, g.sh-w/2, g.sw, w/2, k)
+		box(dst, 0, 0, w/2, g.sh, k)
+		box(dst, g.sw-w/2, 0, w/2, g.sh, k)
 	}
 }
 
 // drawCrosshair draws the aim cursor, with a hit marker after a hit.
 func (g *Game) drawCrosshair(dst *ebiten.Image, now time.Time) {
-	if g.cfg.Autopilot != nil || g.typing {
+	if g.cfg.Autopilot != nil || g.typing || g.touch.pad.Active {
 		return
 	}
 	mx, my := ebiten.CursorPosition()
@@ -341,7 +343,7 @@ func (g *Game) drawScoreboard(dst *ebiten.Image) {
 	f := g.fonts
 	rows := g.records.scores
 	w, h := 560.0, 90+float64(max(len(rows), 1))*26
-	x, y := (ScreenWidth-w)/2, 110.0
+	x, y := (g.sw-w)/2, 110.0
 	panel(dst, x, y, w, h)
 	drawText(dst, "SCOREBOARD", f.big, x+w/2, y+12, text.AlignCenter, colText)
 	cols := []float64{x + 24, x + 330, x + 410, x + 490}

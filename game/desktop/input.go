@@ -4,6 +4,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 	"github.com/sightline-game/sightline/game/desktop/controls"
+	"github.com/sightline-game/sightline/game/desktop/touch"
 )
 
 // Input reads the keyboard, mouse and gamepads once per Update and turns
@@ -13,6 +14,8 @@ type Input struct {
 	state   controls.State
 	pads    []ebiten.GamepadID
 	runes   []rune
+	ids     []ebiten.TouchID
+	touches []touch.Touch
 	typed   []rune // the chat line being typed
 	repeatN int    // frames Backspace has been held
 }
@@ -120,6 +123,18 @@ func (in *Input) readTyping() {
 	} else {
 		in.repeatN = 0
 	}
+}
+
+// Touches returns the fingers on the screen now, in logical px. The slice
+// is reused by the next call.
+func (in *Input) Touches() []touch.Touch {
+	in.ids = ebiten.AppendTouchIDs(in.ids[:0])
+	in.touches = in.touches[:0]
+	for _, id := range in.ids {
+		x, y := ebiten.TouchPosition(id)
+		in.touches = append(in.touches, touch.Touch{ID: int(id), X: float64(x), Y: float64(y)})
+	}
+	return in.touches
 }
 
 // Typed returns the chat line typed so far.

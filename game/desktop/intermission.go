@@ -26,7 +26,7 @@ func (g *Game) drawIntermission(dst *ebiten.Image) bool {
 	}
 	f := g.fonts
 	w, h := 620.0, 204+float64(max(len(res.Top), 1))*28
-	x, y := (ScreenWidth-w)/2, 96.0
+	x, y := (g.sw-w)/2, 96.0
 	panel(dst, x, y, w, h)
 	drawText(dst, fmt.Sprintf("ROUND %d OVER", res.Round), f.huge, x+w/2, y+14, text.AlignCenter, colAccent)
 	cols := [4]float64{x + 360, x + 430, x + 500, x + 580}

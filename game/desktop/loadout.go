@@ -48,7 +48,7 @@ func (g *Game) drawLoadout(dst *ebiten.Image) {
 	tick, _ := g.cl.Newest()
 	v := scoreboard.ViewLoadout(g.records.own.Loadout, tick, g.cfg.TickRate)
 	f := g.fonts
-	x, y, h := 318.0, float64(ScreenHeight-48), 26.0
+	x, y, h := 318.0, float64(g.sh-48), 26.0
 	c := colText
 	if v.Weapon == "SPREAD" {
 		c = colSpread

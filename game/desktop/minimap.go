@@ -16,7 +16,6 @@ const (
 	miniTile   = 3
 	miniSize   = arena.Tiles * miniTile // 192 px
 	miniMargin = 12
-	miniX      = ScreenWidth - miniSize - miniMargin
 	miniY      = miniMargin
 	miniScale  = float64(miniSize) / arena.WorldSize
 )
@@ -25,6 +24,7 @@ const (
 // frame for what the player can see.
 type minimap struct {
 	img *ebiten.Image
+	x   int // left edge on screen: miniMargin from the right, set by draw
 }
 
 func newMinimap(m *arena.Map) *minimap {
@@ -41,13 +41,15 @@ func newMinimap(m *arena.Map) *minimap {
 }
 
 func (mm *minimap) toMini(x, y float64) (float64, float64) {
-	return miniX + x*miniScale, miniY + y*miniScale
+	return float64(mm.x) + x*miniScale, miniY + y*miniScale
 }
 
 // draw draws the minimap with the view circle, the camera's rectangle and a
 // dot for every entity this frame drew (the server sends only those within
 // protocol.ViewRadius).
 func (mm *minimap) draw(dst *ebiten.Image, g *Game, now time.Time) {
+	mm.x = dst.Bounds().Dx() - miniSize - miniMargin
+	miniX := float64(mm.x)
 	box(dst, miniX-3, miniY-3, miniSize+6, miniSize+6, colPanelEdge)
 	op := &ebiten.DrawImageOptions{}
 	op.GeoM.Translate(miniX, miniY)
@@ -55,7 +57,7 @@ func (mm *minimap) draw(dst *ebiten.Image, g *Game, now time.Time) {
 	dst.DrawImage(mm.img, op)
 	// What goes over the map stays inside its frame (the view circle of a
 	// player near the edge would reach past it).
-	dst = dst.SubImage(image.Rect(miniX, miniY, miniX+miniSize, miniY+miniSize)).(*ebiten.Image)
+	dst = dst.SubImage(image.Rect(mm.x, miniY, mm.x+miniSize, miniY+miniSize)).(*ebiten.Image)
 
 	x0, y0, x1, y1 := g.cam.InWorld()
 	cx, cy := mm.toMini(x0, y0)
