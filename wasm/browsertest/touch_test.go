@@ -1,0 +1,493 @@
+package browsertest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/desktop/touch"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/game/web"
+	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+)
+
+// The browser client plays by touch: on an emulated touch screen, the move
+// stick walks the player where it points and the aim stick turns it and
+// fires, as the server's own world shows; at a phone's viewport held upright
+// the game fills the screen with the portrait layout and its touch controls,
+// and turns to the landscape layout when the phone turns.
+func TestTouchPlays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the WebAssembly client and runs Chromium")
+	}
+	chromium := requireChromium(t)
+	began := time.Now()
+	web := buildWeb(t)
+	t.Logf("built in %v", time.Since(began).Round(100*time.Millisecond))
+	srv := startWatchedServer(t, web)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	browser := startBrowser(t, ctx, chromium)
+
+	t.Run("sticks", func(t *testing.T) { touchSticks(t, browser, srv) })
+	t.Run("phone", func(t *testing.T) { touchPhone(t, browser, srv) })
+	t.Logf("total %v", time.Since(began).Round(100*time.Millisecond))
+}
+
+// touchSticks drives both virtual sticks and the dash button of a 1280x720
+// touch screen (one CSS px is one logical px) and checks the player in the
+// server's world.
+func touchSticks(t *testing.T, browser context.Context, srv *watchedServer) {
+	tb := newTab(t, browser, "touch")
+	began := time.Now()
+	if err := tb.loadAs(srv.base+"/?name=thumbs", chromedp.EmulateViewport(1280, 720, chromedp.EmulateTouch)); err != nil {
+		t.Fatal(err)
+	}
+	id := srv.waitPlayer(t, 0)
+	t.Logf("joined in %v as player %d", time.Since(began).Round(100*time.Millisecond), id)
+	p0, _ := srv.player(id)
+
+	// Walk the way with the most room, so that no wall stops the player.
+	dir, room := srv.openDirection(p0.X, p0.Y)
+	if room < 240 {
+		t.Fatalf("no room to walk from (%.0f, %.0f): %.0f px at most", p0.X, p0.Y, room)
+	}
+	l := touch.NewLayout(1280, 720)
+	const push = 80 // of the stick's 90 px radius: 0.89
+	sx, sy := 200.0, 520.0
+	tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{sx, sy})
+	tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{sx + push*dir[0], sy + push*dir[1]})
+	time.Sleep(1500 * time.Millisecond)
+	p1, _ := srv.player(id)
+	// A second finger on DASH while the first still walks.
+	dashes := srv.stats().Dashes
+	tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{sx + push*dir[0], sy + push*dir[1]}, [2]float64{l.Dash.X, l.Dash.Y})
+	time.Sleep(400 * time.Millisecond)
+	tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
+	time.Sleep(300 * time.Millisecond)
+	p2, _ := srv.player(id)
+	st := srv.stats()
+
+	along := (p1.X-p0.X)*dir[0] + (p1.Y-p0.Y)*dir[1]
+	across := math.Abs((p1.X-p0.X)*dir[1] - (p1.Y-p0.Y)*dir[0])
+	t.Logf("figure touch move: stick toward (%.2f, %.2f) for 1.5 s: the server moved the player from (%.0f, %.0f) to (%.0f, %.0f): %.0f px along, %.0f px across; aim %.2f rad",
+		dir[0], dir[1], p0.X, p0.Y, p1.X, p1.Y, along, across, p1.Aim)
+	if along < 150 || across > 0.25*along {
+		t.Errorf("the move stick pointed (%.2f, %.2f) but the player went %.0f px along and %.0f px across", dir[0], dir[1], along, across)
+	}
+	if d := angleDiff(p1.Aim, math.Atan2(dir[1], dir[0])); d > 0.1 {
+		t.Errorf("walking without the aim stick, the player faces %.2f rad, %.2f off the walk", p1.Aim, d)
+	}
+	if st.Dashes <= dashes {
+		t.Errorf("DASH held while walking: dashes %d, before %d (refused %d)", st.Dashes, dashes, st.DashesRefused)
+	}
+	t.Logf("figure touch dash: %d dash started; the player went on to (%.0f, %.0f)", st.Dashes-dashes, p2.X, p2.Y)
+
+	// The aim stick, pushed the other way past the fire threshold, turns the
+	// player and fires; the world counts the shots (no bots, and creatures
+	// bite but never shoot: every shot is this player's).
+	shots := st.ShotsFired
+	back := math.Atan2(-dir[1], -dir[0])
+	ax, ay := 1100.0, 560.0
+	tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{ax, ay})
+	tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{ax - push*dir[0], ay - push*dir[1]})
+	time.Sleep(time.Second)
+	p3, _ := srv.player(id)
+	tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
+	time.Sleep(300 * time.Millisecond)
+	st = srv.stats()
+	t.Logf("figure touch fire: aim stick toward %.2f rad for 1 s: the player aims %.2f rad, %d shots fired (%d refused), %d this round",
+		back, p3.Aim, st.ShotsFired-shots, st.ShotsRefused, p3.Shots)
+	if d := angleDiff(p3.Aim, back); d > 0.1 {
+		t.Errorf("the aim stick pointed %.2f rad, the player aims %.2f", back, p3.Aim)
+	}
+	if st.ShotsFired < shots+2 {
+		t.Errorf("the aim stick pushed past the threshold for 1 s fired %d shots", st.ShotsFired-shots)
+	}
+	if moved := math.Hypot(p3.X-p2.X, p3.Y-p2.Y); moved > 5 {
+		t.Errorf("the aim stick moved the player %.0f px", moved)
+	}
+	checkPage(t, tb)
+}
+
+// touchPhone loads the game at a phone's viewport held upright, touches the
+// move stick, and checks a screenshot: the canvas fills the viewport, the
+// minimap is where the portrait layout puts it (not letterboxed), and the
+// DASH button where package touch places it. Then the phone turns.
+func touchPhone(t *testing.T, browser context.Context, srv *watchedServer) {
+	tb := newTab(t, browser, "phone")
+	const scale = 3
+	if err := tb.loadAs(srv.base+"/?name=phone", chromedp.EmulateViewport(360, 640,
+		chromedp.EmulateScale(scale), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait)); err != nil {
+		t.Fatal(err)
+	}
+	srv.waitPlayer(t, 1)
+	fit := tb.pageFit(t)
+	t.Logf("figure phone page: %+v", fit)
+	if fit.InnerW != 360 || fit.InnerH != 640 || fit.Canvas != [4]float64{0, 0, 360, 640} || fit.ScrollW > 360 || fit.ScrollH > 640 {
+		t.Errorf("the canvas does not fill the phone's viewport: %+v", fit)
+	}
+
+	// A thumb on the move stick, held while the screenshot is taken.
+	tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{80, 500})
+	tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{110, 485})
+	time.Sleep(700 * time.Millisecond)
+	buf := tb.capture(t)
+	tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
+	if fit = tb.pageFit(t); !fit.Fullscreen {
+		t.Errorf("no full-screen button on a touch screen: %+v", fit)
+	}
+	if p := os.Getenv("SIGHTLINE_PHONE_SCREENSHOT"); p != "" {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(moduleRoot(t), p) // the module's path, not the package's
+		}
+		if err := os.WriteFile(p, buf, 0o644); err != nil {
+			t.Fatalf("SIGHTLINE_PHONE_SCREENSHOT: %v", err)
+		}
+		t.Logf("phone screenshot saved at %s", p)
+	}
+	checkLayoutShot(t, "portrait", buf, 360*scale, 640*scale, 720, 1280)
+
+	// The phone turns: the game takes the landscape layout, still unstretched.
+	if _, err := chromedp.Run(tb.ctx, chromedp.EmulateViewport(640, 360,
+		chromedp.EmulateScale(scale), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateLandscape)); err != nil {
+		t.Fatal(err)
+	}
+	tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{60, 250})
+	time.Sleep(700 * time.Millisecond)
+	buf = tb.capture(t)
+	tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
+	checkLayoutShot(t, "landscape", buf, 640*scale, 360*scale, 1280, 720)
+	checkPage(t, tb)
+}
+
+// checkLayoutShot checks a screenshot of w x h device px showing a logical
+// screen of lw x lh: the minimap's walls in its top-right corner and the DASH
+// button's colour where touch.NewLayout puts it.
+func checkLayoutShot(t *testing.T, name string, buf []byte, w, h int, lw, lh float64) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		t.Fatalf("%s: screenshot is no PNG: %v", name, err)
+	}
+	if b := img.Bounds(); b != image.Rect(0, 0, w, h) {
+		t.Fatalf("%s: screenshot is %v, want %dx%d", name, b, w, h)
+	}
+	k := float64(w) / lw // device px per logical px; the same both ways, or the game is stretched
+	if ky := float64(h) / lh; math.Abs(k-ky) > 1e-9 {
+		t.Fatalf("%s: %dx%d cannot show %vx%v unstretched", name, w, h, lw, lh)
+	}
+	// The minimap: 192 logical px, 12 from the top and right edges.
+	mini := image.Rect(int((lw-12-192+8)*k), int((12+8)*k), int((lw-12-8)*k), int((12+192-8)*k))
+	walls := fraction(img, mini, func(r, g, b uint8) bool { return near(r, 0x4a, 14) && near(g, 0x5b, 14) && near(b, 0x7a, 14) })
+	// DASH: below its label, inside the circle.
+	l := touch.NewLayout(lw, lh)
+	dx, dy := l.Dash.X*k, (l.Dash.Y+0.6*l.Dash.R)*k
+	dash := image.Rect(int(dx-6), int(dy-6), int(dx+6), int(dy+6))
+	amber := fraction(img, dash, func(r, g, b uint8) bool { return r > 200 && g > 150 && g < 215 && b < 110 })
+	t.Logf("figure phone %s: %dx%d screenshot, logical %vx%v; minimap %v: %.0f%% wall pixels; DASH at %v: %.0f%% amber",
+		name, w, h, lw, lh, mini, 100*walls, dash, 100*amber)
+	if walls < 0.05 {
+		t.Errorf("%s: the minimap is not at %v: %.1f%% of its pixels are walls", name, mini, 100*walls)
+	}
+	if amber < 0.9 {
+		t.Errorf("%s: DASH is not at %v: %.0f%% of its pixels are its colour", name, dash, 100*amber)
+	}
+}
+
+func near(v, want uint8, tol int) bool { return math.Abs(float64(v)-float64(want)) <= float64(tol) }
+
+// fraction returns the share of r's pixels for which ok holds.
+func fraction(img image.Image, r image.Rectangle, ok func(r, g, b uint8) bool) float64 {
+	n, hit := 0, 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			n++
+			if ok(uint8(cr>>8), uint8(cg>>8), uint8(cb>>8)) {
+				hit++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(hit) / float64(n)
+}
+
+func angleDiff(a, b float64) float64 {
+	d := math.Mod(math.Abs(a-b), 2*math.Pi)
+	return math.Min(d, 2*math.Pi-d)
+}
+
+// checkPage fails the test if the page decoded too little, disagreed with
+// the server on a tick or reported an error.
+func checkPage(t *testing.T, tb *tab) {
+	t.Helper()
+	st := tb.state(t)
+	t.Logf("%s: %s", tb.name, st)
+	if bad := st.problems(wantDecoded); len(bad) > 0 {
+		t.Errorf("%s: %v", tb.name, bad)
+	}
+	if p := tb.problems(); len(p) > 0 {
+		t.Errorf("%s: page errors: %q", tb.name, p)
+	}
+}
+
+// loadAs opens the page with an emulated device and waits until the game
+// decoded wantDecoded snapshots (or reported a problem).
+func (tb *tab) loadAs(url string, device chromedp.Action[chromedp.Void]) error {
+	ctx, cancel := context.WithTimeout(tb.ctx, browserWait+10*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: instrumentJS}); err != nil {
+		return err
+	}
+	if err := chromedp.Do(ctx, device, chromedp.Navigate(url)); err != nil {
+		return fmt.Errorf("open %s: %w", url, err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](
+		fmt.Sprintf(`window.sightline.decoded >= %d || window.sightline.errors.length > 0 || window.sightline.closed === true`, wantDecoded),
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(browserWait))); err != nil {
+		return fmt.Errorf("waiting %v for %d snapshots: %w", browserWait, wantDecoded, err)
+	}
+	return nil
+}
+
+// touches dispatches one touch event with the fingers at points (CSS px);
+// ids are the points' indices, so a finger keeps its id from event to event.
+func (tb *tab) touches(t *testing.T, typ input.DispatchTouchEventType, points ...[2]float64) {
+	t.Helper()
+	tps := make([]*input.TouchPoint, len(points))
+	for i, p := range points {
+		id := float64(i)
+		tps[i] = &input.TouchPoint{X: p[0], Y: p[1], ID: &id}
+	}
+	ctx, cancel := context.WithTimeout(tb.ctx, 5*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: tps}); err != nil {
+		t.Fatalf("%s: touch %s %v: %v", tb.name, typ, points, err)
+	}
+}
+
+func (tb *tab) capture(t *testing.T) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 20*time.Second)
+	defer cancel()
+	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("%s: screenshot: %v", tb.name, err)
+	}
+	return buf
+}
+
+// fit is how the page sits in the viewport.
+type fit struct {
+	InnerW, InnerH   float64
+	ScrollW, ScrollH float64
+	Canvas           [4]float64 // the canvas's x, y, width, height in CSS px
+	Fullscreen       bool       // the full-screen button shows
+}
+
+func (tb *tab) pageFit(t *testing.T) fit {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	defer cancel()
+	f, err := chromedp.Run(ctx, chromedp.Evaluate[fit](`(() => {
+		const c = document.querySelector("canvas").getBoundingClientRect();
+		const e = document.scrollingElement;
+		return {InnerW: innerWidth, InnerH: innerHeight, ScrollW: e.scrollWidth, ScrollH: e.scrollHeight,
+			Canvas: [c.x, c.y, c.width, c.height],
+			Fullscreen: getComputedStyle(document.getElementById("fullscreen")).display !== "none"};
+	})()`))
+	if err != nil {
+		t.Fatalf("%s: read the page's layout: %v", tb.name, err)
+	}
+	return f
+}
+
+// watchedServer is a match server in the test's process, without bots,
+// whose world the test can read: every player's state after every
+// tick, and the world's counters.
+type watchedServer struct {
+	base  string
+	world *watchedWorld
+}
+
+// watchedWorld is the match as the server runs it, keeping a copy of what
+// the test reads after each Step (the server steps it on its own goroutine).
+type watchedWorld struct {
+	*protocol.Match
+
+	mu      sync.Mutex
+	order   []arena.PlayerID // in the order they joined
+	players map[arena.PlayerID]arena.PlayerInfo
+	stats   arena.Stats
+}
+
+func (w *watchedWorld) AddPlayer(id arena.PlayerID) {
+	w.Match.AddPlayer(id)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.order = append(w.order, id)
+}
+
+func (w *watchedWorld) Step() {
+	w.Match.Step()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, id := range w.order {
+		if p, ok := w.Match.Player(id); ok {
+			w.players[id] = p
+		}
+	}
+	w.stats = w.Match.Stats()
+}
+
+func startWatchedServer(t *testing.T, webDir string) *watchedServer {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(&testWriter{t: t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	aw, err := arena.NewWorld(arena.Config{Seed: 7, MaxPlayers: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &watchedWorld{Match: protocol.NewMatch(aw), players: map[arena.PlayerID]arena.PlayerInfo{}}
+	match, err := server.New(server.Config{MaxClients: 4, Verify: true, Logger: log}, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtc, err := webrtc.NewServer(webrtc.ServerConfig{UDPHost: "127.0.0.1", IncludeLoopback: true, MaxSessions: 4, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site, err := web.Load(webDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	web.Mount(mux, client.SignalPath, rtc, site)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() { defer wg.Done(); match.Run(ctx) }()
+	go func() { defer wg.Done(); match.Serve(ctx, rtc.Accept) }()
+	go func() {
+		defer wg.Done()
+		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			t.Errorf("http: %v", err)
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		hs.Close()
+		rtc.Close()
+		wg.Wait()
+	})
+	return &watchedServer{base: "http://" + ln.Addr().String(), world: w}
+}
+
+// waitPlayer waits for the n-th player (from 0) to join and returns its id.
+func (s *watchedServer) waitPlayer(t *testing.T, n int) arena.PlayerID {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.world.mu.Lock()
+		var id arena.PlayerID
+		if len(s.world.order) > n {
+			id = s.world.order[n]
+		}
+		_, ok := s.world.players[id]
+		s.world.mu.Unlock()
+		if ok {
+			return id
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("player %d never joined the server's world", n+1)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (s *watchedServer) player(id arena.PlayerID) (arena.PlayerInfo, bool) {
+	s.world.mu.Lock()
+	defer s.world.mu.Unlock()
+	p, ok := s.world.players[id]
+	return p, ok
+}
+
+func (s *watchedServer) stats() arena.Stats {
+	s.world.mu.Lock()
+	defer s.world.mu.Unlock()
+	return s.world.stats
+}
+
+// openDirection returns, of the eight stick directions, the one a player at
+// (x, y) can walk furthest in a straight line, and how far (up to 600 px).
+func (s *watchedServer) openDirection(x, y float64) ([2]float64, float64) {
+	m := s.world.Map()
+	var best [2]float64
+	bestRoom := -1.0
+	for i := range 8 {
+		a := float64(i) * math.Pi / 4
+		d := [2]float64{math.Cos(a), math.Sin(a)}
+		room := 0.0
+		for room < 600 && !m.Blocked(x+d[0]*(room+8), y+d[1]*(room+8), arena.PlayerRadius) {
+			room += 8
+		}
+		if room > bestRoom {
+			best, bestRoom = d, room
+		}
+	}
+	return best, bestRoom
+}
+
+// testWriter sends the server's warnings to the test's log.
+type testWriter struct{ t *testing.T }
+
+func (w *testWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(bytes.TrimSpace(p)))
+	return len(p), nil
+}
+
+// buildWeb builds the browser client into a temporary directory, with
+// wasm_exec.js beside it, and returns the directory.
+func buildWeb(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	goTool := goCommand(t)
+	if err := run(goTool, []string{"GOOS=js", "GOARCH=wasm"},
+		"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "game.wasm"), "github.com/sightline-game/sightline/wasm"); err != nil {
+		t.Fatal(err)
+	}
+	execJS, err := os.ReadFile(filepath.Join(goEnv(t, goTool, "GOROOT"), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), execJS, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
