@@ -11,6 +11,12 @@
 // The package knows nothing of Ebitengine: it hands out decoded images and
 // the bytes of sounds; the desktop and browser clients turn them into
 // textures and audio players. The dedicated server links none of it.
+//
+// The text's fonts are bitmaps too: under fonts/, each face (package
+// assets/glyphs names them) is an atlas of white glyphs on transparent,
+// NAME.png, and its metrics, NAME.glyphs, rendered from the Go fonts by the
+// generator, so that the clients draw text without a font rasterizer or a
+// shaper.
 package assets
 
 import (
@@ -23,9 +29,11 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/sightline-game/sightline/assets/glyphs"
 )
 
-//go:embed images sounds
+//go:embed images sounds fonts
 var files embed.FS
 
 // Image returns the decoded image images/name.png.
@@ -50,6 +58,33 @@ func Sound(name string) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// Font returns the face fonts/name: its metrics and its atlas.
+func Font(name string) (*glyphs.Face, image.Image, error) {
+	b, err := files.ReadFile(path.Join("fonts", name+".glyphs"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("assets: font %q: %w", name, err)
+	}
+	face, err := glyphs.Parse(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("assets: font %q: %w", name, err)
+	}
+	b, err = files.ReadFile(path.Join("fonts", name+".png"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("assets: font %q: %w", name, err)
+	}
+	atlas, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, nil, fmt.Errorf("assets: font %q: %w", name, err)
+	}
+	if s := atlas.Bounds().Size(); s.X != face.AtlasW || s.Y != face.AtlasH {
+		return nil, nil, fmt.Errorf("assets: font %q: the atlas is %v, its glyphs say %dx%d", name, s, face.AtlasW, face.AtlasH)
+	}
+	return face, atlas, nil
+}
+
+// Fonts returns the names of every face, sorted.
+func Fonts() []string { return names("fonts", ".glyphs") }
 
 // Images returns the names of every image, sorted.
 func Images() []string { return names("images", ".png") }

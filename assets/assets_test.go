@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"io/fs"
 	"path"
+	"slices"
 	"testing"
 
 	"github.com/sightline-game/sightline/assets/gen"
+	"github.com/sightline-game/sightline/assets/glyphs"
 )
 
 // The committed files are exactly what the generator makes: none stale,
@@ -73,7 +75,27 @@ func TestEveryFileDecodes(t *testing.T) {
 		}
 		total += len(b)
 	}
-	t.Logf("%d images, %d sounds, %d bytes in all", len(images), len(sounds), total)
+	fonts := Fonts()
+	for _, n := range fonts {
+		face, atlas, err := Font(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if face.Index('A') == face.Index(glyphs.Fallback) || atlas.Bounds().Dx() < 64 {
+			t.Errorf("font %s: no glyph of its own for A, or a %v atlas", n, atlas.Bounds())
+		}
+		for _, ext := range []string{".png", ".glyphs"} {
+			raw, _ := files.ReadFile("fonts/" + n + ext)
+			total += len(raw)
+		}
+	}
+	t.Logf("%d images, %d sounds, %d fonts, %d bytes in all", len(images), len(sounds), len(fonts), total)
+	if want := []string{glyphs.Bold22, glyphs.Bold40, glyphs.Mono13, glyphs.Regular13, glyphs.Regular16}; !slices.Equal(fonts, want) {
+		t.Errorf("fonts %q, want %q", fonts, want)
+	}
+	if _, _, err := Font("no such font"); err == nil {
+		t.Error("a missing font loads")
+	}
 	if len(images) < 8 || len(sounds) < 8 {
 		t.Errorf("%d images and %d sounds, want at least 8 of each", len(images), len(sounds))
 	}

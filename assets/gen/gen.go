@@ -1,5 +1,6 @@
 // Package gen makes every file of package assets: it renders the sprite
-// sheets and tiles (art.go) and synthesizes the sound effects (sound.go),
+// sheets and tiles (art.go), synthesizes the sound effects (sound.go) and
+// rasterizes the text's glyph atlases from the Go fonts (fonts.go),
 // deterministically, so that the same generator always writes the same
 // bytes. cmd/assetgen writes its output into assets/; the assets package's
 // test checks that the committed files are what it makes.
@@ -26,6 +27,9 @@ func Files() (map[string][]byte, error) {
 		return nil, e
 	}
 	if e := sounds(add); e != nil {
+		return nil, e
+	}
+	if e := fonts(add); e != nil {
 		return nil, e
 	}
 	return out, err

@@ -1,6 +1,6 @@
-// Command assetgen rebuilds the game's art and sounds: it runs the
+// Command assetgen rebuilds the game's art, sounds and glyph atlases: it runs the
 // generator (package assets/gen) and writes its files into the assets
-// folder, removing any image or sound the generator no longer makes.
+// folder, removing any image, sound or font file the generator no longer makes.
 //
 //	go run ./cmd/assetgen            # from the repository's root
 //	go run ./cmd/assetgen -dir assets
@@ -29,7 +29,7 @@ func run(dir string) error {
 	if err != nil {
 		return err
 	}
-	for _, sub := range []string{"images", "sounds"} {
+	for _, sub := range []string{"images", "sounds", "fonts"} {
 		old, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
 		for _, p := range old {
 			if filepath.Base(p) == "README.md" {

@@ -22,7 +22,7 @@
 //	hud.go         health, score, round clock, kill feed, chat, scoreboard
 //	records.go     what the replica records say: scores, pickups, the clock
 //	overlay.go     the network overlay (F3) and the link conditioner's keys
-//	palette.go     colors; fonts.go: text faces from gofont
+//	palette.go     colors; fonts.go: text in the bitmap fonts (assets/fonts), laid out by text/
 //	screenshot.go  saving a frame as PNG (-screenshot)
 //
 // Nothing here holds rules: the movement the predictor replays is arena's,

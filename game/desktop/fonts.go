@@ -1,56 +1,76 @@
 package desktop
 
 import (
-	"bytes"
+	"image"
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/gomono"
-	"golang.org/x/image/font/gofont/goregular"
+	"github.com/sightline-game/sightline/assets"
+	"github.com/sightline-game/sightline/assets/glyphs"
+	"github.com/sightline-game/sightline/game/desktop/text"
 )
+
+// A face is one of the bitmap fonts (package assets, fonts/): its metrics
+// and each glyph's image, a sub-image of the one atlas texture, so that a
+// line of text draws in one batch.
+type face struct {
+	metrics *glyphs.Face
+	images  []*ebiten.Image // by glyph index; nil for a glyph without ink
+}
 
 // fonts are the text faces of the HUD and overlay, from the Go fonts.
 type fonts struct {
-	small, normal, big, huge *text.GoTextFace // Go Regular and Go Bold
-	mono                     *text.GoTextFace // Go Mono, for the overlay's numbers
+	small, normal, big, huge *face // Go Regular 13 and 16, Go Bold 22 and 40
+	mono                     *face // Go Mono 13, for the overlay's numbers
 }
 
-func mustSource(ttf []byte) *text.GoTextFaceSource {
-	s, err := text.NewGoTextFaceSource(bytes.NewReader(ttf))
+func mustFace(name string) *face {
+	m, atlas, err := assets.Font(name)
 	if err != nil {
-		panic("desktop: bundled Go font: " + err.Error())
+		panic("desktop: bundled font: " + err.Error())
 	}
-	return s
+	tex := ebiten.NewImageFromImage(atlas)
+	f := &face{metrics: m, images: make([]*ebiten.Image, len(m.Glyphs))}
+	for i, g := range m.Glyphs {
+		if g.W > 0 && g.H > 0 {
+			f.images[i] = tex.SubImage(image.Rect(g.X, g.Y, g.X+g.W, g.Y+g.H)).(*ebiten.Image)
+		}
+	}
+	return f
 }
 
 func newFonts() *fonts {
-	regular, bold, mono := mustSource(goregular.TTF), mustSource(gobold.TTF), mustSource(gomono.TTF)
 	return &fonts{
-		small:  &text.GoTextFace{Source: regular, Size: 13},
-		normal: &text.GoTextFace{Source: regular, Size: 16},
-		big:    &text.GoTextFace{Source: bold, Size: 22},
-		huge:   &text.GoTextFace{Source: bold, Size: 40},
-		mono:   &text.GoTextFace{Source: mono, Size: 13},
+		small:  mustFace(glyphs.Regular13),
+		normal: mustFace(glyphs.Regular16),
+		big:    mustFace(glyphs.Bold22),
+		huge:   mustFace(glyphs.Bold40),
+		mono:   mustFace(glyphs.Mono13),
 	}
 }
 
 // drawText draws s with its top-left (align start), centre or right edge at
-// (x, y), in c, with a one-pixel dark shadow so it reads over the map.
-func drawText(dst *ebiten.Image, s string, face text.Face, x, y float64, align text.Align, c color.Color) {
-	op := &text.DrawOptions{}
-	op.PrimaryAlign = align
-	op.LineSpacing = face.Metrics().HAscent + face.Metrics().HDescent + 2
-	op.GeoM.Translate(x+1, y+1)
+// (x, y), in c, with a one-pixel dark shadow so it reads over the map. Lines
+// after a '\n' go two pixels more than the face's height apart.
+func drawText(dst *ebiten.Image, s string, f *face, x, y float64, align text.Align, c color.Color) {
+	spacing := text.Ascent(f.metrics) + text.Descent(f.metrics) + 2
 	_, _, _, a := c.RGBA()
+	var op ebiten.DrawImageOptions
 	op.ColorScale.ScaleWithColor(color.RGBA{0, 0, 0, uint8(0xc0 * a / 0xffff)})
-	text.Draw(dst, s, face, op)
-	op.GeoM.Translate(-1, -1)
+	f.draw(dst, s, x+1, y+1, align, spacing, &op)
 	op.ColorScale.Reset()
 	op.ColorScale.ScaleWithColor(c)
-	text.Draw(dst, s, face, op)
+	f.draw(dst, s, x, y, align, spacing, &op)
+}
+
+// draw draws the glyphs of s as text.Layout places them, with op's colour.
+func (f *face) draw(dst *ebiten.Image, s string, x, y float64, align text.Align, spacing float64, op *ebiten.DrawImageOptions) {
+	for p := range text.Layout(s, f.metrics, x, y, align, spacing) {
+		op.GeoM.Reset()
+		op.GeoM.Translate(float64(p.X), float64(p.Y))
+		dst.DrawImage(f.images[p.Index], op)
+	}
 }
 
 // textWidth returns the advance of s.
-func textWidth(s string, face text.Face) float64 { return text.Advance(s, face) }
+func textWidth(s string, f *face) float64 { return text.Advance(s, f.metrics) }

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/desktop/feed"
 	"github.com/sightline-game/sightline/game/desktop/scoreboard"
+	"github.com/sightline-game/sightline/game/desktop/text"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/events"
 )

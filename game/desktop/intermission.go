@@ -5,9 +5,9 @@ import (
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/desktop/scoreboard"
+	"github.com/sightline-game/sightline/game/desktop/text"
 )
 
 // drawIntermission draws the results between two rounds: the best players

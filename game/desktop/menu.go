@@ -9,10 +9,10 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/lobby"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
+	"github.com/sightline-game/sightline/game/desktop/text"
 	"github.com/sightline-game/sightline/netcode/lan"
 )
 
@@ -572,7 +572,7 @@ func pingColor(p lobby.Ping) color.RGBA {
 }
 
 // clip cuts s to fit w pixels, with an ellipsis if cut.
-func clip(s string, face text.Face, w float64) string {
+func clip(s string, face *face, w float64) string {
 	if textWidth(s, face) <= w {
 		return s
 	}

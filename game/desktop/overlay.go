@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/sightline-game/sightline/game/desktop/netgraph"
+	"github.com/sightline-game/sightline/game/desktop/text"
 )
 
 // The overlay panel, on the left under the status panel.

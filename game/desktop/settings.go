@@ -9,8 +9,8 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
+	"github.com/sightline-game/sightline/game/desktop/text"
 	"github.com/sightline-game/sightline/game/settings"
 )
 

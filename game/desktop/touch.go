@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 	"github.com/sightline-game/sightline/game/desktop/controls"
+	"github.com/sightline-game/sightline/game/desktop/text"
 	"github.com/sightline-game/sightline/game/desktop/touch"
 )
 
