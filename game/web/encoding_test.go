@@ -19,7 +19,7 @@ import (
 func testFiles() (index, exec, wasm []byte) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var b bytes.Buffer
-	for b.Len() < 200_000 {
+	for b.Len() < 60_000 {
 		fmt.Fprintf(&b, "\x00asm func %d local.get %d i32.add ", rng.IntN(500), rng.IntN(40))
 	}
 	return []byte("<!doctype html><title>page</title>" + strings.Repeat("<p>text</p>", 50)),
