@@ -11,7 +11,12 @@
 //
 // The page reads window.sightline for what the client decoded and whether
 // it matches the server, and may call window.sightlineConditions(loss,
-// latencyMs, jitterMs) to condition the player's own connection.
+// latencyMs, jitterMs) to condition the player's own connection. The client
+// marks there the phases of its start, in ms from navigation as the page's
+// own marks are: goMainMs, setupMs, signallingMs, connectedMs, gameLoopMs,
+// firstSnapshotMs, firstWorldDrawMs and firstWorldFrameMs. ?blank=N in the
+// address draws nothing for the first N frames, to measure what drawing
+// costs the start.
 package main
 
 import (
@@ -20,9 +25,11 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"strconv"
 	"syscall/js"
 	"time"
 
+	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
@@ -32,12 +39,15 @@ import (
 )
 
 func main() {
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	page := js.Global().Get("sightline")
+	mark(page, "goMainMs") // the runtime and every package's init are done
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	origin := js.Global().Get("location").Get("origin").String()
 	var queryName string
+	blank := 0 // ?blank=N: the first N frames draw nothing (to measure what drawing costs the start)
 	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil {
 		queryName = u.Query().Get("name")
+		blank, _ = strconv.Atoi(u.Query().Get("blank"))
 	}
 	// Sound starts on the page's first key, click or touch (browsers allow
 	// no audio before one); until then nothing is played.
@@ -52,9 +62,12 @@ func main() {
 	snd.SetVolume(st.MasterVolume, st.EffectsVolume, st.Mute)
 	name := prefs.Name()
 
+	mark(page, "setupMs") // sound (its clips decoded) and settings ready
+
 	// Signalling starts before the game loop: the first snapshot arrives
 	// about twice as soon as when the loop starts first.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	mark(page, "signallingMs")
 	conn, err := webrtc.Dial(ctx, origin+client.SignalPath, webrtc.DialConfig{Logger: log})
 	cancel()
 	if err != nil {
@@ -64,7 +77,8 @@ func main() {
 	start := time.Now()
 	cond := conditioner.New(conn, func() time.Duration { return time.Since(start) }, uint64(start.UnixNano()))
 	cl := client.New(cond, client.Config{Verify: true, Name: name, Logger: log})
-	page.Set("connectedMs", js.Global().Get("performance").Call("now").Float()) // since navigation
+	mark(page, "connectedMs")
+	go markFirstSnapshot(page, cl)
 
 	// The overlay comes from the settings (desktop.New reads it from prefs).
 	g, err := desktop.New(desktop.Config{Client: cl, Conditioner: cond, Name: name, Prefs: prefs, Status: "playing at " + origin, Logger: log, Sound: snd})
@@ -87,7 +101,7 @@ func main() {
 		return nil
 	}))
 	go report(page, cl, g)
-	if err := desktop.Run(g, "Sightline"); err != nil {
+	if err := desktop.RunApp(desktop.NewApp(&startMarks{Game: g, page: page, cl: cl, blank: blank}, desktop.Options{}), "Sightline"); err != nil {
 		fail(page, err.Error())
 	}
 }
@@ -104,15 +118,104 @@ func report(page js.Value, cl *client.Client, g *desktop.Game) {
 		page.Set("mismatched", st.Mismatched)
 		page.Set("undecodable", st.NoBaseline)
 		page.Set("bytes", st.Bytes)
-		if st.Decoded > 0 && page.Get("firstSnapshotMs").IsUndefined() {
-			page.Set("firstSnapshotMs", js.Global().Get("performance").Call("now").Float())
-		}
 		select {
 		case <-cl.Done():
 			page.Set("closed", true)
 		default:
 		}
 	}
+}
+
+// mark sets window.sightline[name] to the page's time now: ms since
+// navigation, the clock of the page's own marks.
+func mark(page js.Value, name string) {
+	page.Set(name, js.Global().Get("performance").Call("now").Float())
+}
+
+// markOnce marks name unless it is marked.
+func markOnce(page js.Value, name string) {
+	if page.Get(name).IsUndefined() {
+		mark(page, name)
+	}
+}
+
+// markFirstSnapshot marks firstSnapshotMs as soon as the client decoded
+// its first snapshot (it looks every 2 ms, then stops; the game loop looks
+// too, every tick and frame, in case the main thread held this back).
+func markFirstSnapshot(page js.Value, cl *client.Client) {
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-cl.Done():
+			return
+		case <-tick.C:
+			if cl.Stats().Decoded > 0 {
+				markOnce(page, "firstSnapshotMs")
+				return
+			}
+		}
+	}
+}
+
+// startMarks is the match as the window shows it, marking on the page when
+// the game loop drew its first frame (gameLoopMs) and its first frame with
+// the world in it (firstWorldDrawMs, when Draw returned, with the Go side's
+// share firstWorldDrawGoMs; firstWorldFrameMs at the next animation frame,
+// once the browser ran that frame's WebGL and showed it). With blank > 0
+// the first blank frames draw nothing.
+type startMarks struct {
+	*desktop.Game
+	page       js.Value
+	cl         *client.Client
+	snapshot   bool // firstSnapshotMs is marked
+	blank      int
+	frames     int
+	worldShown bool
+}
+
+// Update updates the match, marking the first snapshot if it came.
+func (m *startMarks) Update() error {
+	m.sawSnapshot()
+	return m.Game.Update()
+}
+
+func (m *startMarks) sawSnapshot() {
+	if !m.snapshot && m.cl.Stats().Decoded > 0 {
+		markOnce(m.page, "firstSnapshotMs")
+		m.snapshot = true
+	}
+}
+
+// Draw draws the match and marks the first frames.
+func (m *startMarks) Draw(screen *ebiten.Image) {
+	m.sawSnapshot()
+	m.frames++
+	if m.frames == 1 {
+		mark(m.page, "gameLoopMs")
+	}
+	if m.frames <= m.blank {
+		return
+	}
+	if m.worldShown {
+		m.Game.Draw(screen)
+		return
+	}
+	start := time.Now()
+	m.Game.Draw(screen)
+	if m.Game.LastDrawn().Draws == 0 { // no map yet: no snapshot with the player in it
+		return
+	}
+	m.worldShown = true
+	m.page.Set("firstWorldDrawGoMs", float64(time.Since(start).Microseconds())/1000)
+	mark(m.page, "firstWorldDrawMs")
+	var next js.Func
+	next = js.FuncOf(func(js.Value, []js.Value) any {
+		mark(m.page, "firstWorldFrameMs")
+		next.Release()
+		return nil
+	})
+	js.Global().Call("requestAnimationFrame", next)
 }
 
 func fail(page js.Value, msg string) {

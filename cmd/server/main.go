@@ -131,8 +131,14 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 			http.Error(w, "The browser build is missing on this server: run `make web`.", http.StatusNotFound)
 		})
 	} else {
-		raw, gz := site.Sizes()
-		log.Info("serving the browser client", "dir", o.web, "wasm_bytes", raw, "wasm_gzip_bytes", gz)
+		sz, _ := site.Sizes("/" + web.WasmFile)
+		log.Info("serving the browser client", "dir", o.web, "wasm_bytes", sz.Raw, "wasm_gzip_bytes", sz.Gzip, "wasm_brotli_bytes", sz.Brotli)
+		for _, path := range []string{"/", "/" + web.ExecFile, "/" + web.WasmFile} {
+			sz, _ := site.Sizes(path)
+			for _, note := range sz.Notes {
+				log.Warn("browser client: "+note, "dir", o.web)
+			}
+		}
 	}
 	web.Mount(mux, client.SignalPath, rtc, site)
 	expvar.Publish("match", expvar.Func(func() any { return match.Stats() }))

@@ -1,15 +1,16 @@
 // Package web serves the browser client from the match server's own address:
-// the page, wasm_exec.js and the game's WebAssembly, compressed once with
-// gzip and revalidated by ETag, so a browser player only opens
+// the page, wasm_exec.js and the game's WebAssembly, each in brotli or gzip
+// as the browser asks (precompressed at build time by cmd/precompress, see
+// `make web`), revalidated by ETag, so a browser player only opens
 // http://HOST:PORT/ and joins the match served there.
 package web
 
 import (
-	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -25,27 +26,55 @@ const (
 	ExecFile = "wasm_exec.js"
 )
 
-// asset is one file, kept raw and gzipped.
-type asset struct {
-	contentType string
-	raw, gz     []byte
-	etag        string
+// The content types of the files: application/wasm is what streaming
+// compilation (WebAssembly.compileStreaming) insists on.
+const (
+	TypeHTML = "text/html; charset=utf-8"
+	TypeJS   = "text/javascript; charset=utf-8"
+	TypeWasm = "application/wasm"
+)
+
+// UncompressedLengthHeader states the raw size of a file sent compressed:
+// the page's progress bar counts the decoded bytes against it.
+const UncompressedLengthHeader = "X-Uncompressed-Length"
+
+// File is one file to serve: its raw bytes and, optionally, its bytes
+// already compressed in brotli and gzip (as cmd/precompress writes them).
+type File struct {
+	Path        string // the URL path, "/" for the page
+	ContentType string
+	Raw         []byte
+	Brotli      []byte // nil: not served in brotli
+	Gzip        []byte // nil: compressed with gzip when the site is made
 }
 
-func newAsset(contentType string, raw []byte) (*asset, error) {
-	var b bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
-	if err != nil {
-		return nil, err
+// representation is a file in one encoding.
+type representation struct {
+	body []byte
+	etag string // strong, distinct per representation: the body's hash
+}
+
+// asset is one file in every encoding the site has it in.
+type asset struct {
+	contentType string
+	rep         [numEncodings]*representation
+	sizes       Sizes
+}
+
+func (a *asset) has() (have [numEncodings]bool) {
+	for e, r := range a.rep {
+		have[e] = r != nil
 	}
-	if _, err := zw.Write(raw); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(raw)
-	return &asset{contentType: contentType, raw: raw, gz: b.Bytes(), etag: `"` + hex.EncodeToString(sum[:12]) + `"`}, nil
+	return have
+}
+
+// Sizes are a file's bytes in each encoding it is served in (0: not served
+// in it), and how the site came by its compressed forms.
+type Sizes struct {
+	Raw, Gzip, Brotli int
+	// Notes say which compressed forms came from the build and which were
+	// made at start or left out, and why.
+	Notes []string
 }
 
 // Site is the browser client, ready to serve.
@@ -53,47 +82,121 @@ type Site struct {
 	assets map[string]*asset
 }
 
-// Sizes reports the game's WebAssembly raw and gzipped, in bytes.
-func (s *Site) Sizes() (raw, gz int) {
-	a := s.assets["/"+WasmFile]
+// Sizes reports what the site serves at path ("/" is the page, "/game.wasm"
+// the game), and ok false when it serves nothing there.
+func (s *Site) Sizes(path string) (sz Sizes, ok bool) {
+	a := s.assets[path]
 	if a == nil {
-		return 0, 0
+		return Sizes{}, false
 	}
-	return len(a.raw), len(a.gz)
+	return a.sizes, true
 }
 
 // Load reads game.wasm and wasm_exec.js from dir (what `make web` builds)
-// and compresses everything once.
+// with their precompressed .br and .gz beside them. A compressed file that
+// is missing, unreadable or does not decompress to the file (a stale one
+// from an earlier build) is not served: gzip is then made once, here, and
+// brotli left out. The page, embedded in the program, is compressed here.
 func Load(dir string) (*Site, error) {
-	wasm, err := os.ReadFile(filepath.Join(dir, WasmFile))
-	if err != nil {
-		return nil, fmt.Errorf("web: %w (build it with `make web`)", err)
+	var files []File
+	for _, f := range []struct{ name, ct string }{{WasmFile, TypeWasm}, {ExecFile, TypeJS}} {
+		raw, err := os.ReadFile(filepath.Join(dir, f.name))
+		if err != nil {
+			return nil, fmt.Errorf("web: %w (build it with `make web`)", err)
+		}
+		file := File{Path: "/" + f.name, ContentType: f.ct, Raw: raw}
+		for _, e := range Compressed {
+			b, err := os.ReadFile(filepath.Join(dir, f.name+e.Suffix()))
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("web: %w", err)
+			}
+			if e == Brotli {
+				file.Brotli = b
+			} else {
+				file.Gzip = b
+			}
+		}
+		files = append(files, file)
 	}
-	exec, err := os.ReadFile(filepath.Join(dir, ExecFile))
-	if err != nil {
-		return nil, fmt.Errorf("web: %w (build it with `make web`)", err)
-	}
-	return New(page.Index, exec, wasm)
+	return NewSite(append(files, pageFile(page.Index))...)
 }
 
-// New makes a site from the page, wasm_exec.js and the game's WebAssembly.
+// New makes a site from the page, wasm_exec.js and the game's WebAssembly,
+// compressing them now: the page in brotli and gzip, the other two in gzip.
 func New(index, exec, wasm []byte) (*Site, error) {
+	return NewSite(pageFile(index),
+		File{Path: "/" + ExecFile, ContentType: TypeJS, Raw: exec},
+		File{Path: "/" + WasmFile, ContentType: TypeWasm, Raw: wasm})
+}
+
+// pageFile is the page, compressed now: it is a few kilobytes (brotli
+// takes a few milliseconds).
+func pageFile(index []byte) File {
+	f := File{Path: "/", ContentType: TypeHTML, Raw: index}
+	f.Brotli, _ = compressed(Brotli, index) // nil on failure: not served in brotli
+	f.Gzip, _ = compressed(Gzip, index)
+	return f
+}
+
+// NewSite makes a site serving files. Each compressed form given must
+// decompress to the raw file, or it is left out (noted in Sizes); gzip is
+// made here when missing, so every file is served at least in gzip.
+func NewSite(files ...File) (*Site, error) {
 	s := &Site{assets: make(map[string]*asset)}
-	for path, f := range map[string]struct {
-		ct  string
-		raw []byte
-	}{
-		"/":            {"text/html; charset=utf-8", index},
-		"/" + ExecFile: {"text/javascript; charset=utf-8", exec},
-		"/" + WasmFile: {"application/wasm", wasm},
-	} {
-		a, err := newAsset(f.ct, f.raw)
-		if err != nil {
-			return nil, fmt.Errorf("web: compress %s: %w", path, err)
+	for _, f := range files {
+		a := &asset{contentType: f.ContentType}
+		a.rep[Identity] = newRepresentation(Identity, f.Raw)
+		name := strings.TrimPrefix(f.Path, "/")
+		if name == "" {
+			name = "the page"
 		}
-		s.assets[path] = a
+		for _, e := range Compressed {
+			body := f.Brotli
+			if e == Gzip {
+				body = f.Gzip
+			}
+			switch {
+			case body == nil && e == Brotli:
+				a.sizes.Notes = append(a.sizes.Notes, fmt.Sprintf("%s%s missing: not served in brotli", name, e.Suffix()))
+				continue
+			case body == nil:
+				a.sizes.Notes = append(a.sizes.Notes, fmt.Sprintf("%s%s missing: compressed with gzip at start", name, e.Suffix()))
+			default:
+				if err := Verify(e, body, f.Raw); err != nil {
+					a.sizes.Notes = append(a.sizes.Notes, fmt.Sprintf("%s%s left out: %v", name, e.Suffix(), err))
+					if e == Brotli {
+						continue
+					}
+					body = nil
+				}
+			}
+			if body == nil { // gzip, missing or stale
+				var err error
+				if body, err = compressed(e, f.Raw); err != nil {
+					return nil, fmt.Errorf("web: compress %s: %w", f.Path, err)
+				}
+			}
+			a.rep[e] = newRepresentation(e, body)
+		}
+		a.sizes.Raw = len(f.Raw)
+		if r := a.rep[Gzip]; r != nil {
+			a.sizes.Gzip = len(r.body)
+		}
+		if r := a.rep[Brotli]; r != nil {
+			a.sizes.Brotli = len(r.body)
+		}
+		s.assets[f.Path] = a
 	}
 	return s, nil
+}
+
+func newRepresentation(e Encoding, body []byte) *representation {
+	sum := sha256.Sum256(body)
+	tag := hex.EncodeToString(sum[:12])
+	if e != Identity {
+		tag += "-" + e.String()
+	}
+	return &representation{body: body, etag: `"` + tag + `"`}
 }
 
 // Mount registers on mux the signalling endpoint at signalPath and, if site
@@ -108,8 +211,9 @@ func Mount(mux *http.ServeMux, signalPath string, signal http.Handler, site *Sit
 	}
 }
 
-// ServeHTTP serves the page and its files: gzipped to clients that accept
-// it, with an ETag so that a reload costs a 304.
+// ServeHTTP serves the page and its files in the encoding the client
+// prefers among brotli, gzip and none, with an ETag per encoding so that a
+// reload costs a 304.
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	if path == "/index.html" {
@@ -125,33 +229,36 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
+	accept, present := r.Header["Accept-Encoding"]
+	enc := negotiate(strings.Join(accept, ","), present, a.has())
+	rep := a.rep[enc]
 	h := w.Header()
-	h.Set("Content-Type", a.contentType)
-	h.Set("ETag", a.etag)
-	h.Set("Cache-Control", "no-cache") // revalidate: the ETag makes it cheap
 	h.Set("Vary", "Accept-Encoding")
-	h.Set("X-Uncompressed-Length", strconv.Itoa(len(a.raw)))
-	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, a.etag) {
+	h.Set("ETag", rep.etag)
+	h.Set("Cache-Control", "no-cache") // revalidate: the ETag makes it cheap
+	if noneMatch(r.Header.Get("If-None-Match"), rep.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	body := a.raw
-	if acceptsGzip(r.Header.Get("Accept-Encoding")) {
-		h.Set("Content-Encoding", "gzip")
-		body = a.gz
+	h.Set("Content-Type", a.contentType)
+	if enc != Identity {
+		h.Set("Content-Encoding", enc.String())
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set(UncompressedLengthHeader, strconv.Itoa(a.sizes.Raw))
+	h.Set("Content-Length", strconv.Itoa(len(rep.body)))
 	if r.Method == http.MethodHead {
 		return
 	}
-	w.Write(body)
+	w.Write(rep.body)
 }
 
-func acceptsGzip(v string) bool {
-	for _, part := range strings.Split(v, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") || strings.TrimSpace(name) == "*" {
-			return !strings.Contains(strings.ReplaceAll(params, " ", ""), "q=0") || strings.Contains(params, "q=0.")
+// noneMatch reports whether an If-None-Match header names etag (or is "*"),
+// by the weak comparison RFC 9110 §13.1.2 asks for.
+func noneMatch(header, etag string) bool {
+	for tag := range strings.SplitSeq(header, ",") {
+		tag = strings.TrimSpace(tag)
+		if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
+			return true
 		}
 	}
 	return false

@@ -6,6 +6,13 @@
 // freezes one tab for a few seconds, as a hidden or throttled tab is, and
 // checks that the game picks up again, and it takes a screenshot of a tab.
 //
+// TestBrowserStartup (startup_test.go) builds the client as `make web` does,
+// precompressed, checks that the server sends each file in brotli or gzip as
+// asked, then opens the page one tab at a time and logs each phase of the
+// start from navigation to the first frame with the world (the README's
+// start-up table): a first visit, a second (cached) one, and one that draws
+// nothing (?blank=), which shows what software WebGL costs the start.
+//
 // It needs Chromium at /usr/bin/chromium (`apt-get install chromium`, which
 // `make deps` does when root; the test installs it itself when root). It
 // never downloads a browser. Chromium runs headless with SwiftShader for
