@@ -40,7 +40,7 @@ func TestTouchPlays(t *testing.T) {
 	}
 	chromium := requireChromium(t)
 	began := time.Now()
-	web := buildWeb(t)
+	web := buildTouchWeb(t)
 	t.Logf("built in %v", time.Since(began).Round(100*time.Millisecond))
 	srv := startWatchedServer(t, web)
 
@@ -472,9 +472,9 @@ func (w *testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// buildWeb builds the browser client into a temporary directory, with
+// buildTouchWeb builds the browser client into a temporary directory, with
 // wasm_exec.js beside it, and returns the directory.
-func buildWeb(t *testing.T) string {
+func buildTouchWeb(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	goTool := goCommand(t)
