@@ -4,7 +4,7 @@
 // ([Server], native only) that many clients reach over one shared UDP port.
 // The browser build does not use this package's js client: it dials with
 // package transport/browser, which binds the browser's RTCPeerConnection
-// directly and links neither pion nor net/http (12 MB less in game.wasm).
+// directly and links neither pion nor net/http (8 MB less in game.wasm).
 // What both share (limits, receive queue, signalling body and retries,
 // errors) is in package transport/datachan.
 //
