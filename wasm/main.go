@@ -34,8 +34,8 @@ import (
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/settings"
+	"github.com/sightline-game/sightline/netcode/transport/browser"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
-	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
 func main() {
@@ -68,7 +68,7 @@ func main() {
 	// about twice as soon as when the loop starts first.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	mark(page, "signallingMs")
-	conn, err := webrtc.Dial(ctx, origin+client.SignalPath, webrtc.DialConfig{Logger: log})
+	conn, err := browser.Dial(ctx, origin+client.SignalPath, browser.Config{Logger: log})
 	cancel()
 	if err != nil {
 		fail(page, fmt.Sprintf("could not join the match: %v", err))

@@ -20,6 +20,9 @@ import (
 	"github.com/sightline-game/sightline/netcode/transport"
 )
 
+// SignalPath is where a match server takes WebRTC offers.
+const SignalPath = "/signal"
+
 // Config sets up a client. Zero fields take the defaults noted.
 type Config struct {
 	// Session is the wire agreement with the server (default protocol.Session()).

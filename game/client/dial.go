@@ -1,3 +1,5 @@
+//go:build !js
+
 package client
 
 import (
@@ -8,11 +10,9 @@ import (
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
-// SignalPath is where a match server takes WebRTC offers.
-const SignalPath = "/signal"
-
 // Dial connects to the match server at baseURL (http://host:port) over
-// WebRTC and returns a client whose channels are open.
+// WebRTC (pion, natively; the browser build dials with package
+// transport/browser) and returns a client whose channels are open.
 func Dial(ctx context.Context, baseURL string, cfg Config, dial webrtc.DialConfig) (*Client, error) {
 	if dial.Logger == nil {
 		dial.Logger = cfg.Logger

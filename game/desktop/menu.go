@@ -1,3 +1,9 @@
+//go:build !js
+
+// The start menu lists matches heard on the LAN (netcode/lan, UDP) and pings
+// them over HTTP (game/desktop/lobby): the browser build, which joins the
+// match of its page's origin, links none of it.
+
 package desktop
 
 import (
@@ -266,13 +272,6 @@ func (m *Menu) toggleMute() {
 
 // Prefs returns the settings the menu changes.
 func (m *Menu) Prefs() *settingsui.Prefs { return m.prefs }
-
-// repeat reports whether key was pressed this frame or is held long enough
-// to repeat.
-func repeat(key ebiten.Key) bool {
-	d := inpututil.KeyPressDuration(key)
-	return d == 1 || (d > 24 && d%4 == 0)
-}
 
 // mouse selects the row under a moving cursor, joins the row clicked and
 // focuses the address field clicked.
@@ -569,16 +568,4 @@ func pingColor(p lobby.Ping) color.RGBA {
 		return colAccent
 	}
 	return colBad
-}
-
-// clip cuts s to fit w pixels, with an ellipsis if cut.
-func clip(s string, face *face, w float64) string {
-	if textWidth(s, face) <= w {
-		return s
-	}
-	r := []rune(s)
-	for len(r) > 0 && textWidth(string(r)+"…", face) > w {
-		r = r[:len(r)-1]
-	}
-	return string(r) + "…"
 }

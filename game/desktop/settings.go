@@ -339,3 +339,22 @@ func drawPauseMenu(dst *ebiten.Image, f *fonts, m *settingsui.Pause) {
 	}
 	drawText(dst, "the match goes on · Esc resumes", f.small, ScreenWidth/2, y+h+8, text.AlignCenter, colTextDim)
 }
+
+// repeat reports whether key was pressed this frame or is held long enough
+// to repeat.
+func repeat(key ebiten.Key) bool {
+	d := inpututil.KeyPressDuration(key)
+	return d == 1 || (d > 24 && d%4 == 0)
+}
+
+// clip cuts s to fit w pixels, with an ellipsis if cut.
+func clip(s string, face *face, w float64) string {
+	if textWidth(s, face) <= w {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && textWidth(string(r)+"…", face) > w {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
+}

@@ -13,6 +13,12 @@
 // start-up table): a first visit, a second (cached) one, and one that draws
 // nothing (?blank=), which shows what software WebGL costs the start.
 //
+// TestBrowserTransport tests the browser's transport (transport/browser)
+// alone: a small WebAssembly probe (wasm/browsertest/probe) dials a native
+// WebRTC server that first puts it off with 503 and Retry-After, greets on
+// every client channel, receives and echoes numbered events in order and
+// sees its connection end when the server closes it.
+//
 // It needs Chromium at /usr/bin/chromium (`apt-get install chromium`, which
 // `make deps` does when root; the test installs it itself when root). It
 // never downloads a browser. Chromium runs headless with SwiftShader for

@@ -7,66 +7,24 @@ import (
 
 	"github.com/pion/webrtc/v4"
 	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
 )
 
 // Defaults used for zero fields of [ConnConfig].
 const (
-	DefaultSendBufferLimit = 256 << 10
-	// DefaultUnreliableBufferLimit holds a few datagrams: a snapshot or an
-	// input that has to wait behind others is stale by the time it leaves.
-	DefaultUnreliableBufferLimit = 8 << 10
-	DefaultReceiveQueueLen       = 1024
-	DefaultReceiveQueueBytes     = 1 << 20
-	DefaultDisconnectTimeout     = 10 * time.Second
+	DefaultSendBufferLimit       = datachan.DefaultSendBufferLimit
+	DefaultUnreliableBufferLimit = datachan.DefaultUnreliableBufferLimit
+	DefaultReceiveQueueLen       = datachan.DefaultReceiveQueueLen
+	DefaultReceiveQueueBytes     = datachan.DefaultReceiveQueueBytes
+	DefaultDisconnectTimeout     = datachan.DefaultDisconnectTimeout
 	// SCTPRTOMax caps SCTP's retransmission timeout on native peers.
 	SCTPRTOMax = time.Second
 )
 
-// ConnConfig holds the settings of a connection, shared by both ends.
-// Zero fields take the defaults above.
-type ConnConfig struct {
-	// SendBufferLimit is the most bytes a channel's send buffer
-	// (BufferedAmount) may hold: Send drops a message that would take it
-	// beyond and returns transport.ErrCongested. A message is always
-	// accepted when the buffer is empty, whatever its size.
-	SendBufferLimit int
-
-	// UnreliableBufferLimit is the same limit for the unreliable channels
-	// (snapshots, inputs, replicas). When the path stalls, SCTP queues even
-	// messages it will never retransmit; a small limit turns a stall into
-	// skipped ticks instead of a backlog of stale ones delivered late.
-	UnreliableBufferLimit int
-
-	// ReceiveQueueLen and ReceiveQueueBytes bound the messages (all
-	// channels together) waiting for Receive. ReceiveQueueBytes is raised
-	// to at least transport.MaxMessageSize.
-	ReceiveQueueLen   int
-	ReceiveQueueBytes int
-
-	// DisconnectTimeout is how long the PeerConnection may stay in the
-	// "disconnected" state before the connection ends.
-	DisconnectTimeout time.Duration
-}
-
-func (c ConnConfig) withDefaults() ConnConfig {
-	if c.SendBufferLimit <= 0 {
-		c.SendBufferLimit = DefaultSendBufferLimit
-	}
-	if c.UnreliableBufferLimit <= 0 {
-		c.UnreliableBufferLimit = DefaultUnreliableBufferLimit
-	}
-	if c.ReceiveQueueLen <= 0 {
-		c.ReceiveQueueLen = DefaultReceiveQueueLen
-	}
-	if c.ReceiveQueueBytes <= 0 {
-		c.ReceiveQueueBytes = DefaultReceiveQueueBytes
-	}
-	c.ReceiveQueueBytes = max(c.ReceiveQueueBytes, transport.MaxMessageSize)
-	if c.DisconnectTimeout <= 0 {
-		c.DisconnectTimeout = DefaultDisconnectTimeout
-	}
-	return c
-}
+// ConnConfig holds the settings of a connection, shared by both ends (and
+// by the browser's transport, package transport/browser). Zero fields take
+// the defaults above.
+type ConnConfig = datachan.Config
 
 // DialConfig configures [Dial].
 type DialConfig struct {

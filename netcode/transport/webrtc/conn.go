@@ -10,6 +10,7 @@ import (
 
 	"github.com/pion/webrtc/v4"
 	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
 )
 
 // conn is a transport.Conn over one PeerConnection and its four channels.
@@ -27,25 +28,20 @@ type conn struct {
 	onReady  func()
 	onClosed func()
 
+	inbox *datachan.Inbox // filled by the channels' readers, drained by Receive
+
 	mu       sync.Mutex
-	closing  bool // no more pushes; set first thing in shutdown
+	closing  bool // set first thing in shutdown: no more attaching or timers
 	cause    error
-	seq      uint64
-	active   *recvQueue // filled by the channels' readers
-	spare    *recvQueue // drained by Receive
 	openMask uint8
 	discTime *time.Timer // pending end of a disconnected state
-
-	recvMu sync.Mutex // serializes Receive
 
 	closed atomic.Bool
 	ending atomic.Bool   // set by the one call of shutdown that tears down
 	ready  chan struct{} // closed when all four channels are open
 	done   chan struct{} // closed when the connection has ended
 
-	sentMessages, sentBytes         atomic.Uint64
-	receivedMessages, receivedBytes atomic.Uint64
-	congested, queueDropped         atomic.Uint64
+	sentMessages, sentBytes, congested atomic.Uint64
 
 	platformConn
 }
@@ -54,13 +50,12 @@ var _ transport.Conn = (*conn)(nil)
 
 func newConn(pc *webrtc.PeerConnection, cfg ConnConfig, log *slog.Logger) *conn {
 	c := &conn{
-		pc:     pc,
-		cfg:    cfg.withDefaults(),
-		log:    log,
-		active: &recvQueue{},
-		spare:  &recvQueue{},
-		ready:  make(chan struct{}),
-		done:   make(chan struct{}),
+		pc:    pc,
+		cfg:   cfg.WithDefaults(),
+		log:   log,
+		inbox: datachan.NewInbox(cfg),
+		ready: make(chan struct{}),
+		done:  make(chan struct{}),
 	}
 	return c
 }
@@ -133,26 +128,8 @@ func (c *conn) setChannel(ch transport.Channel, dc *webrtc.DataChannel) error {
 // push queues a copy of a received message. It runs on the channels' reading
 // goroutines (natively) or in the browser's message callbacks.
 func (c *conn) push(ch transport.Channel, p []byte) {
-	c.mu.Lock()
-	if c.closing {
-		c.mu.Unlock()
-		return
-	}
-	c.seq++
-	dropped, ok := c.active.push(c.seq, ch, p, c.cfg.ReceiveQueueLen, c.cfg.ReceiveQueueBytes)
-	c.mu.Unlock()
-
-	c.receivedMessages.Add(1)
-	c.receivedBytes.Add(uint64(len(p)))
-	if dropped > 0 {
-		c.queueDropped.Add(uint64(dropped))
-	}
-	if !ok {
-		if ch.Reliable() {
-			c.fail(fmt.Errorf("%w: %d messages waiting", ErrEventsOverflow, c.cfg.ReceiveQueueLen))
-			return
-		}
-		c.queueDropped.Add(1)
+	if !c.inbox.Push(ch, p) {
+		c.fail(fmt.Errorf("%w: %d messages waiting", ErrEventsOverflow, c.cfg.ReceiveQueueLen))
 	}
 }
 
@@ -171,11 +148,7 @@ func (c *conn) Send(ch transport.Channel, p []byte) error {
 	if dc == nil {
 		return transport.ErrClosed
 	}
-	limit := c.cfg.UnreliableBufferLimit
-	if ch.Reliable() {
-		limit = c.cfg.SendBufferLimit
-	}
-	if b := dc.BufferedAmount(); b > 0 && b+uint64(len(p)) > uint64(limit) {
+	if c.cfg.Congested(ch, dc.BufferedAmount(), len(p)) {
 		c.congested.Add(1)
 		return transport.ErrCongested
 	}
@@ -195,13 +168,7 @@ func (c *conn) Send(ch transport.Channel, p []byte) error {
 // Receive calls fn for every queued message in arrival order. Messages that
 // arrived before the connection ended can still be received after Done.
 func (c *conn) Receive(fn func(ch transport.Channel, p []byte)) int {
-	c.recvMu.Lock()
-	defer c.recvMu.Unlock()
-	c.mu.Lock()
-	q := c.active
-	c.active, c.spare = c.spare, q
-	c.mu.Unlock()
-	return q.drain(fn)
+	return c.inbox.Receive(fn)
 }
 
 // Close ends the connection and waits until its goroutines have ended. If
@@ -221,13 +188,14 @@ func (c *conn) Done() <-chan struct{} { return c.done }
 // taken off the network, including those later dropped from a full receive
 // queue (QueueDropped).
 func (c *conn) Stats() transport.Stats {
+	received, receivedBytes, dropped := c.inbox.Counts()
 	return transport.Stats{
 		SentMessages:     c.sentMessages.Load(),
 		SentBytes:        c.sentBytes.Load(),
-		ReceivedMessages: c.receivedMessages.Load(),
-		ReceivedBytes:    c.receivedBytes.Load(),
+		ReceivedMessages: received,
+		ReceivedBytes:    receivedBytes,
 		Congested:        c.congested.Load(),
-		QueueDropped:     c.queueDropped.Load(),
+		QueueDropped:     dropped,
 	}
 }
 
@@ -254,6 +222,7 @@ func (c *conn) shutdown(cause error) {
 	if !c.ending.CompareAndSwap(false, true) {
 		return
 	}
+	c.inbox.Stop()
 	c.mu.Lock()
 	c.closing = true
 	c.cause = cause

@@ -3,31 +3,19 @@ package webrtc
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
-	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/pion/webrtc/v4"
 	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
 )
 
 // ProtocolVersion is the version of the match protocol (docs/PROTOCOL.md)
-// an offer speaks. A server refuses an offer of another version with 400.
-// Version 2: the arena's state field grew to 4 bits (the spawn shield).
-// Version 3: the clock record names the next round's start (the
-// intermission), the score record carries accuracy, pickups have kinds 1
-// and 2 (spread gun, power-up), and the loadout record is new.
-const ProtocolVersion = 3
-
-// maxAnswerBytes caps the answer Dial reads.
-const maxAnswerBytes = 64 << 10
+// an offer speaks; see [datachan.ProtocolVersion].
+const ProtocolVersion = datachan.ProtocolVersion
 
 // Dial connects to the server whose signalling endpoint is signalURL: it
 // creates the four channels, gathers all ICE candidates, posts the offer,
@@ -83,11 +71,14 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 		return fail(fmt.Errorf("webrtc: gathering candidates: %w", ctx.Err()))
 	}
 
-	answer, err := exchange(ctx, httpClient, signalURL, pc.LocalDescription().SDP, cfg.OnRetryLater)
+	offerBody := datachan.OfferBody(pc.LocalDescription().SDP)
+	answer, err := datachan.Exchange(ctx, func(ctx context.Context) (string, error) {
+		return postOffer(ctx, httpClient, signalURL, offerBody)
+	}, cfg.OnRetryLater)
 	if err != nil {
 		return fail(err)
 	}
-	if err := pc.SetRemoteDescription(answer); err != nil {
+	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer}); err != nil {
 		return fail(fmt.Errorf("%w: bad answer: %v", ErrSignalling, err))
 	}
 
@@ -106,92 +97,29 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 	}
 }
 
-// exchange posts the offer and returns the server's answer. While the server
-// answers 429 or 503 with a Retry-After (too many offers, too many players
-// connecting at once), it waits that long and asks again, until ctx ends,
-// telling onRetry (if not nil) before each wait.
-func exchange(ctx context.Context, client *http.Client, url, sdp string, onRetry func(time.Duration, error)) (webrtc.SessionDescription, error) {
-	for {
-		answer, wait, err := exchangeOnce(ctx, client, url, sdp)
-		if wait <= 0 {
-			return answer, err
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-			return answer, err // no time left to be let in
-		}
-		if onRetry != nil {
-			onRetry(wait, err)
-		}
-		select {
-		case <-ctx.Done():
-			return answer, fmt.Errorf("%w (waiting to retry: %w)", err, ctx.Err())
-		case <-time.After(wait):
-		}
-	}
-}
-
-// exchangeOnce posts the offer once. A positive wait means "come back then".
-func exchangeOnce(ctx context.Context, client *http.Client, url, sdp string) (webrtc.SessionDescription, time.Duration, error) {
-	answer, err := postOffer(ctx, client, url, sdp)
-	var later *retryLater
-	if errors.As(err, &later) {
-		return answer, later.after, err
-	}
-	return answer, 0, err
-}
-
-// retryLater is a refusal that says when to try again.
-type retryLater struct {
-	after time.Duration
-	err   error
-}
-
-func (r *retryLater) Error() string { return r.err.Error() }
-func (r *retryLater) Unwrap() error { return r.err }
-
-func postOffer(ctx context.Context, client *http.Client, url, sdp string) (webrtc.SessionDescription, error) {
-	var none webrtc.SessionDescription
-	body, err := json.Marshal(sdpMessage{Type: "offer", SDP: sdp, Version: ProtocolVersion})
-	if err != nil {
-		return none, err
-	}
+// postOffer posts the offer's body once and returns the answer's SDP, or
+// the refusal ([datachan.Response]).
+func postOffer(ctx context.Context, client *http.Client, url string, body []byte) (string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return none, fmt.Errorf("%w: %v", ErrSignalling, err)
+		return "", fmt.Errorf("%w: %v", ErrSignalling, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := client.Do(req)
 	if err != nil {
-		return none, fmt.Errorf("%w: %w", ErrSignalling, err)
+		return "", fmt.Errorf("%w: %w", ErrSignalling, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, datachan.MaxAnswerBytes))
 	if err != nil {
-		return none, fmt.Errorf("%w: reading answer: %v", ErrSignalling, err)
+		return "", fmt.Errorf("%w: reading answer: %v", ErrSignalling, err)
 	}
-	if resp.StatusCode != http.StatusOK {
-		err := fmt.Errorf("%w: %s: %s", ErrSignalling, resp.Status, shorten(strings.TrimSpace(string(data)), 200))
-		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
-			if secs, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && secs > 0 && secs <= 60 {
-				return none, &retryLater{after: time.Duration(secs) * time.Second, err: err}
-			}
-		}
-		return none, err
-	}
-	answer, err := parseAnswer(data)
+	answer, err := datachan.Response(resp.StatusCode, resp.Status, resp.Header.Get("Retry-After"), data)
 	if err != nil {
-		return none, fmt.Errorf("%w: %w", ErrSignalling, err)
+		return "", err
 	}
-	return webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer}, nil
-}
-
-// shorten cuts s to at most n bytes on a rune boundary.
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
+	if err := checkSDP(answer); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrSignalling, err)
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
+	return answer, nil
 }

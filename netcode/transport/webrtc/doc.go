@@ -2,6 +2,11 @@
 // pion/webrtc v4: a client ([Dial]) that builds for native platforms and for
 // js/wasm (where pion wraps the browser's RTCPeerConnection), and a server
 // ([Server], native only) that many clients reach over one shared UDP port.
+// The browser build does not use this package's js client: it dials with
+// package transport/browser, which binds the browser's RTCPeerConnection
+// directly and links neither pion nor net/http (8 MB less in game.wasm).
+// What both share (limits, receive queue, signalling body and retries,
+// errors) is in package transport/datachan.
 //
 // # Channels
 //

@@ -1,19 +1,23 @@
 package webrtc
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
+)
 
 // Sentinel errors of the package. Errors returned by [Dial], [NewServer] and
 // [Server.Accept] wrap them; test with errors.Is.
 var (
 	// ErrUnknownChannel is returned by Send for a channel outside
 	// [0, transport.NumChannels).
-	ErrUnknownChannel = errors.New("webrtc: unknown channel")
+	ErrUnknownChannel = datachan.ErrUnknownChannel
 
 	// ErrSignalling is returned by Dial when the signalling exchange fails:
 	// the server answered with an error status (the error text includes it
 	// and the server's short reason, e.g. "503 server full") or with
 	// something that is not an answer.
-	ErrSignalling = errors.New("webrtc: signalling failed")
+	ErrSignalling = datachan.ErrSignalling
 
 	// ErrServerClosed is returned by Accept after Close.
 	ErrServerClosed = errors.New("webrtc: server closed")
@@ -28,10 +32,10 @@ var (
 
 	// ErrEventsOverflow ends a connection whose receive queue filled up with
 	// events: they are never dropped, and a peer that never reads is broken.
-	ErrEventsOverflow = errors.New("webrtc: events receive queue overflow")
+	ErrEventsOverflow = datachan.ErrEventsOverflow
 
 	// ErrPeerGone ends a connection whose peer closed it, whose channels
 	// closed, or whose ICE/DTLS transport failed or stayed disconnected
 	// longer than ConnConfig.DisconnectTimeout.
-	ErrPeerGone = errors.New("webrtc: peer gone")
+	ErrPeerGone = datachan.ErrPeerGone
 )

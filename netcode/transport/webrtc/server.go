@@ -20,6 +20,7 @@ import (
 	"github.com/pion/ice/v4"
 	"github.com/pion/webrtc/v4"
 	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
 	"golang.org/x/time/rate"
 )
 
@@ -169,7 +170,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.ClientKey == nil {
 		cfg.ClientKey = RemoteIP
 	}
-	cfg.ConnConfig = cfg.ConnConfig.withDefaults()
+	cfg.ConnConfig = cfg.ConnConfig.WithDefaults()
 	log := cfg.Logger
 	if log == nil {
 		log = slog.Default()
@@ -459,13 +460,13 @@ func (s *Server) answer(ctx context.Context, c *conn, offer string, log *slog.Lo
 			return "", s.other("server closed"), false
 		}
 		log.Debug("malformed offer", "err", err)
-		return "", s.malformed("malformed SDP: " + shorten(err.Error(), 120)), false
+		return "", s.malformed("malformed SDP: " + datachan.Shorten(err.Error(), 120)), false
 	}
 	answer, err := pc.CreateAnswer(nil)
 	if err != nil {
 		c.Close()
 		log.Debug("cannot answer offer", "err", err)
-		return "", s.malformed("malformed SDP: " + shorten(err.Error(), 120)), false
+		return "", s.malformed("malformed SDP: " + datachan.Shorten(err.Error(), 120)), false
 	}
 	gathered := webrtc.GatheringCompletePromise(pc)
 	if err := pc.SetLocalDescription(answer); err != nil {
@@ -492,7 +493,7 @@ func (s *Server) answer(ctx context.Context, c *conn, offer string, log *slog.Lo
 
 // writeAnswer counts the offer answered and writes sdp as a JSON answer.
 func (s *Server) writeAnswer(w http.ResponseWriter, sdp string) {
-	body, _ := json.Marshal(sdpMessage{Type: "answer", SDP: sdp})
+	body, _ := json.Marshal(datachan.SDPMessage{Type: "answer", SDP: sdp})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.Header().Set("Cache-Control", "no-store")
@@ -647,7 +648,7 @@ func (s *Server) Close() error {
 func checkChannel(dc *webrtc.DataChannel) (transport.Channel, error) {
 	ch, ok := channelByLabel(dc.Label())
 	if !ok {
-		return 0, fmt.Errorf("%w: unknown label %q", ErrBadChannel, shorten(dc.Label(), 40))
+		return 0, fmt.Errorf("%w: unknown label %q", ErrBadChannel, datachan.Shorten(dc.Label(), 40))
 	}
 	rt, plt := dc.MaxRetransmits(), dc.MaxPacketLifeTime()
 	if ch.Reliable() {

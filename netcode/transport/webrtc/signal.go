@@ -6,20 +6,13 @@ import (
 	"fmt"
 
 	"github.com/pion/sdp/v3"
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
 )
 
-// sdpMessage is the JSON body of the signalling exchange. Version is 0 in
-// an answer; an offer without one is taken as version 1.
-type sdpMessage struct {
-	Type    string `json:"type"`
-	SDP     string `json:"sdp"`
-	Version int    `json:"version,omitempty"`
-}
+// sdpMessage is the JSON body of the signalling exchange.
+type sdpMessage = datachan.SDPMessage
 
-var (
-	errNotOffer  = errors.New("not an offer")
-	errNotAnswer = errors.New("response is not an answer")
-)
+var errNotOffer = errors.New("not an offer")
 
 // parseOffer reads the body of a signalling request: the JSON of an offer,
 // in a protocol version this end speaks, whose SDP parses. It is checked
@@ -45,14 +38,14 @@ func parseOffer(body []byte) (string, error) {
 
 // parseAnswer reads the body of the server's answer.
 func parseAnswer(body []byte) (string, error) {
-	var m sdpMessage
-	if err := json.Unmarshal(body, &m); err != nil || m.Type != "answer" || m.SDP == "" {
-		return "", errNotAnswer
-	}
-	if err := checkSDP(m.SDP); err != nil {
+	answer, err := datachan.AnswerSDP(body)
+	if err != nil {
 		return "", err
 	}
-	return m.SDP, nil
+	if err := checkSDP(answer); err != nil {
+		return "", err
+	}
+	return answer, nil
 }
 
 // checkSDP reports whether s parses as a session description.
@@ -62,7 +55,7 @@ func checkSDP(s string) error {
 	}
 	var d sdp.SessionDescription
 	if err := d.UnmarshalString(s); err != nil {
-		return fmt.Errorf("malformed SDP: %s", shorten(err.Error(), 120))
+		return fmt.Errorf("malformed SDP: %s", datachan.Shorten(err.Error(), 120))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package webrtc
+package datachan
 
 import "github.com/sightline-game/sightline/netcode/transport"
 
@@ -7,12 +7,12 @@ import "github.com/sightline-game/sightline/netcode/transport"
 // event or record gets a buffer of its own.
 const retainCap = 2048
 
-// recvQueue holds received messages in arrival order: one FIFO ring per
+// Queue holds received messages in arrival order: one FIFO ring per
 // channel, each message stamped with a sequence number so that draining
 // merges the rings back into arrival order and the oldest unreliable message
 // is found in O(1). Slot buffers stay with their slots and are reused.
-// Not safe for concurrent use; the conn guards it.
-type recvQueue struct {
+// Not safe for concurrent use; [Inbox] guards it.
+type Queue struct {
 	rings [transport.NumChannels]ring
 	n     int // messages held
 	bytes int // payload bytes held
@@ -58,10 +58,12 @@ func (r *ring) pop() {
 	r.n--
 }
 
-// push appends a copy of p. It returns false, leaving the queue unchanged,
+// Push appends a copy of p, the message numbered seq (numbers grow with
+// arrival) on channel ch, dropping the oldest unreliable messages while the
+// queue holds maxLen messages or p would take it over maxBytes. It returns false, leaving the queue unchanged,
 // when there is no room even after dropping every unreliable message; the
 // caller decides what that means.
-func (q *recvQueue) push(seq uint64, ch transport.Channel, p []byte, maxLen, maxBytes int) (dropped int, ok bool) {
+func (q *Queue) Push(seq uint64, ch transport.Channel, p []byte, maxLen, maxBytes int) (dropped int, ok bool) {
 	for q.n >= maxLen || q.bytes+len(p) > maxBytes {
 		if !q.dropOldestUnreliable() {
 			return dropped, false
@@ -75,7 +77,7 @@ func (q *recvQueue) push(seq uint64, ch transport.Channel, p []byte, maxLen, max
 }
 
 // dropOldestUnreliable drops the oldest message of the unreliable channels.
-func (q *recvQueue) dropOldestUnreliable() bool {
+func (q *Queue) dropOldestUnreliable() bool {
 	best := -1
 	var bestSeq uint64
 	for ch := range transport.Channel(transport.NumChannels) {
@@ -97,8 +99,8 @@ func (q *recvQueue) dropOldestUnreliable() bool {
 	return true
 }
 
-// drain calls fn for every message in arrival order and empties the queue.
-func (q *recvQueue) drain(fn func(transport.Channel, []byte)) int {
+// Drain calls fn for every message in arrival order and empties the queue.
+func (q *Queue) Drain(fn func(transport.Channel, []byte)) int {
 	n := 0
 	for q.n > 0 {
 		best := -1
@@ -124,12 +126,4 @@ func (q *recvQueue) drain(fn func(transport.Channel, []byte)) int {
 		fn(transport.Channel(best), buf)
 	}
 	return n
-}
-
-// reset empties the queue without delivering anything.
-func (q *recvQueue) reset() {
-	for ch := range q.rings {
-		q.rings[ch] = ring{}
-	}
-	q.n, q.bytes = 0, 0
 }

@@ -1,6 +1,4 @@
-//go:build !js
-
-package webrtc
+package datachan
 
 import (
 	"encoding/binary"
@@ -15,23 +13,23 @@ type entry struct {
 	id uint32
 }
 
-func collect(q *recvQueue) []entry {
+func collect(q *Queue) []entry {
 	var got []entry
-	q.drain(func(ch transport.Channel, p []byte) {
+	q.Drain(func(ch transport.Channel, p []byte) {
 		got = append(got, entry{ch, binary.BigEndian.Uint32(p)})
 	})
 	return got
 }
 
-func pushID(q *recvQueue, seq *uint64, ch transport.Channel, id uint32, size, maxLen, maxBytes int) (int, bool) {
+func pushID(q *Queue, seq *uint64, ch transport.Channel, id uint32, size, maxLen, maxBytes int) (int, bool) {
 	p := make([]byte, max(size, 4))
 	binary.BigEndian.PutUint32(p, id)
 	*seq++
-	return q.push(*seq, ch, p, maxLen, maxBytes)
+	return q.Push(*seq, ch, p, maxLen, maxBytes)
 }
 
 func TestQueueArrivalOrder(t *testing.T) {
-	var q recvQueue
+	var q Queue
 	var seq uint64
 	var want []entry
 	for i := range uint32(100) {
@@ -48,7 +46,7 @@ func TestQueueArrivalOrder(t *testing.T) {
 }
 
 func TestQueueDropsOldestUnreliable(t *testing.T) {
-	var q recvQueue
+	var q Queue
 	var seq uint64
 	const maxLen = 4
 	pushID(&q, &seq, transport.Events, 1, 10, maxLen, 1<<20)
@@ -83,7 +81,7 @@ func TestQueueDropsOldestUnreliable(t *testing.T) {
 }
 
 func TestQueueByteBound(t *testing.T) {
-	var q recvQueue
+	var q Queue
 	var seq uint64
 	for i := range uint32(10) {
 		pushID(&q, &seq, transport.Snapshots, i, 1000, 100, 4500)
@@ -95,7 +93,7 @@ func TestQueueByteBound(t *testing.T) {
 }
 
 func TestQueueSteadyStateAllocs(t *testing.T) {
-	var q recvQueue
+	var q Queue
 	var seq uint64
 	small := make([]byte, 1100)
 	ev := make([]byte, 80)
@@ -104,11 +102,11 @@ func TestQueueSteadyStateAllocs(t *testing.T) {
 	step := func() {
 		for range 8 {
 			seq++
-			q.push(seq, transport.Snapshots, small, 1024, 1<<20)
+			q.Push(seq, transport.Snapshots, small, 1024, 1<<20)
 			seq++
-			q.push(seq, transport.Events, ev, 1024, 1<<20)
+			q.Push(seq, transport.Events, ev, 1024, 1<<20)
 		}
-		q.drain(fn)
+		q.Drain(fn)
 	}
 	step()
 	if a := testing.AllocsPerRun(200, step); a != 0 {
@@ -119,16 +117,16 @@ func TestQueueSteadyStateAllocs(t *testing.T) {
 	}
 }
 
-// TestConnReceiveAllocs checks the conn-level path (push from the network
-// side, Receive on the game side) with the double-buffered queues.
-func TestConnReceiveAllocs(t *testing.T) {
-	c := newConn(nil, ConnConfig{}, nil)
+// TestInboxReceiveAllocs checks the connection-level path (Push from the
+// network side, Receive on the game side) with the double-buffered queues.
+func TestInboxReceiveAllocs(t *testing.T) {
+	c := NewInbox(Config{})
 	p := make([]byte, 900)
 	fn := func(transport.Channel, []byte) {}
 	step := func() {
 		for range 4 {
-			c.push(transport.Snapshots, p)
-			c.push(transport.Events, p[:40])
+			c.Push(transport.Snapshots, p)
+			c.Push(transport.Events, p[:40])
 		}
 		c.Receive(fn)
 	}

@@ -1,0 +1,34 @@
+package browser
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
+)
+
+// Config configures [Dial].
+type Config struct {
+	// Config holds the connection's limits (send buffers, receive queue,
+	// disconnect timeout); zero fields take datachan's defaults.
+	datachan.Config
+
+	// Logger receives the connection's log records; nil means
+	// slog.Default().
+	Logger *slog.Logger
+
+	// ICEServers are STUN/TURN servers, if any; none are needed to reach a
+	// server with a public address or on the same host or LAN.
+	ICEServers []ICEServer
+
+	// OnRetryLater, if set, is called each time the server refuses the offer
+	// for now (429 or 503 with Retry-After) and Dial is about to wait before
+	// asking again, with the wait and the refusal.
+	OnRetryLater func(wait time.Duration, refusal error)
+}
+
+// ICEServer is one entry of the RTCPeerConnection's iceServers.
+type ICEServer struct {
+	URLs                 []string
+	Username, Credential string
+}

@@ -1,0 +1,137 @@
+//go:build js
+
+package browser
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"syscall/js"
+
+	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
+)
+
+// Dial connects to the server whose signalling endpoint is signalURL
+// (docs/PROTOCOL.md section 1): it creates the four channels, waits for ICE
+// gathering to complete, posts the offer with fetch, applies the answer and
+// returns once all four channels are open. If ctx ends first, or anything
+// fails, everything is closed and the error returned (signalling failures
+// wrap [ErrSignalling]).
+//
+// Call Dial from a goroutine, never from inside a JavaScript callback: it
+// waits on promises and on the browser's events.
+func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	log = log.With("server", signalURL)
+	ctor := js.Global().Get("RTCPeerConnection")
+	if ctor.Type() != js.TypeFunction {
+		return nil, ErrNoWebRTC
+	}
+	pc, err := construct(ctor, map[string]any{"iceServers": iceServers(cfg.ICEServers)})
+	if err != nil {
+		return nil, fmt.Errorf("browser: new RTCPeerConnection: %w", err)
+	}
+	c := newConn(pc, cfg.Config, log)
+	c.watch()
+	fail := func(err error) (transport.Conn, error) {
+		c.Close()
+		return nil, err
+	}
+
+	for ch := range transport.Channel(transport.NumChannels) {
+		dc, err := call(pc, "createDataChannel", ch.String(), channelInit(ch))
+		if err != nil {
+			return fail(fmt.Errorf("browser: create %s channel: %w", ch, err))
+		}
+		c.setChannel(ch, dc)
+	}
+
+	offer, err := awaitCall(ctx, pc, "createOffer")
+	if err != nil {
+		return fail(fmt.Errorf("browser: create offer: %w", err))
+	}
+	if _, err := awaitCall(ctx, pc, "setLocalDescription", offer); err != nil {
+		return fail(fmt.Errorf("browser: set offer: %w", err))
+	}
+	c.checkGathered() // gathering may have completed already
+	select {
+	case <-c.gathered:
+	case <-c.done:
+		return nil, fmt.Errorf("browser: gathering candidates: %w", c.endErr())
+	case <-ctx.Done():
+		return fail(fmt.Errorf("browser: gathering candidates: %w", ctx.Err()))
+	}
+
+	body := datachan.OfferBody(pc.Get("localDescription").Get("sdp").String())
+	answer, err := datachan.Exchange(ctx, func(ctx context.Context) (string, error) {
+		return postOffer(ctx, signalURL, body)
+	}, cfg.OnRetryLater)
+	if err != nil {
+		return fail(err)
+	}
+	desc := map[string]any{"type": "answer", "sdp": answer}
+	if _, err := awaitCall(ctx, pc, "setRemoteDescription", desc); err != nil {
+		return fail(fmt.Errorf("%w: bad answer: %v", ErrSignalling, err))
+	}
+
+	select {
+	case <-c.ready:
+		log.Debug("connected")
+		return c, nil
+	case <-c.done:
+		return nil, fmt.Errorf("browser: connecting: %w", c.endErr())
+	case <-ctx.Done():
+		return fail(fmt.Errorf("browser: opening channels: %w", ctx.Err()))
+	}
+}
+
+// awaitCall calls a method of v that returns a promise and awaits it.
+func awaitCall(ctx context.Context, v js.Value, method string, args ...any) (js.Value, error) {
+	p, err := call(v, method, args...)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return await(ctx, p)
+}
+
+// endErr returns why the connection ended, transport.ErrClosed if by Close.
+func (c *conn) endErr() error {
+	if err := c.err(); err != nil {
+		return err
+	}
+	return transport.ErrClosed
+}
+
+// channelInit returns the RTCDataChannelInit of a channel
+// (docs/PROTOCOL.md section 2): unordered with maxRetransmits 0, or
+// reliable and ordered for events.
+func channelInit(ch transport.Channel) map[string]any {
+	if ch.Reliable() {
+		return map[string]any{"ordered": true}
+	}
+	return map[string]any{"ordered": false, "maxRetransmits": 0}
+}
+
+// iceServers returns the RTCPeerConnection's iceServers.
+func iceServers(servers []ICEServer) []any {
+	out := make([]any, 0, len(servers))
+	for _, s := range servers {
+		urls := make([]any, len(s.URLs))
+		for i, u := range s.URLs {
+			urls[i] = u
+		}
+		entry := map[string]any{"urls": urls}
+		if s.Username != "" {
+			entry["username"] = s.Username
+		}
+		if s.Credential != "" {
+			entry["credential"] = s.Credential
+		}
+		out = append(out, entry)
+	}
+	return out
+}
