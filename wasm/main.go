@@ -62,7 +62,7 @@ func main() {
 	snd.SetVolume(st.MasterVolume, st.EffectsVolume, st.Mute)
 	name := prefs.Name()
 
-	mark(page, "setupMs") // sound (its clips decoded) and settings ready
+	mark(page, "setupMs") // sound (its output opened) and settings ready
 
 	// Signalling starts before the game loop: the first snapshot arrives
 	// about twice as soon as when the loop starts first.

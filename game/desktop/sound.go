@@ -15,6 +15,7 @@ import (
 // of Config.Sound with what the game already takes in. Without a Sound
 // every method does nothing.
 type soundState struct {
+	out *audio.Sound
 	mix *sound.Mixer
 	// dash mirrors the own player's dash from the inputs sent, to hear a
 	// dash start the moment the player presses (as the prediction shows
@@ -25,7 +26,7 @@ type soundState struct {
 
 // initSound starts following a new match.
 func (g *Game) initSound(s *audio.Sound) {
-	g.snd.mix = s.Mixer()
+	g.snd.out, g.snd.mix = s, s.Mixer()
 	if g.snd.mix != nil {
 		g.snd.mix.Reset()
 	}
@@ -99,4 +100,5 @@ func (g *Game) soundFrame(now time.Time) {
 		m.Listen(g.self.x, g.self.y)
 	}
 	m.Update(now)
+	g.snd.out.Warm()
 }

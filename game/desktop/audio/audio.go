@@ -38,10 +38,11 @@ const SampleRate = 44100
 // Sound plays the game's effects. Its methods belong to the game's update
 // goroutine. A nil *Sound is silent.
 type Sound struct {
-	log   *slog.Logger
-	ctx   *eaudio.Context // nil: silent
-	clips [sound.NumSounds][]float32
-	mixer *sound.Mixer
+	log    *slog.Logger
+	ctx    *eaudio.Context            // nil: silent
+	clips  [sound.NumSounds][]float32 // decoded when first needed (Warm, Play)
+	failed [sound.NumSounds]bool      // clips that did not decode
+	mixer  *sound.Mixer
 
 	voices []playing
 	mute   bool
@@ -67,16 +68,37 @@ func New(log *slog.Logger) *Sound {
 		log.Warn("no sound device: playing silent", "err", err)
 		return s
 	}
-	for n := range sound.NumSounds {
-		clip, err := decode(n)
-		if err != nil {
-			log.Warn("no sound device: playing silent", "err", err)
-			return s
-		}
-		s.clips[n] = clip
-	}
 	s.ctx = eaudio.NewContext(SampleRate)
 	return s
+}
+
+// Warm decodes one effect not decoded yet, once the output is ready (in a
+// browser, after the player's first key, click or touch): the game calls
+// it each frame, so the clips are decoded over the first frames after
+// sound may play rather than all at start, where decoding them held a
+// browser's main thread for over half a second before signalling could
+// begin. A clip that fails to decode stays silent and is logged once.
+func (s *Sound) Warm() {
+	if s == nil || s.ctx == nil || !s.ctx.IsReady() {
+		return
+	}
+	for n := range sound.NumSounds {
+		if s.clips[n] == nil && !s.failed[n] {
+			s.load(n)
+			return
+		}
+	}
+}
+
+// load decodes effect n into its clip.
+func (s *Sound) load(n sound.Sound) {
+	clip, err := decode(n)
+	if err != nil {
+		s.failed[n] = true
+		s.log.Warn("sound effect not decoded: it stays silent", "sound", n.String(), "err", err)
+		return
+	}
+	s.clips[n] = clip
 }
 
 // Silent reports whether the game plays without sound (no device).
@@ -123,6 +145,15 @@ func (s *Sound) Play(r sound.Request) {
 	}
 	if s.ctx == nil || s.mute || r.Sound >= sound.NumSounds || !s.ctx.IsReady() {
 		return
+	}
+	if s.clips[r.Sound] == nil {
+		if s.failed[r.Sound] {
+			return
+		}
+		s.load(r.Sound) // not warmed yet: decode it now
+		if s.clips[r.Sound] == nil {
+			return
+		}
 	}
 	s.reap()
 	left, right := panGains(r.Pan)
