@@ -40,7 +40,7 @@ type conn struct {
 	gathered chan struct{} // closed when ICE gathering is complete
 	done     chan struct{} // closed when the connection has ended
 
-	sentMessages, sentBytes, congested atomic.Uint64
+	sends datachan.SendCounters
 }
 
 // outBuf is a channel's send buffer in JavaScript memory, reused by every
@@ -208,7 +208,7 @@ func (c *conn) Send(ch transport.Channel, p []byte) error {
 	defer o.mu.Unlock()
 	buffered := dc.Get("bufferedAmount").Float()
 	if c.cfg.Congested(ch, uint64(buffered), len(p)) {
-		c.congested.Add(1)
+		c.sends.Congested()
 		return transport.ErrCongested
 	}
 	if o.buf.IsUndefined() {
@@ -223,8 +223,7 @@ func (c *conn) Send(ch transport.Channel, p []byte) error {
 		c.fail(err)
 		return err
 	}
-	c.sentMessages.Add(1)
-	c.sentBytes.Add(uint64(len(p)))
+	c.sends.Sent(len(p))
 	return nil
 }
 
@@ -248,17 +247,7 @@ func (c *conn) Done() <-chan struct{} { return c.done }
 // Stats returns the connection's counters. ReceivedMessages counts messages
 // taken off the network, including those later dropped from a full receive
 // queue (QueueDropped).
-func (c *conn) Stats() transport.Stats {
-	received, receivedBytes, dropped := c.inbox.Counts()
-	return transport.Stats{
-		SentMessages:     c.sentMessages.Load(),
-		SentBytes:        c.sentBytes.Load(),
-		ReceivedMessages: received,
-		ReceivedBytes:    receivedBytes,
-		Congested:        c.congested.Load(),
-		QueueDropped:     dropped,
-	}
-}
+func (c *conn) Stats() transport.Stats { return c.sends.Stats(c.inbox) }
 
 // err returns why the connection ended (nil if by Close or still open).
 func (c *conn) err() error {

@@ -41,7 +41,7 @@ type conn struct {
 	ready  chan struct{} // closed when all four channels are open
 	done   chan struct{} // closed when the connection has ended
 
-	sentMessages, sentBytes, congested atomic.Uint64
+	sends datachan.SendCounters
 
 	platformConn
 }
@@ -149,7 +149,7 @@ func (c *conn) Send(ch transport.Channel, p []byte) error {
 		return transport.ErrClosed
 	}
 	if c.cfg.Congested(ch, dc.BufferedAmount(), len(p)) {
-		c.congested.Add(1)
+		c.sends.Congested()
 		return transport.ErrCongested
 	}
 	if err := dc.Send(p); err != nil {
@@ -160,8 +160,7 @@ func (c *conn) Send(ch transport.Channel, p []byte) error {
 		c.fail(err)
 		return err
 	}
-	c.sentMessages.Add(1)
-	c.sentBytes.Add(uint64(len(p)))
+	c.sends.Sent(len(p))
 	return nil
 }
 
@@ -187,17 +186,7 @@ func (c *conn) Done() <-chan struct{} { return c.done }
 // Stats returns the connection's counters. ReceivedMessages counts messages
 // taken off the network, including those later dropped from a full receive
 // queue (QueueDropped).
-func (c *conn) Stats() transport.Stats {
-	received, receivedBytes, dropped := c.inbox.Counts()
-	return transport.Stats{
-		SentMessages:     c.sentMessages.Load(),
-		SentBytes:        c.sentBytes.Load(),
-		ReceivedMessages: received,
-		ReceivedBytes:    receivedBytes,
-		Congested:        c.congested.Load(),
-		QueueDropped:     dropped,
-	}
-}
+func (c *conn) Stats() transport.Stats { return c.sends.Stats(c.inbox) }
 
 // err returns why the connection ended (nil if by Close or still open).
 func (c *conn) err() error {
