@@ -259,7 +259,7 @@ func TestSidecarDownLater(t *testing.T) {
 			t.Errorf("the outage was not logged:\n%s", logs.String())
 		}
 		s.setDown(false)
-		s.allocate() // allocated while the watch was broken
+		s.allocate()                        // allocated while the watch was broken
 		time.Sleep(5500 * time.Millisecond) // off the whole-second player samples
 		synctest.Wait()
 		var after []time.Duration
