@@ -148,6 +148,18 @@ func (c *Client) GameServer(ctx context.Context) (GameServer, error) {
 	return gs, err
 }
 
+// WaitGameServer returns the current GameServer, retrying until the start
+// deadline while the sidecar is not answering (for reading the public
+// address before the server's sockets are set up).
+func (c *Client) WaitGameServer(ctx context.Context) (GameServer, error) {
+	var gs GameServer
+	err := c.retry(ctx, "gameserver", func() (err error) {
+		gs, err = c.GameServer(ctx)
+		return err
+	})
+	return gs, err
+}
+
 // Watch calls fn with every GameServer the sidecar streams until the
 // stream ends or ctx is done; it returns ctx's error or why the stream
 // ended.

@@ -237,6 +237,28 @@ func TestSidecarSlowAtStart(t *testing.T) {
 	})
 }
 
+func TestWaitGameServer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newSidecar()
+		s.setDown(true)
+		go func() {
+			time.Sleep(2 * time.Second)
+			s.setDown(false)
+		}()
+		start := time.Now()
+		gs, err := testClient(s, nil).WaitGameServer(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gs.Status.Address != "203.0.113.9" || len(gs.Status.Ports) != 2 {
+			t.Errorf("GameServer = %+v", gs)
+		}
+		if el := time.Since(start); el != 3100*time.Millisecond {
+			t.Errorf("answered after %v, want 3.1s (the first try after 2s)", el)
+		}
+	})
+}
+
 func TestSidecarDownLater(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := newSidecar()
