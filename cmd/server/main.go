@@ -5,6 +5,14 @@
 //	server -addr :8080 -udp-port 8443 -tick 30 -bots 4
 //
 // GET /healthz answers "ok"; GET /debug/vars has the match's counters.
+//
+// With -agones the server runs the Agones lifecycle through the SDK
+// sidecar's REST interface (localhost:$AGONES_SDK_HTTP_PORT): the
+// GameServer's address becomes the public address of the ICE candidates,
+// Ready once the HTTP listener is up, Health while it runs, the player count
+// as the label "players", and Shutdown once allocated and empty after
+// players have been there. The server then keeps running until the pod is
+// stopped.
 package main
 
 import (
@@ -21,6 +29,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sightline-game/sightline/game/agones"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/client"
@@ -52,6 +61,7 @@ func main() {
 	announce := flag.Bool("announce", true, "announce the match on the LAN with a UDP beacon every second")
 	matchName := flag.String("match-name", "Sightline match", "the match's name in LAN listings")
 	debugGC := flag.Bool("debug-gc", false, "serve POST /debug/gc: a full collection, answering the live heap (for leak checks)")
+	useAgones := flag.Bool("agones", false, "run the Agones lifecycle through the SDK sidecar (localhost:$AGONES_SDK_HTTP_PORT)")
 	flag.Parse()
 
 	var lv slog.Level
@@ -69,7 +79,7 @@ func main() {
 	if err := run(ctx, log, options{
 		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, verify: *verify, creatures: *creatures,
 		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
-		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC,
+		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -95,6 +105,7 @@ type options struct {
 	offerRate  float64
 	offerBurst int
 	debugGC    bool
+	agones     bool
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
@@ -109,9 +120,28 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if err != nil {
 		return err
 	}
+	var sdk *agones.Client
+	var publicIPs []string
+	var gamePort int
+	if o.agones {
+		sdk = agones.New(agones.Config{BaseURL: agones.BaseURLFromEnv(os.Getenv), Logger: log})
+		gs, err := sdk.WaitGameServer(ctx)
+		if err != nil {
+			return err
+		}
+		if net.ParseIP(gs.Status.Address) != nil {
+			publicIPs = []string{gs.Status.Address}
+		}
+		for _, p := range gs.Status.Ports {
+			if p.Name == "udp" || p.Name == "game" {
+				gamePort = p.Port
+			}
+		}
+		log.Info("agones: GameServer", "name", gs.ObjectMeta.Name, "state", gs.Status.State, "address", gs.Status.Address, "udp_port", gamePort)
+	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
 		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients, Logger: log,
-		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst,
+		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst, PublicIPs: publicIPs,
 	})
 	if err != nil {
 		return fmt.Errorf("webrtc: %w", err)
@@ -150,7 +180,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		return err
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
-	errc := make(chan error, 3)
+	errc := make(chan error, 4)
 	go func() { errc <- match.Run(ctx) }()
 	go func() { errc <- match.Serve(ctx, rtc.Accept) }()
 	go func() {
@@ -165,6 +195,14 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}
 	for _, u := range lan.JoinURLs(port) {
 		log.Info("players on the LAN join at "+u, "browser", u+"/", "desktop", "go run ./cmd/game -join "+u)
+	}
+	if sdk != nil {
+		if gamePort != 0 && gamePort != rtc.LocalUDPPort() {
+			log.Warn("agones: the GameServer's public UDP port differs from -udp-port; ICE candidates carry -udp-port (use portPolicy Passthrough or Static with the same port)",
+				"public", gamePort, "udp_port", rtc.LocalUDPPort())
+		}
+		life := agones.NewLifecycle(sdk, func() int { return max(0, match.Stats().Clients-o.bots) })
+		go func() { errc <- life.Run(ctx) }()
 	}
 	if o.bots > 0 {
 		if _, err := bots.Start(ctx, bots.Config{Count: o.bots, TickRate: o.tick, Seed: 1}, match.Add); err != nil {
