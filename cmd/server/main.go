@@ -62,6 +62,7 @@ func main() {
 	matchName := flag.String("match-name", "Sightline match", "the match's name in LAN listings")
 	debugGC := flag.Bool("debug-gc", false, "serve POST /debug/gc: a full collection, answering the live heap (for leak checks)")
 	useAgones := flag.Bool("agones", false, "run the Agones lifecycle through the SDK sidecar (localhost:$AGONES_SDK_HTTP_PORT)")
+	agonesHealth := flag.Duration("agones-health", 2*time.Second, "with -agones: the time between health pings to the SDK sidecar")
 	flag.Parse()
 
 	var lv slog.Level
@@ -79,7 +80,7 @@ func main() {
 	if err := run(ctx, log, options{
 		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, verify: *verify, creatures: *creatures,
 		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
-		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones,
+		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones, agonesHealth: *agonesHealth,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -106,6 +107,8 @@ type options struct {
 	offerBurst int
 	debugGC    bool
 	agones     bool
+	// agonesHealth is the time between health pings with -agones.
+	agonesHealth time.Duration
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
@@ -124,7 +127,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	var publicIPs []string
 	var gamePort int
 	if o.agones {
-		sdk = agones.New(agones.Config{BaseURL: agones.BaseURLFromEnv(os.Getenv), Logger: log})
+		sdk = agones.New(agones.Config{BaseURL: agones.BaseURLFromEnv(os.Getenv), Logger: log, HealthPeriod: o.agonesHealth})
 		gs, err := sdk.WaitGameServer(ctx)
 		if err != nil {
 			return err
