@@ -246,12 +246,15 @@ func (g *Game) drawEffects(dst *ebiten.Image, now time.Time, corpses bool) {
 		switch e.kind {
 		case effectFlash:
 			f := min(int(age/flashFrame), sheet.FlashFrames-1)
+			g.drawn.markOver(x, y, sp.flash[f])
 			g.drawSprite(dst, sp.flash[f], spriteDraw{X: x, Y: y, Angle: e.angle, Pivot: true, OX: sheet.FlashOriginX, OY: sheet.FlashCell / 2})
 		case effectSparks:
 			f := min(int(age/sparksFrame), sheet.SparksFrames-1)
+			g.drawn.markOver(x, y, sp.sparks[f])
 			g.drawSprite(dst, sp.sparks[f], spriteDraw{X: x, Y: y})
 		case effectBurst:
 			f := min(int(age/burstFrame), sheet.BurstFrames-1)
+			g.drawn.markOver(x, y, sp.burst[f])
 			g.drawSprite(dst, sp.burst[f], spriteDraw{X: x, Y: y, Angle: e.angle})
 		case effectCorpse:
 			f := min(int(age/corpseFrame), sheet.CreatureDeath-1)

@@ -226,6 +226,7 @@ func (g *Game) drawShot(dst *ebiten.Image, e *drawnEntity) {
 	if e.anim.shell {
 		img = g.sprites.bolt[sheet.BoltShell]
 	}
+	g.drawn.markOver(x, y, img)
 	g.drawSprite(dst, img, spriteDraw{X: x, Y: y, Angle: e.Heading, Pivot: true, OX: sheet.BoltCoreX, OY: sheet.BoltH / 2})
 }
 

@@ -3,7 +3,10 @@ package desktop
 import (
 	"encoding/json"
 	"image/color"
+	"math"
 	"os"
+
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/sightline-game/sightline/game/protocol"
 )
@@ -20,6 +23,10 @@ type Drawn struct {
 	// Players are the other players drawn, Creatures the creatures.
 	Players   []DrawnBody `json:"players"`
 	Creatures []DrawnBody `json:"creatures"`
+	// Over are what the frame drew over the bodies: projectiles, muzzle
+	// flashes, sparks and bursts. A body under one does not show its own
+	// colour everywhere.
+	Over []DrawnMark `json:"over"`
 	// MapSeed is the seed of the map drawn (arena.NewMap), MapOrigin the
 	// screen px where the world's (0, 0) corner was drawn: tile (tx, ty)
 	// covers MapOrigin + 64*(tx, ty) and 64 px more. Zero before the map
@@ -41,6 +48,20 @@ type DrawnBody struct {
 	Shielded bool       `json:"shielded,omitempty"`
 }
 
+// DrawnMark is a sprite drawn over the bodies: every pixel it may cover
+// lies within Radius of At.
+type DrawnMark struct {
+	At     [2]float64 `json:"at"`
+	Radius float64    `json:"radius"`
+}
+
+// markOver records img drawn at (x, y) over the bodies, however it is
+// turned and pivoted.
+func (d *Drawn) markOver(x, y float64, img *ebiten.Image) {
+	b := img.Bounds()
+	d.Over = append(d.Over, DrawnMark{At: [2]float64{x, y}, Radius: math.Hypot(float64(b.Dx()), float64(b.Dy()))})
+}
+
 func drawnBody(x, y, r float64, c color.RGBA, state uint32) DrawnBody {
 	return DrawnBody{
 		At: [2]float64{x, y}, Radius: r, Color: [3]uint8{c.R, c.G, c.B},
@@ -53,7 +74,7 @@ func drawnBody(x, y, r float64, c color.RGBA, state uint32) DrawnBody {
 // reset empties d for the next frame, keeping its storage.
 func (d *Drawn) reset() {
 	d.SelfShown = false
-	d.Players, d.Creatures = d.Players[:0], d.Creatures[:0]
+	d.Players, d.Creatures, d.Over = d.Players[:0], d.Creatures[:0], d.Over[:0]
 	d.MapSeed, d.MapOrigin, d.Draws = 0, [2]float64{}, 0
 }
 

@@ -93,9 +93,10 @@ func checkTiles(t checker, img image.Image, d *drawn, bodies []drawnBody) {
 	}
 }
 
-// tileClear reports whether tile r lies wholly on screen, clear of the HUD.
+// tileClear reports whether tile r lies wholly on screen inside the damage
+// flash's edges, clear of the HUD.
 func tileClear(r image.Rectangle) bool {
-	if !r.In(screenRect) {
+	if !r.In(clearRect) {
 		return false
 	}
 	for _, busy := range busyRects {

@@ -199,11 +199,17 @@ type drawnBody struct {
 	Shielded bool       `json:"shielded"`
 }
 
+type drawnMark struct {
+	At     [2]float64 `json:"at"`
+	Radius float64    `json:"radius"`
+}
+
 type drawn struct {
 	Self      drawnBody   `json:"self"`
 	SelfShown bool        `json:"self_shown"`
 	Players   []drawnBody `json:"players"`
 	Creatures []drawnBody `json:"creatures"`
+	Over      []drawnMark `json:"over"`
 	MapSeed   uint64      `json:"map_seed"`
 	MapOrigin [2]float64  `json:"map_origin"`
 	Draws     int         `json:"draws"`
@@ -238,6 +244,9 @@ var (
 	minimapRect = image.Rect(1076, 12, 1268, 204)
 	bannerRect  = image.Rect(400, 220, 880, 320) // "YOU DIED" and "respawning..."
 	screenRect  = image.Rect(0, 0, width, height)
+	// clearRect is the screen inside the red edges the game draws for a
+	// moment after the own player is hurt (drawDamageFlash: up to 23 px).
+	clearRect = screenRect.Inset(24)
 )
 
 // minCover is the least share of a body's disc that must show its colour.
@@ -343,7 +352,7 @@ func checkBodies(t checker, img image.Image, d *drawn) int {
 	others := append(append([]drawnBody{d.Self}, d.Players...), d.Creatures...)
 	checked := 0
 	for i, body := range others[1:] {
-		if body.Dead || !inClear(body, others, i+1) {
+		if body.Dead || !inClear(body, others, i+1, d.Over) {
 			continue
 		}
 		want := minPlayerCover
@@ -363,12 +372,13 @@ func checkBodies(t checker, img image.Image, d *drawn) int {
 	return checked
 }
 
-// inClear reports whether bodies[i] lies wholly on screen, clear of the
-// HUD and of every other body (with room for a health bar above it).
-func inClear(body drawnBody, bodies []drawnBody, i int) bool {
+// inClear reports whether bodies[i] lies wholly on screen inside the
+// damage flash's edges, clear of the HUD, of every other body (with room for a health bar above it) and of
+// every projectile and effect drawn over the bodies.
+func inClear(body drawnBody, bodies []drawnBody, i int, over []drawnMark) bool {
 	r := body.Radius + 2
 	box := image.Rect(int(body.At[0]-r), int(body.At[1]-r), int(body.At[0]+r)+1, int(body.At[1]+r)+1)
-	if !box.In(screenRect) {
+	if !box.In(clearRect) {
 		return false
 	}
 	for _, busy := range busyRects {
@@ -378,6 +388,11 @@ func inClear(body drawnBody, bodies []drawnBody, i int) bool {
 	}
 	for j, o := range bodies {
 		if j != i && math.Hypot(o.At[0]-body.At[0], o.At[1]-body.At[1]) < body.Radius+o.Radius+16 {
+			return false
+		}
+	}
+	for _, m := range over {
+		if math.Hypot(m.At[0]-body.At[0], m.At[1]-body.At[1]) < body.Radius+m.Radius {
 			return false
 		}
 	}
