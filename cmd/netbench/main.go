@@ -1,65 +1,152 @@
-// Command netbench measures snapshot bandwidth on a generated world of
-// entities that start and stop random walks: it runs the server and a client
-// through the seeded link simulator, checks every tick the client decodes
-// against the server, and reports the bytes of three formats measured on the
-// same traffic in the same run: full snapshots, the byte-aligned bytemask
-// delta format, and the project's own bit-packed delta format.
+// Command netbench measures snapshot bandwidth: it runs a server and its
+// clients through the seeded link simulator, checks every tick a client
+// decodes against what the server sent it, and reports the bytes of the
+// formats measured on the same traffic in the same run: full snapshots, the
+// byte-aligned bytemask delta format, and the project's own bit-packed
+// delta format.
 //
-//	netbench                       one run, as text
-//	netbench -json                 one run, as one JSON object
-//	netbench -table                the README's table: five shares moving, and 15% with loss
+// Two traffics:
+//
+//   - model (the default): a generated world of entities that start and
+//     stop random walks (netcode/traffic), all of it sent to one client.
+//
+//   - arena: the game itself. The arena's rules (game/arena) run with bots
+//     (game/bots/brain) playing every player; each client's stream is its
+//     own view, chosen as the match server chooses it (interest area,
+//     priorities, netcode/view). Besides the three formats it reports full
+//     snapshots each compressed alone with zstd, and a second line under
+//     the game's default budget.
+//
+//     netbench                                   the model, as text
+//     netbench -json                             the model, as one JSON object
+//     netbench -table                            the README's model table
+//     netbench -speed 220 -hz 30                 the model at the game's speed and rate
+//     netbench -traffic arena -seconds 120       the arena with 32 bots and 300 creatures
+//     netbench -traffic arena -loss 0.1 -burst 4 -json
 package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"time"
 )
 
 func main() {
 	var o options
-	flag.IntVar(&o.Entities, "entities", 100, "number of entities")
-	flag.Float64Var(&o.Hz, "hz", 10, "snapshot rate in Hz")
-	flag.Float64Var(&o.Seconds, "seconds", 600, "simulated seconds")
-	flag.Float64Var(&o.Moving, "moving", 0.15, "share of entities moving at any time (p)")
-	flag.Float64Var(&o.Start, "start", 0, "chance per tick that an idle entity starts walking (a); 0 derives it from -moving with the model's mean walk length")
+	flag.StringVar(&o.Traffic, "traffic", "model", "what the server sends: model (generated walkers, one client) or arena (the game with bots, one stream per player)")
+	flag.IntVar(&o.Entities, "entities", 100, "model: number of entities")
+	flag.Float64Var(&o.Hz, "hz", 10, "model: snapshot rate in Hz (the arena runs at the game's 30)")
+	flag.Float64Var(&o.Seconds, "seconds", 600, "simulated seconds (arena: 120 unless set)")
+	flag.Float64Var(&o.Moving, "moving", 0.15, "model: share of entities moving at any time (p)")
+	flag.Float64Var(&o.Start, "start", 0, "model: chance per tick that an idle entity starts walking (a); 0 derives it from -moving with the model's mean walk length")
+	flag.Float64Var(&o.Speed, "speed", 48, "model: walking speed in px/s (the game's players run 220, its creatures walk 60)")
+	flag.IntVar(&o.Players, "players", 32, "arena: players, each played by a bot, each a client")
+	flag.IntVar(&o.Creatures, "creatures", 300, "arena: creatures")
 	flag.Float64Var(&o.Loss, "loss", 0, "packet loss in each direction, 0..1")
 	flag.Float64Var(&o.Burst, "burst", 1, "mean burst length of losses in packets; 1 = independent")
 	flag.Float64Var(&o.RTTms, "rtt", 200, "round-trip time in milliseconds")
-	flag.IntVar(&o.History, "history", 16, "ticks a delta may reach back (A); both sides keep A+1 snapshots")
+	flag.IntVar(&o.History, "history", 16, "ticks a delta may reach back (A); both sides keep A+1 snapshots (arena: the game's 32 unless set)")
 	flag.Uint64Var(&o.Seed, "seed", 1, "seed of the world and the links")
-	headingBits := flag.Uint("heading-bits", 10, "width of the quantized heading (the game's is 10; the reference formats send it in 2 bytes either way)")
+	headingBits := flag.Uint("heading-bits", 10, "model: width of the quantized heading (the game's is 10; the reference formats send it in 2 bytes either way)")
 	asJSON := flag.Bool("json", false, "print one JSON object")
-	table := flag.Bool("table", false, "print the README table (ignores -moving, -loss and -burst)")
+	table := flag.Bool("table", false, "model: print the README table (ignores -moving, -loss and -burst)")
 	flag.Parse()
 	o.HeadingBits = uint8(*headingBits)
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
-	if *table {
-		if err := printTable(os.Stdout, o); err != nil {
-			fmt.Fprintln(os.Stderr, "netbench:", err)
-			os.Exit(1)
+	var err error
+	switch o.Traffic {
+	case "model":
+		err = runModel(os.Stdout, o, set, *table, *asJSON)
+	case "arena":
+		err = runArenaCommand(os.Stdout, o, set, *table, *asJSON)
+	default:
+		err = fmt.Errorf("%w: -traffic %q, want model or arena", errFlags, o.Traffic)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "netbench:", err)
+		if errors.Is(err, errMismatched) {
+			os.Exit(2)
 		}
-		return
+		os.Exit(1)
+	}
+}
+
+// onlyFor refuses flags that were set but do not apply to traffic.
+func onlyFor(set map[string]bool, traffic string, names ...string) error {
+	for _, n := range names {
+		if set[n] {
+			return fmt.Errorf("%w: -%s does not apply to -traffic %s", errFlags, n, traffic)
+		}
+	}
+	return nil
+}
+
+func runModel(w io.Writer, o options, set map[string]bool, table, asJSON bool) error {
+	if err := onlyFor(set, "model", "players", "creatures"); err != nil {
+		return err
+	}
+	if table {
+		return printTable(w, o)
 	}
 	start := time.Now()
 	r, err := run(o)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "netbench:", err)
-		os.Exit(1)
+		return err
 	}
-	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			fmt.Fprintln(os.Stderr, "netbench:", err)
-			os.Exit(1)
-		}
-	} else {
-		printReport(os.Stdout, o, r, time.Since(start))
+	if err := emit(w, r, asJSON, func() { printReport(w, o, r, time.Since(start)) }); err != nil {
+		return err
 	}
-	if r.MismatchedTicks != 0 {
-		os.Exit(2)
+	return mismatch(r.MismatchedTicks)
+}
+
+func runArenaCommand(w io.Writer, o options, set map[string]bool, table, asJSON bool) error {
+	if err := onlyFor(set, "arena", "entities", "moving", "start", "speed", "heading-bits"); err != nil {
+		return err
 	}
+	if table {
+		return fmt.Errorf("%w: -table prints the model's table", errFlags)
+	}
+	if set["hz"] && o.Hz != 30 {
+		return fmt.Errorf("%w: the arena runs at the game's 30 Hz, not -hz %g", errFlags, o.Hz)
+	}
+	if !set["seconds"] {
+		o.Seconds = 120
+	}
+	if !set["history"] {
+		o.History = 0 // the game's
+	}
+	start := time.Now()
+	r, err := runArena(o)
+	if err != nil {
+		return err
+	}
+	if err := emit(w, r, asJSON, func() { printArenaReport(w, r, time.Since(start)) }); err != nil {
+		return err
+	}
+	return mismatch(r.MismatchedTicks)
+}
+
+// mismatch returns errMismatched if any decoded tick differed from the server's.
+func mismatch(n int) error {
+	if n != 0 {
+		return fmt.Errorf("%w: %d ticks", errMismatched, n)
+	}
+	return nil
+}
+
+// emit prints r as one JSON object, or as text.
+func emit(w io.Writer, r any, asJSON bool, text func()) error {
+	if !asJSON {
+		text()
+		return nil
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }

@@ -53,3 +53,30 @@ func printTable(w io.Writer, o options) error {
 	}
 	return nil
 }
+
+// printArenaReport prints an arena run as text: per client, the formats on
+// the same views, then the game's default budget.
+func printArenaReport(w io.Writer, r arenaResult, took time.Duration) {
+	fmt.Fprintf(w, "arena: %d players (bots), %d creatures at %g Hz for %g s, loss %.0f%% each way (burst %g), RTT %g ms, history %d, seed %d\n",
+		r.Players, r.Creatures, r.Hz, r.Seconds, r.Loss*100, r.Burst, r.RTTms, r.History, r.Seed)
+	g := r.Game
+	fmt.Fprintf(w, "game: %g px world at %g px, heading %d bits; players %g px/s (dash %g), creatures %g px/s, projectiles %g px/s\n",
+		g.WorldPx, g.PrecisionPx, g.HeadingBits, g.PlayerSpeedPxS, g.DashSpeedPxS, g.CreatureSpeedPxS, g.ProjectilePxS)
+	v := r.View
+	fmt.Fprintf(w, "view (radius %g px, margin %g): %.1f entities (%.1f players, %.1f creatures, %.1f projectiles); %.1f enter and %.1f leave a second\n",
+		v.ViewRadiusPx, v.ViewMarginPx, v.Entities, v.Players, v.Creatures, v.Projectiles, v.EnteringPerS, v.LeavingPerS)
+	m := r.Match
+	fmt.Fprintf(w, "match, per minute: %.0f shots, %.1f player deaths, %.1f creatures killed, %.1f pickups, %.1f dashes\n",
+		m.ShotsPerMin, m.KillsPerMin, m.CreatureKillsPerMin, m.PickupsPerMin, m.DashesPerMin)
+	fmt.Fprintf(w, "per client, every view whole (the same views in every format):\n")
+	fmt.Fprintf(w, "%-12s %10s %12s\n", "format", "B/s", "B/packet")
+	fmt.Fprintf(w, "%-12s %10.0f %12.1f\n", "full", r.FullBps, r.FullBpp)
+	fmt.Fprintf(w, "%-12s %10.0f %12.1f\n", "full+zstd", r.ZstdFullBps, r.ZstdFullBpp)
+	fmt.Fprintf(w, "%-12s %10.0f %12.1f\n", "bytemask", r.BytemaskBps, r.BytemaskBpp)
+	fmt.Fprintf(w, "%-12s %10.0f %12.1f   (%.2fx bytemask, %.2fx full+zstd)\n", "sightline", r.Bps, r.Bpp, r.Ratio, r.ZstdRatio)
+	b := r.DefaultBudget
+	fmt.Fprintf(w, "default budget (%g B/s, %d-byte packets): sightline %.0f B/s (%.0f%% of the above), %.1f B/packet; defers %.0f entity-ticks a second (%.1f%% of those due), longest wait %d ticks, %d lean packets\n",
+		b.RateBps, b.PacketCap, b.Bps, b.ShareOfUnlimited*100, b.Bpp, b.DeferredPerS, b.DeferredShare*100, b.MaxDeferralTicks, b.LeanPackets)
+	fmt.Fprintf(w, "ticks %d, decoded %d, mismatched %d (all lanes), differing views %d, mean baseline age %.2f, full fallbacks %d, lost downlink %d (%.1fs to run)\n",
+		r.Ticks, r.DecodedTicks, r.MismatchedTicks, r.DifferingViews, r.MeanBaselineAge, r.FullFallbacks, r.DownLost, took.Seconds())
+}

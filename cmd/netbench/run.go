@@ -8,19 +8,24 @@ import (
 	"github.com/sightline-game/sightline/netcode/linksim"
 	"github.com/sightline-game/sightline/netcode/refformat"
 	"github.com/sightline-game/sightline/netcode/simrun"
+	"github.com/sightline-game/sightline/netcode/snapstream"
 	"github.com/sightline-game/sightline/netcode/traffic"
 )
 
 // options are the command's flags.
 type options struct {
+	Traffic       string // "model" (the default) or "arena"
 	Entities      int
 	Hz, Seconds   float64
 	Moving, Start float64
+	Speed         float64 // the model's walking speed in px/s; 0 = the model's default
 	Loss, Burst   float64
 	RTTms         float64
-	History       int
+	History       int // 0 = the traffic's default
 	Seed          uint64
 	HeadingBits   uint8 // 0 = the model's default
+	// The arena's bots and creatures.
+	Players, Creatures int
 }
 
 // result is one run, as printed with -json.
@@ -69,6 +74,12 @@ func run(o options) (result, error) {
 	cfg.Entities, cfg.TickRate, cfg.Moving, cfg.Start, cfg.Seed = o.Entities, o.Hz, o.Moving, o.Start, o.Seed
 	if o.HeadingBits != 0 {
 		cfg.HeadingBits = o.HeadingBits
+	}
+	if o.Speed != 0 {
+		cfg.WalkSpeed = o.Speed
+	}
+	if o.History <= 0 {
+		o.History = snapstream.DefaultHistory
 	}
 	w, err := traffic.New(cfg)
 	if err != nil {
