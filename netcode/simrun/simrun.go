@@ -2,6 +2,7 @@ package simrun
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/sightline-game/sightline/netcode/linksim"
@@ -76,7 +77,6 @@ func Run(cfg Config, w World, streams ...Stream) ([]Result, error) {
 	if cfg.TickRate <= 0 || cfg.Ticks <= 0 || cfg.Schema == nil {
 		return nil, fmt.Errorf("simrun: need a schema, a tick rate and ticks")
 	}
-	dt := time.Duration(float64(time.Second) / cfg.TickRate)
 	down, up := cfg.Down, cfg.Up
 	down.Latency += cfg.RTT / 2
 	up.Latency += cfg.RTT / 2
@@ -100,7 +100,9 @@ func Run(cfg Config, w World, streams ...Stream) ([]Result, error) {
 	var packet []byte
 	for t := 1; t <= cfg.Ticks; t++ {
 		tick := uint32(t)
-		now := time.Duration(t) * dt
+		// Rounded from the start, not t times a rounded period: at 30 Hz a
+		// latency of exactly three ticks arrives on its tick, not one later.
+		now := time.Duration(math.Round(float64(t) * float64(time.Second) / cfg.TickRate))
 		blackout := false
 		for _, b := range cfg.Blackouts {
 			blackout = blackout || (tick >= b.From && tick <= b.To)

@@ -144,3 +144,26 @@ func TestBlackoutLongerThanHistoryRecovers(t *testing.T) {
 		t.Fatalf("only %d deltas: the stream did not return to deltas after recovering", r.Sender.Deltas)
 	}
 }
+
+// A round trip of whole ticks is a baseline that many ticks old, at tick
+// rates whose period is not a whole number of nanoseconds too.
+func TestBaselineAgeIsTheRoundTripInTicks(t *testing.T) {
+	cases := []struct {
+		hz   float64
+		rtt  time.Duration
+		want float64
+	}{
+		{10, 200 * time.Millisecond, 2},
+		{30, 200 * time.Millisecond, 6},
+		{60, 100 * time.Millisecond, 6},
+		{30, 100 * time.Millisecond, 4}, // 1.5 ticks each way: the next tick
+	}
+	for _, c := range cases {
+		w := world(t, 0.15, 1)
+		res := runOne(t, simrun.Config{TickRate: c.hz, Ticks: 600, RTT: c.rtt, History: 16, Seed: 1}, w,
+			simrun.Stream{Name: "sightline", Format: delta.MustCodec(w.Schema())})
+		if got := res[0].MeanAge; got != c.want {
+			t.Errorf("%g Hz, RTT %v: mean baseline age %.3f, want %g", c.hz, c.rtt, got, c.want)
+		}
+	}
+}
