@@ -290,7 +290,7 @@ func newArenaRun(o options) (*arenaRun, error) {
 		}
 		l.checkFn = l.check
 		if k == laneFull {
-			l.zstd, err = zstd.NewWriter(nil, zstd.WithEncoderCRC(false), zstd.WithEncoderConcurrency(1))
+			l.zstd, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderCRC(false), zstd.WithEncoderConcurrency(1))
 			if err != nil {
 				return nil, err
 			}
