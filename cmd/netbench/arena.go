@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/protocol"
@@ -162,11 +160,11 @@ type stream struct {
 	truthTick []uint32
 	onAck     func(p []byte)
 
-	bytes, zstdBytes, packets uint64
-	decoded, mismatched       int
-	skipped, sent             uint64
-	viewsDiffer               int       // ticks this client's main lanes' views differed
-	kinds                     [3]uint64 // entities in views sent, by kind
+	bytes, packets      uint64
+	decoded, mismatched int
+	skipped, sent       uint64
+	viewsDiffer         int       // ticks this client's main lanes' views differed
+	kinds               [3]uint64 // entities in views sent, by kind
 }
 
 // lane runs one format for every client. Lanes run side by side: each has
@@ -175,9 +173,8 @@ type lane struct {
 	shared  *view.Shared
 	choose  *smallest // the main lanes' format, which chooses delta or full itself
 	streams []*stream
-	zstd    *zstd.Encoder // the full lane only
+	batch   *batch // the full lane's packets of this tick, for zstd
 	packet  []byte
-	zbuf    []byte
 	cands   []view.Candidate
 	kinds   bool // count the views' kinds (one lane does)
 	checkFn func(p []byte)
@@ -195,6 +192,10 @@ type arenaRun struct {
 	bots    []*bot
 	records recordBook
 	history int
+	// The full lane's packets of the tick before, compressed while the
+	// lanes send the next.
+	zstd     *compressor
+	previous *batch
 }
 
 // bot is a player the run plays with a brain, and its client's area of
@@ -234,6 +235,7 @@ func runArena(o options) (arenaResult, error) {
 	}
 	ticks := int(math.Round(o.Seconds * arena.TickRate))
 	var wg sync.WaitGroup
+	full := r.lanes[laneFull]
 	for t := 1; t <= ticks; t++ {
 		// Whole nanoseconds from the start, so that a latency of whole ticks
 		// arrives on its tick, not a rounding later.
@@ -242,9 +244,13 @@ func runArena(o options) (arenaResult, error) {
 		for _, l := range r.lanes {
 			wg.Go(func() { l.send(tick, now, r.bots) })
 		}
+		wg.Go(func() { r.zstd.compress(r.previous) })
 		wg.Wait()
+		r.previous, full.batch = full.batch, r.previous
+		full.batch.reset()
 		r.play(tick)
 	}
+	r.zstd.compress(r.previous)
 	return r.result(ticks)
 }
 
@@ -259,8 +265,12 @@ func newArenaRun(o options) (*arenaRun, error) {
 	}
 	sch := protocol.Schema()
 	history := arenaHistory(o)
+	z, err := newCompressor()
+	if err != nil {
+		return nil, err
+	}
 	r := &arenaRun{
-		o: o, match: protocol.NewMatch(w), history: history,
+		o: o, match: protocol.NewMatch(w), history: history, zstd: z, previous: &batch{},
 		ring: view.NewWorldRing(sch, 2*(history+1)),
 		grid: interest.NewGrid(uint32(protocol.WorldSize*protocol.UnitsPerPx), uint32(protocol.ViewRadius*protocol.UnitsPerPx/2)),
 	}
@@ -290,10 +300,7 @@ func newArenaRun(o options) (*arenaRun, error) {
 		}
 		l.checkFn = l.check
 		if k == laneFull {
-			l.zstd, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderCRC(false), zstd.WithEncoderConcurrency(1))
-			if err != nil {
-				return nil, err
-			}
+			l.batch = &batch{}
 		}
 		cfg := main
 		if k == laneBudget {
@@ -460,9 +467,8 @@ func (l *lane) send(tick uint32, now time.Duration, bots []*bot) {
 					s.kinds[min(v.Value(e, protocol.FieldKind), 2)]++
 				}
 			}
-			if l.zstd != nil {
-				l.zbuf = l.zstd.EncodeAll(l.packet, l.zbuf[:0])
-				s.zstdBytes += uint64(len(l.zbuf))
+			if l.batch != nil {
+				l.batch.add(l.packet)
 			}
 			s.down.Send(now, l.packet)
 		}
@@ -525,12 +531,12 @@ func sameView(tick uint32, a, b *stream) bool {
 
 // laneTotals sums a lane's streams.
 type laneTotals struct {
-	bytes, zstdBytes, packets uint64
-	decoded, mismatched       int
-	skipped, sent             uint64
-	sender                    view.SenderStats
-	lost                      uint64
-	emptyClients              int // clients that decoded nothing
+	bytes, packets      uint64
+	decoded, mismatched int
+	skipped, sent       uint64
+	sender              view.SenderStats
+	lost                uint64
+	emptyClients        int // clients that decoded nothing
 }
 
 func (l *lane) totals() laneTotals {
@@ -540,7 +546,6 @@ func (l *lane) totals() laneTotals {
 	}
 	for _, s := range l.streams {
 		t.bytes += s.bytes
-		t.zstdBytes += s.zstdBytes
 		t.packets += s.packets
 		t.decoded += s.decoded
 		t.mismatched += s.mismatched
@@ -595,11 +600,11 @@ func (r *arenaRun) result(ticks int) (arenaResult, error) {
 		Bps:             perClient(ours.bytes),
 		BytemaskBps:     perClient(mask.bytes),
 		FullBps:         perClient(full.bytes),
-		ZstdFullBps:     perClient(full.zstdBytes),
+		ZstdFullBps:     perClient(r.zstd.bytes),
 		Bpp:             perPacket(ours.bytes, ours.packets),
 		BytemaskBpp:     perPacket(mask.bytes, mask.packets),
 		FullBpp:         perPacket(full.bytes, full.packets),
-		ZstdFullBpp:     perPacket(full.zstdBytes, full.packets),
+		ZstdFullBpp:     perPacket(r.zstd.bytes, r.zstd.packets),
 		MeanBaselineAge: ours.meanAge(),
 		FullFallbacks:   ours.fallbacks(),
 		BytemaskFull:    mask.fallbacks(),
@@ -614,8 +619,8 @@ func (r *arenaRun) result(ticks int) (arenaResult, error) {
 	if mask.bytes > 0 {
 		res.Ratio = float64(ours.bytes) / float64(mask.bytes)
 	}
-	if full.zstdBytes > 0 {
-		res.ZstdRatio = float64(ours.bytes) / float64(full.zstdBytes)
+	if r.zstd.bytes > 0 {
+		res.ZstdRatio = float64(ours.bytes) / float64(r.zstd.bytes)
 	}
 	for _, s := range r.lanes[laneOurs].streams {
 		res.DifferingViews += s.viewsDiffer
