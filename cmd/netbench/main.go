@@ -36,37 +36,12 @@ import (
 )
 
 func main() {
-	var o options
-	flag.StringVar(&o.Traffic, "traffic", "model", "what the server sends: model (generated walkers, one client) or arena (the game with bots, one stream per player)")
-	flag.IntVar(&o.Entities, "entities", 100, "model: number of entities")
-	flag.Float64Var(&o.Hz, "hz", 10, "model: snapshot rate in Hz (the arena runs at the game's 30)")
-	flag.Float64Var(&o.Seconds, "seconds", 600, "simulated seconds (arena: 120 unless set)")
-	flag.Float64Var(&o.Moving, "moving", 0.15, "model: share of entities moving at any time (p)")
-	flag.Float64Var(&o.Start, "start", 0, "model: chance per tick that an idle entity starts walking (a); 0 derives it from -moving with the model's mean walk length")
-	flag.Float64Var(&o.Speed, "speed", 48, "model: walking speed in px/s (the game's players run 220, its creatures walk 60)")
-	flag.IntVar(&o.Players, "players", 32, "arena: players, each played by a bot, each a client")
-	flag.IntVar(&o.Creatures, "creatures", 300, "arena: creatures")
-	flag.Float64Var(&o.Loss, "loss", 0, "packet loss in each direction, 0..1")
-	flag.Float64Var(&o.Burst, "burst", 1, "mean burst length of losses in packets; 1 = independent")
-	flag.Float64Var(&o.RTTms, "rtt", 200, "round-trip time in milliseconds")
-	flag.IntVar(&o.History, "history", 16, "ticks a delta may reach back (A); both sides keep A+1 snapshots (arena: the game's 32 unless set)")
-	flag.Uint64Var(&o.Seed, "seed", 1, "seed of the world and the links")
-	headingBits := flag.Uint("heading-bits", 10, "model: width of the quantized heading (the game's is 10; the reference formats send it in 2 bytes either way)")
-	asJSON := flag.Bool("json", false, "print one JSON object")
-	table := flag.Bool("table", false, "model: print the README table (ignores -moving, -loss and -burst)")
-	flag.Parse()
-	o.HeadingBits = uint8(*headingBits)
-	set := map[string]bool{}
-	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
-
-	var err error
-	switch o.Traffic {
-	case "model":
-		err = runModel(os.Stdout, o, set, *table, *asJSON)
-	case "arena":
-		err = runArenaCommand(os.Stdout, o, set, *table, *asJSON)
-	default:
-		err = fmt.Errorf("%w: -traffic %q, want model or arena", errFlags, o.Traffic)
+	c, err := parse(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err == nil {
+		err = execute(os.Stdout, c)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "netbench:", err)
@@ -75,6 +50,67 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// command is a parsed command line: the options, which flags were set, and
+// what to print.
+type command struct {
+	o           options
+	set         map[string]bool
+	table, json bool
+}
+
+// parse parses the command's flags; usage and flag errors go to errOut.
+func parse(args []string, errOut io.Writer) (command, error) {
+	var c command
+	o := &c.o
+	fs := flag.NewFlagSet("netbench", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.StringVar(&o.Traffic, "traffic", "model", "what the server sends: model (generated walkers, one client) or arena (the game with bots, one stream per player)")
+	fs.IntVar(&o.Entities, "entities", 100, "model: number of entities")
+	fs.Float64Var(&o.Hz, "hz", 10, "model: snapshot rate in Hz (the arena runs at the game's 30)")
+	fs.Float64Var(&o.Seconds, "seconds", 600, "simulated seconds (arena: 120 unless set)")
+	fs.Float64Var(&o.Moving, "moving", 0.15, "model: share of entities moving at any time (p)")
+	fs.Float64Var(&o.Start, "start", 0, "model: chance per tick that an idle entity starts walking (a); 0 derives it from -moving with the model's mean walk length")
+	fs.Float64Var(&o.Speed, "speed", 48, "model: walking speed in px/s (the game's players run 220, its creatures walk 60)")
+	fs.IntVar(&o.Players, "players", 32, "arena: players, each played by a bot, each a client")
+	fs.IntVar(&o.Creatures, "creatures", 300, "arena: creatures")
+	fs.Float64Var(&o.Loss, "loss", 0, "packet loss in each direction, 0..1")
+	fs.Float64Var(&o.Burst, "burst", 1, "mean burst length of losses in packets; 1 = independent")
+	fs.Float64Var(&o.RTTms, "rtt", 200, "round-trip time in milliseconds")
+	fs.IntVar(&o.History, "history", 16, "ticks a delta may reach back (A); both sides keep A+1 snapshots (arena: the game's 32 unless set)")
+	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the world and the links")
+	headingBits := fs.Uint("heading-bits", 10, "model: width of the quantized heading (the game's is 10; the reference formats send it in 2 bytes either way)")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object")
+	fs.BoolVar(&c.table, "table", false, "print the README's table of the traffic (model: ignores -moving, -loss and -burst; arena: runs its rows' own commands)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("%w: unexpected %q", errFlags, fs.Arg(0))
+	}
+	o.HeadingBits = uint8(*headingBits)
+	c.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
+	switch o.Traffic {
+	case "model":
+		return c, onlyFor(c.set, "model", "players", "creatures")
+	case "arena":
+		if err := onlyFor(c.set, "arena", "entities", "moving", "start", "speed", "heading-bits"); err != nil {
+			return c, err
+		}
+		if c.set["hz"] && o.Hz != 30 {
+			return c, fmt.Errorf("%w: the arena runs at the game's 30 Hz, not -hz %g", errFlags, o.Hz)
+		}
+		if !c.set["seconds"] {
+			o.Seconds = 120
+		}
+		if !c.set["history"] {
+			o.History = 0 // the game's
+		}
+		return c, nil
+	}
+	return c, fmt.Errorf("%w: -traffic %q, want model or arena", errFlags, o.Traffic)
 }
 
 // onlyFor refuses flags that were set but do not apply to traffic.
@@ -87,46 +123,31 @@ func onlyFor(set map[string]bool, traffic string, names ...string) error {
 	return nil
 }
 
-func runModel(w io.Writer, o options, set map[string]bool, table, asJSON bool) error {
-	if err := onlyFor(set, "model", "players", "creatures"); err != nil {
-		return err
+// execute runs a parsed command and prints what it asks for.
+func execute(w io.Writer, c command) error {
+	if c.o.Traffic == "arena" {
+		if c.table {
+			return printArenaTable(w)
+		}
+		start := time.Now()
+		r, err := runArena(c.o)
+		if err != nil {
+			return err
+		}
+		if err := emit(w, r, c.json, func() { printArenaReport(w, r, time.Since(start)) }); err != nil {
+			return err
+		}
+		return mismatch(r.MismatchedTicks)
 	}
-	if table {
-		return printTable(w, o)
+	if c.table {
+		return printTable(w, c.o)
 	}
 	start := time.Now()
-	r, err := run(o)
+	r, err := run(c.o)
 	if err != nil {
 		return err
 	}
-	if err := emit(w, r, asJSON, func() { printReport(w, o, r, time.Since(start)) }); err != nil {
-		return err
-	}
-	return mismatch(r.MismatchedTicks)
-}
-
-func runArenaCommand(w io.Writer, o options, set map[string]bool, table, asJSON bool) error {
-	if err := onlyFor(set, "arena", "entities", "moving", "start", "speed", "heading-bits"); err != nil {
-		return err
-	}
-	if table {
-		return fmt.Errorf("%w: -table prints the model's table", errFlags)
-	}
-	if set["hz"] && o.Hz != 30 {
-		return fmt.Errorf("%w: the arena runs at the game's 30 Hz, not -hz %g", errFlags, o.Hz)
-	}
-	if !set["seconds"] {
-		o.Seconds = 120
-	}
-	if !set["history"] {
-		o.History = 0 // the game's
-	}
-	start := time.Now()
-	r, err := runArena(o)
-	if err != nil {
-		return err
-	}
-	if err := emit(w, r, asJSON, func() { printArenaReport(w, r, time.Since(start)) }); err != nil {
+	if err := emit(w, r, c.json, func() { printReport(w, c.o, r, time.Since(start)) }); err != nil {
 		return err
 	}
 	return mismatch(r.MismatchedTicks)

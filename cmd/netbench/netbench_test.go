@@ -130,27 +130,70 @@ func TestCommandPrintsJSON(t *testing.T) {
 
 // Flags of one traffic are refused with the other, and the arena runs at
 // the game's tick rate only.
-func TestCommandRefusesFlagsOfTheOtherTraffic(t *testing.T) {
+func TestParseRefusesFlagsOfTheOtherTraffic(t *testing.T) {
+	cases := [][]string{
+		{"-traffic", "arena", "-speed", "220"},
+		{"-traffic", "arena", "-entities", "10"},
+		{"-traffic", "arena", "-hz", "10"},
+		{"-players", "3"},
+		{"-traffic", "model", "-creatures", "3"},
+		{"-traffic", "walkers"},
+		{"-json", "extra"},
+	}
+	for _, args := range cases {
+		if _, err := parse(args, io.Discard); !errors.Is(err, errFlags) {
+			t.Errorf("%q: %v, want %v", args, err, errFlags)
+		}
+	}
+}
+
+// Each traffic takes its own defaults from the flags left unset.
+func TestParseDefaults(t *testing.T) {
 	cases := []struct {
-		traffic string
-		set     map[string]bool
-		o       options
+		args             []string
+		seconds, hz      float64
+		history, players int
 	}{
-		{"arena", map[string]bool{"speed": true}, options{}},
-		{"arena", map[string]bool{"entities": true}, options{}},
-		{"arena", map[string]bool{"hz": true}, options{Hz: 10}},
-		{"model", map[string]bool{"players": true}, options{}},
-		{"model", map[string]bool{"creatures": true}, options{}},
+		{nil, 600, 10, 16, 32},
+		{[]string{"-traffic", "arena"}, 120, 10, 0, 32},
+		{[]string{"-traffic", "arena", "-hz", "30", "-seconds", "5", "-history", "8", "-players", "3"}, 5, 30, 8, 3},
+		{[]string{"-speed", "220", "-hz", "30"}, 600, 30, 16, 32},
 	}
 	for _, c := range cases {
-		var err error
-		if c.traffic == "arena" {
-			err = runArenaCommand(io.Discard, c.o, c.set, false, false)
-		} else {
-			err = runModel(io.Discard, c.o, c.set, false, false)
+		got, err := parse(c.args, io.Discard)
+		if err != nil {
+			t.Fatalf("%q: %v", c.args, err)
 		}
-		if !errors.Is(err, errFlags) {
-			t.Errorf("-traffic %s with %v: %v, want %v", c.traffic, c.set, err, errFlags)
+		if o := got.o; o.Seconds != c.seconds || o.Hz != c.hz || o.History != c.history || o.Players != c.players {
+			t.Errorf("%q: seconds %g hz %g history %d players %d; want %g, %g, %d, %d", c.args, o.Seconds, o.Hz, o.History, o.Players, c.seconds, c.hz, c.history, c.players)
+		}
+	}
+}
+
+// The table runs each row's command and prints it beside its figures.
+func TestRowsPrintTheirCommands(t *testing.T) {
+	rows := [][]string{
+		{"-traffic", "arena", "-players", "4", "-seconds", "2", "-loss", "0.1", "-burst", "4"},
+		{"-speed", "220", "-hz", "30", "-seconds", "20"},
+	}
+	var out bytes.Buffer
+	if err := printRows(&out, rows); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2+len(rows) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), 2+len(rows), out.String())
+	}
+	for i, want := range []string{
+		"| arena, 4 players, 300 creatures, 2 s | 10%, bursts of 4 |",
+		"| model, 220 px/s at 30 Hz, 15% moving, 20 s | none | 100 |",
+	} {
+		line := lines[2+i]
+		if !strings.HasPrefix(line, want) || !strings.HasSuffix(line, "`go run ./cmd/netbench "+strings.Join(rows[i], " ")+"` |") {
+			t.Errorf("row %d: %s\nwant it to start %q and end with its command", i, line, want)
+		}
+		if n := strings.Count(line, "|"); n != strings.Count(lines[0], "|") {
+			t.Errorf("row %d has %d cells' borders, the header %d", i, n, strings.Count(lines[0], "|"))
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -79,4 +80,59 @@ func printArenaReport(w io.Writer, r arenaResult, took time.Duration) {
 		b.RateBps, b.PacketCap, b.Bps, b.ShareOfUnlimited*100, b.Bpp, b.DeferredPerS, b.DeferredShare*100, b.MaxDeferralTicks, b.LeanPackets)
 	fmt.Fprintf(w, "ticks %d, decoded %d, mismatched %d (all lanes), differing views %d, mean baseline age %.2f, full fallbacks %d, lost downlink %d (%.1fs to run)\n",
 		r.Ticks, r.DecodedTicks, r.MismatchedTicks, r.DifferingViews, r.MeanBaselineAge, r.FullFallbacks, r.DownLost, took.Seconds())
+}
+
+// arenaTableRows are the commands of the README's table of the game's
+// traffic, beside the model at the game's speeds and rate.
+var arenaTableRows = [][]string{
+	{"-traffic", "arena", "-seconds", "120"},
+	{"-traffic", "arena", "-seconds", "120", "-loss", "0.1", "-burst", "4"},
+	{"-traffic", "arena", "-players", "200", "-seconds", "30"},
+	{"-speed", "220", "-hz", "30", "-moving", "0.15"},
+	{"-speed", "60", "-hz", "30", "-moving", "0.15"},
+}
+
+// printArenaTable prints the README's table: each row runs its command and
+// names it, so that the figures are re-measured by running the table again.
+func printArenaTable(w io.Writer) error { return printRows(w, arenaTableRows) }
+
+func printRows(w io.Writer, rows [][]string) error {
+	fmt.Fprintf(w, "| traffic | loss each way | entities per client | full B/s | full+zstd B/s | bytemask B/s | sightline B/s | sightline / bytemask | default budget: sightline B/s, deferred | decoded / mismatched ticks | command |\n")
+	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	for _, args := range rows {
+		c, err := parse(args, io.Discard)
+		if err != nil {
+			return fmt.Errorf("%q: %w", args, err)
+		}
+		o := c.o
+		loss := "none"
+		if o.Loss > 0 {
+			loss = fmt.Sprintf("%.0f%%, bursts of %g", o.Loss*100, o.Burst)
+		}
+		cmd := "`go run ./cmd/netbench " + strings.Join(args, " ") + "`"
+		var mismatched int
+		if o.Traffic == "arena" {
+			r, err := runArena(o)
+			if err != nil {
+				return err
+			}
+			b := r.DefaultBudget
+			fmt.Fprintf(w, "| arena, %d players, %d creatures, %g s | %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.2f | %.0f, %.1f%% | %d / %d | %s |\n",
+				r.Players, r.Creatures, r.Seconds, loss, r.View.Entities, r.FullBps, r.ZstdFullBps, r.BytemaskBps, r.Bps, r.Ratio,
+				b.Bps, b.DeferredShare*100, r.DecodedTicks, r.MismatchedTicks+b.MismatchedTicks, cmd)
+			mismatched = r.MismatchedTicks
+		} else {
+			r, err := run(o)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "| model, %g px/s at %g Hz, %.0f%% moving, %g s | %s | %d | %.0f | - | %.0f | %.0f | %.2f | - | %d / %d | %s |\n",
+				r.Model.WalkSpeedPxS, r.Hz, r.Moving*100, o.Seconds, loss, r.Entities, r.FullBps, r.BytemaskBps, r.Bps, r.Ratio, r.DecodedTicks, r.MismatchedTicks, cmd)
+			mismatched = r.MismatchedTicks
+		}
+		if mismatched != 0 {
+			return fmt.Errorf("%w: %d ticks with %q", errMismatched, mismatched, args)
+		}
+	}
+	return nil
 }
