@@ -107,11 +107,10 @@ type viewMix struct {
 type budgetResult struct {
 	RateBps   float64 `json:"rate_Bps"`   // each client's budget
 	PacketCap int     `json:"packet_cap"` // the largest snapshot payload
-	// Bps is the format's bytes per client a second; FramedBps adds the
-	// session framing the budget counts (session.MaxHeaderSize a packet).
-	Bps       float64 `json:"Bps"`
-	FramedBps float64 `json:"framed_Bps"`
-	Bpp       float64 `json:"bytes_per_packet"`
+	// Bps is the format's bytes per client a second (the budget also
+	// counts session.MaxHeaderSize bytes of framing a packet).
+	Bps float64 `json:"Bps"`
+	Bpp float64 `json:"bytes_per_packet"`
 	// ShareOfUnlimited is Bps over the main line's.
 	ShareOfUnlimited float64 `json:"share_of_unlimited"`
 	// DeferredPerS is entity-ticks spent waiting per client a second;

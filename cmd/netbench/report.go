@@ -89,7 +89,9 @@ var arenaTableRows = [][]string{
 	{"-traffic", "arena", "-seconds", "120", "-loss", "0.1", "-burst", "4"},
 	{"-traffic", "arena", "-players", "200", "-seconds", "30"},
 	{"-speed", "220", "-hz", "30", "-moving", "0.15"},
-	{"-speed", "60", "-hz", "30", "-moving", "0.15"},
+	// -start 0.0129: walks of 0.45 s at 30 Hz, as the game's creatures'
+	// (the model's own chances are per tick, calibrated at 10 Hz).
+	{"-speed", "60", "-hz", "30", "-moving", "0.15", "-start", "0.0129"},
 }
 
 // printArenaTable prints the README's table: each row runs its command and
