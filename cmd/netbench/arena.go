@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sync"
@@ -174,6 +175,7 @@ type lane struct {
 	streams []*stream
 	batch   *batch // the full lane's packets of this tick, for zstd
 	packet  []byte
+	ack     []byte
 	cands   []view.Candidate
 	kinds   bool // count the views' kinds (one lane does)
 	checkFn func(p []byte)
@@ -195,6 +197,7 @@ type arenaRun struct {
 	// lanes send the next.
 	zstd     *compressor
 	previous *batch
+	wg       sync.WaitGroup
 }
 
 // bot is a player the run plays with a brain, and its client's area of
@@ -233,25 +236,34 @@ func runArena(o options) (arenaResult, error) {
 		return arenaResult{}, err
 	}
 	ticks := int(math.Round(o.Seconds * arena.TickRate))
-	var wg sync.WaitGroup
-	full := r.lanes[laneFull]
 	for t := 1; t <= ticks; t++ {
-		// Whole nanoseconds from the start, so that a latency of whole ticks
-		// arrives on its tick, not a rounding later.
-		tick, now := uint32(t), time.Duration(t)*time.Second/arena.TickRate
-		r.step(tick)
-		for _, l := range r.lanes {
-			wg.Go(func() { l.send(tick, now, r.bots) })
-		}
-		wg.Go(func() { r.zstd.compress(r.previous) })
-		wg.Wait()
-		r.previous, full.batch = full.batch, r.previous
-		full.batch.reset()
-		r.play(tick)
+		r.tick(uint32(t))
 	}
 	r.zstd.compress(r.previous)
+	r.previous.reset()
 	return r.result(ticks)
 }
+
+// tick runs one server tick: the match steps, every lane sends every
+// client its view side by side (and the last tick's full packets are
+// compressed meanwhile), then the bots choose their inputs.
+func (r *arenaRun) tick(tick uint32) {
+	// Whole nanoseconds from the start, so that a latency of whole ticks
+	// arrives on its tick, not a rounding later.
+	now := time.Duration(tick) * time.Second / arena.TickRate
+	r.step(tick)
+	for _, l := range r.lanes {
+		r.wg.Go(func() { l.send(tick, now, r.bots) })
+	}
+	r.wg.Go(r.compressPrevious)
+	r.wg.Wait()
+	full := r.lanes[laneFull]
+	r.previous, full.batch = full.batch, r.previous
+	full.batch.reset()
+	r.play(tick)
+}
+
+func (r *arenaRun) compressPrevious() { r.zstd.compress(r.previous) }
 
 func newArenaRun(o options) (*arenaRun, error) {
 	creatures := o.Creatures
@@ -376,7 +388,7 @@ func newStream(sh *view.Shared, cfg view.Config, f snapstream.Format, sch *snaps
 	}
 	s.onAck = func(p []byte) {
 		if len(p) == 4 {
-			s.sender.Ack(uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24)
+			s.sender.Ack(binary.LittleEndian.Uint32(p))
 		}
 	}
 	return s, nil
@@ -474,7 +486,8 @@ func (l *lane) send(tick uint32, now time.Duration, bots []*bot) {
 		l.cur = s
 		s.down.Deliver(now, l.checkFn)
 		if ack := s.receiver.Newest(); ack != 0 {
-			s.up.Send(now, []byte{byte(ack), byte(ack >> 8), byte(ack >> 16), byte(ack >> 24)})
+			l.ack = binary.LittleEndian.AppendUint32(l.ack[:0], ack)
+			s.up.Send(now, l.ack)
 		}
 	}
 }
