@@ -227,6 +227,8 @@ func arenaHistory(o options) int {
 	return protocol.History
 }
 
+// runArena plays the arena for o.Seconds with o.Players bots and returns
+// what every lane sent and what the clients decoded.
 func runArena(o options) (arenaResult, error) {
 	if o.Players < 1 {
 		return arenaResult{}, fmt.Errorf("%w: -players %d, want at least 1", errFlags, o.Players)
@@ -265,6 +267,8 @@ func (r *arenaRun) tick(tick uint32) {
 
 func (r *arenaRun) compressPrevious() { r.zstd.compress(r.previous) }
 
+// newArenaRun makes the match, its world ring and interest grid, the four
+// lanes with a stream per player, and a bot per player, joined at tick 0.
 func newArenaRun(o options) (*arenaRun, error) {
 	creatures := o.Creatures
 	if creatures == 0 {
@@ -366,6 +370,8 @@ func laneFormats(k int, sch *snapshot.Schema) (send, recv snapstream.Format, err
 	}
 }
 
+// newStream makes one client's stream in a lane: its sender on sh, its
+// receiver decoding with f, and its links, the downlink seeded with seed.
 func newStream(sh *view.Shared, cfg view.Config, f snapstream.Format, sch *snapshot.Schema, history, keep int, down, up linksim.Config, seed uint64) (*stream, error) {
 	vs, err := view.NewSender(sh, cfg)
 	if err != nil {
@@ -599,6 +605,8 @@ func perPacket(bytes, packets uint64) float64 {
 	return float64(bytes) / float64(packets)
 }
 
+// result sums the run's lanes into per-client figures; it fails if a
+// client decoded nothing in some lane.
 func (r *arenaRun) result(ticks int) (arenaResult, error) {
 	o := r.o
 	secs := float64(ticks) / arena.TickRate
