@@ -28,7 +28,14 @@ type Stats struct {
 	// Overruns counts ticks whose Step took longer than the tick period:
 	// the match fell behind real time then.
 	Overruns uint64
-	Players  []PlayerStats
+	// Round is the round under way (1 for the first) and RoundLeft the time
+	// left in it, at the tick rate; Intermission is set between a round's
+	// end and the next's start (RoundLeft is 0 then). All zero for a world
+	// without rounds (see RoundClock).
+	Round        uint32
+	RoundLeft    time.Duration
+	Intermission bool
+	Players      []PlayerStats
 }
 
 // PlayerStats are one client's counters.
@@ -75,6 +82,15 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 	st.TotalTick += took
 	if took > s.period {
 		st.Overruns++
+	}
+	if s.clock != nil {
+		var end uint32
+		st.Round, end = s.clock.Round()
+		st.Intermission = s.clock.Intermission()
+		st.RoundLeft = 0
+		if now := s.clock.Tick(); !st.Intermission && end > now {
+			st.RoundLeft = time.Duration(float64(end-now) / s.cfg.TickRate * float64(time.Second))
+		}
 	}
 	st.FullFallbacks, st.BadInputs, st.BadAcks = s.goneFull, s.goneBad, s.goneBadAcks
 	st.WrongChannel, st.WrongChannelBytes = s.goneWrongWay, s.goneWrongWayBytes
