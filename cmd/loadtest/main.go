@@ -7,6 +7,12 @@
 //
 // With -loss (and -burst, -latency, -jitter) each client's connection runs
 // through its own conditioner, which loses unreliable messages both ways.
+//
+// With -matches it lists the server's matches (GET /matches) and spreads
+// the clients over them, client i joining match i mod N, and reports each
+// match's clients as well as all of them:
+//
+//	loadtest -matches -clients 16 -seconds 20 -json
 package main
 
 import (
@@ -21,6 +27,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/netcode/lan"
 )
 
@@ -54,6 +61,7 @@ func main() {
 	flag.DurationVar(&o.Link.Latency, "latency", 0, "one-way delay each client's conditioner adds")
 	flag.DurationVar(&o.Link.Jitter, "jitter", 0, "extra one-way delay, uniform in [0, jitter], per unreliable message")
 	discover := flag.Bool("discover", false, "find the match by its LAN beacon instead of -url")
+	spread := flag.Bool("matches", false, "list the server's matches (GET /matches) and spread the clients over them, round-robin")
 	asJSON := flag.Bool("json", false, "print one JSON object")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	flag.Parse()
@@ -74,6 +82,21 @@ func main() {
 		}
 		o.URL = u
 	}
+	if *spread {
+		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ms, err := client.ListMatches(lctx, o.URL)
+		cancel()
+		if err == nil && len(ms) == 0 {
+			err = errors.New("the server lists no matches")
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest: -matches:", err)
+			os.Exit(1)
+		}
+		for _, m := range ms {
+			o.Matches = append(o.Matches, m.ID)
+		}
+	}
 	r := run(ctx, o)
 	r.URL = o.URL
 	if *asJSON {
@@ -90,6 +113,10 @@ func main() {
 			r.DecodedTicks, r.MismatchedTicks, r.Undecodable, r.MeanBpsPerClient, r.MaxBpsPerClient, r.P99PacketBytes)
 		if o.Budget > 0 {
 			fmt.Printf("budget %.0f B/s: max client %.0f B/s, over budget: %v\n", o.Budget, r.MaxBpsPerClient, r.OverBudget)
+		}
+		for _, m := range r.Matches {
+			fmt.Printf("match %s: %d of %d clients connected; decoded %d ticks, %d mismatched, %d undecodable; %.0f B/s per client (max %.0f), p99 packet %d bytes\n",
+				m.Match, m.Connected, m.Clients, m.DecodedTicks, m.MismatchedTicks, m.Undecodable, m.MeanBpsPerClient, m.MaxBpsPerClient, m.P99PacketBytes)
 		}
 		for _, e := range r.Errors {
 			fmt.Println("error:", e)
