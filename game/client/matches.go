@@ -32,8 +32,9 @@ type MatchInfo struct {
 	TimeLeftS    float64 `json:"time_left_s"`
 	Intermission bool    `json:"intermission"`
 	// Overruns counts the match's ticks that took longer than the tick
-	// period.
-	Overruns uint64 `json:"overruns"`
+	// period, and TickP99Ms the 99th percentile of its ticks' times.
+	Overruns  uint64  `json:"overruns"`
+	TickP99Ms float64 `json:"tick_p99_ms"`
 }
 
 // Full reports whether the match has no room for another player.

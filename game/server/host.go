@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"sync"
@@ -106,7 +107,8 @@ func (h *Host) List() []gameclient.MatchInfo {
 		st := m.Server.Stats()
 		out[i] = gameclient.MatchInfo{
 			ID: m.ID, Name: m.Name, Players: st.Clients, Bots: m.Bots, Capacity: m.Server.MaxClients(),
-			Round: st.Round, TimeLeftS: st.RoundLeft.Seconds(), Intermission: st.Intermission, Overruns: st.Overruns,
+			Round: st.Round, TimeLeftS: math.Round(st.RoundLeft.Seconds()*10) / 10, Intermission: st.Intermission, Overruns: st.Overruns,
+			TickP99Ms: float64(st.TickP99.Microseconds()) / 1000,
 		}
 	}
 	return out

@@ -133,10 +133,13 @@ func TestHostListsMatches(t *testing.T) {
 	}
 	for i, m := range list.Matches {
 		w := want[i]
-		if math.Abs(m.TimeLeftS-w.TimeLeftS) > 0.01 {
+		if math.Abs(m.TimeLeftS-w.TimeLeftS) > 0.05 {
 			t.Errorf("match %s: %.3f s left, want %.3f", m.ID, m.TimeLeftS, w.TimeLeftS)
 		}
-		m.TimeLeftS, w.TimeLeftS = 0, 0
+		if m.TickP99Ms <= 0 || m.TickP99Ms > 100 {
+			t.Errorf("match %s: tick p99 %.2f ms", m.ID, m.TickP99Ms)
+		}
+		m.TimeLeftS, w.TimeLeftS, m.TickP99Ms = 0, 0, 0
 		if m != w {
 			t.Errorf("listed %+v, want %+v", m, w)
 		}

@@ -43,8 +43,9 @@ type Server struct {
 	joins   chan transport.Conn
 	clients []*client
 
-	mu    sync.Mutex // guards stats
-	stats Stats
+	mu       sync.Mutex // guards stats and tickHist
+	stats    Stats
+	tickHist [tickBuckets]uint32 // how long Step took, counted by tickBucket
 }
 
 // New returns a server for world. It refuses a config that fails Validate.
