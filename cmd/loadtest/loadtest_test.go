@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -164,5 +165,24 @@ func TestServerAndLoadTest(t *testing.T) {
 	}
 	if sum != m.VerifiedTicks {
 		t.Errorf("the matches verified %d ticks in all, the total says %d", sum, m.VerifiedTicks)
+	}
+}
+
+// One capacity trial: two matches of 4 players, 2 of them WebRTC clients,
+// hosted in this process, all connected and verified, tick times measured.
+func TestCapacityTrial(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two matches with WebRTC clients for seconds")
+	}
+	o := capacityOptions{Players: 4, People: 2, Seconds: 1.5, Warmup: time.Second, TickRate: 30, Max: 2, Logger: slog.New(slog.DiscardHandler)}
+	tr := runTrial(t.Context(), o, 2, 50*time.Millisecond)
+	t.Log(formatTrial(tr, o.People))
+	if tr.Matches != 2 || tr.Connected != 4 || tr.Verified < 4*30 || tr.Mismatched != 0 || tr.TickP99Ms <= 0 || tr.TickP50Ms > tr.TickP99Ms ||
+		tr.HeapPerMatch <= 0 || tr.Err != "" {
+		t.Fatalf("trial %+v", tr)
+	}
+	// A limit no tick meets fails the trial.
+	if tr := runTrial(t.Context(), o, 1, time.Nanosecond); tr.Pass || tr.Connected != 2 {
+		t.Fatalf("trial under a limit of 1 ns: %+v", tr)
 	}
 }

@@ -13,6 +13,18 @@
 // match's clients as well as all of them:
 //
 //	loadtest -matches -clients 16 -seconds 20 -json
+//
+// With -capacity it measures instead how many matches this machine holds
+// at the tick rate, hosting them itself as cmd/server -matches does (one
+// HTTP listener, one UDP port): each match has -capacity-players players,
+// -capacity-people of them real WebRTC clients over loopback and the rest
+// bots, and its creatures. A number of matches holds when the worst match's
+// tick p99 is under half the tick period, with no overrun and no
+// mismatched tick, measured for -seconds after a warm-up. It doubles the
+// matches until one fails, then bisects, and prints each trial with the
+// live heap per match:
+//
+//	loadtest -capacity -seconds 10
 package main
 
 import (
@@ -63,6 +75,12 @@ func main() {
 	discover := flag.Bool("discover", false, "find the match by its LAN beacon instead of -url")
 	spread := flag.Bool("matches", false, "list the server's matches (GET /matches) and spread the clients over them, round-robin")
 	asJSON := flag.Bool("json", false, "print one JSON object")
+	capacityRun := flag.Bool("capacity", false, "measure how many matches this machine holds (hosting them itself; see the package doc)")
+	var co capacityOptions
+	flag.IntVar(&co.Players, "capacity-players", 8, "with -capacity: players per match, people and bots")
+	flag.IntVar(&co.People, "capacity-people", 4, "with -capacity: of them, real WebRTC clients over loopback")
+	flag.IntVar(&co.Max, "capacity-max", 256, "with -capacity: the most matches tried")
+	flag.DurationVar(&co.Warmup, "capacity-warmup", 3*time.Second, "with -capacity: the time between connecting and measuring")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	flag.Parse()
 
@@ -81,6 +99,35 @@ func main() {
 			os.Exit(1)
 		}
 		o.URL = u
+	}
+	if *capacityRun {
+		co.Seconds, co.TickRate, co.Logger = o.Seconds, o.TickRate, o.Logger
+		if co.People < 0 || co.People > co.Players || co.Players < 1 || co.Max < 1 {
+			fmt.Fprintln(os.Stderr, "loadtest: -capacity needs 0 <= -capacity-people <= -capacity-players, -capacity-max >= 1")
+			os.Exit(2)
+		}
+		r := capacity(ctx, co, func(t trial) {
+			fmt.Fprintln(os.Stderr, formatTrial(t, co.People)) // progress
+		})
+		if *asJSON {
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", "  ")
+			enc.Encode(r)
+		} else {
+			more := ""
+			if r.MaxTested {
+				more = " (the most tried: raise -capacity-max)"
+			}
+			fmt.Printf("this machine (%d CPUs) holds %d matches%s of %d players (%d WebRTC people) at %.0f Hz: tick p99 under %.1f ms, no overrun, no mismatched tick\n",
+				r.CPUs, r.Holds, more, r.Players, r.People, r.TickRate, r.LimitMs)
+			for _, t := range sortedTrials(r.Trials) {
+				fmt.Println(formatTrial(t, co.People))
+			}
+		}
+		if r.Holds == 0 {
+			os.Exit(1)
+		}
+		return
 	}
 	if *spread {
 		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
