@@ -8,6 +8,9 @@
 // page's localStorage under "sightline.settings"; Esc in the game opens the
 // pause menu and its settings screen, which changes and saves them. A
 // ?name=you in the address names the player for this visit without saving.
+// ?match=ID joins that match of a server hosting several (the page puts it
+// there when the player chooses from its list; without it the server
+// chooses), and window.sightline.match says which was asked for.
 //
 // The page reads window.sightline for what the client decoded and whether
 // it matches the server, and may call window.sightlineConditions(loss,
@@ -43,10 +46,11 @@ func main() {
 	mark(page, "goMainMs") // the runtime and every package's init are done
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	origin := js.Global().Get("location").Get("origin").String()
-	var queryName string
+	var queryName, match string
 	blank := 0 // ?blank=N: the first N frames draw nothing (to measure what drawing costs the start)
 	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil {
 		queryName = u.Query().Get("name")
+		match = u.Query().Get(client.MatchQuery)
 		blank, _ = strconv.Atoi(u.Query().Get("blank"))
 	}
 	// Sound starts on the page's first key, click or touch (browsers allow
@@ -68,7 +72,8 @@ func main() {
 	// about twice as soon as when the loop starts first.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	mark(page, "signallingMs")
-	conn, err := browser.Dial(ctx, origin+client.SignalPath, browser.Config{Logger: log})
+	page.Set("match", match)
+	conn, err := browser.Dial(ctx, client.SignalURL(origin, match), browser.Config{Logger: log})
 	cancel()
 	if err != nil {
 		fail(page, fmt.Sprintf("could not join the match: %v", err))
@@ -81,7 +86,11 @@ func main() {
 	go markFirstSnapshot(page, cl)
 
 	// The overlay comes from the settings (desktop.New reads it from prefs).
-	g, err := desktop.New(desktop.Config{Client: cl, Conditioner: cond, Name: name, Prefs: prefs, Status: "playing at " + origin, Logger: log, Sound: snd})
+	status := "playing at " + origin
+	if match != "" {
+		status += ", match " + match
+	}
+	g, err := desktop.New(desktop.Config{Client: cl, Conditioner: cond, Name: name, Prefs: prefs, Status: status, Logger: log, Sound: snd})
 	if err != nil {
 		fail(page, err.Error())
 		return

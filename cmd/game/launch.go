@@ -61,11 +61,11 @@ func (l *launcher) close() {
 	l.closers = nil
 }
 
-// join connects to the match server at url over WebRTC and returns the game
-// that plays it.
-func (l *launcher) join(ctx context.Context, url string) (*desktop.Game, error) {
+// join connects to the match server at url over WebRTC (to its match
+// called match, if not empty) and returns the game that plays it.
+func (l *launcher) join(ctx context.Context, url, match string) (*desktop.Game, error) {
 	url = strings.TrimSuffix(url, "/")
-	conn, err := webrtc.Dial(ctx, url+client.SignalPath, webrtc.DialConfig{IncludeLoopback: true, Logger: l.log})
+	conn, err := webrtc.Dial(ctx, client.SignalURL(url, match), webrtc.DialConfig{IncludeLoopback: true, Logger: l.log})
 	if err != nil {
 		return nil, err
 	}
@@ -153,10 +153,10 @@ func (l *launcher) menu(ctx context.Context, port int) *desktop.Menu {
 		cfg.Matches = br.Matches
 		cfg.Listening = fmt.Sprintf("listening for LAN matches on UDP port %d", port)
 	}
-	cfg.Join = func(jctx context.Context, url string) (desktop.Scene, error) {
+	cfg.Join = func(jctx context.Context, url, match string) (desktop.Scene, error) {
 		jctx, cancel := context.WithTimeout(jctx, joinTimeout)
 		defer cancel()
-		g, err := l.join(jctx, url)
+		g, err := l.join(jctx, url, match)
 		if err != nil {
 			return nil, err
 		}

@@ -173,7 +173,7 @@ func firstScene(ctx context.Context, l *launcher, o options) (desktop.Scene, err
 	case o.join != "":
 		dctx, cancel := context.WithTimeout(ctx, joinTimeout)
 		defer cancel()
-		g, err := l.join(dctx, o.join)
+		g, err := l.join(dctx, o.join, "")
 		if err != nil {
 			return nil, fmt.Errorf("join %s: %w", o.join, err)
 		}
@@ -217,6 +217,7 @@ func reportMenu(m *desktop.Menu) {
 		s.Name, s.MasterVolume, s.EffectsVolume, s.Mute, s.Fullscreen, s.Overlay)
 	fmt.Printf("menu: %d matches\n", len(rows))
 	for _, r := range rows {
-		fmt.Printf("menu: %q %d/%d at %s, ping %s\n", r.Match.Name, r.Match.Players, r.Match.MaxPlayers, r.Match.URL, r.Ping)
+		players, most := r.Players()
+		fmt.Printf("menu: %q %d/%d at %s, ping %s\n", r.Name(), players, most, r.Match.URL, r.Ping)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -25,6 +26,42 @@ func build(t *testing.T, dir, pkg string) string {
 	return exe
 }
 
+// startServer runs the server built at exe on free ports with args and
+// returns its base URL once it is healthy; it stops when the test ends.
+func startServer(t *testing.T, exe string, args ...string) string {
+	t.Helper()
+	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
+	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
+	var logs bytes.Buffer
+	srv := exec.Command(exe, append([]string{"-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", fmt.Sprint(udpPort)}, args...)...)
+	srv.Stdout, srv.Stderr = &logs, &logs
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Process.Signal(os.Interrupt)
+		srv.Wait()
+		if t.Failed() {
+			t.Logf("server %v log:\n%s", args, logs.String())
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if strings.TrimSpace(string(body)) == "ok" {
+				return base
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server not healthy: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // The dedicated server and the load tester as a newcomer runs them: real
 // processes, real WebRTC on loopback, bots in the match, verification on.
 func TestServerAndLoadTest(t *testing.T) {
@@ -35,37 +72,8 @@ func TestServerAndLoadTest(t *testing.T) {
 	serverExe := build(t, dir, "github.com/sightline-game/sightline/cmd/server")
 	loadExe := build(t, dir, "github.com/sightline-game/sightline/cmd/loadtest")
 
-	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
-	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
-	var logs bytes.Buffer
-	srv := exec.Command(serverExe, "-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", fmt.Sprint(udpPort), "-bots", "20", "-rate", "4000", "-debug-gc",
+	base := startServer(t, serverExe, "-bots", "20", "-rate", "4000", "-debug-gc",
 		"-offer-rate", "0.5", "-offer-burst", "2") // the 4 clients share an address: some must wait their turn
-	srv.Stdout, srv.Stderr = &logs, &logs
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.Process.Signal(os.Interrupt)
-		srv.Wait()
-		if t.Failed() {
-			t.Logf("server log:\n%s", logs.String())
-		}
-	})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := http.Get(base + "/healthz")
-		if err == nil {
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if strings.TrimSpace(string(body)) == "ok" {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server not healthy: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 
 	// Each client's conditioner loses 10% of unreliable messages both ways,
 	// in bursts of about 4.
@@ -131,5 +139,50 @@ func TestServerAndLoadTest(t *testing.T) {
 	}
 	if gc.StatusCode != http.StatusOK || after.Cycles <= vars.Heap.Cycles || after.LiveBytes < 1<<20 {
 		t.Fatalf("POST /debug/gc: %s, heap %+v (before %+v)", gc.Status, after, vars.Heap)
+	}
+
+	// Three matches in one server: -matches spreads 6 clients over them,
+	// two each, and reports each match's.
+	multi := startServer(t, serverExe, "-matches", "3", "-bots", "2", "-offer-rate", "100", "-offer-burst", "100")
+	out, err = exec.Command(loadExe, "-url", multi, "-matches", "-clients", "6", "-seconds", "3", "-json").Output()
+	if err != nil {
+		t.Fatalf("loadtest -matches: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+	var m result
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("loadtest -matches output: %v\n%s", err, out)
+	}
+	if m.Clients != 6 || m.Connected != 6 || m.MismatchedTicks != 0 || m.VerifiedTicks < 6*60 || len(m.Matches) != 3 {
+		t.Fatalf("load test -matches result %+v", m)
+	}
+	var sum uint64
+	for i, mr := range m.Matches {
+		if mr.Match != fmt.Sprint(i+1) || mr.Clients != 2 || mr.Connected != 2 || mr.MismatchedTicks != 0 || mr.VerifiedTicks < 2*60 {
+			t.Errorf("match %d: %+v", i+1, mr)
+		}
+		sum += mr.VerifiedTicks
+	}
+	if sum != m.VerifiedTicks {
+		t.Errorf("the matches verified %d ticks in all, the total says %d", sum, m.VerifiedTicks)
+	}
+}
+
+// One capacity trial: two matches of 4 players, 2 of them WebRTC clients,
+// hosted in this process, all connected and verified, tick times measured.
+func TestCapacityTrial(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two matches with WebRTC clients for seconds")
+	}
+	o := capacityOptions{Players: 4, People: 2, Seconds: 1.5, Warmup: time.Second, TickRate: 30, Max: 2, Logger: slog.New(slog.DiscardHandler)}
+	tr := runTrial(t.Context(), o, 2, 50*time.Millisecond)
+	t.Log(formatTrial(tr, o.People))
+	if tr.Matches != 2 || tr.Connected != 4 || tr.Verified < 4*30 || tr.Mismatched != 0 || tr.TickP99Ms <= 0 || tr.TickP50Ms > tr.TickP99Ms ||
+		tr.HeapPerMatch <= 0 || tr.Err != "" {
+		t.Fatalf("trial %+v", tr)
+	}
+	// A limit no tick meets fails the trial.
+	if tr := runTrial(t.Context(), o, 1, time.Nanosecond); tr.Pass || tr.Connected != 2 {
+		t.Fatalf("trial under a limit of 1 ns: %+v", tr)
 	}
 }

@@ -7,6 +7,24 @@
 //
 // With -loss (and -burst, -latency, -jitter) each client's connection runs
 // through its own conditioner, which loses unreliable messages both ways.
+//
+// With -matches it lists the server's matches (GET /matches) and spreads
+// the clients over them, client i joining match i mod N, and reports each
+// match's clients as well as all of them:
+//
+//	loadtest -matches -clients 16 -seconds 20 -json
+//
+// With -capacity it measures instead how many matches this machine holds
+// at the tick rate, hosting them itself as cmd/server -matches does (one
+// HTTP listener, one UDP port): each match has -capacity-players players,
+// -capacity-people of them real WebRTC clients over loopback and the rest
+// bots, and its creatures. A number of matches holds when the worst match's
+// tick p99 is under half the tick period, with no overrun and no
+// mismatched tick, measured for -seconds after a warm-up. It doubles the
+// matches until one fails, then bisects, and prints each trial with the
+// live heap per match:
+//
+//	loadtest -capacity -seconds 10
 package main
 
 import (
@@ -21,6 +39,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/netcode/lan"
 )
 
@@ -54,7 +73,14 @@ func main() {
 	flag.DurationVar(&o.Link.Latency, "latency", 0, "one-way delay each client's conditioner adds")
 	flag.DurationVar(&o.Link.Jitter, "jitter", 0, "extra one-way delay, uniform in [0, jitter], per unreliable message")
 	discover := flag.Bool("discover", false, "find the match by its LAN beacon instead of -url")
+	spread := flag.Bool("matches", false, "list the server's matches (GET /matches) and spread the clients over them, round-robin")
 	asJSON := flag.Bool("json", false, "print one JSON object")
+	capacityRun := flag.Bool("capacity", false, "measure how many matches this machine holds (hosting them itself; see the package doc)")
+	var co capacityOptions
+	flag.IntVar(&co.Players, "capacity-players", 8, "with -capacity: players per match, people and bots")
+	flag.IntVar(&co.People, "capacity-people", 4, "with -capacity: of them, real WebRTC clients over loopback")
+	flag.IntVar(&co.Max, "capacity-max", 256, "with -capacity: the most matches tried")
+	flag.DurationVar(&co.Warmup, "capacity-warmup", 3*time.Second, "with -capacity: the time between connecting and measuring")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	flag.Parse()
 
@@ -74,6 +100,50 @@ func main() {
 		}
 		o.URL = u
 	}
+	if *capacityRun {
+		co.Seconds, co.TickRate, co.Logger = o.Seconds, o.TickRate, o.Logger
+		if co.People < 0 || co.People > co.Players || co.Players < 1 || co.Max < 1 {
+			fmt.Fprintln(os.Stderr, "loadtest: -capacity needs 0 <= -capacity-people <= -capacity-players, -capacity-max >= 1")
+			os.Exit(2)
+		}
+		r := capacity(ctx, co, func(t trial) {
+			fmt.Fprintln(os.Stderr, formatTrial(t, co.People)) // progress
+		})
+		if *asJSON {
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", "  ")
+			enc.Encode(r)
+		} else {
+			more := ""
+			if r.MaxTested {
+				more = " (the most tried: raise -capacity-max)"
+			}
+			fmt.Printf("this machine (%d CPUs) holds %d matches%s of %d players (%d WebRTC people) at %.0f Hz: tick p99 under %.1f ms, no overrun, no mismatched tick\n",
+				r.CPUs, r.Holds, more, r.Players, r.People, r.TickRate, r.LimitMs)
+			for _, t := range sortedTrials(r.Trials) {
+				fmt.Println(formatTrial(t, co.People))
+			}
+		}
+		if r.Holds == 0 {
+			os.Exit(1)
+		}
+		return
+	}
+	if *spread {
+		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ms, err := client.ListMatches(lctx, o.URL)
+		cancel()
+		if err == nil && len(ms) == 0 {
+			err = errors.New("the server lists no matches")
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest: -matches:", err)
+			os.Exit(1)
+		}
+		for _, m := range ms {
+			o.Matches = append(o.Matches, m.ID)
+		}
+	}
 	r := run(ctx, o)
 	r.URL = o.URL
 	if *asJSON {
@@ -90,6 +160,10 @@ func main() {
 			r.DecodedTicks, r.MismatchedTicks, r.Undecodable, r.MeanBpsPerClient, r.MaxBpsPerClient, r.P99PacketBytes)
 		if o.Budget > 0 {
 			fmt.Printf("budget %.0f B/s: max client %.0f B/s, over budget: %v\n", o.Budget, r.MaxBpsPerClient, r.OverBudget)
+		}
+		for _, m := range r.Matches {
+			fmt.Printf("match %s: %d of %d clients connected; decoded %d ticks, %d mismatched, %d undecodable; %.0f B/s per client (max %.0f), p99 packet %d bytes\n",
+				m.Match, m.Connected, m.Clients, m.DecodedTicks, m.MismatchedTicks, m.Undecodable, m.MeanBpsPerClient, m.MaxBpsPerClient, m.P99PacketBytes)
 		}
 		for _, e := range r.Errors {
 			fmt.Println("error:", e)

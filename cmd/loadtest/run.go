@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -18,7 +17,10 @@ import (
 )
 
 type options struct {
-	URL            string
+	URL string
+	// Matches, if set, are the IDs of the server's matches: client i joins
+	// Matches[i % len(Matches)], and the result has a line per match.
+	Matches        []string
 	Clients        int
 	Seconds        float64
 	TickRate       float64
@@ -30,9 +32,11 @@ type options struct {
 	Logger *slog.Logger
 }
 
-// result is what the load test prints with -json.
+// result is what the load test prints with -json: for all the clients,
+// and with -matches for each match's (Matches).
 type result struct {
-	URL             string `json:"url"`
+	URL             string `json:"url,omitempty"`
+	Match           string `json:"match,omitempty"` // in Matches: the match's ID
 	Clients         int    `json:"clients"`
 	Connected       int    `json:"connected"`
 	DecodedTicks    uint64 `json:"decoded_ticks"`
@@ -61,10 +65,13 @@ type result struct {
 	BudgetBps      float64  `json:"budget_Bps,omitempty"`
 	OverBudget     bool     `json:"over_budget"`
 	Errors         []string `json:"errors,omitempty"`
+	// Matches are the same figures for each match's clients, with -matches.
+	Matches []result `json:"matches,omitempty"`
 }
 
 // one is what a single client measured.
 type one struct {
+	match     string // the match joined ("": the server chose)
 	connected bool
 	connect   time.Duration
 	waited    time.Duration // Retry-After waits within connect
@@ -87,8 +94,24 @@ func run(ctx context.Context, o options) result {
 		}()
 	}
 	wg.Wait()
+	r := summarize(o, res)
+	for _, id := range o.Matches {
+		var mine []one
+		for _, c := range res {
+			if c.match == id {
+				mine = append(mine, c)
+			}
+		}
+		m := summarize(o, mine)
+		m.Match = id
+		r.Matches = append(r.Matches, m)
+	}
+	return r
+}
 
-	r := result{Clients: o.Clients, Seconds: o.Seconds, BudgetBps: o.Budget}
+// summarize adds up what the clients of res measured.
+func summarize(o options, res []one) result {
+	r := result{Clients: len(res), Seconds: o.Seconds, BudgetBps: o.Budget}
 	var connects, handshakes []float64
 	var sizes []int
 	var bps []float64
@@ -153,10 +176,13 @@ func medianAndMax(xs []float64) (float64, float64) {
 // play connects one client, plays for the configured time and reports.
 func play(ctx context.Context, o options, seed uint64) one {
 	var out one
+	if len(o.Matches) > 0 {
+		out.match = o.Matches[int(seed-1)%len(o.Matches)]
+	}
 	dialCtx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
 	defer cancel()
 	start := time.Now()
-	conn, err := webrtc.Dial(dialCtx, strings.TrimSuffix(o.URL, "/")+client.SignalPath, webrtc.DialConfig{
+	conn, err := webrtc.Dial(dialCtx, client.SignalURL(o.URL, out.match), webrtc.DialConfig{
 		Logger: o.Logger,
 		OnRetryLater: func(wait time.Duration, _ error) {
 			out.waited += wait
@@ -164,7 +190,7 @@ func play(ctx context.Context, o options, seed uint64) one {
 		},
 	})
 	if err != nil {
-		out.err = fmt.Errorf("connect to %s: %w", o.URL, err)
+		out.err = fmt.Errorf("connect to %s: %w", client.SignalURL(o.URL, out.match), err)
 		return out
 	}
 	out.connected, out.connect = true, time.Since(start)

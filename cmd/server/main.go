@@ -4,15 +4,22 @@
 //
 //	server -addr :8080 -udp-port 8443 -tick 30 -bots 4
 //
-// GET /healthz answers "ok"; GET /debug/vars has the match's counters.
+// With -matches N it hosts N independent matches in the one process, each
+// with its own world, -bots bots and tick loop, all on the one HTTP address
+// and UDP port: GET /matches lists them, and POST /signal?match=ID joins
+// one (without ?match the server picks the fullest with room).
+//
+// GET /healthz answers "ok"; GET /debug/vars has the counters: "match" is
+// the first match's, "matches" every match's line of GET /matches.
 //
 // With -agones the server runs the Agones lifecycle through the SDK
 // sidecar's REST interface (localhost:$AGONES_SDK_HTTP_PORT): the
 // GameServer's address becomes the public address of the ICE candidates,
 // Ready once the HTTP listener is up, Health while it runs, the player count
-// as the label "players", and Shutdown once allocated and empty after
-// players have been there. The server then keeps running until the pod is
-// stopped.
+// as the label "players" (people, summed over the matches), and Shutdown
+// once allocated and every match empty, after players have been there or
+// after every match has ended a round since the allocation. The server then
+// keeps running until the pod is stopped.
 package main
 
 import (
@@ -45,11 +52,12 @@ func main() {
 	addr := flag.String("addr", ":8080", "HTTP address for signalling, health and counters")
 	udpPort := flag.Int("udp-port", 8443, "UDP port shared by every peer's data channels (0: any free port)")
 	tick := flag.Float64("tick", 30, "ticks per second")
-	nbots := flag.Int("bots", 0, "server-side bots that join the match")
+	nbots := flag.Int("bots", 0, "server-side bots that join each match")
+	nmatches := flag.Int("matches", 1, "independent matches hosted by this process (GET /matches lists them)")
 	verify := flag.Bool("verify", false, "send every client a hash of every tick (clients count desyncs)")
 	creatures := flag.Int("creatures", arena.DefaultCreatures, "creatures roaming the arena")
 	seed := flag.Uint64("seed", 1, "seed of the map and the match")
-	maxClients := flag.Int("max-clients", 64, "most clients in the match, and most WebRTC sessions at once")
+	maxClients := flag.Int("max-clients", 64, "most people (WebRTC clients) in each match, besides its bots")
 	timeout := flag.Duration("timeout", 5*time.Second, "drop a client silent for this long")
 	rate := flag.Float64("rate", protocol.DefaultRate, "snapshot budget per client, bytes per second")
 	radius := flag.Float64("view-radius", protocol.ViewRadius, "how far a player sees, in px")
@@ -59,7 +67,7 @@ func main() {
 	offerRate := flag.Float64("offer-rate", 2, "WebRTC offers per second allowed from one address (a burst of -offer-burst)")
 	offerBurst := flag.Int("offer-burst", 5, "offers one address may make at once")
 	announce := flag.Bool("announce", true, "announce the match on the LAN with a UDP beacon every second")
-	matchName := flag.String("match-name", "Sightline match", "the match's name in LAN listings")
+	matchName := flag.String("match-name", "Sightline match", "the server's name in LAN listings (and the match's, with -matches 1)")
 	debugGC := flag.Bool("debug-gc", false, "serve POST /debug/gc: a full collection, answering the live heap (for leak checks)")
 	useAgones := flag.Bool("agones", false, "run the Agones lifecycle through the SDK sidecar (localhost:$AGONES_SDK_HTTP_PORT)")
 	agonesHealth := flag.Duration("agones-health", 2*time.Second, "with -agones: the time between health pings to the SDK sidecar")
@@ -70,6 +78,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "server: -log-level:", err)
 		os.Exit(2)
 	}
+	if *nmatches < 1 {
+		fmt.Fprintln(os.Stderr, "server: -matches must be at least 1")
+		os.Exit(2)
+	}
 	if err := (server.Config{TickRate: *tick, Rate: *rate}).Validate(); err != nil {
 		fmt.Fprintln(os.Stderr, "server: -rate:", err)
 		os.Exit(2)
@@ -78,7 +90,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, log, options{
-		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, verify: *verify, creatures: *creatures,
+		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, matches: *nmatches, verify: *verify, creatures: *creatures,
 		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
 		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones, agonesHealth: *agonesHealth,
 	}); err != nil {
@@ -92,6 +104,7 @@ type options struct {
 	udpPort    int
 	tick       float64
 	bots       int
+	matches    int
 	verify     bool
 	creatures  int
 	seed       uint64
@@ -112,17 +125,11 @@ type options struct {
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
-	world, err := arena.NewWorld(arena.Config{Seed: o.seed, Creatures: o.creatures, MaxPlayers: o.maxClients + o.bots})
+	host, err := newHost(log, o)
 	if err != nil {
 		return err
 	}
-	match, err := server.New(server.Config{
-		TickRate: o.tick, Timeout: o.timeout, MaxClients: o.maxClients + o.bots, Verify: o.verify, Logger: log,
-		Rate: o.rate, ViewRadius: o.radius,
-	}, protocol.NewMatch(world))
-	if err != nil {
-		return err
-	}
+	first := host.Matches()[0].Server
 	var sdk *agones.Client
 	var publicIPs []string
 	var gamePort int
@@ -143,8 +150,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		log.Info("agones: GameServer", "name", gs.ObjectMeta.Name, "state", gs.Status.State, "address", gs.Status.Address, "udp_port", gamePort)
 	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
-		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients, Logger: log,
+		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients * o.matches, Logger: log,
 		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst, PublicIPs: publicIPs,
+		Route: func(r *http.Request, live func(string) int) (string, error) { return route(host, r, live) },
 	})
 	if err != nil {
 		return fmt.Errorf("webrtc: %w", err)
@@ -174,7 +182,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		}
 	}
 	web.Mount(mux, client.SignalPath, rtc, site)
-	expvar.Publish("match", expvar.Func(func() any { return match.Stats() }))
+	mux.Handle(client.MatchesPath, host)
+	expvar.Publish("match", expvar.Func(func() any { return first.Stats() }))
+	expvar.Publish("matches", expvar.Func(func() any { return host.List() }))
 	expvar.Publish("heap", expvar.Func(func() any { return readHeap() }))
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 
@@ -184,8 +194,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	errc := make(chan error, 4)
-	go func() { errc <- match.Run(ctx) }()
-	go func() { errc <- match.Serve(ctx, rtc.Accept) }()
+	go func() { errc <- host.Run(ctx, rtc.AcceptRoute) }()
 	go func() {
 		if err := httpSrv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			errc <- err
@@ -193,7 +202,8 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}()
 	if o.announce {
 		go lan.Announce(ctx, lan.AnnounceConfig{Logger: log, Beacon: func() lan.Beacon {
-			return lan.Beacon{Name: o.name, Players: match.Stats().Clients, MaxPlayers: o.maxClients + o.bots, HTTPPort: uint16(port)}
+			players, capacity := host.Players()
+			return lan.Beacon{Name: o.name, Players: players, MaxPlayers: capacity, HTTPPort: uint16(port)}
 		}})
 	}
 	for _, u := range lan.JoinURLs(port) {
@@ -204,15 +214,18 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 			log.Warn("agones: the GameServer's public UDP port differs from -udp-port; ICE candidates carry -udp-port (use portPolicy Passthrough or Static with the same port)",
 				"public", gamePort, "udp_port", rtc.LocalUDPPort())
 		}
-		life := agones.NewLifecycle(sdk, func() int { return max(0, match.Stats().Clients-o.bots) })
+		life := agones.NewLifecycle(sdk, host.People)
 		go func() { errc <- life.Run(ctx) }()
+		go watchRounds(ctx, life, host, time.Second)
 	}
 	if o.bots > 0 {
-		if _, err := bots.Start(ctx, bots.Config{Count: o.bots, TickRate: o.tick, Seed: 1}, match.Add); err != nil {
-			return err
+		for i, m := range host.Matches() {
+			if _, err := bots.Start(ctx, bots.Config{Count: o.bots, TickRate: o.tick, Seed: 1 + uint64(i)}, m.Server.Add); err != nil {
+				return err
+			}
 		}
 	}
-	log.Info("match server up", "http", o.addr, "signal", "POST /signal", "udp_port", rtc.LocalUDPPort(), "tick_hz", o.tick, "bots", o.bots,
+	log.Info("match server up", "http", o.addr, "signal", "POST /signal", "matches", o.matches, "udp_port", rtc.LocalUDPPort(), "tick_hz", o.tick, "bots_per_match", o.bots,
 		"budget_Bps", o.rate, "view_radius_px", o.radius)
 
 	select {

@@ -35,6 +35,10 @@ type Config struct {
 	OnSnapshot func(size int)
 	// Name is the player's name as others see it (cleaned and cut by the server).
 	Name string
+	// Match names the match to join on a server hosting several (see
+	// ListMatches): Dial asks for it with POST /signal?match=Match. Empty
+	// lets the server choose (the fullest match with room).
+	Match string
 	// ReserveEntities, if positive, gives every decoded snapshot the client
 	// keeps room for that many entities at once, instead of growing with
 	// the views (see snapstream.Receiver.Reserve).

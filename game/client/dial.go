@@ -5,19 +5,19 @@ package client
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
 // Dial connects to the match server at baseURL (http://host:port) over
 // WebRTC (pion, natively; the browser build dials with package
-// transport/browser) and returns a client whose channels are open.
+// transport/browser) and returns a client whose channels are open. With
+// cfg.Match set it joins that match of the server (SignalURL).
 func Dial(ctx context.Context, baseURL string, cfg Config, dial webrtc.DialConfig) (*Client, error) {
 	if dial.Logger == nil {
 		dial.Logger = cfg.Logger
 	}
-	conn, err := webrtc.Dial(ctx, strings.TrimSuffix(baseURL, "/")+SignalPath, dial)
+	conn, err := webrtc.Dial(ctx, SignalURL(baseURL, cfg.Match), dial)
 	if err != nil {
 		return nil, fmt.Errorf("client: connect to %s: %w", baseURL, err)
 	}

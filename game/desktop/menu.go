@@ -33,9 +33,11 @@ type MenuConfig struct {
 	// matches on UDP port 47800", or why it is not.
 	Listening string
 	// Join connects to the match server at url and returns the scene that
-	// plays it. It runs in its own goroutine; the menu shows that it is
-	// joining, and the error if it fails.
-	Join func(ctx context.Context, url string) (Scene, error)
+	// plays it: the server's match called match, on a server hosting
+	// several (an empty match lets the server choose). It runs in its own
+	// goroutine; the menu shows that it is joining, and the error if it
+	// fails.
+	Join func(ctx context.Context, url, match string) (Scene, error)
 	// Host starts a match in this process and returns the scene that
 	// plays it; nil leaves "Host a match here" out of action.
 	Host func(ctx context.Context) (Scene, error)
@@ -52,7 +54,7 @@ type MenuConfig struct {
 }
 
 // Menu is the start menu: the matches heard on the LAN with their players
-// and ping, an address field, and "Host a match here". Choosing one joins
+// and ping (a row per match of a server hosting several), an address field, and "Host a match here". Choosing one joins
 // (or hosts) in the background, then hands the window to the match.
 type Menu struct {
 	cfg    MenuConfig
@@ -154,7 +156,7 @@ func (m *Menu) refresh() {
 		urls[i] = mt.URL
 	}
 	m.pinger.Watch(urls)
-	m.list.SetMatches(ms, m.pinger.Get)
+	m.list.SetServers(ms, m.pinger.Get, m.pinger.List)
 	m.first = m.list.Window(m.first, menuMaxRows)
 }
 
@@ -325,7 +327,7 @@ func (m *Menu) act(a lobby.Action) {
 	case lobby.ActionInvalid:
 		m.errLine = a.Err.Error()
 	case lobby.ActionJoin:
-		m.start(a.Name, func(ctx context.Context) (Scene, error) { return m.cfg.Join(ctx, a.URL) })
+		m.start(a.Name, func(ctx context.Context) (Scene, error) { return m.cfg.Join(ctx, a.URL, a.Match) })
 	case lobby.ActionHost:
 		if m.cfg.Host == nil {
 			m.errLine = "hosting is not available here"
@@ -420,12 +422,13 @@ func (m *Menu) Draw(dst *ebiten.Image) {
 			continue
 		}
 		mt := r.Match
-		drawText(dst, clip(mt.Name, f.normal, c.players-c.name-40), f.normal, menuX+c.name, ty, text.AlignStart, tc)
+		drawText(dst, clip(r.Name(), f.normal, c.players-c.name-40), f.normal, menuX+c.name, ty, text.AlignStart, tc)
 		pc := tc
-		if mt.Players >= mt.MaxPlayers {
+		players, most := r.Players()
+		if players >= most {
 			pc = colBad
 		}
-		drawText(dst, fmt.Sprintf("%d/%d", mt.Players, mt.MaxPlayers), f.normal, menuX+c.players+50, ty, text.AlignEnd, pc)
+		drawText(dst, fmt.Sprintf("%d/%d", players, most), f.normal, menuX+c.players+50, ty, text.AlignEnd, pc)
 		drawText(dst, clip(mt.URL, f.normal, c.ping-c.addr-90), f.normal, menuX+c.addr, ty, text.AlignStart, tc)
 		drawText(dst, r.Ping.String(), f.normal, menuX+c.ping, ty, text.AlignEnd, pingColor(r.Ping))
 	}

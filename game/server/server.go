@@ -17,6 +17,7 @@ type Server struct {
 	cfg    Config
 	period time.Duration // of one tick
 	world  World
+	clock  RoundClock // world, if it plays in rounds
 	ring   *view.WorldRing
 	shared *view.Shared
 	grid   *interest.Grid
@@ -42,8 +43,9 @@ type Server struct {
 	joins   chan transport.Conn
 	clients []*client
 
-	mu    sync.Mutex // guards stats
-	stats Stats
+	mu       sync.Mutex // guards stats and tickHist
+	stats    Stats
+	tickHist [tickBuckets]uint32 // how long Step took, counted by tickBucket
 }
 
 // New returns a server for world. It refuses a config that fails Validate.
@@ -54,7 +56,9 @@ func New(cfg Config, world World) (*Server, error) {
 	cfg = cfg.withDefaults()
 	sch := cfg.Session.Schema
 	ring := view.NewWorldRing(sch, 2*(cfg.Session.History+1))
+	clock, _ := world.(RoundClock)
 	return &Server{
+		clock:  clock,
 		cfg:    cfg,
 		period: time.Duration(float64(time.Second) / cfg.TickRate),
 		world:  world,
@@ -107,6 +111,10 @@ func (s *Server) Serve(ctx context.Context, accept func(context.Context) (transp
 		s.Add(conn)
 	}
 }
+
+// MaxClients returns the most clients the match takes (Config.MaxClients,
+// defaults applied): its capacity, bots included.
+func (s *Server) MaxClients() int { return s.cfg.MaxClients }
 
 // Tick returns the newest tick stepped.
 func (s *Server) Tick() uint32 { return s.tick }

@@ -28,7 +28,19 @@ type Stats struct {
 	// Overruns counts ticks whose Step took longer than the tick period:
 	// the match fell behind real time then.
 	Overruns uint64
-	Players  []PlayerStats
+	// TickP50 and TickP99 are the median and 99th percentile of how long
+	// Step took, over the ticks since the start or the last ResetTickTimes,
+	// to within tickBucket (rounded up; beyond the histogram's 100 ms, at
+	// least that).
+	TickP50, TickP99 time.Duration
+	// Round is the round under way (1 for the first) and RoundLeft the time
+	// left in it, at the tick rate; Intermission is set between a round's
+	// end and the next's start (RoundLeft is 0 then). All zero for a world
+	// without rounds (see RoundClock).
+	Round        uint32
+	RoundLeft    time.Duration
+	Intermission bool
+	Players      []PlayerStats
 }
 
 // PlayerStats are one client's counters.
@@ -55,6 +67,41 @@ type PlayerStats struct {
 	Conn transport.Stats
 }
 
+// The tick-time histogram: tickBuckets buckets tickBucket wide, the last
+// one counting every tick longer.
+const (
+	tickBucket  = 50 * time.Microsecond
+	tickBuckets = 2000 // up to 100 ms
+)
+
+// tickPercentile returns the time under which the share p of the ticks
+// counted in hist took (the upper edge of its bucket); 0 with none.
+func tickPercentile(hist *[tickBuckets]uint32, p float64) time.Duration {
+	var n uint64
+	for _, c := range hist {
+		n += uint64(c)
+	}
+	if n == 0 {
+		return 0
+	}
+	rank := uint64(p*float64(n) + 0.999999) // the rank-th smallest, 1-based
+	var seen uint64
+	for i, c := range hist {
+		if seen += uint64(c); seen >= max(rank, 1) {
+			return time.Duration(i+1) * tickBucket
+		}
+	}
+	return tickBuckets * tickBucket
+}
+
+// ResetTickTimes forgets the tick times counted so far, so that TickP50
+// and TickP99 cover the ticks from now on (after a warm-up, say).
+func (s *Server) ResetTickTimes() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.tickHist[:])
+}
+
 func (s *Server) count(f func(*Stats)) {
 	s.mu.Lock()
 	f(&s.stats)
@@ -73,8 +120,18 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 	st.LastTick = took
 	st.MaxTick = max(st.MaxTick, took)
 	st.TotalTick += took
+	s.tickHist[min(int(took/tickBucket), tickBuckets-1)]++
 	if took > s.period {
 		st.Overruns++
+	}
+	if s.clock != nil {
+		var end uint32
+		st.Round, end = s.clock.Round()
+		st.Intermission = s.clock.Intermission()
+		st.RoundLeft = 0
+		if now := s.clock.Tick(); !st.Intermission && end > now {
+			st.RoundLeft = time.Duration(float64(end-now) / s.cfg.TickRate * float64(time.Second))
+		}
 	}
 	st.FullFallbacks, st.BadInputs, st.BadAcks = s.goneFull, s.goneBad, s.goneBadAcks
 	st.WrongChannel, st.WrongChannelBytes = s.goneWrongWay, s.goneWrongWayBytes
@@ -112,5 +169,6 @@ func (s *Server) Stats() Stats {
 	defer s.mu.Unlock()
 	st := s.stats
 	st.Players = append([]PlayerStats(nil), s.stats.Players...)
+	st.TickP50, st.TickP99 = tickPercentile(&s.tickHist, 0.5), tickPercentile(&s.tickHist, 0.99)
 	return st
 }

@@ -33,3 +33,15 @@ type World interface {
 	// Fill writes the world's quantized state.
 	Fill(dst *snapshot.Snapshot)
 }
+
+// RoundClock is a World that plays in rounds (arena's does): the server's
+// Stats and a Host's match list then say the round and the time left.
+type RoundClock interface {
+	// Round returns the round under way (1 for the first) and the world
+	// tick it ends on.
+	Round() (round, endTick uint32)
+	// Intermission reports whether the world is between two rounds.
+	Intermission() bool
+	// Tick returns the world's ticks stepped.
+	Tick() uint32
+}

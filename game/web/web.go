@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -211,6 +212,15 @@ func Mount(mux *http.ServeMux, signalPath string, signal http.Handler, site *Sit
 	}
 }
 
+// emptyListPath is where a server hosting several matches lists them (see
+// game/client.MatchesPath); a site mounted on a server that does not
+// answers there with emptyList, so that the page's request for the list
+// never meets a 404 (which a browser reports as an error).
+const (
+	emptyListPath = "/matches"
+	emptyList     = `{"matches":[]}` + "\n"
+)
+
 // ServeHTTP serves the page and its files in the encoding the client
 // prefers among brotli, gzip and none, with an ETag per encoding so that a
 // reload costs a 304.
@@ -220,6 +230,16 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		path = "/"
 	}
 	a, ok := s.assets[path]
+	if !ok && path == emptyListPath && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		// The server mounted no list of matches of its own: it hosts one,
+		// which the page joins without choosing.
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		if r.Method == http.MethodGet {
+			io.WriteString(w, emptyList)
+		}
+		return
+	}
 	if !ok {
 		http.NotFound(w, r)
 		return

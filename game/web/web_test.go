@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -61,6 +62,43 @@ func TestMountAnswersWrongMethods(t *testing.T) {
 				t.Errorf("%s, %s %s: %d %q Allow %q; want %d %q Allow %q", tc.name, c.method, c.path,
 					rec.Code, rec.Body, rec.Header().Get("Allow"), c.code, c.body, c.allow)
 			}
+		}
+	}
+}
+
+// The page asks for /matches: a site on a server without a list of its own
+// answers an empty one (the page then joins the server's one match), and a
+// server's own list, mounted beside the site, wins.
+func TestSiteAnswersAnEmptyMatchList(t *testing.T) {
+	if emptyListPath != client.MatchesPath {
+		t.Fatalf("the site answers %s, the servers list at %s", emptyListPath, client.MatchesPath)
+	}
+	site, err := New([]byte("<html>page</html>"), []byte("// exec"), []byte("\x00asm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, `{"matches":[{"id":"1"}]}`) })
+	for _, tc := range []struct {
+		name   string
+		own    http.Handler
+		method string
+		code   int
+		body   string
+	}{
+		{"site only", nil, "GET", 200, "{\"matches\":[]}\n"},
+		{"site only, HEAD", nil, "HEAD", 200, ""},
+		{"site only, POST", nil, "POST", 404, "404 page not found\n"},
+		{"the server's own list", own, "GET", 200, `{"matches":[{"id":"1"}]}`},
+	} {
+		mux := http.NewServeMux()
+		Mount(mux, client.SignalPath, http.NotFoundHandler(), site)
+		if tc.own != nil {
+			mux.Handle(client.MatchesPath, tc.own)
+		}
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, httptest.NewRequest(tc.method, client.MatchesPath, nil))
+		if rec.Code != tc.code || rec.Body.String() != tc.body {
+			t.Errorf("%s: %d %q, want %d %q", tc.name, rec.Code, rec.Body, tc.code, tc.body)
 		}
 	}
 }

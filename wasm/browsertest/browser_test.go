@@ -49,8 +49,11 @@ const (
 )
 
 // The browser client plays: two tabs of a headless Chromium and one headless
-// native client join a dedicated server with bots, all decode the match and
-// agree with the server's hash of every tick; a frozen tab picks up again.
+// native client join a dedicated server hosting two matches with bots, all
+// decode their match and agree with the server's hash of every tick; a
+// frozen tab picks up again. The first tab opens the bare address: the page
+// lists the two matches and the test clicks the second; the second tab's
+// address names match 1 (?match=1), and so does the headless client.
 func TestBrowserPlays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the WebAssembly client and the server, and runs Chromium")
@@ -97,7 +100,7 @@ func TestBrowserPlays(t *testing.T) {
 	}
 	t.Logf("built in %v", time.Since(began).Round(100*time.Millisecond))
 
-	base := startServer(t, serverExe, web)
+	base := startServer(t, serverExe, web, "-matches", "2")
 
 	// 7 (sizes). What the server sends for game.wasm, gzipped and not.
 	sizes := wasmSizes(t, base+"/game.wasm")
@@ -112,13 +115,15 @@ func TestBrowserPlays(t *testing.T) {
 
 	// 3. Two tabs and one headless native client, all at once.
 	tabs := []*tab{newTab(t, browser, "tab1"), newTab(t, browser, "tab2")}
-	headless := startHeadless(t, ctx, base)
+	tabs[0].pick = "2"                            // chosen from the page's list
+	tabs[1].query, tabs[1].want = "&match=1", "1" // named in the address
+	headless := startHeadless(t, ctx, base, "1")
 	var loadWG sync.WaitGroup
 	for _, tb := range tabs {
 		loadWG.Add(1)
 		go func() {
 			defer loadWG.Done()
-			tb.loadErr = tb.load(base + "/?name=" + tb.name)
+			tb.loadErr = tb.load(base + "/?name=" + tb.name + tb.query)
 		}()
 	}
 	loadWG.Wait()
@@ -141,6 +146,27 @@ func TestBrowserPlays(t *testing.T) {
 	}
 	if t.Failed() {
 		t.FailNow()
+	}
+
+	// 4b. Each player is in the match it chose: match 1 has its 4 bots, tab2
+	// and the headless client; match 2 its 4 bots and tab1, who saw the
+	// page's list of both.
+	if tabs[0].listed != 2 {
+		t.Errorf("tab1: the page listed %d matches, want 2", tabs[0].listed)
+	}
+	for _, tb := range tabs {
+		if got := tb.state(t).Match; got != tb.want {
+			t.Errorf("%s: the game asked for match %q, want %q", tb.name, got, tb.want)
+		}
+	}
+	lctx, lcancel := context.WithTimeout(ctx, 10*time.Second)
+	ms, err := client.ListMatches(lctx, base)
+	lcancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 || ms[0].Players != 6 || ms[1].Players != 5 {
+		t.Errorf("GET /matches: %+v; want match 1 with 6 players (4 bots, tab2, headless), match 2 with 5 (4 bots, tab1)", ms)
 	}
 
 	// 5. A screenshot of a playing tab: the viewport's size, and a picture.
@@ -264,15 +290,15 @@ func (b *lockedBuffer) String() string {
 }
 
 // startServer runs the dedicated server with bots and verification, serving
-// the browser build in web, and returns its base URL once it is healthy. On
-// failure the test prints the server's log.
-func startServer(t *testing.T, exe, web string) string {
+// the browser build in web, with the extra flags, and returns its base URL
+// once it is healthy. On failure the test prints the server's log.
+func startServer(t *testing.T, exe, web string, extra ...string) string {
 	t.Helper()
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
 	logs := new(lockedBuffer)
-	srv := exec.Command(exe, "-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", strconv.Itoa(udpPort),
-		"-bots", "4", "-verify", "-web", web)
+	args := []string{"-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", strconv.Itoa(udpPort), "-bots", "4", "-verify", "-web", web}
+	srv := exec.Command(exe, append(args, extra...)...)
 	srv.Stdout, srv.Stderr = logs, logs
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -430,6 +456,12 @@ type tab struct {
 
 	loadErr      error
 	decodedAfter time.Duration // from navigation until wantDecoded snapshots
+
+	// query is added to the page's address; pick, if set, is the match
+	// chosen from the page's list (listed: how many it listed), and want
+	// the match the game then asks for ("" if none).
+	query, pick, want string
+	listed            int
 }
 
 func newTab(t *testing.T, browser context.Context, name string) *tab {
@@ -533,6 +565,20 @@ func (tb *tab) load(url string) error {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(viewW, viewH), chromedp.Navigate(url)); err != nil {
 		return fmt.Errorf("open %s: %w", url, err)
 	}
+	if tb.pick != "" {
+		// The page lists the server's matches while the game downloads:
+		// click the one to join, as a player would.
+		n, err := chromedp.Run(ctx, chromedp.Poll[int](`document.querySelectorAll("#matchRows button").length || false`,
+			chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(browserWait)))
+		if err != nil {
+			return fmt.Errorf("waiting for the page's list of matches: %w", err)
+		}
+		tb.listed = n
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#matchRows button[data-id="`+tb.pick+`"]`))); err != nil {
+			return fmt.Errorf("choosing match %s: %w", tb.pick, err)
+		}
+		tb.want = tb.pick
+	}
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](
 		fmt.Sprintf(`window.sightline.decoded >= %d || window.sightline.errors.length > 0 || window.sightline.closed === true`, wantDecoded),
 		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(browserWait))); err != nil {
@@ -604,6 +650,7 @@ type pageState struct {
 	Started         float64  `json:"started"`
 	ConnectedMs     float64  `json:"connectedMs"`
 	FirstSnapshotMs float64  `json:"firstSnapshotMs"`
+	Match           string   `json:"match"` // the match the game asked for
 	Closed          bool     `json:"closed"`
 	Errors          []string `json:"errors"`
 
@@ -806,9 +853,10 @@ type headlessPlayer struct {
 	err      error
 }
 
-// startHeadless connects a desktop-protocol client at once and plays until
-// stop; the dial runs in the background, alongside the tabs' loading.
-func startHeadless(t *testing.T, ctx context.Context, base string) *headlessPlayer {
+// startHeadless connects a desktop-protocol client at once to the server's
+// match (empty: the server chooses) and plays until stop; the dial runs in
+// the background, alongside the tabs' loading.
+func startHeadless(t *testing.T, ctx context.Context, base, match string) *headlessPlayer {
 	t.Helper()
 	logs := new(lockedBuffer)
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -817,7 +865,7 @@ func startHeadless(t *testing.T, ctx context.Context, base string) *headlessPlay
 	go func() {
 		defer close(h.done)
 		dctx, cancel := context.WithTimeout(playCtx, 30*time.Second)
-		c, err := client.Dial(dctx, base, client.Config{Verify: true, Name: "headless", Logger: log}, webrtc.DialConfig{Logger: log})
+		c, err := client.Dial(dctx, base, client.Config{Verify: true, Name: "headless", Logger: log, Match: match}, webrtc.DialConfig{Logger: log})
 		cancel()
 		if err != nil {
 			h.err = err

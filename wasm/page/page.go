@@ -6,7 +6,9 @@ import _ "embed"
 
 // Index is the page: a loading screen with progress while the .wasm
 // downloads, a clear message when WebGL2 or WebRTC is missing, and a canvas
-// that fills the window.
+// that fills the window. On a server hosting several matches (GET /matches
+// lists two or more) it shows them while the game downloads, and the
+// player's choice goes into the address as ?match=ID, which the game joins.
 //
 //go:embed index.html
 var Index []byte

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/netcode/lan"
 )
 
@@ -21,14 +22,41 @@ const (
 // Row is one line of the list.
 type Row struct {
 	Kind  RowKind
-	Match lan.Match // for RowMatch
+	Match lan.Match // for RowMatch: the server heard on the LAN
 	Ping  Ping      // for RowMatch; zero until the first answer
+	// Hosted is, on a server hosting several matches, the one match of it
+	// this row joins (GET /matches lists them; a server lists ?match= IDs).
+	// Its ID is empty on a server's single row: joining lets the server
+	// choose.
+	Hosted client.MatchInfo
 }
 
-// key identifies a row across refreshes: its match's URL, or hostKey.
+// Name is the row's name as the menu shows it: the server's, followed by
+// the match's on a server hosting several ("LAN party · Match 2").
+func (r Row) Name() string {
+	if r.Hosted.ID == "" {
+		return r.Match.Name
+	}
+	return r.Match.Name + " · " + r.Hosted.Name
+}
+
+// Players returns the players in the row's match and the most it takes:
+// the listed match's on a server hosting several, else the server's beacon.
+func (r Row) Players() (players, most int) {
+	if r.Hosted.ID == "" {
+		return r.Match.Players, r.Match.MaxPlayers
+	}
+	return r.Hosted.Players, r.Hosted.Capacity
+}
+
+// key identifies a row across refreshes: its server's URL (and match ID),
+// or hostKey.
 func (r Row) key() string {
 	if r.Kind == RowHost {
 		return hostKey
+	}
+	if r.Hosted.ID != "" {
+		return r.Match.URL + "#" + r.Hosted.ID
 	}
 	return r.Match.URL
 }
@@ -59,10 +87,11 @@ const (
 
 // Action is what Enter asks for.
 type Action struct {
-	Kind ActionKind
-	URL  string // for ActionJoin
-	Name string // for ActionJoin: the match's name, or the address typed
-	Err  error  // for ActionInvalid
+	Kind  ActionKind
+	URL   string // for ActionJoin
+	Match string // for ActionJoin: the ID of the server's match to join; empty: the server chooses
+	Name  string // for ActionJoin: the match's name, or the address typed
+	Err   error  // for ActionInvalid
 }
 
 // MaxAddress bounds the address field, in runes.
@@ -94,15 +123,34 @@ func New() *Model {
 // SetMatches replaces the matches listed. ping, if set, gives each match's
 // latest round trip by URL.
 func (m *Model) SetMatches(ms []lan.Match, ping func(url string) (Ping, bool)) {
+	m.SetServers(ms, ping, nil)
+}
+
+// SetServers replaces the servers listed, as SetMatches does; list, if
+// set, gives the matches each server hosts by URL (see Pinger.List). A
+// server listing two or more gets a row per match, in the server's order,
+// each joining its match; any other a single row, as SetMatches gives.
+func (m *Model) SetServers(ms []lan.Match, ping func(url string) (Ping, bool), list func(url string) []client.MatchInfo) {
 	m.rows = m.rows[:0]
 	for _, mt := range ms {
 		r := Row{Kind: RowMatch, Match: mt}
 		if ping != nil {
 			r.Ping, _ = ping(mt.URL)
 		}
-		m.rows = append(m.rows, r)
+		var hosted []client.MatchInfo
+		if list != nil {
+			hosted = list(mt.URL)
+		}
+		if len(hosted) < 2 {
+			m.rows = append(m.rows, r)
+			continue
+		}
+		for _, h := range hosted {
+			r.Hosted = h
+			m.rows = append(m.rows, r)
+		}
 	}
-	slices.SortStableFunc(m.rows, func(a, b Row) int {
+	slices.SortStableFunc(m.rows, func(a, b Row) int { // stable: a server's matches stay in its order
 		if c := cmp.Compare(strings.ToLower(a.Match.Name), strings.ToLower(b.Match.Name)); c != 0 {
 			return c
 		}
@@ -214,7 +262,7 @@ func (m *Model) Enter() Action {
 	if r.Kind == RowHost {
 		return Action{Kind: ActionHost}
 	}
-	return Action{Kind: ActionJoin, URL: r.Match.URL, Name: r.Match.Name}
+	return Action{Kind: ActionJoin, URL: r.Match.URL, Match: r.Hosted.ID, Name: r.Name()}
 }
 
 // Window returns the first row to show so that the selected row is among

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/netcode/lan"
 )
 
@@ -258,6 +259,10 @@ func TestPingString(t *testing.T) {
 func TestPinger(t *testing.T) {
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == client.MatchesPath {
+			w.Write([]byte(`{"matches":[{"id":"1","name":"Match 1","players":3,"capacity":8},{"id":"2","name":"Match 2","players":8,"capacity":8}]}`))
+			return
+		}
 		if r.URL.Path != HealthPath {
 			http.NotFound(w, r)
 			return
@@ -289,6 +294,13 @@ func TestPinger(t *testing.T) {
 	}
 	if got, _ := p.Get(bad.URL); got.Err == nil || got.String() != "no answer" {
 		t.Fatalf("ping of a server without /healthz: %+v", got)
+	}
+	// The good server lists two matches; the bad one none.
+	if l := p.List(srv.URL); len(l) != 2 || l[0] != (client.MatchInfo{ID: "1", Name: "Match 1", Players: 3, Capacity: 8}) || l[1].ID != "2" || !l[1].Full() {
+		t.Fatalf("the good server's matches: %+v", l)
+	}
+	if l := p.List(bad.URL); l != nil {
+		t.Fatalf("the bad server's matches: %+v", l)
 	}
 	p.Watch([]string{bad.URL})
 	if _, ok := p.Get(srv.URL); ok {
@@ -334,5 +346,69 @@ func TestRowsCarryPings(t *testing.T) {
 	rows := m.Rows()
 	if rows[0].Ping.String() != "7 ms" || rows[1].Ping.String() != "—" {
 		t.Fatalf("pings %q %q", rows[0].Ping, rows[1].Ping)
+	}
+}
+
+// A server that hosts several matches (GET /matches lists two or more) gets
+// a row per match, in its order, each joining its match by ID; a server
+// listing one or none gets one row, joined without an ID. The selection
+// follows its match as the lists change.
+func TestServerMatchesGetRows(t *testing.T) {
+	party, solo, one := match("lan party", "10.0.0.1", 8080), match("solo", "10.0.0.2", 8080), match("one", "10.0.0.3", 8080)
+	lists := map[string][]client.MatchInfo{
+		party.URL: {
+			{ID: "1", Name: "Match 1", Players: 5, Capacity: 8},
+			{ID: "2", Name: "Match 2", Players: 8, Capacity: 8},
+			{ID: "3", Name: "Match 3", Players: 0, Capacity: 8},
+		},
+		one.URL: {{ID: "1", Name: "Sightline match", Players: 1, Capacity: 8}},
+	}
+	list := func(u string) []client.MatchInfo { return lists[u] }
+	m := New()
+	m.SetServers([]lan.Match{solo, party, one}, nil, list)
+	type row struct {
+		name          string
+		players, most int
+		url, match    string
+	}
+	var got []row
+	for i, r := range m.Rows() {
+		if r.Kind == RowHost {
+			continue
+		}
+		m.Select(i)
+		a := m.Enter()
+		if a.Kind != ActionJoin || a.Name != r.Name() {
+			t.Errorf("row %d: Enter gives %+v", i, a)
+		}
+		p, most := r.Players()
+		got = append(got, row{r.Name(), p, most, a.URL, a.Match})
+	}
+	want := []row{
+		{"lan party · Match 1", 5, 8, party.URL, "1"},
+		{"lan party · Match 2", 8, 8, party.URL, "2"},
+		{"lan party · Match 3", 0, 8, party.URL, "3"},
+		{"one", 2, 8, one.URL, ""}, // the beacon's players
+		{"solo", 2, 8, solo.URL, ""},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("rows\n%v\nwant\n%v", got, want)
+	}
+	if n := m.Matches(); n != 5 {
+		t.Errorf("Matches() = %d, want 5", n)
+	}
+
+	// Select Match 3; the server's list loses Match 1: the selection stays on Match 3.
+	m.Select(2)
+	lists[party.URL] = lists[party.URL][1:]
+	m.SetServers([]lan.Match{solo, party, one}, nil, list)
+	if r := m.SelectedRow(); r.Name() != "lan party · Match 3" || m.Selected() != 1 {
+		t.Fatalf("selected %q at %d after Match 1 went, want lan party · Match 3 at 1", r.Name(), m.Selected())
+	}
+	// The server stops listing: one row for it, and the selection keeps its place.
+	delete(lists, party.URL)
+	m.SetServers([]lan.Match{solo, party, one}, nil, list)
+	if r := m.SelectedRow(); r.Name() != "one" || m.Selected() != 1 || len(m.Rows()) != 4 {
+		t.Fatalf("selected %q at %d of %d rows, want \"one\" at 1 of 4", r.Name(), m.Selected(), len(m.Rows()))
 	}
 }

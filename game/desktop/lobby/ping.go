@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sightline-game/sightline/game/client"
 )
 
 // Ping is the latest round trip measured to a match.
@@ -35,8 +37,9 @@ func (p Ping) String() string {
 const HealthPath = "/healthz"
 
 // Pinger measures the round trip of an HTTP GET of URL+HealthPath to each
-// match it is told to watch, every Every, in its own goroutine (Run). Its
-// methods may be called from any goroutine.
+// match it is told to watch, every Every, in its own goroutine (Run), and
+// after each answer asks the server for the matches it hosts (GET
+// /matches, see List). Its methods may be called from any goroutine.
 type Pinger struct {
 	// Every is the time between one match's pings (default 2 s).
 	Every time.Duration
@@ -52,7 +55,8 @@ type Pinger struct {
 
 type pingState struct {
 	last Ping
-	next time.Time // when to ping again
+	list []client.MatchInfo // the server's matches as last listed; nil: none listed
+	next time.Time          // when to ping again
 	busy bool
 }
 
@@ -89,19 +93,31 @@ func (p *Pinger) Get(url string) (Ping, bool) {
 	return s.last, true
 }
 
+// List returns the matches the server at url hosts, as it last listed them
+// (nil if it lists none, or has not answered yet). The slice is the
+// pinger's own: do not change it.
+func (p *Pinger) List(url string) []client.MatchInfo {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if s, ok := p.watch[url]; ok {
+		return s.list
+	}
+	return nil
+}
+
 // Run pings the watched matches until ctx ends.
 func (p *Pinger) Run(ctx context.Context) {
-	every, timeout, client := p.Every, p.Timeout, p.Client
+	every, timeout, hc := p.Every, p.Timeout, p.Client
 	if every <= 0 {
 		every = 2 * time.Second
 	}
 	if timeout <= 0 {
 		timeout = 1500 * time.Millisecond
 	}
-	if client == nil {
+	if hc == nil {
 		tr := &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 1, IdleConnTimeout: 2 * every}
 		defer tr.CloseIdleConnections()
-		client = &http.Client{Transport: tr}
+		hc = &http.Client{Transport: tr}
 	}
 	t := time.NewTicker(min(every/10, 100*time.Millisecond))
 	defer t.Stop()
@@ -116,13 +132,21 @@ func (p *Pinger) Run(ctx context.Context) {
 			}
 			s.busy = true
 			wg.Go(func() {
-				rtt, err := ping(ctx, client, u, timeout)
+				rtt, err := ping(ctx, hc, u, timeout)
 				done := time.Now()
+				var list []client.MatchInfo
+				if err == nil {
+					// A server that lists none (404), or fails to, gets one row.
+					lctx, cancel := context.WithTimeout(ctx, timeout)
+					list, _ = client.ListMatchesWith(lctx, hc, u)
+					cancel()
+				}
 				p.mu.Lock()
 				defer p.mu.Unlock()
 				s.busy, s.next = false, done.Add(every)
 				if ctx.Err() == nil {
 					s.last = Ping{RTT: rtt, Err: err, At: done}
+					s.list = list
 				}
 			})
 		}

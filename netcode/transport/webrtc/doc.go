@@ -35,6 +35,12 @@
 // closed; the offer body is capped (413). [Server.Stats] counts offers,
 // answers, rejections by reason, timeouts and live sessions.
 //
+// One server can serve several groups of sessions (the matches of a server
+// hosting several): ServerConfig.Route names each offer's route from its
+// request (for example ?match=ID), refusing an unknown one (404) or a full
+// one (503 server full), and [Server.AcceptRoute] hands out only that
+// route's connections, so that each match accepts apart.
+//
 // # Sending and receiving
 //
 // Send never blocks and never lets a channel's send buffer grow without

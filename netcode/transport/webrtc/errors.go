@@ -34,6 +34,14 @@ var (
 	// events: they are never dropped, and a peer that never reads is broken.
 	ErrEventsOverflow = datachan.ErrEventsOverflow
 
+	// ErrNoRoute, wrapped by a ServerConfig.Route error, refuses an offer
+	// that names a route (a match) the server does not have: 404.
+	ErrNoRoute = errors.New("webrtc: no such route")
+
+	// ErrRouteFull, wrapped by a ServerConfig.Route error, refuses an offer
+	// whose route (match) has no room: 503 "server full".
+	ErrRouteFull = errors.New("webrtc: route full")
+
 	// ErrPeerGone ends a connection whose peer closed it, whose channels
 	// closed, or whose ICE/DTLS transport failed or stayed disconnected
 	// longer than ConnConfig.DisconnectTimeout.

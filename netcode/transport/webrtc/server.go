@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -121,6 +122,24 @@ type ServerConfig struct {
 	// package's settings (for example SetNet for a vnet test network). It
 	// must not undo DetachDataChannels or the UDP mux.
 	SettingEngine func(*webrtc.SettingEngine)
+
+	// Route, if set, names the route of each offer: the group of sessions
+	// (one match of a server hosting several) whose [Server.AcceptRoute]
+	// receives the session once its channels are open. live tells how many
+	// live sessions (negotiating or accepted) each route has, so that Route
+	// can refuse a full one or choose among several. An error wrapping
+	// [ErrNoRoute] is answered 404 with the error's text, one wrapping
+	// [ErrRouteFull] 503 "server full" with Retry-After: 5 (as MaxSessions),
+	// any other 400 with its text (less the sentinel's own text, so that
+	// fmt.Errorf("no match %q: %w", id, ErrNoRoute) answers `no match "7"`).
+	//
+	// Route is called twice per offer: before the body is read and again
+	// as the session is registered, with the server's lock held, so that
+	// live counts every other session exactly; it must be quick and must
+	// not call the Server's methods. The second call's route is the
+	// session's. nil puts every session on the route "", which Accept
+	// serves.
+	Route func(r *http.Request, live func(route string) int) (string, error)
 }
 
 // Server accepts WebRTC connections: its ServeHTTP answers offers, and
@@ -137,11 +156,12 @@ type Server struct {
 
 	mu         sync.Mutex
 	closed     bool
-	sessions   map[*conn]struct{} // every live session, negotiating or accepted
-	connecting map[*conn]struct{} // the sessions whose channels are not all open
-	acceptQ    []*conn
-	notify     chan struct{} // capacity 1: something was queued
-	done       chan struct{} // closed by Close
+	sessions   map[*conn]string         // every live session, negotiating or accepted, with its route
+	connecting map[*conn]struct{}       // the sessions whose channels are not all open
+	live       map[string]int           // live sessions by route
+	acceptQ    map[string][]*conn       // ready sessions by route, until accepted; no empty queue is kept
+	notify     map[string]chan struct{} // by route, capacity 1: something was queued
+	done       chan struct{}            // closed by Close
 }
 
 // NewServer listens on the UDP port and returns a server ready for offers.
@@ -226,9 +246,11 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		pconn:      pconn,
 		mux:        mux,
 		limiter:    newOfferLimiter(cfg.OfferRate, cfg.OfferBurst, cfg.MaxClients),
-		sessions:   make(map[*conn]struct{}),
+		sessions:   make(map[*conn]string),
 		connecting: make(map[*conn]struct{}),
-		notify:     make(chan struct{}, 1),
+		live:       make(map[string]int),
+		acceptQ:    make(map[string][]*conn),
+		notify:     make(map[string]chan struct{}),
 		done:       make(chan struct{}),
 	}
 	log.Info("webrtc server listening", "udp", pconn.LocalAddr().String())
@@ -259,6 +281,7 @@ type ServerStats struct {
 	RejectedFull       uint64 // 503: MaxSessions sessions live
 	RejectedMalformed  uint64 // 400: not an offer, unreadable, malformed SDP
 	RejectedTooLarge   uint64 // 413: body over MaxBodyBytes
+	RejectedNoRoute    uint64 // 404: Route knows no such route (no such match)
 	RejectedOther      uint64 // server closed, internal error, gathering timeout
 
 	Connected uint64 // sessions whose four channels opened (given to Accept)
@@ -271,6 +294,7 @@ type ServerStats struct {
 type serverCounters struct {
 	offers, answered                                   atomic.Uint64
 	rate, connecting, full, malformed, tooLarge, other atomic.Uint64
+	noRoute                                            atomic.Uint64
 	connected, timedOut                                atomic.Uint64
 }
 
@@ -288,6 +312,7 @@ func (s *Server) Stats() ServerStats {
 		RejectedFull:       c.full.Load(),
 		RejectedMalformed:  c.malformed.Load(),
 		RejectedTooLarge:   c.tooLarge.Load(),
+		RejectedNoRoute:    c.noRoute.Load(),
 		RejectedOther:      c.other.Load(),
 		Connected:          c.connected.Load(),
 		TimedOut:           c.timedOut.Load(),
@@ -353,7 +378,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	log := s.log.With("remote", r.RemoteAddr)
-	c, rej, ok := s.startSession(log)
+	c, rej, ok := s.startSession(r, log)
 	if !ok {
 		s.reject(w, rej)
 		return
@@ -376,7 +401,7 @@ func (s *Server) readOffer(w http.ResponseWriter, r *http.Request) (string, reje
 	if ok, wait := s.limiter.allow(s.cfg.ClientKey(r), time.Now()); !ok {
 		return "", rejection{msg: "too many offers", code: http.StatusTooManyRequests, retry: wait, counter: &s.stats.rate}, false
 	}
-	if rej, ok := s.checkCapacity(); !ok {
+	if rej, ok := s.checkCapacity(r); !ok {
 		return "", rej, false
 	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
@@ -400,7 +425,7 @@ func (s *Server) readOffer(w http.ResponseWriter, r *http.Request) (string, reje
 // fails it. It returns the refusal to answer with if the peer cannot be
 // created or the session no longer fits. From a successful return on,
 // closing the conn releases the session.
-func (s *Server) startSession(log *slog.Logger) (*conn, rejection, bool) {
+func (s *Server) startSession(r *http.Request, log *slog.Logger) (*conn, rejection, bool) {
 	pc, err := s.api.NewPeerConnection(webrtc.Configuration{})
 	if err != nil {
 		log.Warn("new peer connection", "err", err)
@@ -427,7 +452,7 @@ func (s *Server) startSession(log *slog.Logger) (*conn, rejection, bool) {
 		log.Info("peer connected")
 		s.enqueue(c)
 	}
-	if rej, ok := s.addSession(c, func() { timer.Stop() }); !ok {
+	if rej, ok := s.addSession(r, c, func() { timer.Stop() }); !ok {
 		timer.Stop()
 		c.Close()
 		return nil, rej, false
@@ -508,43 +533,93 @@ func (s *Server) isClosed() bool {
 	return s.closed
 }
 
-// checkCapacity tells whether a new session would fit.
-func (s *Server) checkCapacity() (rejection, bool) {
+// checkCapacity tells whether a new session for request r would fit.
+func (s *Server) checkCapacity(r *http.Request) (rejection, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.capacityLocked()
+	_, rej, ok := s.capacityLocked(r)
+	return rej, ok
 }
 
-func (s *Server) capacityLocked() (rejection, bool) {
+// full is the refusal of an offer for which there is no room.
+func (s *Server) full() rejection {
+	return rejection{msg: "server full", code: http.StatusServiceUnavailable, retry: fullRetryAfter, counter: &s.stats.full}
+}
+
+// capacityLocked tells whether a new session for request r would fit, and
+// on which route.
+func (s *Server) capacityLocked(r *http.Request) (string, rejection, bool) {
 	switch {
 	case s.closed:
-		return s.other("server closed"), false
+		return "", s.other("server closed"), false
 	case len(s.sessions) >= s.cfg.MaxSessions:
-		return rejection{msg: "server full", code: http.StatusServiceUnavailable, retry: fullRetryAfter, counter: &s.stats.full}, false
+		return "", s.full(), false
 	case len(s.connecting) >= s.cfg.MaxConnecting:
-		return rejection{msg: "too many connecting", code: http.StatusServiceUnavailable, retry: connectingRetryAfter, counter: &s.stats.connecting}, false
+		return "", rejection{msg: "too many connecting", code: http.StatusServiceUnavailable, retry: connectingRetryAfter, counter: &s.stats.connecting}, false
 	}
-	return rejection{}, true
+	if s.cfg.Route == nil {
+		return "", rejection{}, true
+	}
+	route, err := s.cfg.Route(r, s.liveLocked)
+	switch {
+	case err == nil:
+		return route, rejection{}, true
+	case errors.Is(err, ErrNoRoute):
+		return "", rejection{msg: routeText(err, ErrNoRoute), code: http.StatusNotFound, counter: &s.stats.noRoute}, false
+	case errors.Is(err, ErrRouteFull):
+		return "", s.full(), false
+	}
+	return "", s.malformed(routeText(err, nil)), false
 }
 
-// addSession registers c as a negotiating session, or returns the refusal
-// to answer with. When c ends, it runs cleanup and frees the session's slot.
-func (s *Server) addSession(c *conn, cleanup func()) (rejection, bool) {
+// routeText is the answer's body for a Route error: its text without the
+// sentinel's own ("no match 7: webrtc: no such route" reads "no match 7"),
+// at most 200 bytes.
+func routeText(err, sentinel error) string {
+	msg := err.Error()
+	if sentinel != nil && msg != sentinel.Error() {
+		msg = strings.TrimSuffix(msg, ": "+sentinel.Error())
+	}
+	return datachan.Shorten(msg, 200)
+}
+
+// liveLocked returns the live sessions of route; s.mu is held.
+func (s *Server) liveLocked(route string) int { return s.live[route] }
+
+// addSession registers c as a negotiating session of request r's route, or
+// returns the refusal to answer with. When c ends, it runs cleanup and
+// frees the session's slot.
+func (s *Server) addSession(r *http.Request, c *conn, cleanup func()) (rejection, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if rej, ok := s.capacityLocked(); !ok {
+	route, rej, ok := s.capacityLocked(r)
+	if !ok {
 		return rej, false
 	}
-	s.sessions[c] = struct{}{}
+	s.sessions[c] = route
 	s.connecting[c] = struct{}{}
+	s.live[route]++
 	c.onClosed = func() {
 		cleanup()
 		s.mu.Lock()
+		if _, ok := s.sessions[c]; ok {
+			if s.live[route]--; s.live[route] <= 0 {
+				delete(s.live, route)
+			}
+		}
 		delete(s.sessions, c)
 		delete(s.connecting, c)
 		s.mu.Unlock()
 	}
 	return rejection{}, true
+}
+
+// RouteSessions returns how many sessions of route are live, negotiating
+// or accepted.
+func (s *Server) RouteSessions(route string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live[route]
 }
 
 // connected moves c from negotiating to active; false if it has ended.
@@ -559,42 +634,73 @@ func (s *Server) connected(c *conn) bool {
 	return true
 }
 
-// enqueue hands a ready connection to Accept.
+// notifyLocked returns route's notification channel, made on first use;
+// s.mu is held.
+func (s *Server) notifyLocked(route string) chan struct{} {
+	ch := s.notify[route]
+	if ch == nil {
+		ch = make(chan struct{}, 1)
+		s.notify[route] = ch
+	}
+	return ch
+}
+
+// enqueue hands a ready connection to the Accept of its route.
 func (s *Server) enqueue(c *conn) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return
 	}
-	s.acceptQ = append(s.acceptQ, c)
+	route, ok := s.sessions[c]
+	if !ok { // ended meanwhile
+		s.mu.Unlock()
+		return
+	}
+	s.acceptQ[route] = append(s.acceptQ[route], c)
+	ch := s.notifyLocked(route)
 	s.mu.Unlock()
 	select {
-	case s.notify <- struct{}{}:
+	case ch <- struct{}{}:
 	default:
 	}
 }
 
 // Accept returns the next connection whose four channels are open and
-// valid. It fails with ctx's error or, after Close, [ErrServerClosed].
+// valid, of the route "" (every connection, unless ServerConfig.Route is
+// set). It fails with ctx's error or, after Close, [ErrServerClosed].
 func (s *Server) Accept(ctx context.Context) (transport.Conn, error) {
+	return s.AcceptRoute(ctx, "")
+}
+
+// AcceptRoute returns the next connection of route (see ServerConfig.Route)
+// whose four channels are open and valid. It fails with ctx's error or,
+// after Close, [ErrServerClosed]. Each route's connections come in the
+// order they opened; a route's accepter never waits on another route's.
+func (s *Server) AcceptRoute(ctx context.Context, route string) (transport.Conn, error) {
 	for {
 		s.mu.Lock()
 		if s.closed {
 			s.mu.Unlock()
 			return nil, ErrServerClosed
 		}
-		for len(s.acceptQ) > 0 {
-			c := s.acceptQ[0]
-			s.acceptQ[0] = nil
-			s.acceptQ = s.acceptQ[1:]
+		ch := s.notifyLocked(route)
+		for q := s.acceptQ[route]; len(q) > 0; q = s.acceptQ[route] {
+			c := q[0]
+			q[0] = nil
+			if q = q[1:]; len(q) == 0 {
+				delete(s.acceptQ, route)
+			} else {
+				s.acceptQ[route] = q
+			}
 			if c.closed.Load() {
 				continue
 			}
-			more := len(s.acceptQ) > 0
+			more := len(q) > 0
 			s.mu.Unlock()
-			if more { // let another Accept take the next one
+			if more { // let another AcceptRoute take the next one
 				select {
-				case s.notify <- struct{}{}:
+				case ch <- struct{}{}:
 				default:
 				}
 			}
@@ -602,7 +708,7 @@ func (s *Server) Accept(ctx context.Context) (transport.Conn, error) {
 		}
 		s.mu.Unlock()
 		select {
-		case <-s.notify:
+		case <-ch:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-s.done:
@@ -625,7 +731,7 @@ func (s *Server) Close() error {
 	for c := range s.sessions {
 		sessions = append(sessions, c)
 	}
-	s.acceptQ = nil
+	clear(s.acceptQ)
 	s.mu.Unlock()
 
 	var wg sync.WaitGroup

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/internal/testnet"
+	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+)
+
+// syncBuffer is a log sink safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// One process hosts three matches on one HTTP address and one UDP port:
+// GET /matches lists them, an offer names its match (or lets the server
+// pick the fullest with room), an unknown match is a 404 and a full one
+// "server full".
+func TestServerHostsMatches(t *testing.T) {
+	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
+	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, log, options{
+			addr: fmt.Sprintf("127.0.0.1:%d", httpPort), udpPort: udpPort, tick: 30, bots: 1, matches: 3, seed: 1, creatures: 10,
+			maxClients: 2, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
+			name: "test", offerRate: 100, offerBurst: 100,
+		})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", logs.String())
+		}
+	})
+	list := func() []client.MatchInfo {
+		t.Helper()
+		lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		ms, err := client.ListMatches(lctx, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ms
+	}
+	// waitPlayers waits until the matches have these players (people and bots).
+	waitPlayers := func(want ...int) []client.MatchInfo {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			var ms []client.MatchInfo
+			if resp, err := http.Get(base + "/healthz"); err == nil {
+				resp.Body.Close()
+				ms = list()
+				got := make([]int, len(ms))
+				for i, m := range ms {
+					got[i] = m.Players
+				}
+				if fmt.Sprint(got) == fmt.Sprint(want) {
+					return ms
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("matches %+v, want players %v", ms, want)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	ms := waitPlayers(1, 1, 1) // each match's bot
+	for i, m := range ms {
+		id := fmt.Sprint(i + 1)
+		if m.ID != id || m.Name != "Match "+id || m.Bots != 1 || m.Capacity != 3 || m.Round != 1 || m.TimeLeftS <= 0 || m.TimeLeftS > 300 || m.Intermission {
+			t.Errorf("match %d listed as %+v", i+1, m)
+		}
+	}
+
+	dial := func(match string) *client.Client {
+		t.Helper()
+		dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+		c, err := client.Dial(dctx, base, client.Config{Match: match, Logger: log}, webrtc.DialConfig{Logger: log})
+		if err != nil {
+			t.Fatalf("dial match %q: %v", match, err)
+		}
+		t.Cleanup(func() { c.Close() })
+		go c.Run(ctx, 30, nil)
+		return c
+	}
+	dial("2")
+	waitPlayers(1, 2, 1)
+	dial("") // the fullest with room: match 2
+	waitPlayers(1, 3, 1)
+	dial("") // match 2 is full: the first of the others
+	waitPlayers(2, 3, 1)
+
+	post := func(method, path string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(method, base+path, strings.NewReader(`{"type":"offer","sdp":"v=0","version":3}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, tc := range []struct {
+		method, path string
+		code         int
+		body         string
+	}{
+		{"POST", "/signal?match=2", 503, "server full\n"},
+		{"POST", "/signal?match=9", 404, `no match "9" on this server (GET /matches lists them)` + "\n"},
+		{"POST", "/matches", 405, "method not allowed\n"},
+		{"DELETE", "/matches", 405, "method not allowed\n"},
+	} {
+		if code, body := post(tc.method, tc.path); code != tc.code || body != tc.body {
+			t.Errorf("%s %s: %d %q, want %d %q", tc.method, tc.path, code, body, tc.code, tc.body)
+		}
+	}
+
+	// /debug/vars: "match" is the first match's counters, "matches" the list.
+	resp, err := http.Get(base + "/debug/vars")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var vars struct {
+		Match   server.Stats       `json:"match"`
+		Matches []client.MatchInfo `json:"matches"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&vars); err != nil {
+		t.Fatal(err)
+	}
+	if vars.Match.Clients != 2 || vars.Match.Joined != 2 || len(vars.Matches) != 3 || vars.Matches[1].Players != 3 {
+		t.Errorf("/debug/vars: match %+v, matches %+v", vars.Match, vars.Matches)
+	}
+}
+
+func TestRoundsOver(t *testing.T) {
+	for _, tc := range []struct {
+		st   server.Stats
+		want uint32
+	}{
+		{server.Stats{}, 0},
+		{server.Stats{Round: 1}, 0},
+		{server.Stats{Round: 1, Intermission: true}, 1},
+		{server.Stats{Round: 3}, 2},
+		{server.Stats{Round: 3, Intermission: true}, 3},
+	} {
+		if got := roundsEnded(tc.st); got != tc.want {
+			t.Errorf("roundsEnded(round %d, intermission %v) = %d, want %d", tc.st.Round, tc.st.Intermission, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		start, now []uint32
+		want       bool
+	}{
+		{[]uint32{0}, []uint32{0}, false},
+		{[]uint32{0}, []uint32{1}, true},
+		{[]uint32{0, 2}, []uint32{1, 2}, false},
+		{[]uint32{0, 2}, []uint32{1, 3}, true},
+	} {
+		if got := allRoundsOver(tc.start, tc.now); got != tc.want {
+			t.Errorf("allRoundsOver(%v, %v) = %v", tc.start, tc.now, got)
+		}
+	}
+}
