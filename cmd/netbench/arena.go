@@ -445,19 +445,7 @@ func (r *arenaRun) candidates(b *bot, tick uint32) {
 		b.left += uint64(b.lastSize + entered - len(b.members))
 	}
 	b.lastSize = len(b.members)
-	b.cands = b.cands[:0]
-	reach := float64(b.area.Reach())
-	ax, ay := math.Cos(o.Aim), math.Sin(o.Aim)
-	for _, e := range b.members {
-		dx, dy := float64(r.ents.Xs[e])-float64(o.X), float64(r.ents.Ys[e])-float64(o.Y)
-		d := math.Hypot(dx, dy)
-		near := max(0, 1-d/reach)
-		p := 1 + 4*near*near
-		if d > 0 && (dx*ax+dy*ay)/d > 0.94 {
-			p *= 2
-		}
-		b.cands = append(b.cands, view.Candidate{Row: e, Priority: float32(p), Must: o.HasSelf && r.ents.Slots[e] == o.Self})
-	}
+	b.cands = o.AppendCandidates(b.cands[:0], &r.ents, b.members, b.area.Reach())
 }
 
 // send runs one tick of the lane for every client: the acks that arrived,

@@ -2,7 +2,6 @@ package server
 
 import (
 	"errors"
-	"math"
 	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
@@ -204,18 +203,6 @@ func (s *Server) candidates(c *client) []view.Candidate {
 	o := s.world.Observe(c.id)
 	c.near = s.grid.Query(c.near[:0], o.X, o.Y, c.area.Reach())
 	c.members = c.area.Update(c.members[:0], &s.ents, c.near, o.X, o.Y)
-	c.cands = c.cands[:0]
-	reach := float64(c.area.Reach())
-	ax, ay := math.Cos(o.Aim), math.Sin(o.Aim)
-	for _, e := range c.members {
-		dx, dy := float64(s.ents.Xs[e])-float64(o.X), float64(s.ents.Ys[e])-float64(o.Y)
-		d := math.Hypot(dx, dy)
-		near := max(0, 1-d/reach)
-		p := 1 + 4*near*near
-		if d > 0 && (dx*ax+dy*ay)/d > 0.94 { // within about 20 degrees of the aim
-			p *= 2
-		}
-		c.cands = append(c.cands, view.Candidate{Row: e, Priority: float32(p), Must: o.HasSelf && s.ents.Slots[e] == o.Self})
-	}
+	c.cands = o.AppendCandidates(c.cands[:0], &s.ents, c.members, c.area.Reach())
 	return c.cands
 }
