@@ -30,9 +30,11 @@ web: check-go
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_DIR)/
 	$(GO) run ./cmd/precompress $(WEB_DIR)/game.wasm $(WEB_DIR)/wasm_exec.js
 
-## netbench: the bandwidth benchmark, 600 s of traffic at 15% moving.
+## netbench: the bandwidth benchmark: 600 s of the model at 15% moving, then
+## 120 s of the game's own traffic (the arena with bots, every player's view).
 netbench: check-go
 	$(GO) run ./cmd/netbench
+	$(GO) run ./cmd/netbench -traffic arena
 
 ## deps: the Debian packages the desktop game needs to build (cgo, X11 and ALSA headers),
 ## its window test needs to run (Xvfb) and the browser test drives (Chromium,
@@ -70,10 +72,11 @@ build: check-go deps
 bench: bench-go bench-table
 
 bench-go: check-go
-	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./netcode/...
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./netcode/... ./cmd/netbench/
 
 bench-table: check-go
 	$(GO) run ./cmd/netbench -table
+	$(GO) run ./cmd/netbench -traffic arena -table
 
 ## fuzz: every fuzz target for FUZZTIME each, starting from its seed corpus
 ## (the f.Add seeds and testdata/fuzz/FuzzName/); a finding fails the target
