@@ -1,7 +1,6 @@
 package view
 
 import (
-	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -138,10 +137,20 @@ type item struct {
 	kind      kind
 	chosen    bool
 	must      bool
-	row       int32  // row in this tick's world
-	src       uint32 // baseline entry's source tick (changed only)
-	cost      int32  // estimated bits if sent
-	key       float32
+	row       int32   // row in this tick's world
+	src       uint32  // baseline entry's source tick (changed only)
+	cost      int32   // estimated bits if sent
+	key       float32 // what choose orders by: acc, or +Inf for a must
+	acc       float32 // accumulated priority (changed or new only)
+	since     uint32  // tick it began waiting (changed or new only)
+}
+
+// waiter is an entity left waiting by the last packet: its slot, the tick
+// it began waiting and the priority it has accumulated since.
+type waiter struct {
+	slot  uint16
+	since uint32
+	acc   float32
 }
 
 // Sender builds and encodes one client's views. Not safe for concurrent use.
@@ -155,13 +164,14 @@ type Sender struct {
 	perTick  float64
 	maxAge   uint32 // a deferred value older than this is sent regardless
 
-	acc     []float32 // per slot: accumulated priority while waiting
-	since   []uint32  // per slot: tick it began waiting, 0 if not
-	seen    []uint32  // per slot: last tick it was pending
-	waiting []uint16  // slots with since != 0
-	nextW   []uint16
+	// waiting holds, in slot order, the entities the last packet left
+	// waiting; merge walks it beside the candidates.
+	waiting []waiter
+	nextW   []waiter
 	items   []item
-	order   []int32
+	order   []int32  // indices of the changed and new items, highest key first once sorted
+	sorted  bool     // order is sorted
+	keys    []uint64 // scratch of sortOrder
 	stats   SenderStats
 }
 
@@ -174,20 +184,17 @@ func NewSender(sh *Shared, cfg Config) (*Sender, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	slots := 1 << sh.Ring.Schema().IndexBits
 	maxAge := sh.Ring.Size() - cfg.History - 2
 	s := &Sender{
 		cfg: cfg, sh: sh,
 		hist:    newViewHistory(cfg.History+1, 0),
 		perTick: cfg.Rate / cfg.TickRate,
 		maxAge:  uint32(max(maxAge, 1)),
-		acc:     make([]float32, slots),
-		since:   make([]uint32, slots),
-		seen:    make([]uint32, slots),
-		waiting: make([]uint16, 0, 64),
-		nextW:   make([]uint16, 0, 64),
+		waiting: make([]waiter, 0, 64),
+		nextW:   make([]waiter, 0, 64),
 		items:   make([]item, 0, 64),
 		order:   make([]int32, 0, 64),
+		keys:    make([]uint64, 0, 64),
 	}
 	return s, nil
 }
@@ -221,9 +228,6 @@ func (s *Sender) HistoryBytes() int { return s.hist.Bytes() }
 func (s *Sender) Reset() {
 	s.hist.reset()
 	s.acked, s.lastFull = 0, 0
-	for _, sl := range s.waiting {
-		s.acc[sl], s.since[sl] = 0, 0
-	}
 	s.waiting = s.waiting[:0]
 }
 
@@ -274,9 +278,9 @@ func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Rep
 	s.choose(budget)
 
 	for attempt := 0; ; attempt++ {
-		out := s.build(tick)
+		out := s.build(tick, world)
 		start := len(dst)
-		dst = s.encode(dst, tick, usable, base, out, &rep)
+		dst = s.encode(dst, tick, usable, &rep)
 		n := len(dst) - start
 		if n <= s.cfg.PacketCap || attempt == 8 || !s.dropLowest(n-s.cfg.PacketCap) {
 			s.commit(tick, out, n, &rep)
@@ -321,42 +325,57 @@ func (s *Sender) skip(dst []byte, rep Report) ([]byte, Report) {
 	return dst, rep
 }
 
-// merge walks the baseline view and the candidates in slot order.
+// merge walks the baseline view, the candidates and the waiting entities
+// in slot order. When the packet is a delta it fills the Shared's base
+// snapshot with the baseline's values on the way.
 func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snapshot.Snapshot, rep *Report) {
 	ring := s.sh.Ring
 	ids := world.IDs()
-	s.items = s.items[:0]
-	i, j := 0, 0
-	for i < len(base) || j < len(cands) {
-		var b *Entry
-		if i < len(base) {
-			b = &base[i]
-		}
-		if j >= len(cands) || (b != nil && b.Slot < ids[cands[j].Row].Index) {
-			rep.Removed++ // left the area (or the world)
-			s.forget(b.Slot)
-			i++
-			continue
-		}
-		c := cands[j]
+	bs := s.sh.base
+	bs.Reset()
+	items := s.items[:0]
+	waiting := s.waiting
+	i, w := 0, 0
+	for _, c := range cands {
 		id := ids[c.Row]
-		j++
+		for i < len(base) && base[i].Slot < id.Index {
+			// Left the area (or the world).
+			rep.Removed++
+			s.appendBase(bs, base[i])
+			i++
+		}
+		for w < len(waiting) && waiting[w].slot < id.Index {
+			w++ // waited, but is no candidate now: stops waiting
+		}
 		it := item{slot: id.Index, gen: id.Generation, row: c.Row, must: c.Must}
-		if b != nil && b.Slot == id.Index {
+		var prev *waiter
+		if w < len(waiting) && waiting[w].slot == id.Index {
+			prev = &waiting[w]
+			w++
+		}
+		if i < len(base) && base[i].Slot == id.Index {
+			b := base[i]
 			i++
 			if b.Generation != id.Generation {
-				rep.Removed++ // the slot holds another entity now
-				s.forget(b.Slot)
+				rep.Removed++ // the slot holds another entity now: it starts afresh
+				prev = nil
+				s.appendBase(bs, b)
 			} else {
 				old := ring.At(b.Source)
 				var orow int32 = -1
 				if old != nil {
 					orow = ring.Row(b.Source, b.Slot)
 				}
-				if orow >= 0 && slices.Equal(old.Row(int(orow)), world.Row(int(c.Row))) {
-					it.kind = kindUnchanged
-					s.items = append(s.items, it)
-					continue
+				cur := world.Row(int(c.Row))
+				if orow < 0 {
+					s.appendBase(bs, b)
+				} else {
+					copyRow(bs.AppendUnchecked(snapshot.EntityID{Index: b.Slot, Generation: b.Generation}), old.Row(int(orow)))
+					if slices.Equal(old.Row(int(orow)), cur) {
+						it.kind = kindUnchanged
+						items = append(items, it)
+						continue
+					}
 				}
 				it.kind, it.src = kindChanged, b.Source
 				// A value about to outlive the ring goes regardless, unless
@@ -366,36 +385,55 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 					it.must = true
 				}
 				if orow >= 0 {
-					it.cost = s.changedCost(old.Row(int(orow)), world.Row(int(c.Row)))
+					it.cost = s.changedCost(old.Row(int(orow)), cur)
 				} else {
 					it.cost = int32(s.sh.newBits)
 				}
-				s.pending(&it, c.Priority, tick)
-				s.items = append(s.items, it)
+				pending(&it, prev, c.Priority, tick)
+				items = append(items, it)
 				continue
 			}
 		}
 		it.kind = kindNew
 		it.cost = int32(s.sh.newBits)
-		s.pending(&it, c.Priority, tick)
-		s.items = append(s.items, it)
+		pending(&it, prev, c.Priority, tick)
+		items = append(items, it)
+	}
+	for ; i < len(base); i++ {
+		rep.Removed++
+		s.appendBase(bs, base[i])
+	}
+	s.items = items
+}
+
+// appendBase appends a baseline entry's value to the base snapshot.
+func (s *Sender) appendBase(bs *snapshot.Snapshot, e Entry) {
+	ring := s.sh.Ring
+	copyRow(bs.AppendUnchecked(snapshot.EntityID{Index: e.Slot, Generation: e.Generation}), ring.At(e.Source).Row(int(ring.Row(e.Source, e.Slot))))
+}
+
+// copyRow copies an entity's values.
+func copyRow(dst, src []uint32) {
+	src = src[:len(dst)]
+	for f := range dst {
+		dst[f] = src[f]
 	}
 }
 
-// pending accumulates an entity's priority while it waits.
-func (s *Sender) pending(it *item, p float32, tick uint32) {
-	s.acc[it.slot] += p
-	if s.since[it.slot] == 0 {
-		s.since[it.slot] = tick
+// pending accumulates an entity's priority while it waits: prev is its
+// waiting entry from the last packet, if any.
+func pending(it *item, prev *waiter, p float32, tick uint32) {
+	var acc float32
+	it.since = tick
+	if prev != nil {
+		acc, it.since = prev.acc, prev.since
 	}
-	s.seen[it.slot] = tick
-	it.key = s.acc[it.slot]
+	acc += p
+	it.acc, it.key = acc, acc
 	if it.must {
 		it.key = float32(math.Inf(1))
 	}
 }
-
-func (s *Sender) forget(slot uint16) { s.acc[slot], s.since[slot] = 0, 0 }
 
 // changedCost estimates the bits of a changed entity.
 func (s *Sender) changedCost(old, cur []uint32) int32 {
@@ -415,21 +453,27 @@ func (s *Sender) changedCost(old, cur []uint32) int32 {
 	return n
 }
 
-// choose marks what this tick's budget sends, highest key first.
+// choose marks what this tick's budget sends, highest key first. When
+// everything changed fits the budget it is all sent, and the order is
+// sorted only if dropLowest needs it.
 func (s *Sender) choose(budget int32) {
 	s.order = s.order[:0]
+	s.sorted = false
+	total := int64(0)
 	for k := range s.items {
-		if s.items[k].kind != kindUnchanged {
+		if it := &s.items[k]; it.kind != kindUnchanged {
 			s.order = append(s.order, int32(k))
+			total += int64(it.cost)
 		}
 	}
-	slices.SortFunc(s.order, func(a, b int32) int {
-		ka, kb := s.items[a].key, s.items[b].key
-		if ka != kb {
-			return cmp.Compare(kb, ka)
+	if total <= int64(budget) {
+		// Each entity costs at most what the budget has left: all go.
+		for _, k := range s.order {
+			s.items[k].chosen = true
 		}
-		return cmp.Compare(a, b)
-	})
+		return
+	}
+	s.sortOrder()
 	for _, k := range s.order {
 		it := &s.items[k]
 		if it.must || it.cost <= budget {
@@ -439,9 +483,43 @@ func (s *Sender) choose(budget int32) {
 	}
 }
 
+// sortOrder sorts order by key, highest first, ties by index: it sorts
+// integers that order as those pairs do.
+func (s *Sender) sortOrder() {
+	keys := s.keys[:0]
+	for _, k := range s.order {
+		keys = append(keys, uint64(^orderedBits(s.items[k].key))<<32|uint64(uint32(k)))
+	}
+	slices.Sort(keys)
+	for n, key := range keys {
+		s.order[n] = int32(uint32(key))
+	}
+	s.keys = keys
+	s.sorted = true
+}
+
+// orderedBits maps a float32 to an integer in the order cmp.Compare gives
+// floats: NaN below every number, -0 equal to +0.
+func orderedBits(f float32) uint32 {
+	if f != f {
+		return 0
+	}
+	if f == 0 {
+		return 1 << 31
+	}
+	b := math.Float32bits(f)
+	if b>>31 != 0 {
+		return ^b
+	}
+	return b | 1<<31
+}
+
 // dropLowest un-chooses the lowest-priority chosen entities worth about
 // excess bytes; it reports whether it dropped any.
 func (s *Sender) dropLowest(excess int) bool {
+	if !s.sorted {
+		s.sortOrder()
+	}
 	want := int32(excess*8) + 8
 	dropped := false
 	for k := len(s.order) - 1; k >= 0 && want > 0; k-- {
@@ -455,35 +533,33 @@ func (s *Sender) dropLowest(excess int) bool {
 	return dropped
 }
 
-// build writes the view this packet leaves the client with.
-func (s *Sender) build(tick uint32) []Entry {
+// build writes the view this packet leaves the client with, and its values
+// into the Shared's current snapshot.
+func (s *Sender) build(tick uint32, world *snapshot.Snapshot) []Entry {
+	ring := s.sh.Ring
+	cur := s.sh.cur
+	cur.Reset()
 	out := s.hist.slot(tick)
-	for _, it := range s.items {
+	for k := range s.items {
+		it := &s.items[k]
+		id := snapshot.EntityID{Index: it.slot, Generation: it.gen}
 		switch {
 		case it.kind == kindUnchanged || it.chosen:
 			out = append(out, Entry{Slot: it.slot, Generation: it.gen, Source: tick})
+			copyRow(cur.AppendUnchecked(id), world.Row(int(it.row)))
 		case it.kind == kindChanged:
+			// Deferred: the client keeps its baseline value, which the
+			// ring still holds (one it no longer holds is a must).
 			out = append(out, Entry{Slot: it.slot, Generation: it.gen, Source: it.src})
+			copyRow(cur.AppendUnchecked(id), ring.At(it.src).Row(int(ring.Row(it.src, it.slot))))
 		}
 	}
 	return out
 }
 
-// materialize fills dst with the values of view entries from the ring.
-func (s *Sender) materialize(dst *snapshot.Snapshot, view []Entry) {
-	ring := s.sh.Ring
-	dst.Reset()
-	for _, e := range view {
-		w := ring.At(e.Source)
-		copy(dst.AppendUnchecked(snapshot.EntityID{Index: e.Slot, Generation: e.Generation}), w.Row(int(ring.Row(e.Source, e.Slot))))
-	}
-}
-
-func (s *Sender) encode(dst []byte, tick uint32, usable bool, base, out []Entry, rep *Report) []byte {
+func (s *Sender) encode(dst []byte, tick uint32, usable bool, rep *Report) []byte {
 	sh := s.sh
-	s.materialize(sh.cur, out)
 	if usable {
-		s.materialize(sh.base, base)
 		start := len(dst)
 		dst = sh.Format.AppendDelta(dst, tick, s.acked, sh.base, sh.cur)
 		if len(dst)-start < sh.Format.FullLen(sh.cur) {
@@ -498,33 +574,37 @@ func (s *Sender) encode(dst []byte, tick uint32, usable bool, base, out []Entry,
 
 // commit records the view and settles accumulators, budget and counters.
 func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
-	s.hist.commit(tick, out)
 	s.tokens -= float64(n + s.cfg.Overhead)
 	rep.Bytes = n
 	rep.InView = len(out)
-	for _, e := range out {
-		rep.OldestValue = max(rep.OldestValue, tick-e.Source)
+	minSrc := uint32(0)
+	if len(out) > 0 {
+		minSrc = tick
 	}
-	s.nextW = s.nextW[:0]
-	for _, it := range s.items {
+	next := s.nextW[:0]
+	for k := range s.items {
+		it := &s.items[k]
 		switch {
 		case it.kind == kindUnchanged:
 		case it.chosen:
 			rep.Sent++
-			s.forget(it.slot)
 		default:
 			rep.Deferred++
-			rep.OldestDeferral = max(rep.OldestDeferral, tick-s.since[it.slot])
-			s.nextW = append(s.nextW, it.slot)
+			rep.OldestDeferral = max(rep.OldestDeferral, tick-it.since)
+			next = append(next, waiter{slot: it.slot, since: it.since, acc: it.acc})
+			if it.kind == kindChanged {
+				minSrc = min(minSrc, it.src)
+			}
 		}
 	}
-	// Entities that waited last tick but are not candidates now stop waiting.
-	for _, sl := range s.waiting {
-		if s.seen[sl] != tick {
-			s.forget(sl)
-		}
+	rep.OldestValue = tick - minSrc
+	if len(out) == 0 {
+		rep.OldestValue = 0
 	}
-	s.waiting, s.nextW = s.nextW, s.waiting
+	s.hist.commit(tick, out, minSrc)
+	// Entities that waited last tick but are not waiting now (sent, left,
+	// unchanged, or no candidate) are forgotten with the old list.
+	s.waiting, s.nextW = next, s.waiting
 
 	st := &s.stats
 	st.newest = tick
