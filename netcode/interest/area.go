@@ -13,46 +13,64 @@ type Entities struct {
 // a reused slot holds a new entity that must enter anew.
 type Area struct {
 	Radius, Margin uint32
-	member         []uint32 // per slot: generation+1 of the member, 0 if none
-	members        []uint16 // slots set in member, for clearing
+	// member holds per slot the update that last found the slot's entity
+	// in the area, and that entity's generation: epoch<<16 | generation.
+	// The members are the slots marked with the newest epoch, so an update
+	// never has to clear the last one's marks.
+	member []uint32
+	epoch  uint32 // the newest update's epoch, 1 to maxEpoch
 }
+
+// maxEpoch is the last epoch before the marks are renumbered.
+const maxEpoch = 1<<16 - 1
 
 // NewArea returns an area over slots 0..slots-1.
 func NewArea(radius, margin uint32, slots int) *Area {
-	return &Area{Radius: radius, Margin: margin, member: make([]uint32, slots), members: make([]uint16, 0, slots)}
+	return &Area{Radius: radius, Margin: margin, member: make([]uint32, slots), epoch: 1}
 }
 
 // Reach is the query radius that finds every possible member: Radius+Margin.
 func (a *Area) Reach() uint32 { return a.Radius + a.Margin }
 
-// Update recomputes the members around (x, y) and appends their rows to dst.
-// near must hold every entity within Reach of (x, y), as a grid query gives.
+// Update recomputes the members around (x, y) and appends their rows to dst,
+// in the order of near. near must hold every entity within Reach of (x, y),
+// as a grid query gives.
 func (a *Area) Update(dst []int32, ents *Entities, near []int32, x, y uint32) []int32 {
+	if a.epoch == maxEpoch {
+		a.renumber()
+	}
+	last := a.epoch << 16
+	a.epoch++
+	now := a.epoch << 16
 	enter := uint64(a.Radius) * uint64(a.Radius)
-	first := len(dst)
+	member := a.member
 	for _, e := range near {
-		s, gen := ents.Slots[e], ents.Generations[e]
-		if dist2(ents.Xs[e], ents.Ys[e], x, y) > enter && a.member[s] != uint32(gen)+1 {
+		s, gen := ents.Slots[e], uint32(ents.Generations[e])
+		if dist2(ents.Xs[e], ents.Ys[e], x, y) > enter && member[s] != last|gen {
 			continue // beyond the entry radius and not already in
 		}
 		dst = append(dst, e)
-	}
-	for _, s := range a.members {
-		a.member[s] = 0
-	}
-	a.members = a.members[:0]
-	for _, e := range dst[first:] {
-		s := ents.Slots[e]
-		a.member[s] = uint32(ents.Generations[e]) + 1
-		a.members = append(a.members, s)
+		member[s] = now | gen
 	}
 	return dst
 }
 
+// renumber marks the members of the newest update with epoch 1 and clears
+// every older mark, so that epochs can count up again.
+func (a *Area) renumber() {
+	last := a.epoch << 16
+	for s, m := range a.member {
+		if m&^0xffff == last {
+			a.member[s] = 1<<16 | m&0xffff
+		} else {
+			a.member[s] = 0
+		}
+	}
+	a.epoch = 1
+}
+
 // Reset forgets every member (a new connection).
 func (a *Area) Reset() {
-	for _, s := range a.members {
-		a.member[s] = 0
-	}
-	a.members = a.members[:0]
+	clear(a.member)
+	a.epoch = 1
 }

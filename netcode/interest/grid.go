@@ -1,5 +1,7 @@
 package interest
 
+import "slices"
+
 // Grid is a spatial hash of entity positions: a square grid of cells over
 // [0, size) in each axis, filled once per tick by counting sort. Build and
 // Query allocate nothing once the grid has seen its largest population.
@@ -8,9 +10,11 @@ type Grid struct {
 	cols   int     // cells per row and per column
 	start  []int32 // per cell: first item index; len cols*cols+1
 	items  []int32 // entity indices, grouped by cell
-	xs, ys []uint32
+	at     []point // per item: the entity's position, so that a query reads them in order
 	cellOf []int32 // per entity: its cell
 }
+
+type point struct{ x, y uint32 }
 
 // NewGrid returns a grid covering [0, size) in both axes with cells of side
 // cell (positions beyond size fall into the edge cells).
@@ -33,12 +37,13 @@ func (g *Grid) cellIndex(x, y uint32) int32 {
 // slices until the next Build.
 func (g *Grid) Build(xs, ys []uint32) {
 	n := len(xs)
-	g.xs, g.ys = xs, ys
+	ys = ys[:n]
 	if cap(g.cellOf) < n {
 		g.cellOf = make([]int32, n)
 		g.items = make([]int32, n)
+		g.at = make([]point, n)
 	}
-	g.cellOf, g.items = g.cellOf[:n], g.items[:n]
+	g.cellOf, g.items, g.at = g.cellOf[:n], g.items[:n], g.at[:n]
 	clear(g.start)
 	for i := range n {
 		c := g.cellIndex(xs[i], ys[i])
@@ -51,7 +56,9 @@ func (g *Grid) Build(xs, ys []uint32) {
 	// Place each entity; start[c] advances as its cell fills, then is restored.
 	for i := range n {
 		c := g.cellOf[i]
-		g.items[g.start[c]] = int32(i)
+		k := g.start[c]
+		g.items[k] = int32(i)
+		g.at[k] = point{xs[i], ys[i]}
 		g.start[c]++
 	}
 	for c := len(g.start) - 1; c > 0; c-- {
@@ -71,15 +78,21 @@ func (g *Grid) Query(dst []int32, x, y, r uint32) []int32 {
 	}
 	hi := func(v uint32) int { return min(int((uint64(v)+uint64(r))/uint64(g.cell)), g.cols-1) }
 	r2 := uint64(r) * uint64(r)
+	x0, x1 := lo(x), hi(x)
 	for cy := lo(y); cy <= hi(y); cy++ {
-		for cx := lo(x); cx <= hi(x); cx++ {
-			c := cy*g.cols + cx
-			for _, e := range g.items[g.start[c]:g.start[c+1]] {
-				if dist2(g.xs[e], g.ys[e], x, y) <= r2 {
-					dst = append(dst, e)
-				}
+		// The row's cells x0..x1 hold consecutive items.
+		from, to := g.start[cy*g.cols+x0], g.start[cy*g.cols+x1+1]
+		items, at := g.items[from:to], g.at[from:to]
+		n := len(dst)
+		dst = slices.Grow(dst, len(items))
+		out := dst[:n+len(items)]
+		for k, p := range at {
+			out[n] = items[k]
+			if dist2(p.x, p.y, x, y) <= r2 {
+				n++
 			}
 		}
+		dst = out[:n]
 	}
 	return dst
 }
