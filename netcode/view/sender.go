@@ -171,6 +171,7 @@ type Sender struct {
 	items   []item
 	order   []int32  // indices of the changed and new items, highest key first once sorted
 	sorted  bool     // order is sorted
+	total   int64    // cost of the items in order
 	keys    []uint64 // scratch of sortOrder
 	stats   SenderStats
 }
@@ -326,17 +327,21 @@ func (s *Sender) skip(dst []byte, rep Report) ([]byte, Report) {
 }
 
 // merge walks the baseline view, the candidates and the waiting entities
-// in slot order. When the packet is a delta it fills the Shared's base
-// snapshot with the baseline's values on the way.
+// in slot order: one item per candidate, in order, and the changed and new
+// ones listed in order with their total cost. When the packet is a delta it
+// fills the Shared's base snapshot with the baseline's values on the way.
 func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snapshot.Snapshot, rep *Report) {
 	ring := s.sh.Ring
 	ids := world.IDs()
+	held := ring.heldSince(tick)
 	bs := s.sh.base
 	bs.Reset()
-	items := s.items[:0]
+	items := slices.Grow(s.items[:0], len(cands))[:len(cands)]
+	order := s.order[:0]
+	total := int64(0)
 	waiting := s.waiting
 	i, w := 0, 0
-	for _, c := range cands {
+	for j, c := range cands {
 		id := ids[c.Row]
 		for i < len(base) && base[i].Slot < id.Index {
 			// Left the area (or the world).
@@ -347,12 +352,13 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 		for w < len(waiting) && waiting[w].slot < id.Index {
 			w++ // waited, but is no candidate now: stops waiting
 		}
-		it := item{slot: id.Index, gen: id.Generation, row: c.Row, must: c.Must}
 		var prev *waiter
 		if w < len(waiting) && waiting[w].slot == id.Index {
 			prev = &waiting[w]
 			w++
 		}
+		it := &items[j]
+		*it = item{slot: id.Index, gen: id.Generation, row: c.Row, must: c.Must, kind: kindNew, cost: int32(s.sh.newBits)}
 		if i < len(base) && base[i].Slot == id.Index {
 			b := base[i]
 			i++
@@ -361,21 +367,29 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 				prev = nil
 				s.appendBase(bs, b)
 			} else {
+				cur := world.Row(int(c.Row))
+				bid := snapshot.EntityID{Index: b.Slot, Generation: b.Generation}
+				if b.Source >= held[c.Row] && ring.Holds(b.Source) {
+					// Held its value since the baseline's: unchanged.
+					copyRow(bs.AppendUnchecked(bid), cur)
+					it.kind = kindUnchanged
+					continue
+				}
 				old := ring.At(b.Source)
 				var orow int32 = -1
 				if old != nil {
 					orow = ring.Row(b.Source, b.Slot)
 				}
-				cur := world.Row(int(c.Row))
 				if orow < 0 {
 					s.appendBase(bs, b)
 				} else {
-					copyRow(bs.AppendUnchecked(snapshot.EntityID{Index: b.Slot, Generation: b.Generation}), old.Row(int(orow)))
-					if slices.Equal(old.Row(int(orow)), cur) {
+					was := old.Row(int(orow))
+					copyRow(bs.AppendUnchecked(bid), was)
+					if slices.Equal(was, cur) {
 						it.kind = kindUnchanged
-						items = append(items, it)
 						continue
 					}
+					it.cost = s.changedCost(was, cur)
 				}
 				it.kind, it.src = kindChanged, b.Source
 				// A value about to outlive the ring goes regardless, unless
@@ -384,26 +398,17 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 				if orow < 0 || (!rep.Lean && tick-b.Source >= s.maxAge) {
 					it.must = true
 				}
-				if orow >= 0 {
-					it.cost = s.changedCost(old.Row(int(orow)), cur)
-				} else {
-					it.cost = int32(s.sh.newBits)
-				}
-				pending(&it, prev, c.Priority, tick)
-				items = append(items, it)
-				continue
 			}
 		}
-		it.kind = kindNew
-		it.cost = int32(s.sh.newBits)
-		pending(&it, prev, c.Priority, tick)
-		items = append(items, it)
+		pending(it, prev, c.Priority, tick)
+		order = append(order, int32(j))
+		total += int64(it.cost)
 	}
 	for ; i < len(base); i++ {
 		rep.Removed++
 		s.appendBase(bs, base[i])
 	}
-	s.items = items
+	s.items, s.order, s.total = items, order, total
 }
 
 // appendBase appends a baseline entry's value to the base snapshot.
@@ -457,16 +462,8 @@ func (s *Sender) changedCost(old, cur []uint32) int32 {
 // everything changed fits the budget it is all sent, and the order is
 // sorted only if dropLowest needs it.
 func (s *Sender) choose(budget int32) {
-	s.order = s.order[:0]
 	s.sorted = false
-	total := int64(0)
-	for k := range s.items {
-		if it := &s.items[k]; it.kind != kindUnchanged {
-			s.order = append(s.order, int32(k))
-			total += int64(it.cost)
-		}
-	}
-	if total <= int64(budget) {
+	if s.total <= int64(budget) {
 		// Each entity costs at most what the budget has left: all go.
 		for _, k := range s.order {
 			s.items[k].chosen = true
