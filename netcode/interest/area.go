@@ -1,5 +1,10 @@
 package interest
 
+import (
+	"math/bits"
+	"slices"
+)
+
 // Entities are the positions and ids of a tick's entities, as parallel
 // arrays indexed by row (an entity's index in the tick's snapshot).
 type Entities struct {
@@ -13,20 +18,38 @@ type Entities struct {
 // a reused slot holds a new entity that must enter anew.
 type Area struct {
 	Radius, Margin uint32
-	// member holds per slot the update that last found the slot's entity
-	// in the area, and that entity's generation: epoch<<16 | generation.
-	// The members are the slots marked with the newest epoch, so an update
-	// never has to clear the last one's marks.
-	member []uint32
-	epoch  uint32 // the newest update's epoch, 1 to maxEpoch
+	// The members of the newest update (cur) and of the one before (last),
+	// each a bitmap over slots and the members' generations in slot order:
+	// a few hundred bytes that stay in cache, where a table of every
+	// slot's generation would not.
+	cur, last members
 }
 
-// maxEpoch is the last epoch before the marks are renumbered.
-const maxEpoch = 1<<16 - 1
+// members is a set of entities: a bitmap over slots, per word of it the
+// number of members in the words before, and the generations in slot order.
+type members struct {
+	bits []uint64
+	rank []uint32
+	gens []uint16
+}
+
+// gen returns the generation of the member in slot s, if there is one.
+func (m *members) gen(s uint16) (uint16, bool) {
+	w, bit := m.bits[s>>6], uint64(1)<<(s&63)
+	if w&bit == 0 {
+		return 0, false
+	}
+	return m.gens[m.rank[s>>6]+uint32(bits.OnesCount64(w&(bit-1)))], true
+}
 
 // NewArea returns an area over slots 0..slots-1.
 func NewArea(radius, margin uint32, slots int) *Area {
-	return &Area{Radius: radius, Margin: margin, member: make([]uint32, slots), epoch: 1}
+	words := (slots + 63) / 64
+	a := &Area{Radius: radius, Margin: margin}
+	for _, m := range []*members{&a.cur, &a.last} {
+		m.bits, m.rank = make([]uint64, words), make([]uint32, words)
+	}
+	return a
 }
 
 // Reach is the query radius that finds every possible member: Radius+Margin.
@@ -36,41 +59,38 @@ func (a *Area) Reach() uint32 { return a.Radius + a.Margin }
 // in the order of near. near must hold every entity within Reach of (x, y),
 // as a grid query gives.
 func (a *Area) Update(dst []int32, ents *Entities, near []int32, x, y uint32) []int32 {
-	if a.epoch == maxEpoch {
-		a.renumber()
-	}
-	last := a.epoch << 16
-	a.epoch++
-	now := a.epoch << 16
+	a.cur, a.last = a.last, a.cur
+	cur, last := &a.cur, &a.last
+	clear(cur.bits)
 	enter := uint64(a.Radius) * uint64(a.Radius)
-	member := a.member
+	first := len(dst)
 	for _, e := range near {
-		s, gen := ents.Slots[e], uint32(ents.Generations[e])
-		if dist2(ents.Xs[e], ents.Ys[e], x, y) > enter && member[s] != last|gen {
-			continue // beyond the entry radius and not already in
+		s := ents.Slots[e]
+		if dist2(ents.Xs[e], ents.Ys[e], x, y) > enter {
+			// Beyond the entry radius: stays only if it was in.
+			if g, ok := last.gen(s); !ok || g != ents.Generations[e] {
+				continue
+			}
 		}
 		dst = append(dst, e)
-		member[s] = now | gen
+		cur.bits[s>>6] |= 1 << (s & 63)
+	}
+	n := uint32(0)
+	for i, w := range cur.bits {
+		cur.rank[i] = n
+		n += uint32(bits.OnesCount64(w))
+	}
+	cur.gens = slices.Grow(cur.gens[:0], int(n))[:n]
+	for _, e := range dst[first:] {
+		s := ents.Slots[e]
+		w := cur.bits[s>>6]
+		cur.gens[cur.rank[s>>6]+uint32(bits.OnesCount64(w&(1<<(s&63)-1)))] = ents.Generations[e]
 	}
 	return dst
 }
 
-// renumber marks the members of the newest update with epoch 1 and clears
-// every older mark, so that epochs can count up again.
-func (a *Area) renumber() {
-	last := a.epoch << 16
-	for s, m := range a.member {
-		if m&^0xffff == last {
-			a.member[s] = 1<<16 | m&0xffff
-		} else {
-			a.member[s] = 0
-		}
-	}
-	a.epoch = 1
-}
-
 // Reset forgets every member (a new connection).
 func (a *Area) Reset() {
-	clear(a.member)
-	a.epoch = 1
+	clear(a.cur.bits)
+	clear(a.last.bits)
 }
