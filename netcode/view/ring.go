@@ -125,5 +125,29 @@ func (w *WorldRing) Row(tick uint32, slot uint16) int32 {
 	return w.rowOf[tick%uint32(len(w.ticks))][slot]
 }
 
+// cursor looks up the ticks of a view's entries, which are few and
+// repeat: it keeps the last tick's place in the ring.
+type cursor struct {
+	ring  *WorldRing
+	tick  uint32
+	snap  *snapshot.Snapshot // nil if the ring does not hold tick
+	rowOf []int32
+}
+
+// seek makes tick the cursor's tick. A cursor starts at tick 0, which no
+// ring holds.
+func (c *cursor) seek(tick uint32) {
+	if tick == c.tick {
+		return
+	}
+	c.tick = tick
+	w := c.ring
+	i := tick % uint32(len(w.ticks))
+	c.snap, c.rowOf = nil, nil
+	if tick != 0 && w.ticks[i] == tick {
+		c.snap, c.rowOf = w.snaps[i], w.rowOf[i]
+	}
+}
+
 // Holds reports whether the ring still holds tick.
 func (w *WorldRing) Holds(tick uint32) bool { return w.At(tick) != nil }

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -171,6 +172,8 @@ type Sender struct {
 	items   []item
 	order   []int32  // indices of the changed and new items, highest key first once sorted
 	sorted  bool     // order is sorted
+	allSent bool     // every item in order is chosen: full is the view
+	full    []Entry  // the view with every changed and new entity sent
 	total   int64    // cost of the items in order
 	keys    []uint64 // scratch of sortOrder
 	stats   SenderStats
@@ -279,7 +282,20 @@ func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Rep
 	s.choose(budget)
 
 	for attempt := 0; ; attempt++ {
-		out := s.build(tick, world)
+		var out []Entry
+		if s.allSent {
+			// The view merge built, every changed and new entity sent.
+			out = s.hist.slot(tick)
+			if cap(out) >= len(s.full) {
+				out = append(out, s.full...)
+			} else {
+				for _, e := range s.full {
+					out = append(out, e) // grows as entries written one by one do
+				}
+			}
+		} else {
+			out = s.build(tick, world)
+		}
 		start := len(dst)
 		dst = s.encode(dst, tick, usable, &rep)
 		n := len(dst) - start
@@ -334,19 +350,28 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 	ring := s.sh.Ring
 	ids := world.IDs()
 	held := ring.heldSince(tick)
-	bs := s.sh.base
+	nf := len(s.sh.fieldBits)
+	// The view as if every changed and new entity is sent (build redoes
+	// it if some are not), and the baseline's values when there is one.
+	cur, bs := s.sh.cur, s.sh.base
+	cur.Reset()
 	bs.Reset()
+	curIDs, curVals := cur.Extend(len(cands))
+	baseIDs, baseVals := bs.Extend(len(base))
+	out := slices.Grow(s.full[:0], len(cands))[:len(cands)]
 	items := slices.Grow(s.items[:0], len(cands))[:len(cands)]
+	newBits := int32(s.sh.newBits)
 	order := s.order[:0]
 	total := int64(0)
 	waiting := s.waiting
+	src := cursor{ring: ring}
 	i, w := 0, 0
 	for j, c := range cands {
 		id := ids[c.Row]
 		for i < len(base) && base[i].Slot < id.Index {
 			// Left the area (or the world).
 			rep.Removed++
-			s.appendBase(bs, base[i])
+			baseEntry(&src, base[i], baseIDs[i:i+1], baseVals[i*nf:i*nf+nf])
 			i++
 		}
 		for w < len(waiting) && waiting[w].slot < id.Index {
@@ -357,45 +382,48 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 			prev = &waiting[w]
 			w++
 		}
+		out[j] = Entry{Slot: id.Index, Generation: id.Generation, Source: tick}
+		row := world.Row(int(c.Row))
+		curIDs[j] = id
+		copyRow(curVals[j*nf:j*nf+nf], row)
+		// Each field written in place: a composite literal would go
+		// through a temporary on the stack.
 		it := &items[j]
-		*it = item{slot: id.Index, gen: id.Generation, row: c.Row, must: c.Must, kind: kindNew, cost: int32(s.sh.newBits)}
+		it.slot, it.gen, it.row = id.Index, id.Generation, c.Row
+		it.kind, it.chosen, it.must = kindNew, false, c.Must
+		it.src, it.cost = 0, newBits
 		if i < len(base) && base[i].Slot == id.Index {
 			b := base[i]
+			bv := baseVals[i*nf : i*nf+nf]
+			baseIDs[i] = snapshot.EntityID{Index: b.Slot, Generation: b.Generation}
 			i++
+			src.seek(b.Source)
 			if b.Generation != id.Generation {
 				rep.Removed++ // the slot holds another entity now: it starts afresh
 				prev = nil
-				s.appendBase(bs, b)
+				copyRow(bv, src.snap.Row(int(src.rowOf[b.Slot])))
 			} else {
-				cur := world.Row(int(c.Row))
-				bid := snapshot.EntityID{Index: b.Slot, Generation: b.Generation}
-				if b.Source >= held[c.Row] && ring.Holds(b.Source) {
+				if b.Source >= held[c.Row] && src.snap != nil {
 					// Held its value since the baseline's: unchanged.
-					copyRow(bs.AppendUnchecked(bid), cur)
+					copyRow(bv, row)
 					it.kind = kindUnchanged
 					continue
 				}
-				old := ring.At(b.Source)
-				var orow int32 = -1
-				if old != nil {
-					orow = ring.Row(b.Source, b.Slot)
+				if src.snap == nil || src.rowOf[b.Slot] < 0 {
+					// A usable baseline's values are all in the ring (its
+					// oldest is, and the ticks since are committed in order).
+					panic(fmt.Sprintf("view: the baseline's value of %d/%d from tick %d has left the ring", b.Slot, b.Generation, b.Source))
 				}
-				if orow < 0 {
-					s.appendBase(bs, b)
-				} else {
-					was := old.Row(int(orow))
-					copyRow(bs.AppendUnchecked(bid), was)
-					if slices.Equal(was, cur) {
-						it.kind = kindUnchanged
-						continue
-					}
-					it.cost = s.changedCost(was, cur)
+				was := src.snap.Row(int(src.rowOf[b.Slot]))
+				copyRow(bv, was)
+				if slices.Equal(was, row) {
+					it.kind = kindUnchanged
+					continue
 				}
-				it.kind, it.src = kindChanged, b.Source
+				it.kind, it.src, it.cost = kindChanged, b.Source, s.changedCost(was, row)
 				// A value about to outlive the ring goes regardless, unless
-				// the budget is in debt: then only one already gone from
-				// the ring does (the view could not be built without it).
-				if orow < 0 || (!rep.Lean && tick-b.Source >= s.maxAge) {
+				// the budget is in debt.
+				if !rep.Lean && tick-b.Source >= s.maxAge {
 					it.must = true
 				}
 			}
@@ -406,15 +434,16 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 	}
 	for ; i < len(base); i++ {
 		rep.Removed++
-		s.appendBase(bs, base[i])
+		baseEntry(&src, base[i], baseIDs[i:i+1], baseVals[i*nf:i*nf+nf])
 	}
-	s.items, s.order, s.total = items, order, total
+	s.items, s.order, s.total, s.full = items, order, total, out
 }
 
-// appendBase appends a baseline entry's value to the base snapshot.
-func (s *Sender) appendBase(bs *snapshot.Snapshot, e Entry) {
-	ring := s.sh.Ring
-	copyRow(bs.AppendUnchecked(snapshot.EntityID{Index: e.Slot, Generation: e.Generation}), ring.At(e.Source).Row(int(ring.Row(e.Source, e.Slot))))
+// baseEntry writes a baseline entry's id and value from the ring.
+func baseEntry(src *cursor, e Entry, id []snapshot.EntityID, vals []uint32) {
+	src.seek(e.Source)
+	id[0] = snapshot.EntityID{Index: e.Slot, Generation: e.Generation}
+	copyRow(vals, src.snap.Row(int(src.rowOf[e.Slot])))
 }
 
 // copyRow copies an entity's values.
@@ -463,7 +492,8 @@ func (s *Sender) changedCost(old, cur []uint32) int32 {
 // sorted only if dropLowest needs it.
 func (s *Sender) choose(budget int32) {
 	s.sorted = false
-	if s.total <= int64(budget) {
+	s.allSent = s.total <= int64(budget)
+	if s.allSent {
 		// Each entity costs at most what the budget has left: all go.
 		for _, k := range s.order {
 			s.items[k].chosen = true
@@ -525,6 +555,7 @@ func (s *Sender) dropLowest(excess int) bool {
 			it.chosen = false
 			want -= it.cost
 			dropped = true
+			s.allSent = false
 		}
 	}
 	return dropped
@@ -533,7 +564,7 @@ func (s *Sender) dropLowest(excess int) bool {
 // build writes the view this packet leaves the client with, and its values
 // into the Shared's current snapshot.
 func (s *Sender) build(tick uint32, world *snapshot.Snapshot) []Entry {
-	ring := s.sh.Ring
+	src := cursor{ring: s.sh.Ring}
 	cur := s.sh.cur
 	cur.Reset()
 	out := s.hist.slot(tick)
@@ -548,7 +579,8 @@ func (s *Sender) build(tick uint32, world *snapshot.Snapshot) []Entry {
 			// Deferred: the client keeps its baseline value, which the
 			// ring still holds (one it no longer holds is a must).
 			out = append(out, Entry{Slot: it.slot, Generation: it.gen, Source: it.src})
-			copyRow(cur.AppendUnchecked(id), ring.At(it.src).Row(int(ring.Row(it.src, it.slot))))
+			src.seek(it.src)
+			copyRow(cur.AppendUnchecked(id), src.snap.Row(int(src.rowOf[it.slot])))
 		}
 	}
 	return out
@@ -579,6 +611,14 @@ func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
 		minSrc = tick
 	}
 	next := s.nextW[:0]
+	if s.allSent {
+		// Nothing waits: every value in view is this tick's.
+		rep.Sent = len(s.order)
+		s.hist.commit(tick, out, minSrc)
+		s.waiting, s.nextW = next, s.waiting
+		s.record(tick, n, rep)
+		return
+	}
 	for k := range s.items {
 		it := &s.items[k]
 		switch {
@@ -602,7 +642,11 @@ func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
 	// Entities that waited last tick but are not waiting now (sent, left,
 	// unchanged, or no candidate) are forgotten with the old list.
 	s.waiting, s.nextW = next, s.waiting
+	s.record(tick, n, rep)
+}
 
+// record counts a packet in the sender's stats.
+func (s *Sender) record(tick uint32, n int, rep *Report) {
 	st := &s.stats
 	st.newest = tick
 	st.Packets++
