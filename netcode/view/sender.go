@@ -124,26 +124,20 @@ type SenderStats struct {
 	newest      uint32
 }
 
-type kind uint8
-
-const (
-	kindUnchanged kind = iota
-	kindChanged
-	kindNew
-)
-
-// item is one entity of the merge of baseline view and candidates.
+// item is a changed or new entity of the merge of baseline view and
+// candidates: one the budget decides on.
 type item struct {
-	slot, gen uint16
-	kind      kind
-	chosen    bool
-	must      bool
-	row       int32   // row in this tick's world
-	src       uint32  // baseline entry's source tick (changed only)
-	cost      int32   // estimated bits if sent
-	key       float32 // what choose orders by: acc, or +Inf for a must
-	acc       float32 // accumulated priority (changed or new only)
-	since     uint32  // tick it began waiting (changed or new only)
+	at     int32 // its place in the view merge builds
+	slot   uint16
+	isNew  bool // entering (or afresh in its slot), else changed
+	chosen bool
+	must   bool
+	row    int32   // row in this tick's world
+	src    uint32  // baseline entry's source tick (changed only)
+	cost   int32   // estimated bits if sent
+	key    float32 // what choose orders by: acc, or +Inf for a must
+	acc    float32 // accumulated priority
+	since  uint32  // tick it began waiting
 }
 
 // waiter is an entity left waiting by the last packet: its slot, the tick
@@ -169,12 +163,12 @@ type Sender struct {
 	// waiting; merge walks it beside the candidates.
 	waiting []waiter
 	nextW   []waiter
-	items   []item
-	order   []int32  // indices of the changed and new items, highest key first once sorted
+	items   []item   // the changed and new entities, in slot order
+	order   []int32  // indices of items, highest key first once sorted
 	sorted  bool     // order is sorted
-	allSent bool     // every item in order is chosen: full is the view
+	allSent bool     // every item is chosen: full is the view
 	full    []Entry  // the view with every changed and new entity sent
-	total   int64    // cost of the items in order
+	total   int64    // cost of the items
 	keys    []uint64 // scratch of sortOrder
 	stats   SenderStats
 }
@@ -359,7 +353,7 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 	curIDs, curVals := cur.Extend(len(cands))
 	baseIDs, baseVals := bs.Extend(len(base))
 	out := slices.Grow(s.full[:0], len(cands))[:len(cands)]
-	items := slices.Grow(s.items[:0], len(cands))[:len(cands)]
+	items := s.items[:0]
 	newBits := int32(s.sh.newBits)
 	order := s.order[:0]
 	total := int64(0)
@@ -386,12 +380,9 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 		row := world.Row(int(c.Row))
 		curIDs[j] = id
 		copyRow(curVals[j*nf:j*nf+nf], row)
-		// Each field written in place: a composite literal would go
-		// through a temporary on the stack.
-		it := &items[j]
-		it.slot, it.gen, it.row = id.Index, id.Generation, c.Row
-		it.kind, it.chosen, it.must = kindNew, false, c.Must
-		it.src, it.cost = 0, newBits
+		isNew, must := true, c.Must
+		var from uint32 // the source tick of a changed entity's baseline value
+		cost := newBits
 		if i < len(base) && base[i].Slot == id.Index {
 			b := base[i]
 			bv := baseVals[i*nf : i*nf+nf]
@@ -406,7 +397,6 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 				if b.Source >= held[c.Row] && src.snap != nil {
 					// Held its value since the baseline's: unchanged.
 					copyRow(bv, row)
-					it.kind = kindUnchanged
 					continue
 				}
 				if src.snap == nil || src.rowOf[b.Slot] < 0 {
@@ -417,20 +407,26 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 				was := src.snap.Row(int(src.rowOf[b.Slot]))
 				copyRow(bv, was)
 				if slices.Equal(was, row) {
-					it.kind = kindUnchanged
 					continue
 				}
-				it.kind, it.src, it.cost = kindChanged, b.Source, s.changedCost(was, row)
+				isNew, from, cost = false, b.Source, s.changedCost(was, row)
 				// A value about to outlive the ring goes regardless, unless
 				// the budget is in debt.
 				if !rep.Lean && tick-b.Source >= s.maxAge {
-					it.must = true
+					must = true
 				}
 			}
 		}
+		order = append(order, int32(len(items)))
+		items = slices.Grow(items, 1)[:len(items)+1]
+		// Each field written in place: a composite literal would go
+		// through a temporary on the stack.
+		it := &items[len(items)-1]
+		it.at, it.slot, it.row = int32(j), id.Index, c.Row
+		it.isNew, it.chosen, it.must = isNew, false, must
+		it.src, it.cost = from, cost
 		pending(it, prev, c.Priority, tick)
-		order = append(order, int32(j))
-		total += int64(it.cost)
+		total += int64(cost)
 	}
 	for ; i < len(base); i++ {
 		rep.Removed++
@@ -475,14 +471,17 @@ func (s *Sender) changedCost(old, cur []uint32) int32 {
 	if len(old) > 1 {
 		n += int32(len(old))
 	}
-	for f, b := range s.sh.fieldBits {
-		if old[f] == cur[f] {
-			continue
-		}
+	fieldBits := s.sh.fieldBits
+	old, cur = old[:len(fieldBits)], cur[:len(fieldBits)]
+	for f, b := range fieldBits {
 		sh := 32 - b
 		d := int32((cur[f]-old[f])<<sh) >> sh
 		z := uint32(d<<1) ^ uint32(d>>31)
-		n += int32(min(2+bits.Len32(z), 1+int(b)))
+		c := int32(min(2+bits.Len32(z), 1+int(b)))
+		if old[f] == cur[f] {
+			c = 0 // unchanged: only its bit of the mask
+		}
+		n += c
 	}
 	return n
 }
@@ -495,7 +494,7 @@ func (s *Sender) choose(budget int32) {
 	s.allSent = s.total <= int64(budget)
 	if s.allSent {
 		// Each entity costs at most what the budget has left: all go.
-		for _, k := range s.order {
+		for k := range s.items {
 			s.items[k].chosen = true
 		}
 		return
@@ -562,25 +561,36 @@ func (s *Sender) dropLowest(excess int) bool {
 }
 
 // build writes the view this packet leaves the client with, and its values
-// into the Shared's current snapshot.
+// into the Shared's current snapshot: the view merge built, less the new
+// entities not sent, the changed ones not sent keeping their baseline value.
 func (s *Sender) build(tick uint32, world *snapshot.Snapshot) []Entry {
-	src := cursor{ring: s.sh.Ring}
+	ring := s.sh.Ring
+	now, src := cursor{ring: ring}, cursor{ring: ring}
+	now.seek(tick)
 	cur := s.sh.cur
 	cur.Reset()
 	out := s.hist.slot(tick)
-	for k := range s.items {
-		it := &s.items[k]
-		id := snapshot.EntityID{Index: it.slot, Generation: it.gen}
+	items := s.items
+	for j, e := range s.full {
+		id := snapshot.EntityID{Index: e.Slot, Generation: e.Generation}
+		if len(items) == 0 || items[0].at != int32(j) {
+			// Unchanged.
+			out = append(out, e)
+			copyRow(cur.AppendUnchecked(id), world.Row(int(now.rowOf[e.Slot])))
+			continue
+		}
+		it := &items[0]
+		items = items[1:]
 		switch {
-		case it.kind == kindUnchanged || it.chosen:
-			out = append(out, Entry{Slot: it.slot, Generation: it.gen, Source: tick})
+		case it.chosen:
+			out = append(out, e)
 			copyRow(cur.AppendUnchecked(id), world.Row(int(it.row)))
-		case it.kind == kindChanged:
+		case !it.isNew:
 			// Deferred: the client keeps its baseline value, which the
-			// ring still holds (one it no longer holds is a must).
-			out = append(out, Entry{Slot: it.slot, Generation: it.gen, Source: it.src})
+			// ring still holds.
+			out = append(out, Entry{Slot: e.Slot, Generation: e.Generation, Source: it.src})
 			src.seek(it.src)
-			copyRow(cur.AppendUnchecked(id), src.snap.Row(int(src.rowOf[it.slot])))
+			copyRow(cur.AppendUnchecked(id), src.snap.Row(int(src.rowOf[e.Slot])))
 		}
 	}
 	return out
@@ -613,7 +623,7 @@ func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
 	next := s.nextW[:0]
 	if s.allSent {
 		// Nothing waits: every value in view is this tick's.
-		rep.Sent = len(s.order)
+		rep.Sent = len(s.items)
 		s.hist.commit(tick, out, minSrc)
 		s.waiting, s.nextW = next, s.waiting
 		s.record(tick, n, rep)
@@ -621,17 +631,15 @@ func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
 	}
 	for k := range s.items {
 		it := &s.items[k]
-		switch {
-		case it.kind == kindUnchanged:
-		case it.chosen:
+		if it.chosen {
 			rep.Sent++
-		default:
-			rep.Deferred++
-			rep.OldestDeferral = max(rep.OldestDeferral, tick-it.since)
-			next = append(next, waiter{slot: it.slot, since: it.since, acc: it.acc})
-			if it.kind == kindChanged {
-				minSrc = min(minSrc, it.src)
-			}
+			continue
+		}
+		rep.Deferred++
+		rep.OldestDeferral = max(rep.OldestDeferral, tick-it.since)
+		next = append(next, waiter{slot: it.slot, since: it.since, acc: it.acc})
+		if !it.isNew {
+			minSrc = min(minSrc, it.src)
 		}
 	}
 	rep.OldestValue = tick - minSrc

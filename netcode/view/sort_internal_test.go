@@ -50,14 +50,12 @@ func BenchmarkSortByRow(b *testing.B) {
 	}
 }
 
-// oldChoose is the budget's rule written plainly: every changed or new
-// item by key, highest first (ties by position), chosen if it must go or
+// oldChoose is the budget's rule written plainly: every item (changed or
+// new) by key, highest first (ties by position), chosen if it must go or
 // fits what is left.
 func oldChoose(items []item, budget int32) (chosen []bool, order []int32) {
 	for k := range items {
-		if items[k].kind != kindUnchanged {
-			order = append(order, int32(k))
-		}
+		order = append(order, int32(k))
 	}
 	slices.SortFunc(order, func(a, b int32) int {
 		ka, kb := items[a].key, items[b].key
@@ -89,18 +87,14 @@ func TestChooseMatchesSortedRule(t *testing.T) {
 		s := &Sender{}
 		n := rng.IntN(60)
 		for k := range n {
-			it := item{slot: uint16(k), kind: kind(rng.IntN(3)), cost: int32(1 + rng.IntN(90)), must: rng.IntN(15) == 0}
+			it := item{at: int32(k), slot: uint16(k), isNew: rng.IntN(2) == 0, cost: int32(1 + rng.IntN(90)), must: rng.IntN(15) == 0}
 			if rng.IntN(2) == 0 {
 				it.key = odd[rng.IntN(len(odd))]
 			} else {
 				it.key = float32(rng.IntN(8)) * 0.5
 			}
-			if it.kind == kindUnchanged {
-				it.must = false
-			} else {
-				s.order = append(s.order, int32(k))
-				s.total += int64(it.cost)
-			}
+			s.order = append(s.order, int32(k))
+			s.total += int64(it.cost)
 			s.items = append(s.items, it)
 		}
 		budget := int32(rng.IntN(2500)) - 200
