@@ -59,9 +59,7 @@ func (a *Area) Reach() uint32 { return a.Radius + a.Margin }
 // in the order of near. near must hold every entity within Reach of (x, y),
 // as a grid query gives.
 func (a *Area) Update(dst []int32, ents *Entities, near []int32, x, y uint32) []int32 {
-	a.cur, a.last = a.last, a.cur
-	cur, last := &a.cur, &a.last
-	clear(cur.bits)
+	cur, last := a.begin()
 	enter := uint64(a.Radius) * uint64(a.Radius)
 	first := len(dst)
 	for _, e := range near {
@@ -75,18 +73,79 @@ func (a *Area) Update(dst []int32, ents *Entities, near []int32, x, y uint32) []
 		dst = append(dst, e)
 		cur.bits[s>>6] |= 1 << (s & 63)
 	}
+	cur.place(dst[first:], ents)
+	return dst
+}
+
+// Query recomputes the members around (x, y) and appends their rows to
+// dst: what Update gives for the entities g.Query finds within Reach, in
+// the same order, from one walk of g's cells. g must be built from the
+// positions in ents.
+func (a *Area) Query(dst []int32, g *Grid, ents *Entities, x, y uint32) []int32 {
+	r := a.Reach()
+	reach := uint64(r) * uint64(r)
+	first := len(dst)
+	// First the places in the grid within Reach, in cell order.
+	x0, x1, y0, y1 := g.cells(x, y, r)
+	for cy := y0; cy <= y1; cy++ {
+		from, to := g.start[cy*g.cols+x0], g.start[cy*g.cols+x1+1]
+		n := len(dst)
+		dst = slices.Grow(dst, int(to-from))
+		out := dst[:n+int(to-from)]
+		for k, p := range g.at[from:to] {
+			out[n] = from + int32(k)
+			if dist2(p.x, p.y, x, y) <= reach {
+				n++
+			}
+		}
+		dst = out[:n]
+	}
+	// Then, over them, the members' rows.
+	cur, last := a.begin()
+	enter := uint64(a.Radius) * uint64(a.Radius)
+	n := first
+	for _, k := range dst[first:] {
+		p, e := g.at[k], g.items[k]
+		s := ents.Slots[e]
+		if dist2(p.x, p.y, x, y) > enter {
+			if gen, ok := last.gen(s); !ok || gen != ents.Generations[e] {
+				continue
+			}
+		}
+		dst[n] = e
+		n++
+		cur.bits[s>>6] |= 1 << (s & 63)
+	}
+	dst = dst[:n]
+	cur.place(dst[first:], ents)
+	return dst
+}
+
+// begin starts an update: the newest members become the last ones, and
+// the set to fill is emptied.
+func (a *Area) begin() (cur, last *members) {
+	a.cur, a.last = a.last, a.cur
+	clear(a.cur.bits)
+	return &a.cur, &a.last
+}
+
+// place records the generations of the members, whose rows are rows and
+// whose slots are set in m's bitmap, in slot order.
+func (m *members) place(rows []int32, ents *Entities) {
 	n := uint32(0)
-	for i, w := range cur.bits {
-		cur.rank[i] = n
+	for i, w := range m.bits {
+		m.rank[i] = n
 		n += uint32(bits.OnesCount64(w))
 	}
-	cur.gens = slices.Grow(cur.gens[:0], int(n))[:n]
-	for _, e := range dst[first:] {
-		s := ents.Slots[e]
-		w := cur.bits[s>>6]
-		cur.gens[cur.rank[s>>6]+uint32(bits.OnesCount64(w&(1<<(s&63)-1)))] = ents.Generations[e]
+	if uint32(cap(m.gens)) < n {
+		m.gens = make([]uint16, n, 2*n) // room to grow: memberships vary
 	}
-	return dst
+	m.gens = m.gens[:n]
+	for _, e := range rows {
+		s := ents.Slots[e]
+		w := m.bits[s>>6]
+		m.gens[m.rank[s>>6]+uint32(bits.OnesCount64(w&(1<<(s&63)-1)))] = ents.Generations[e]
+	}
 }
 
 // Reset forgets every member (a new connection).

@@ -47,3 +47,22 @@ func Example() {
 	// tick 1: near ann bob; sees ann bob
 	// tick 2: near bob; sees bob
 }
+
+// ExampleArea_Query walks the grid's cells once for a client's area, where
+// Grid.Query and Area.Update take two passes; the members are the same.
+func ExampleArea_Query() {
+	ents := &interest.Entities{
+		Slots:       []uint16{0, 1, 2, 3},
+		Generations: []uint16{0, 0, 0, 0},
+		Xs:          []uint32{540, 630, 500, 900},
+		Ys:          []uint32{500, 500, 610, 900},
+	}
+	grid := interest.NewGrid(1000, 100)
+	grid.Build(ents.Xs, ents.Ys)
+	area := interest.NewArea(100, 50, 4)
+	members := area.Query(nil, grid, ents, 500, 500)
+	slices.Sort(members) // in grid-cell order
+	fmt.Println("sees", members)
+	// Output:
+	// sees [0]
+}

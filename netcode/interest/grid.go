@@ -70,16 +70,9 @@ func (g *Grid) Build(xs, ys []uint32) {
 // Query appends to dst the entities within distance r of (x, y), inclusive,
 // and returns dst. Order is by cell, not by distance.
 func (g *Grid) Query(dst []int32, x, y, r uint32) []int32 {
-	lo := func(v uint32) int {
-		if v < r {
-			return 0
-		}
-		return min(int((v-r)/g.cell), g.cols-1)
-	}
-	hi := func(v uint32) int { return min(int((uint64(v)+uint64(r))/uint64(g.cell)), g.cols-1) }
 	r2 := uint64(r) * uint64(r)
-	x0, x1 := lo(x), hi(x)
-	for cy := lo(y); cy <= hi(y); cy++ {
+	x0, x1, y0, y1 := g.cells(x, y, r)
+	for cy := y0; cy <= y1; cy++ {
 		// The row's cells x0..x1 hold consecutive items.
 		from, to := g.start[cy*g.cols+x0], g.start[cy*g.cols+x1+1]
 		items, at := g.items[from:to], g.at[from:to]
@@ -95,6 +88,18 @@ func (g *Grid) Query(dst []int32, x, y, r uint32) []int32 {
 		dst = out[:n]
 	}
 	return dst
+}
+
+// cells returns the columns and rows of the cells within r of (x, y).
+func (g *Grid) cells(x, y, r uint32) (x0, x1, y0, y1 int) {
+	lo := func(v uint32) int {
+		if v < r {
+			return 0
+		}
+		return min(int((v-r)/g.cell), g.cols-1)
+	}
+	hi := func(v uint32) int { return min(int((uint64(v)+uint64(r))/uint64(g.cell)), g.cols-1) }
+	return lo(x), hi(x), lo(y), hi(y)
 }
 
 // Dist2 returns the squared distance between two points.

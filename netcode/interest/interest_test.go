@@ -124,8 +124,14 @@ func BenchmarkGrid(b *testing.B) {
 }
 
 // One tick of a crowded match's interest: 256 clients, each with its own
-// area, query the grid around them among 2000 entities, some moving.
+// area, query the grid around them among 2000 entities, some moving: by
+// Grid.Query and Area.Update, and by Area.Query.
 func BenchmarkAreas256(b *testing.B) {
+	b.Run("QueryUpdate", func(b *testing.B) { benchAreas(b, false) })
+	b.Run("AreaQuery", func(b *testing.B) { benchAreas(b, true) })
+}
+
+func benchAreas(b *testing.B, byQuery bool) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const n, clients = 2000, 256
 	ents := &Entities{Slots: make([]uint16, n), Generations: make([]uint16, n), Xs: make([]uint32, n), Ys: make([]uint32, n)}
@@ -149,8 +155,12 @@ func BenchmarkAreas256(b *testing.B) {
 		g.Build(ents.Xs, ents.Ys)
 		total := 0
 		for i, a := range areas {
-			near = g.Query(near[:0], at[i][0], at[i][1], a.Reach())
-			members = a.Update(members[:0], ents, near, at[i][0], at[i][1])
+			if byQuery {
+				members = a.Query(members[:0], g, ents, at[i][0], at[i][1])
+			} else {
+				near = g.Query(near[:0], at[i][0], at[i][1], a.Reach())
+				members = a.Update(members[:0], ents, near, at[i][0], at[i][1])
+			}
 			total += len(members)
 		}
 		return total
@@ -190,7 +200,8 @@ func (r *refArea) update(ents *Entities, near []int32, x, y uint32) []int32 {
 }
 
 // Area.Update keeps exactly the members, in the order of near, that the
-// plain rule keeps, over walks, slot reuse with new generations and resets.
+// plain rule keeps, over walks, slot reuse with new generations and resets,
+// and Area.Query the same from the grid.
 func TestAreaMatchesPlainRule(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for run := range 20 {
@@ -205,6 +216,7 @@ func TestAreaMatchesPlainRule(t *testing.T) {
 		}
 		radius, margin := uint32(200+rng.IntN(600)), uint32(rng.IntN(200))
 		a := NewArea(radius, margin, slots)
+		b := NewArea(radius, margin, slots) // the same, by Query
 		ref := &refArea{radius: radius}
 		g := NewGrid(4000, uint32(100+rng.IntN(500)))
 		cx, cy := uint32(2000), uint32(2000)
@@ -234,6 +246,7 @@ func TestAreaMatchesPlainRule(t *testing.T) {
 			cy = uint32(max(0, min(3999, int(cy)+rng.IntN(61)-30)))
 			if rng.IntN(60) == 0 {
 				a.Reset()
+				b.Reset()
 				ref.member = nil
 			}
 			g.Build(ents.Xs, ents.Ys)
@@ -242,6 +255,10 @@ func TestAreaMatchesPlainRule(t *testing.T) {
 			want := ref.update(ents, near, cx, cy)
 			if !slices.Equal(got, want) {
 				t.Fatalf("run %d step %d: members %v, the plain rule keeps %v", run, step, got, want)
+			}
+			prefix := []int32{-7} // Query appends
+			if got := b.Query(prefix, g, ents, cx, cy); !slices.Equal(got[1:], want) || got[0] != -7 {
+				t.Fatalf("run %d step %d: Query gives %v, the plain rule keeps %v", run, step, got, want)
 			}
 		}
 	}

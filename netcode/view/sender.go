@@ -352,7 +352,10 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 	bs.Reset()
 	curIDs, curVals := cur.Extend(len(cands))
 	baseIDs, baseVals := bs.Extend(len(base))
-	out := slices.Grow(s.full[:0], len(cands))[:len(cands)]
+	if cap(s.full) < len(cands) {
+		s.full = make([]Entry, 0, 2*len(cands)) // room to grow: views vary
+	}
+	out := s.full[:len(cands)]
 	items := s.items[:0]
 	newBits := int32(s.sh.newBits)
 	order := s.order[:0]
