@@ -168,6 +168,8 @@ type Sender struct {
 	sorted  bool     // order is sorted
 	allSent bool     // every item is chosen: full is the view
 	full    []Entry  // the view with every changed and new entity sent
+	inSlot  bool     // full is in the history's storage for the tick
+	spare   []Entry  // storage for full when not
 	total   int64    // cost of the items
 	keys    []uint64 // scratch of sortOrder
 	stats   SenderStats
@@ -277,17 +279,22 @@ func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Rep
 
 	for attempt := 0; ; attempt++ {
 		var out []Entry
-		if s.allSent {
-			// The view merge built, every changed and new entity sent.
+		switch {
+		case s.allSent && s.inSlot:
+			// The view merge built, every changed and new entity sent, in
+			// the history's storage.
+			out = s.hist.slot(tick)[:len(s.full)]
+		case s.allSent:
 			out = s.hist.slot(tick)
-			if cap(out) >= len(s.full) {
-				out = append(out, s.full...)
-			} else {
-				for _, e := range s.full {
-					out = append(out, e) // grows as entries written one by one do
-				}
+			for _, e := range s.full {
+				out = append(out, e) // grows as entries written one by one do
 			}
-		} else {
+		default:
+			if s.inSlot {
+				// build writes the history's storage: it reads a copy.
+				s.full = append(s.spare[:0], s.full...)
+				s.spare, s.inSlot = s.full, false
+			}
 			out = s.build(tick, world)
 		}
 		start := len(dst)
@@ -352,10 +359,17 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 	bs.Reset()
 	curIDs, curVals := cur.Extend(len(cands))
 	baseIDs, baseVals := bs.Extend(len(base))
-	if cap(s.full) < len(cands) {
-		s.full = make([]Entry, 0, 2*len(cands)) // room to grow: views vary
+	// It goes where the history keeps this tick's view if that has the
+	// room: the history's storage grows only as a view written entry by
+	// entry grows it.
+	out, inSlot := s.hist.slot(tick), true
+	if cap(out) < len(cands) {
+		if cap(s.spare) < len(cands) {
+			s.spare = make([]Entry, 0, 2*len(cands)) // room to grow: views vary
+		}
+		out, inSlot = s.spare, false
 	}
-	out := s.full[:len(cands)]
+	out = out[:len(cands)]
 	items := s.items[:0]
 	newBits := int32(s.sh.newBits)
 	order := s.order[:0]
@@ -435,7 +449,7 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 		rep.Removed++
 		baseEntry(&src, base[i], baseIDs[i:i+1], baseVals[i*nf:i*nf+nf])
 	}
-	s.items, s.order, s.total, s.full = items, order, total, out
+	s.items, s.order, s.total, s.full, s.inSlot = items, order, total, out, inSlot
 }
 
 // baseEntry writes a baseline entry's id and value from the ring.
