@@ -23,14 +23,15 @@ type Area struct {
 	// a few hundred bytes that stay in cache, where a table of every
 	// slot's generation would not.
 	cur, last members
+	rows      []uint64 // Query's scratch: a bit per row of the members
 }
 
 // members is a set of entities: a bitmap over slots, per word of it the
 // number of members in the words before, and the generations in slot order.
 type members struct {
-	bits []uint64
-	rank []uint32
-	gens []uint16
+	bits  []uint64
+	ranks []uint32
+	gens  []uint16
 }
 
 // gen returns the generation of the member in slot s, if there is one.
@@ -39,7 +40,7 @@ func (m *members) gen(s uint16) (uint16, bool) {
 	if w&bit == 0 {
 		return 0, false
 	}
-	return m.gens[m.rank[s>>6]+uint32(bits.OnesCount64(w&(bit-1)))], true
+	return m.gens[m.ranks[s>>6]+uint32(bits.OnesCount64(w&(bit-1)))], true
 }
 
 // NewArea returns an area over slots 0..slots-1.
@@ -47,7 +48,7 @@ func NewArea(radius, margin uint32, slots int) *Area {
 	words := (slots + 63) / 64
 	a := &Area{Radius: radius, Margin: margin}
 	for _, m := range []*members{&a.cur, &a.last} {
-		m.bits, m.rank = make([]uint64, words), make([]uint32, words)
+		m.bits, m.ranks = make([]uint64, words), make([]uint32, words)
 	}
 	return a
 }
@@ -78,9 +79,9 @@ func (a *Area) Update(dst []int32, ents *Entities, near []int32, x, y uint32) []
 }
 
 // Query recomputes the members around (x, y) and appends their rows to
-// dst: what Update gives for the entities g.Query finds within Reach, in
-// the same order, from one walk of g's cells. g must be built from the
-// positions in ents.
+// dst in increasing order: the members Update finds among the entities
+// g.Query finds within Reach, from one walk of g's cells. g must be built
+// from the positions in ents.
 func (a *Area) Query(dst []int32, g *Grid, ents *Entities, x, y uint32) []int32 {
 	r := a.Reach()
 	reach := uint64(r) * uint64(r)
@@ -100,10 +101,14 @@ func (a *Area) Query(dst []int32, g *Grid, ents *Entities, x, y uint32) []int32 
 		}
 		dst = out[:n]
 	}
-	// Then, over them, the members' rows.
+	// Then, over them, the members: a bit for each one's slot and row.
 	cur, last := a.begin()
+	if words := (len(ents.Slots) + 63) / 64; len(a.rows) < words {
+		a.rows = make([]uint64, words)
+	}
+	rows := a.rows
 	enter := uint64(a.Radius) * uint64(a.Radius)
-	n := first
+	n := 0
 	for _, k := range dst[first:] {
 		p, e := g.at[k], g.items[k]
 		s := ents.Slots[e]
@@ -112,12 +117,23 @@ func (a *Area) Query(dst []int32, g *Grid, ents *Entities, x, y uint32) []int32 
 				continue
 			}
 		}
-		dst[n] = e
 		n++
 		cur.bits[s>>6] |= 1 << (s & 63)
+		rows[e>>6] |= 1 << (e & 63)
 	}
-	dst = dst[:n]
-	cur.place(dst[first:], ents)
+	// Last, the rows in order, with the generations in slot order; the
+	// row bits are cleared for the next query.
+	cur.rank()
+	dst = dst[:first]
+	for w, left := range rows {
+		for left != 0 {
+			e := int32(w*64 + bits.TrailingZeros64(left))
+			left &= left - 1
+			dst = append(dst, e)
+			cur.setGen(ents.Slots[e], ents.Generations[e])
+		}
+		rows[w] = 0
+	}
 	return dst
 }
 
@@ -132,20 +148,31 @@ func (a *Area) begin() (cur, last *members) {
 // place records the generations of the members, whose rows are rows and
 // whose slots are set in m's bitmap, in slot order.
 func (m *members) place(rows []int32, ents *Entities) {
+	m.rank()
+	for _, e := range rows {
+		m.setGen(ents.Slots[e], ents.Generations[e])
+	}
+}
+
+// rank counts the members before each word of the bitmap and makes room
+// for their generations.
+func (m *members) rank() {
 	n := uint32(0)
 	for i, w := range m.bits {
-		m.rank[i] = n
+		m.ranks[i] = n
 		n += uint32(bits.OnesCount64(w))
 	}
 	if uint32(cap(m.gens)) < n {
 		m.gens = make([]uint16, n, 2*n) // room to grow: memberships vary
 	}
 	m.gens = m.gens[:n]
-	for _, e := range rows {
-		s := ents.Slots[e]
-		w := m.bits[s>>6]
-		m.gens[m.rank[s>>6]+uint32(bits.OnesCount64(w&(1<<(s&63)-1)))] = ents.Generations[e]
-	}
+}
+
+// setGen records the generation of the member in slot s, once rank has
+// placed the members.
+func (m *members) setGen(s, gen uint16) {
+	w := m.bits[s>>6]
+	m.gens[m.ranks[s>>6]+uint32(bits.OnesCount64(w&(1<<(s&63)-1)))] = gen
 }
 
 // Reset forgets every member (a new connection).

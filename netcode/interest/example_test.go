@@ -49,20 +49,23 @@ func Example() {
 }
 
 // ExampleArea_Query walks the grid's cells once for a client's area, where
-// Grid.Query and Area.Update take two passes; the members are the same.
+// Grid.Query and Area.Update take two passes: the members are the same,
+// in row order rather than the grid's cell order.
 func ExampleArea_Query() {
 	ents := &interest.Entities{
 		Slots:       []uint16{0, 1, 2, 3},
 		Generations: []uint16{0, 0, 0, 0},
-		Xs:          []uint32{540, 630, 500, 900},
-		Ys:          []uint32{500, 500, 610, 900},
+		Xs:          []uint32{560, 430, 500, 900},
+		Ys:          []uint32{500, 520, 580, 900},
 	}
 	grid := interest.NewGrid(1000, 100)
 	grid.Build(ents.Xs, ents.Ys)
-	area := interest.NewArea(100, 50, 4)
-	members := area.Query(nil, grid, ents, 500, 500)
-	slices.Sort(members) // in grid-cell order
-	fmt.Println("sees", members)
+	byUpdate := interest.NewArea(100, 50, 4)
+	near := grid.Query(nil, 500, 500, byUpdate.Reach())
+	fmt.Println("Update:", byUpdate.Update(nil, ents, near, 500, 500))
+	byQuery := interest.NewArea(100, 50, 4)
+	fmt.Println("Query: ", byQuery.Query(nil, grid, ents, 500, 500))
 	// Output:
-	// sees [0]
+	// Update: [1 0 2]
+	// Query:  [0 1 2]
 }

@@ -314,7 +314,16 @@ func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Rep
 // along a bitmap of the rows held: linear, where a comparison sort of the
 // hundred or so candidates of a view was a tenth of a crowded match's tick.
 // A row given twice keeps its last candidate, and cands shrinks to match.
+// Candidates already in row order (as Area.Query gives them) stay as they
+// are.
 func (sh *Shared) sortByRow(cands []Candidate, rows int) []Candidate {
+	inOrder := true
+	for k := 1; k < len(cands) && inOrder; k++ {
+		inOrder = cands[k-1].Row < cands[k].Row
+	}
+	if inOrder {
+		return cands
+	}
 	if len(sh.byRow) < rows {
 		sh.byRow = make([]Candidate, rows)
 		sh.rows = make([]uint64, (rows+63)/64)

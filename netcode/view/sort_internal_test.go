@@ -27,6 +27,12 @@ func TestSortByRow(t *testing.T) {
 			t.Fatalf("round %d (%d rows): got %v, want %v", round, rows, got, want)
 		}
 	}
+	// In order already, or empty: as they are.
+	for _, in := range [][]Candidate{{{Row: 2}, {Row: 5, Priority: 3}, {Row: 9, Must: true}}, {{Row: 4}}, {}} {
+		if got := sh.sortByRow(slices.Clone(in), 10); !slices.Equal(got, in) {
+			t.Fatalf("in order: %v, want %v", got, in)
+		}
+	}
 	// The same row twice: the later candidate stays, once.
 	got := sh.sortByRow([]Candidate{{Row: 5, Priority: 1}, {Row: 2}, {Row: 5, Priority: 3}}, 10)
 	if want := []Candidate{{Row: 2}, {Row: 5, Priority: 3}}; !slices.Equal(got, want) {
