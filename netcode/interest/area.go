@@ -108,7 +108,6 @@ func (a *Area) Query(dst []int32, g *Grid, ents *Entities, x, y uint32) []int32 
 	}
 	rows := a.rows
 	enter := uint64(a.Radius) * uint64(a.Radius)
-	n := 0
 	for _, k := range dst[first:] {
 		p, e := g.at[k], g.items[k]
 		s := ents.Slots[e]
@@ -117,7 +116,6 @@ func (a *Area) Query(dst []int32, g *Grid, ents *Entities, x, y uint32) []int32 
 				continue
 			}
 		}
-		n++
 		cur.bits[s>>6] |= 1 << (s & 63)
 		rows[e>>6] |= 1 << (e & 63)
 	}

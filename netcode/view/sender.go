@@ -353,9 +353,12 @@ func (s *Sender) skip(dst []byte, rep Report) ([]byte, Report) {
 }
 
 // merge walks the baseline view, the candidates and the waiting entities
-// in slot order: one item per candidate, in order, and the changed and new
-// ones listed in order with their total cost. When the packet is a delta it
-// fills the Shared's base snapshot with the baseline's values on the way.
+// in slot order. It writes the view as if every changed and new entity is
+// sent (full, and the values in the Shared's current snapshot), an item
+// for each changed or new entity with their total cost, and, when the
+// packet is a delta, the baseline's values in the Shared's base snapshot.
+// An unchanged entity costs no item: one whose row held its value since
+// the baseline's tick (the ring says so) needs no look-up of that value.
 func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snapshot.Snapshot, rep *Report) {
 	ring := s.sh.Ring
 	ids := world.IDs()
