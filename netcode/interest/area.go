@@ -87,9 +87,9 @@ func (a *Area) Query(dst []int32, g *Grid, ents *Entities, x, y uint32) []int32 
 	reach := uint64(r) * uint64(r)
 	first := len(dst)
 	// First the places in the grid within Reach, in cell order.
-	x0, x1, y0, y1 := g.cells(x, y, r)
+	y0, y1 := g.rows(y, r)
 	for cy := y0; cy <= y1; cy++ {
-		from, to := g.start[cy*g.cols+x0], g.start[cy*g.cols+x1+1]
+		from, to := g.span(cy, x, y, r)
 		n := len(dst)
 		dst = slices.Grow(dst, int(to-from))
 		out := dst[:n+int(to-from)]

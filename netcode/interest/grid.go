@@ -1,6 +1,9 @@
 package interest
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Grid is a spatial hash of entity positions: a square grid of cells over
 // [0, size) in each axis, filled once per tick by counting sort. Build and
@@ -71,10 +74,9 @@ func (g *Grid) Build(xs, ys []uint32) {
 // and returns dst. Order is by cell, not by distance.
 func (g *Grid) Query(dst []int32, x, y, r uint32) []int32 {
 	r2 := uint64(r) * uint64(r)
-	x0, x1, y0, y1 := g.cells(x, y, r)
+	y0, y1 := g.rows(y, r)
 	for cy := y0; cy <= y1; cy++ {
-		// The row's cells x0..x1 hold consecutive items.
-		from, to := g.start[cy*g.cols+x0], g.start[cy*g.cols+x1+1]
+		from, to := g.span(cy, x, y, r)
 		items, at := g.items[from:to], g.at[from:to]
 		n := len(dst)
 		dst = slices.Grow(dst, len(items))
@@ -90,16 +92,40 @@ func (g *Grid) Query(dst []int32, x, y, r uint32) []int32 {
 	return dst
 }
 
-// cells returns the columns and rows of the cells within r of (x, y).
-func (g *Grid) cells(x, y, r uint32) (x0, x1, y0, y1 int) {
-	lo := func(v uint32) int {
-		if v < r {
-			return 0
-		}
-		return min(int((v-r)/g.cell), g.cols-1)
+// span returns the items of the cells of row cy that the circle of radius
+// r around (x, y) reaches, which are consecutive: the columns its chord
+// across the row's band of positions covers.
+func (g *Grid) span(cy int, x, y, r uint32) (from, to int32) {
+	// The distance from y to the row's band (the last row's reaches on).
+	top, bottom := uint64(cy)*uint64(g.cell), uint64(cy+1)*uint64(g.cell)-1
+	var dy uint64
+	switch {
+	case uint64(y) < top:
+		dy = top - uint64(y)
+	case uint64(y) > bottom && cy < g.cols-1:
+		dy = uint64(y) - bottom
 	}
-	hi := func(v uint32) int { return min(int((uint64(v)+uint64(r))/uint64(g.cell)), g.cols-1) }
-	return lo(x), hi(x), lo(y), hi(y)
+	r2 := uint64(r) * uint64(r)
+	if dy*dy > r2 {
+		return 0, 0
+	}
+	// Half the chord, and one more for the square root's rounding: every
+	// point of the band within r of (x, y) is within hw of x.
+	hw := uint64(math.Sqrt(float64(r2-dy*dy))) + 1
+	x0 := 0
+	if uint64(x) > hw {
+		x0 = int(min((uint64(x)-hw)/uint64(g.cell), uint64(g.cols-1)))
+	}
+	x1 := int(min((uint64(x)+hw)/uint64(g.cell), uint64(g.cols-1)))
+	return g.start[cy*g.cols+x0], g.start[cy*g.cols+x1+1]
+}
+
+// rows returns the rows of the cells within r of y.
+func (g *Grid) rows(y, r uint32) (y0, y1 int) {
+	if y >= r {
+		y0 = min(int((y-r)/g.cell), g.cols-1)
+	}
+	return y0, min(int((uint64(y)+uint64(r))/uint64(g.cell)), g.cols-1)
 }
 
 // Dist2 returns the squared distance between two points.
