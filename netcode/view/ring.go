@@ -76,12 +76,16 @@ func (w *WorldRing) Commit(tick uint32) {
 			held[row] = tick
 		}
 	} else {
-		p := (tick - 1) % uint32(len(w.ticks))
-		prevRowOf, prevHeld, prevIDs := w.rowOf[p], w.held[p], prev.IDs()
+		// Both worlds keep their rows by slot: one walk pairs them.
+		prevHeld, prevIDs := w.held[(tick-1)%uint32(len(w.ticks))], prev.IDs()
+		pr := 0
 		for row, id := range ids {
 			rowOf[id.Index] = int32(row)
+			for pr < len(prevIDs) && prevIDs[pr].Index < id.Index {
+				pr++
+			}
 			h := tick
-			if pr := prevRowOf[id.Index]; pr >= 0 && prevIDs[pr] == id && slices.Equal(prev.Row(int(pr)), snap.Row(row)) {
+			if pr < len(prevIDs) && prevIDs[pr] == id && slices.Equal(prev.Row(pr), snap.Row(row)) {
 				h = prevHeld[pr]
 			}
 			held[row] = h
