@@ -47,3 +47,25 @@ func Example() {
 	// tick 1: near ann bob; sees ann bob
 	// tick 2: near bob; sees bob
 }
+
+// ExampleArea_Query walks the grid's cells once for a client's area, where
+// Grid.Query and Area.Update take two passes: the members are the same,
+// in row order rather than the grid's cell order.
+func ExampleArea_Query() {
+	ents := &interest.Entities{
+		Slots:       []uint16{0, 1, 2, 3},
+		Generations: []uint16{0, 0, 0, 0},
+		Xs:          []uint32{560, 430, 500, 900},
+		Ys:          []uint32{500, 520, 580, 900},
+	}
+	grid := interest.NewGrid(1000, 100)
+	grid.Build(ents.Xs, ents.Ys)
+	byUpdate := interest.NewArea(100, 50, 4)
+	near := grid.Query(nil, 500, 500, byUpdate.Reach())
+	fmt.Println("Update:", byUpdate.Update(nil, ents, near, 500, 500))
+	byQuery := interest.NewArea(100, 50, 4)
+	fmt.Println("Query: ", byQuery.Query(nil, grid, ents, 500, 500))
+	// Output:
+	// Update: [1 0 2]
+	// Query:  [0 1 2]
+}

@@ -129,6 +129,19 @@ func (s *Snapshot) AppendUnchecked(id EntityID) []uint32 {
 	return s.values[len(s.values)-n:]
 }
 
+// Extend adds n entities after all others and returns their ids and their
+// values (n rows of NumFields values) for the caller to write; what they
+// hold until then is unspecified. Like AppendUnchecked it validates
+// nothing: the caller must keep slots increasing and values within their
+// widths, and write every id and value it added.
+func (s *Snapshot) Extend(n int) ([]EntityID, []uint32) {
+	nf := len(s.schema.Fields)
+	li, lv := len(s.ids), len(s.values)
+	s.ids = slices.Grow(s.ids, n)[:li+n]
+	s.values = slices.Grow(s.values, n*nf)[:lv+n*nf]
+	return s.ids[li:], s.values[lv:]
+}
+
 // Full reports whether the snapshot holds MaxEntities entities.
 func (s *Snapshot) Full() bool { return len(s.ids) >= s.schema.MaxEntities }
 

@@ -150,3 +150,41 @@ func TestGrow(t *testing.T) {
 	}
 	small.Grow(-5) // nothing to do
 }
+
+// Extend adds entities for the caller to write after those already held,
+// as Append would have them, growing the storage only beyond what it held.
+func TestExtend(t *testing.T) {
+	s := New(testSchema)
+	want := New(testSchema)
+	for round := range 3 {
+		s.Reset()
+		want.Reset()
+		if err := s.Append(EntityID{Index: 1}, 3, 1); err != nil {
+			t.Fatal(err)
+		}
+		ids, vals := s.Extend(3)
+		if len(ids) != 3 || len(vals) != 6 || s.Len() != 4 {
+			t.Fatalf("round %d: Extend(3) gave %d ids and %d values, snapshot of %d", round, len(ids), len(vals), s.Len())
+		}
+		for k := range ids {
+			ids[k] = EntityID{Index: uint16(4 + k), Generation: uint16(k)}
+			vals[2*k], vals[2*k+1] = uint32(k+round), uint32(k%2)
+		}
+		want.Append(EntityID{Index: 1}, 3, 1)
+		for k := range 3 {
+			want.Append(EntityID{Index: uint16(4 + k), Generation: uint16(k)}, uint32(k+round), uint32(k%2))
+		}
+		if !s.Equal(want) {
+			t.Fatalf("round %d: extended %v, appended %v", round, s.IDs(), want.IDs())
+		}
+		if ids, vals := s.Extend(0); len(ids) != 0 || len(vals) != 0 || s.Len() != 4 {
+			t.Fatalf("round %d: Extend(0) changed the snapshot", round)
+		}
+	}
+	if n := testing.AllocsPerRun(50, func() {
+		s.Reset()
+		s.Extend(4)
+	}); n != 0 {
+		t.Fatalf("Extend within the storage held allocates %v times", n)
+	}
+}

@@ -40,18 +40,13 @@ func (h *ViewHistory) slot(tick uint32) []Entry {
 	return h.entries[i][:0]
 }
 
-// commit records e as the view of tick.
-func (h *ViewHistory) commit(tick uint32, e []Entry) {
+// commit records e as the view of tick, minSrc being the oldest Source in
+// e (0 for an empty view).
+func (h *ViewHistory) commit(tick uint32, e []Entry, minSrc uint32) {
 	i := tick % uint32(len(h.ticks))
 	h.entries[i] = e
 	h.ticks[i] = tick
-	m := uint32(0)
-	for _, x := range e {
-		if m == 0 || x.Source < m {
-			m = x.Source
-		}
-	}
-	h.minSrc[i] = m
+	h.minSrc[i] = minSrc
 }
 
 func (h *ViewHistory) reset() { clear(h.ticks) }

@@ -1,7 +1,7 @@
 package view
 
 import (
-	"cmp"
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -124,24 +124,28 @@ type SenderStats struct {
 	newest      uint32
 }
 
-type kind uint8
-
-const (
-	kindUnchanged kind = iota
-	kindChanged
-	kindNew
-)
-
-// item is one entity of the merge of baseline view and candidates.
+// item is a changed or new entity of the merge of baseline view and
+// candidates: one the budget decides on.
 type item struct {
-	slot, gen uint16
-	kind      kind
-	chosen    bool
-	must      bool
-	row       int32  // row in this tick's world
-	src       uint32 // baseline entry's source tick (changed only)
-	cost      int32  // estimated bits if sent
-	key       float32
+	at     int32 // its place in the view merge builds
+	slot   uint16
+	isNew  bool // entering (or afresh in its slot), else changed
+	chosen bool
+	must   bool
+	row    int32   // row in this tick's world
+	src    uint32  // baseline entry's source tick (changed only)
+	cost   int32   // estimated bits if sent
+	key    float32 // what choose orders by: acc, or +Inf for a must
+	acc    float32 // accumulated priority
+	since  uint32  // tick it began waiting
+}
+
+// waiter is an entity left waiting by the last packet: its slot, the tick
+// it began waiting and the priority it has accumulated since.
+type waiter struct {
+	slot  uint16
+	since uint32
+	acc   float32
 }
 
 // Sender builds and encodes one client's views. Not safe for concurrent use.
@@ -155,13 +159,19 @@ type Sender struct {
 	perTick  float64
 	maxAge   uint32 // a deferred value older than this is sent regardless
 
-	acc     []float32 // per slot: accumulated priority while waiting
-	since   []uint32  // per slot: tick it began waiting, 0 if not
-	seen    []uint32  // per slot: last tick it was pending
-	waiting []uint16  // slots with since != 0
-	nextW   []uint16
-	items   []item
-	order   []int32
+	// waiting holds, in slot order, the entities the last packet left
+	// waiting; merge walks it beside the candidates.
+	waiting []waiter
+	nextW   []waiter
+	items   []item   // the changed and new entities, in slot order
+	order   []int32  // indices of items, highest key first once sorted
+	sorted  bool     // order is sorted
+	allSent bool     // every item is chosen: full is the view
+	full    []Entry  // the view with every changed and new entity sent
+	inSlot  bool     // full is in the history's storage for the tick
+	spare   []Entry  // storage for full when not
+	total   int64    // cost of the items
+	keys    []uint64 // scratch of sortOrder
 	stats   SenderStats
 }
 
@@ -174,20 +184,17 @@ func NewSender(sh *Shared, cfg Config) (*Sender, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	slots := 1 << sh.Ring.Schema().IndexBits
 	maxAge := sh.Ring.Size() - cfg.History - 2
 	s := &Sender{
 		cfg: cfg, sh: sh,
 		hist:    newViewHistory(cfg.History+1, 0),
 		perTick: cfg.Rate / cfg.TickRate,
 		maxAge:  uint32(max(maxAge, 1)),
-		acc:     make([]float32, slots),
-		since:   make([]uint32, slots),
-		seen:    make([]uint32, slots),
-		waiting: make([]uint16, 0, 64),
-		nextW:   make([]uint16, 0, 64),
+		waiting: make([]waiter, 0, 64),
+		nextW:   make([]waiter, 0, 64),
 		items:   make([]item, 0, 64),
 		order:   make([]int32, 0, 64),
+		keys:    make([]uint64, 0, 64),
 	}
 	return s, nil
 }
@@ -221,9 +228,6 @@ func (s *Sender) HistoryBytes() int { return s.hist.Bytes() }
 func (s *Sender) Reset() {
 	s.hist.reset()
 	s.acked, s.lastFull = 0, 0
-	for _, sl := range s.waiting {
-		s.acc[sl], s.since[sl] = 0, 0
-	}
 	s.waiting = s.waiting[:0]
 }
 
@@ -274,9 +278,27 @@ func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Rep
 	s.choose(budget)
 
 	for attempt := 0; ; attempt++ {
-		out := s.build(tick)
+		var out []Entry
+		switch {
+		case s.allSent && s.inSlot:
+			// The view merge built, every changed and new entity sent, in
+			// the history's storage.
+			out = s.hist.slot(tick)[:len(s.full)]
+		case s.allSent:
+			out = s.hist.slot(tick)
+			for _, e := range s.full {
+				out = append(out, e) // grows as entries written one by one do
+			}
+		default:
+			if s.inSlot {
+				// build writes the history's storage: it reads a copy.
+				s.full = append(s.spare[:0], s.full...)
+				s.spare, s.inSlot = s.full, false
+			}
+			out = s.build(tick, world)
+		}
 		start := len(dst)
-		dst = s.encode(dst, tick, usable, base, out, &rep)
+		dst = s.encode(dst, tick, usable, &rep)
 		n := len(dst) - start
 		if n <= s.cfg.PacketCap || attempt == 8 || !s.dropLowest(n-s.cfg.PacketCap) {
 			s.commit(tick, out, n, &rep)
@@ -292,7 +314,16 @@ func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Rep
 // along a bitmap of the rows held: linear, where a comparison sort of the
 // hundred or so candidates of a view was a tenth of a crowded match's tick.
 // A row given twice keeps its last candidate, and cands shrinks to match.
+// Candidates already in row order (as Area.Query gives them) stay as they
+// are.
 func (sh *Shared) sortByRow(cands []Candidate, rows int) []Candidate {
+	inOrder := true
+	for k := 1; k < len(cands) && inOrder; k++ {
+		inOrder = cands[k-1].Row < cands[k].Row
+	}
+	if inOrder {
+		return cands
+	}
 	if len(sh.byRow) < rows {
 		sh.byRow = make([]Candidate, rows)
 		sh.rows = make([]uint64, (rows+63)/64)
@@ -321,81 +352,147 @@ func (s *Sender) skip(dst []byte, rep Report) ([]byte, Report) {
 	return dst, rep
 }
 
-// merge walks the baseline view and the candidates in slot order.
+// merge walks the baseline view, the candidates and the waiting entities
+// in slot order. It writes the view as if every changed and new entity is
+// sent (full, and the values in the Shared's current snapshot), an item
+// for each changed or new entity with their total cost, and, when the
+// packet is a delta, the baseline's values in the Shared's base snapshot.
+// An unchanged entity costs no item: one whose row held its value since
+// the baseline's tick (the ring says so) needs no look-up of that value.
 func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snapshot.Snapshot, rep *Report) {
 	ring := s.sh.Ring
 	ids := world.IDs()
-	s.items = s.items[:0]
-	i, j := 0, 0
-	for i < len(base) || j < len(cands) {
-		var b *Entry
-		if i < len(base) {
-			b = &base[i]
+	held := ring.heldSince(tick)
+	nf := len(s.sh.fieldBits)
+	// The view as if every changed and new entity is sent (build redoes
+	// it if some are not), and the baseline's values when there is one.
+	cur, bs := s.sh.cur, s.sh.base
+	cur.Reset()
+	bs.Reset()
+	curIDs, curVals := cur.Extend(len(cands))
+	baseIDs, baseVals := bs.Extend(len(base))
+	// It goes where the history keeps this tick's view if that has the
+	// room: the history's storage grows only as a view written entry by
+	// entry grows it.
+	out, inSlot := s.hist.slot(tick), true
+	if cap(out) < len(cands) {
+		if cap(s.spare) < len(cands) {
+			s.spare = make([]Entry, 0, 2*len(cands)) // room to grow: views vary
 		}
-		if j >= len(cands) || (b != nil && b.Slot < ids[cands[j].Row].Index) {
-			rep.Removed++ // left the area (or the world)
-			s.forget(b.Slot)
-			i++
-			continue
-		}
-		c := cands[j]
+		out, inSlot = s.spare, false
+	}
+	out = out[:len(cands)]
+	items := s.items[:0]
+	newBits := int32(s.sh.newBits)
+	order := s.order[:0]
+	total := int64(0)
+	waiting := s.waiting
+	src := cursor{ring: ring}
+	i, w := 0, 0
+	for j, c := range cands {
 		id := ids[c.Row]
-		j++
-		it := item{slot: id.Index, gen: id.Generation, row: c.Row, must: c.Must}
-		if b != nil && b.Slot == id.Index {
+		for i < len(base) && base[i].Slot < id.Index {
+			// Left the area (or the world).
+			rep.Removed++
+			baseEntry(&src, base[i], baseIDs[i:i+1], baseVals[i*nf:i*nf+nf])
 			i++
+		}
+		for w < len(waiting) && waiting[w].slot < id.Index {
+			w++ // waited, but is no candidate now: stops waiting
+		}
+		var prev *waiter
+		if w < len(waiting) && waiting[w].slot == id.Index {
+			prev = &waiting[w]
+			w++
+		}
+		out[j] = Entry{Slot: id.Index, Generation: id.Generation, Source: tick}
+		row := world.Row(int(c.Row))
+		curIDs[j] = id
+		copyRow(curVals[j*nf:j*nf+nf], row)
+		isNew, must := true, c.Must
+		var from uint32 // the source tick of a changed entity's baseline value
+		cost := newBits
+		if i < len(base) && base[i].Slot == id.Index {
+			b := base[i]
+			bv := baseVals[i*nf : i*nf+nf]
+			baseIDs[i] = snapshot.EntityID{Index: b.Slot, Generation: b.Generation}
+			i++
+			src.seek(b.Source)
 			if b.Generation != id.Generation {
-				rep.Removed++ // the slot holds another entity now
-				s.forget(b.Slot)
+				rep.Removed++ // the slot holds another entity now: it starts afresh
+				prev = nil
+				copyRow(bv, src.snap.Row(int(src.rowOf[b.Slot])))
 			} else {
-				old := ring.At(b.Source)
-				var orow int32 = -1
-				if old != nil {
-					orow = ring.Row(b.Source, b.Slot)
-				}
-				if orow >= 0 && slices.Equal(old.Row(int(orow)), world.Row(int(c.Row))) {
-					it.kind = kindUnchanged
-					s.items = append(s.items, it)
+				if b.Source >= held[c.Row] && src.snap != nil {
+					// Held its value since the baseline's: unchanged.
+					copyRow(bv, row)
 					continue
 				}
-				it.kind, it.src = kindChanged, b.Source
+				if src.snap == nil || src.rowOf[b.Slot] < 0 {
+					// A usable baseline's values are all in the ring (its
+					// oldest is, and the ticks since are committed in order).
+					panic(fmt.Sprintf("view: the baseline's value of %d/%d from tick %d has left the ring", b.Slot, b.Generation, b.Source))
+				}
+				was := src.snap.Row(int(src.rowOf[b.Slot]))
+				copyRow(bv, was)
+				if slices.Equal(was, row) {
+					continue
+				}
+				isNew, from, cost = false, b.Source, s.changedCost(was, row)
 				// A value about to outlive the ring goes regardless, unless
-				// the budget is in debt: then only one already gone from
-				// the ring does (the view could not be built without it).
-				if orow < 0 || (!rep.Lean && tick-b.Source >= s.maxAge) {
-					it.must = true
+				// the budget is in debt.
+				if !rep.Lean && tick-b.Source >= s.maxAge {
+					must = true
 				}
-				if orow >= 0 {
-					it.cost = s.changedCost(old.Row(int(orow)), world.Row(int(c.Row)))
-				} else {
-					it.cost = int32(s.sh.newBits)
-				}
-				s.pending(&it, c.Priority, tick)
-				s.items = append(s.items, it)
-				continue
 			}
 		}
-		it.kind = kindNew
-		it.cost = int32(s.sh.newBits)
-		s.pending(&it, c.Priority, tick)
-		s.items = append(s.items, it)
+		order = append(order, int32(len(items)))
+		items = slices.Grow(items, 1)[:len(items)+1]
+		// Each field written in place: a composite literal would go
+		// through a temporary on the stack.
+		it := &items[len(items)-1]
+		it.at, it.slot, it.row = int32(j), id.Index, c.Row
+		it.isNew, it.chosen, it.must = isNew, false, must
+		it.src, it.cost = from, cost
+		pending(it, prev, c.Priority, tick)
+		total += int64(cost)
+	}
+	for ; i < len(base); i++ {
+		rep.Removed++
+		baseEntry(&src, base[i], baseIDs[i:i+1], baseVals[i*nf:i*nf+nf])
+	}
+	s.items, s.order, s.total, s.full, s.inSlot = items, order, total, out, inSlot
+}
+
+// baseEntry writes a baseline entry's id and value from the ring.
+func baseEntry(src *cursor, e Entry, id []snapshot.EntityID, vals []uint32) {
+	src.seek(e.Source)
+	id[0] = snapshot.EntityID{Index: e.Slot, Generation: e.Generation}
+	copyRow(vals, src.snap.Row(int(src.rowOf[e.Slot])))
+}
+
+// copyRow copies an entity's values.
+func copyRow(dst, src []uint32) {
+	src = src[:len(dst)]
+	for f := range dst {
+		dst[f] = src[f]
 	}
 }
 
-// pending accumulates an entity's priority while it waits.
-func (s *Sender) pending(it *item, p float32, tick uint32) {
-	s.acc[it.slot] += p
-	if s.since[it.slot] == 0 {
-		s.since[it.slot] = tick
+// pending accumulates an entity's priority while it waits: prev is its
+// waiting entry from the last packet, if any.
+func pending(it *item, prev *waiter, p float32, tick uint32) {
+	var acc float32
+	it.since = tick
+	if prev != nil {
+		acc, it.since = prev.acc, prev.since
 	}
-	s.seen[it.slot] = tick
-	it.key = s.acc[it.slot]
+	acc += p
+	it.acc, it.key = acc, acc
 	if it.must {
 		it.key = float32(math.Inf(1))
 	}
 }
-
-func (s *Sender) forget(slot uint16) { s.acc[slot], s.since[slot] = 0, 0 }
 
 // changedCost estimates the bits of a changed entity.
 func (s *Sender) changedCost(old, cur []uint32) int32 {
@@ -403,33 +500,35 @@ func (s *Sender) changedCost(old, cur []uint32) int32 {
 	if len(old) > 1 {
 		n += int32(len(old))
 	}
-	for f, b := range s.sh.fieldBits {
-		if old[f] == cur[f] {
-			continue
-		}
+	fieldBits := s.sh.fieldBits
+	old, cur = old[:len(fieldBits)], cur[:len(fieldBits)]
+	for f, b := range fieldBits {
 		sh := 32 - b
 		d := int32((cur[f]-old[f])<<sh) >> sh
 		z := uint32(d<<1) ^ uint32(d>>31)
-		n += int32(min(2+bits.Len32(z), 1+int(b)))
+		c := int32(min(2+bits.Len32(z), 1+int(b)))
+		if old[f] == cur[f] {
+			c = 0 // unchanged: only its bit of the mask
+		}
+		n += c
 	}
 	return n
 }
 
-// choose marks what this tick's budget sends, highest key first.
+// choose marks what this tick's budget sends, highest key first. When
+// everything changed fits the budget it is all sent, and the order is
+// sorted only if dropLowest needs it.
 func (s *Sender) choose(budget int32) {
-	s.order = s.order[:0]
-	for k := range s.items {
-		if s.items[k].kind != kindUnchanged {
-			s.order = append(s.order, int32(k))
+	s.sorted = false
+	s.allSent = s.total <= int64(budget)
+	if s.allSent {
+		// Each entity costs at most what the budget has left: all go.
+		for k := range s.items {
+			s.items[k].chosen = true
 		}
+		return
 	}
-	slices.SortFunc(s.order, func(a, b int32) int {
-		ka, kb := s.items[a].key, s.items[b].key
-		if ka != kb {
-			return cmp.Compare(kb, ka)
-		}
-		return cmp.Compare(a, b)
-	})
+	s.sortOrder()
 	for _, k := range s.order {
 		it := &s.items[k]
 		if it.must || it.cost <= budget {
@@ -439,9 +538,43 @@ func (s *Sender) choose(budget int32) {
 	}
 }
 
+// sortOrder sorts order by key, highest first, ties by index: it sorts
+// integers that order as those pairs do.
+func (s *Sender) sortOrder() {
+	keys := s.keys[:0]
+	for _, k := range s.order {
+		keys = append(keys, uint64(^orderedBits(s.items[k].key))<<32|uint64(uint32(k)))
+	}
+	slices.Sort(keys)
+	for n, key := range keys {
+		s.order[n] = int32(uint32(key))
+	}
+	s.keys = keys
+	s.sorted = true
+}
+
+// orderedBits maps a float32 to an integer in the order cmp.Compare gives
+// floats: NaN below every number, -0 equal to +0.
+func orderedBits(f float32) uint32 {
+	if f != f {
+		return 0
+	}
+	if f == 0 {
+		return 1 << 31
+	}
+	b := math.Float32bits(f)
+	if b>>31 != 0 {
+		return ^b
+	}
+	return b | 1<<31
+}
+
 // dropLowest un-chooses the lowest-priority chosen entities worth about
 // excess bytes; it reports whether it dropped any.
 func (s *Sender) dropLowest(excess int) bool {
+	if !s.sorted {
+		s.sortOrder()
+	}
 	want := int32(excess*8) + 8
 	dropped := false
 	for k := len(s.order) - 1; k >= 0 && want > 0; k-- {
@@ -450,40 +583,51 @@ func (s *Sender) dropLowest(excess int) bool {
 			it.chosen = false
 			want -= it.cost
 			dropped = true
+			s.allSent = false
 		}
 	}
 	return dropped
 }
 
-// build writes the view this packet leaves the client with.
-func (s *Sender) build(tick uint32) []Entry {
+// build writes the view this packet leaves the client with, and its values
+// into the Shared's current snapshot: the view merge built, less the new
+// entities not sent, the changed ones not sent keeping their baseline value.
+func (s *Sender) build(tick uint32, world *snapshot.Snapshot) []Entry {
+	ring := s.sh.Ring
+	now, src := cursor{ring: ring}, cursor{ring: ring}
+	now.seek(tick)
+	cur := s.sh.cur
+	cur.Reset()
 	out := s.hist.slot(tick)
-	for _, it := range s.items {
+	items := s.items
+	for j, e := range s.full {
+		id := snapshot.EntityID{Index: e.Slot, Generation: e.Generation}
+		if len(items) == 0 || items[0].at != int32(j) {
+			// Unchanged.
+			out = append(out, e)
+			copyRow(cur.AppendUnchecked(id), world.Row(int(now.rowOf[e.Slot])))
+			continue
+		}
+		it := &items[0]
+		items = items[1:]
 		switch {
-		case it.kind == kindUnchanged || it.chosen:
-			out = append(out, Entry{Slot: it.slot, Generation: it.gen, Source: tick})
-		case it.kind == kindChanged:
-			out = append(out, Entry{Slot: it.slot, Generation: it.gen, Source: it.src})
+		case it.chosen:
+			out = append(out, e)
+			copyRow(cur.AppendUnchecked(id), world.Row(int(it.row)))
+		case !it.isNew:
+			// Deferred: the client keeps its baseline value, which the
+			// ring still holds.
+			out = append(out, Entry{Slot: e.Slot, Generation: e.Generation, Source: it.src})
+			src.seek(it.src)
+			copyRow(cur.AppendUnchecked(id), src.snap.Row(int(src.rowOf[e.Slot])))
 		}
 	}
 	return out
 }
 
-// materialize fills dst with the values of view entries from the ring.
-func (s *Sender) materialize(dst *snapshot.Snapshot, view []Entry) {
-	ring := s.sh.Ring
-	dst.Reset()
-	for _, e := range view {
-		w := ring.At(e.Source)
-		copy(dst.AppendUnchecked(snapshot.EntityID{Index: e.Slot, Generation: e.Generation}), w.Row(int(ring.Row(e.Source, e.Slot))))
-	}
-}
-
-func (s *Sender) encode(dst []byte, tick uint32, usable bool, base, out []Entry, rep *Report) []byte {
+func (s *Sender) encode(dst []byte, tick uint32, usable bool, rep *Report) []byte {
 	sh := s.sh
-	s.materialize(sh.cur, out)
 	if usable {
-		s.materialize(sh.base, base)
 		start := len(dst)
 		dst = sh.Format.AppendDelta(dst, tick, s.acked, sh.base, sh.cur)
 		if len(dst)-start < sh.Format.FullLen(sh.cur) {
@@ -498,34 +642,48 @@ func (s *Sender) encode(dst []byte, tick uint32, usable bool, base, out []Entry,
 
 // commit records the view and settles accumulators, budget and counters.
 func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
-	s.hist.commit(tick, out)
 	s.tokens -= float64(n + s.cfg.Overhead)
 	rep.Bytes = n
 	rep.InView = len(out)
-	for _, e := range out {
-		rep.OldestValue = max(rep.OldestValue, tick-e.Source)
+	minSrc := uint32(0)
+	if len(out) > 0 {
+		minSrc = tick
 	}
-	s.nextW = s.nextW[:0]
-	for _, it := range s.items {
-		switch {
-		case it.kind == kindUnchanged:
-		case it.chosen:
+	next := s.nextW[:0]
+	if s.allSent {
+		// Nothing waits: every value in view is this tick's.
+		rep.Sent = len(s.items)
+		s.hist.commit(tick, out, minSrc)
+		s.waiting, s.nextW = next, s.waiting
+		s.record(tick, n, rep)
+		return
+	}
+	for k := range s.items {
+		it := &s.items[k]
+		if it.chosen {
 			rep.Sent++
-			s.forget(it.slot)
-		default:
-			rep.Deferred++
-			rep.OldestDeferral = max(rep.OldestDeferral, tick-s.since[it.slot])
-			s.nextW = append(s.nextW, it.slot)
+			continue
+		}
+		rep.Deferred++
+		rep.OldestDeferral = max(rep.OldestDeferral, tick-it.since)
+		next = append(next, waiter{slot: it.slot, since: it.since, acc: it.acc})
+		if !it.isNew {
+			minSrc = min(minSrc, it.src)
 		}
 	}
-	// Entities that waited last tick but are not candidates now stop waiting.
-	for _, sl := range s.waiting {
-		if s.seen[sl] != tick {
-			s.forget(sl)
-		}
+	rep.OldestValue = tick - minSrc
+	if len(out) == 0 {
+		rep.OldestValue = 0
 	}
-	s.waiting, s.nextW = s.nextW, s.waiting
+	s.hist.commit(tick, out, minSrc)
+	// Entities that waited last tick but are not waiting now (sent, left,
+	// unchanged, or no candidate) are forgotten with the old list.
+	s.waiting, s.nextW = next, s.waiting
+	s.record(tick, n, rep)
+}
 
+// record counts a packet in the sender's stats.
+func (s *Sender) record(tick uint32, n int, rep *Report) {
 	st := &s.stats
 	st.newest = tick
 	st.Packets++

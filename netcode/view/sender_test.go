@@ -71,8 +71,7 @@ type observer struct {
 }
 
 func (o *observer) candidates(c *crowd, x, y uint32, self int32) []view.Candidate {
-	o.near = c.grid.Query(o.near[:0], x, y, o.area.Reach())
-	o.members = o.area.Update(o.members[:0], &c.ents, o.near, x, y)
+	o.members = o.area.Query(o.members[:0], c.grid, &c.ents, x, y)
 	o.cands = o.cands[:0]
 	reach := float64(o.area.Reach())
 	for _, e := range o.members {
