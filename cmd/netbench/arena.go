@@ -208,7 +208,6 @@ type bot struct {
 	recs    botRecords
 	seq     uint32
 	area    *interest.Area
-	near    []int32
 	members []int32
 	cands   []view.Candidate
 
@@ -430,8 +429,7 @@ func (r *arenaRun) step(tick uint32) {
 // what the player aims at doubly so, its own entity always goes.
 func (r *arenaRun) candidates(b *bot, tick uint32) {
 	o := r.match.Observe(b.id)
-	b.near = r.grid.Query(b.near[:0], o.X, o.Y, b.area.Reach())
-	b.members = b.area.Update(b.members[:0], &r.ents, b.near, o.X, o.Y)
+	b.members = b.area.Query(b.members[:0], r.grid, &r.ents, o.X, o.Y)
 	entered := 0
 	for _, e := range b.members {
 		sl, gen := r.ents.Slots[e], r.ents.Generations[e]

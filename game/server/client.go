@@ -18,7 +18,6 @@ type client struct {
 	sess      *session.ServerSession
 	views     *view.Sender
 	area      *interest.Area
-	near      []int32
 	members   []int32
 	cands     []view.Candidate
 	recent    []uint16 // bytes of the last second's datagrams, by tick

@@ -201,8 +201,7 @@ func (s *Server) quantize() {
 // always goes.
 func (s *Server) candidates(c *client) []view.Candidate {
 	o := s.world.Observe(c.id)
-	c.near = s.grid.Query(c.near[:0], o.X, o.Y, c.area.Reach())
-	c.members = c.area.Update(c.members[:0], &s.ents, c.near, o.X, o.Y)
+	c.members = c.area.Query(c.members[:0], s.grid, &s.ents, o.X, o.Y)
 	c.cands = o.AppendCandidates(c.cands[:0], &s.ents, c.members, c.area.Reach())
 	return c.cands
 }
