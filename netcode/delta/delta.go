@@ -8,6 +8,10 @@ import (
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
+// rawBits is the widest generic field written raw: its wrapped difference
+// in bits_f bits, shorter than any gamma code can be.
+const rawBits = 2
+
 // AppendDelta appends a packet that carries cur as a delta against base, the
 // snapshot of tick baseline. The receiver must hold that snapshot; the sender
 // makes sure of it by only naming acknowledged ticks. baseline must be
@@ -20,18 +24,19 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 	w.WriteGamma(tick-baseline-1, ageOrder)
 
 	nb := base.Len()
-	c.writeSet(&w, c.status[:nb], removed, 255)
+	writeSet(&w, c.removed, nb)
 	c.writeEntities(&w, newOrder, cur, c.newIdx)
-	if c.writeSet(&w, c.status[:nb], changed, removed) == 0 {
+	writeSet(&w, c.chgPos, nb-len(c.removed))
+	if len(c.changed) == 0 {
 		return w.Bytes()
 	}
+	c.residuals(base, cur, tick-baseline)
 
 	// How this packet codes its changes: only present when there are some.
 	p := &c.plan
-	for f := range c.bits {
-		w.Write(uint32(p.width[f]), uint(c.wbits[f]))
-		if p.width[f] > 0 {
-			w.WriteBool(p.allSmall[f])
+	for f, kb := range c.kbits {
+		if kb > 0 && c.bits[f] > rawBits {
+			w.Write(uint32(p.order[f]), uint(kb))
 		}
 	}
 	nf := uint(len(c.bits))
@@ -42,141 +47,174 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 		}
 	}
 
-	for i := range nb {
-		if c.status[i] != changed {
-			continue
-		}
-		m := c.fmask[i]
+	resid := c.resid
+	for _, ch := range c.changed {
+		m := ch.mask
 		if nf > 1 {
-			if p.maskMode {
-				w.WriteBool(m == p.common)
-				if m != p.common {
-					w.Write(m, nf)
-				}
-			} else {
+			switch {
+			case !p.maskMode:
 				w.Write(m, nf)
+			case m == p.common:
+				w.Write(1, 1)
+			default:
+				w.Write(m<<1, nf+1) // the "common" bit 0, then the mask
 			}
 		}
-		brow, crow := base.Row(i), cur.Row(int(c.partner[i]))
-		for f := range c.bits {
-			if m&(1<<f) == 0 {
+		for ; m != 0; m &= m - 1 {
+			f := bits.TrailingZeros32(m)
+			z := resid[0]
+			resid = resid[1:]
+			if code := c.codes[f]; code != nil {
+				writeCoded(&w, code, z)
 				continue
 			}
-			fb := c.bits[f]
-			width := p.width[f]
-			if width == 0 {
-				w.Write(crow[f], uint(fb))
+			if c.bits[f] <= rawBits {
+				w.Write(uint32(bitpack.Unzigzag(z)), uint(c.bits[f])) // the wrapped difference
 				continue
 			}
-			z := bitpack.Zigzag(wrapDiff(crow[f], brow[f], fb))
-			small := bitpack.Len(z) <= uint(width)
-			if !p.allSmall[f] {
-				w.WriteBool(small)
-			}
-			if small {
-				w.Write(z, uint(width))
-			} else {
-				w.Write(crow[f], uint(fb))
-			}
+			w.WriteGamma(z, uint(p.order[f]))
 		}
 	}
 	return w.Bytes()
 }
 
-// analyse merges base and cur in slot order, fills the status, mask and
-// partner of every baseline entity and the list of new entities, and plans
-// the field widths and mask mode.
-func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
-	nf := len(c.bits)
-	for f := range nf {
-		c.hist[f] = [33]uint32{}
+// writeCoded writes residual z with code: the codeword of its bit length
+// c, then its c-1 bits below the leading one.
+func writeCoded(w *bitpack.Writer, code *bitpack.Code, z uint32) {
+	n := bits.Len32(z)
+	word, l := code.Word(n)
+	if n < 2 {
+		w.Write(word, l)
+		return
 	}
+	extra := uint(n - 1)
+	low := z & (1<<extra - 1)
+	if l+extra <= 32 {
+		w.Write(word|low<<l, l+extra)
+		return
+	}
+	w.Write(word, l)
+	w.Write(low, extra)
+}
+
+// analyse merges base and cur in slot order and lists the removed, the new
+// and the changed entities with their field masks.
+func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
+	nb, nc := base.Len(), cur.Len()
+	c.fit(nb)
+	c.removed, c.chgPos, c.changed, c.newIdx = c.removed[:0], c.chgPos[:0], c.changed[:0], c.newIdx[:0]
+	bids, cids := base.IDs(), cur.IDs()
+	i, j, surv := 0, 0, int32(0)
+	for i < nb && j < nc {
+		bi, cj := bids[i], cids[j]
+		if bi == cj {
+			brow, crow := base.Row(i), cur.Row(j)
+			crow = crow[:len(brow)]
+			var d uint32
+			for f, v := range brow {
+				d |= v ^ crow[f]
+			}
+			if d != 0 {
+				var m uint32
+				for f, v := range brow {
+					if v != crow[f] {
+						m |= 1 << f
+					}
+				}
+				c.changed = append(c.changed, change{base: int32(i), cur: int32(j), mask: m})
+				c.chgPos = append(c.chgPos, surv)
+			}
+			i, j, surv = i+1, j+1, surv+1
+			continue
+		}
+		switch {
+		case bi.Index < cj.Index:
+			c.removed = append(c.removed, int32(i))
+			i++
+		case cj.Index < bi.Index:
+			c.newIdx = append(c.newIdx, int32(j))
+			j++
+		default: // the slot's occupant changed
+			c.removed = append(c.removed, int32(i))
+			c.newIdx = append(c.newIdx, int32(j))
+			i, j = i+1, j+1
+		}
+	}
+	for ; i < nb; i++ {
+		c.removed = append(c.removed, int32(i))
+	}
+	for ; j < nc; j++ {
+		c.newIdx = append(c.newIdx, int32(j))
+	}
+}
+
+// residuals computes the zigzagged residual of every changed field against
+// its prediction, in packet order, and plans the generic fields' gamma
+// orders and the mask mode.
+func (c *Codec) residuals(base, cur *snapshot.Snapshot, gap uint32) {
+	nf := len(c.bits)
 	useMaskHist := nf > 1 && nf <= 8
 	if useMaskHist {
 		c.maskHist = [256]uint16{}
 	}
-	c.newIdx = c.newIdx[:0]
-	nb, nc := base.Len(), cur.Len()
-	c.fit(nb)
-	bids, cids := base.IDs(), cur.IDs()
-	i, j := 0, 0
-	for i < nb || j < nc {
-		switch {
-		case j >= nc || (i < nb && bids[i].Index < cids[j].Index):
-			c.status[i] = removed
-			i++
-		case i >= nb || cids[j].Index < bids[i].Index:
-			c.newIdx = append(c.newIdx, int32(j))
-			j++
-		default:
-			if bids[i].Generation != cids[j].Generation {
-				c.status[i] = removed
-				c.newIdx = append(c.newIdx, int32(j))
-			} else {
-				brow, crow := base.Row(i), cur.Row(j)
-				var m uint32
-				for f := range nf {
-					if brow[f] != crow[f] {
-						m |= 1 << f
-						z := bitpack.Zigzag(wrapDiff(crow[f], brow[f], c.bits[f]))
-						c.hist[f][bits.Len32(z)]++
-					}
-				}
-				c.fmask[i] = m
-				c.partner[i] = int32(j)
-				if m == 0 {
-					c.status[i] = unchanged
-				} else {
-					c.status[i] = changed
-					if useMaskHist {
-						c.maskHist[m]++
-					}
-				}
-			}
-			i++
-			j++
+	for f, code := range c.codes {
+		if code == nil {
+			c.rhist[f] = [33]uint32{}
 		}
 	}
-	c.planWidths()
+	c.resid = c.resid[:0]
+	for _, ch := range c.changed {
+		brow, crow := base.Row(int(ch.base)), cur.Row(int(ch.cur))
+		pred := brow
+		if c.pred != nil {
+			c.pred.Predict(brow, gap, c.predRow)
+			pred = c.predRow
+		}
+		for m := ch.mask; m != 0; m &= m - 1 {
+			f := bits.TrailingZeros32(m)
+			z := bitpack.Zigzag(wrapDiff(crow[f], pred[f], c.bits[f]))
+			c.resid = append(c.resid, z)
+			if c.codes[f] == nil {
+				c.rhist[f][bits.Len32(z)]++
+			}
+		}
+		if useMaskHist {
+			c.maskHist[ch.mask]++
+		}
+	}
+	c.planOrders()
 	c.planMasks(useMaskHist)
 }
 
-// planWidths picks, per field, the small-delta width that codes this
-// packet's changes of the field in the fewest bits.
-func (c *Codec) planWidths() {
+// planOrders picks, per generic field, the gamma order that codes this
+// packet's residuals of the field in the fewest bits.
+func (c *Codec) planOrders() {
 	p := &c.plan
-	for f, fb := range c.bits {
-		h := &c.hist[f]
-		total, maxLen := 0, 0
-		for l := 0; l <= int(fb); l++ {
-			if h[l] > 0 {
-				total += int(h[l])
-				maxLen = l
+	for f, code := range c.codes {
+		if code != nil || c.bits[f] <= rawBits {
+			continue
+		}
+		h := &c.rhist[f]
+		best, bestCost := 0, -1
+		for k := 0; k < int(c.bits[f]) && k < 1<<c.kbits[f]; k++ {
+			// gamma(k) of a value of bit length n: k+1 bits up to n = k,
+			// then about 2n-1-k.
+			cost := 0
+			for n, cnt := range h[:c.bits[f]+1] {
+				if cnt == 0 {
+					continue
+				}
+				if n <= k {
+					cost += int(cnt) * (k + 1)
+				} else {
+					cost += int(cnt) * (2*n - 1 - k)
+				}
+			}
+			if bestCost < 0 || cost < bestCost {
+				best, bestCost = k, cost
 			}
 		}
-		// Width 0: every change absolute.
-		best, bestCost, bestAll := 0, total*int(fb), false
-		if maxLen < int(fb) && maxLen > 0 && total > 0 {
-			if cost := total * maxLen; cost < bestCost {
-				best, bestCost, bestAll = maxLen, cost, true
-			}
-		}
-		fits := 0
-		for width := 1; width < int(fb) && width < 1<<c.wbits[f]; width++ {
-			fits += int(h[width])
-			if width == 1 {
-				fits += int(h[0]) // (a zero change never occurs; kept for safety)
-			}
-			cost := total + fits*width + (total-fits)*int(fb)
-			if cost < bestCost {
-				best, bestCost, bestAll = width, cost, false
-			}
-		}
-		if best >= 1<<c.wbits[f] {
-			best, bestAll = 0, false
-		}
-		p.width[f] = uint8(best)
-		p.allSmall[f] = bestAll
+		p.order[f] = uint8(best)
 	}
 }
 
@@ -204,108 +242,84 @@ func (c *Codec) planMasks(useHist bool) {
 // setOrderBits is the width of a set's gap order (0..3).
 const setOrderBits = 2
 
-// writeSet writes the positions of status whose status is member, counting
-// positions over the universe of entries not equal to skip: as a bitmask over
-// the universe, or as a count and gaps, whichever is shorter. It returns the
-// number of members.
-func (c *Codec) writeSet(w *bitpack.Writer, status []uint8, member, skip uint8) int {
-	universe, count := 0, 0
+// writeSet writes the set of positions pos (increasing, below universe):
+// as a bitmask over the universe, or as a count and gaps, whichever is
+// shorter.
+func writeSet(w *bitpack.Writer, pos []int32, universe int) {
 	var costs [1 << setOrderBits]int
-	prev := -1
-	for _, s := range status {
-		if s == skip {
-			continue
-		}
-		if s == member {
-			addGammaCosts(costs[:], uint32(universe-prev-1))
-			prev = universe
-			count++
-		}
-		universe++
+	prev := int32(-1)
+	for _, p := range pos {
+		addGammaCosts(costs[:], uint32(p-prev-1))
+		prev = p
 	}
 	k, gapCost := bestOrder(costs[:])
-	gapCost += bitpack.GammaLen(uint32(count), 0) + setOrderBits
+	gapCost += bitpack.GammaLen(uint32(len(pos)), 0) + setOrderBits
 	if universe <= gapCost {
-		w.WriteBool(true) // bitmask
-		for _, s := range status {
-			if s != skip {
-				w.WriteBool(s == member)
+		w.Write(1, 1) // bitmask
+		next := int32(0)
+		for _, p := range pos {
+			for p-next >= 32 {
+				w.Write(0, 32)
+				next += 32
 			}
+			w.Write(1<<(p-next), uint(p-next+1)) // zeros up to p, then its one
+			next = p + 1
 		}
-		return count
+		for rest := int32(universe) - next; rest > 0; rest -= 32 {
+			w.Write(0, uint(min(rest, 32)))
+		}
+		return
 	}
-	w.WriteBool(false)
-	w.WriteGamma(uint32(count), 0)
-	if count == 0 {
-		return 0
+	w.Write(0, 1)
+	w.WriteGamma(uint32(len(pos)), 0)
+	if len(pos) == 0 {
+		return
 	}
 	w.Write(uint32(k), setOrderBits)
-	universe, prev = 0, -1
-	for _, s := range status {
-		if s == skip {
-			continue
-		}
-		if s == member {
-			w.WriteGamma(uint32(universe-prev-1), k)
-			prev = universe
-		}
-		universe++
+	prev = -1
+	for _, p := range pos {
+		w.WriteGamma(uint32(p-prev-1), k)
+		prev = p
 	}
-	return count
 }
 
-// readSet reads a set written by writeSet and marks its members in status
-// (over the entries not equal to skip) as member. It returns the number of members.
-func readSet(r *bitpack.Reader, status []uint8, member, skip uint8) (int, error) {
+// readSet reads a set written by writeSet over universe positions and
+// appends its members to pos, which must have room for universe of them.
+func readSet(r *bitpack.Reader, pos []int32, universe int) ([]int32, error) {
 	if r.ReadBool() {
-		universe := 0
-		for _, s := range status {
-			if s != skip {
-				universe++
-			}
-		}
 		if universe > r.Remaining() {
-			return 0, fmt.Errorf("%w: set bitmask of %d bits, %d left", ErrMalformed, universe, r.Remaining())
+			return pos, fmt.Errorf("%w: set bitmask of %d bits, %d left", ErrMalformed, universe, r.Remaining())
 		}
-		count := 0
-		for i, s := range status {
-			if s != skip && r.ReadBool() {
-				status[i] = member
-				count++
+		for at := 0; at < universe; at += 32 {
+			v := r.Read(uint(min(universe-at, 32)))
+			for ; v != 0; v &= v - 1 {
+				pos = append(pos, int32(at+bits.TrailingZeros32(v)))
 			}
 		}
-		return count, r.Err()
+		return pos, r.Err()
 	}
 	count := r.ReadGamma(0)
 	if r.Err() != nil {
-		return 0, fmt.Errorf("%w: set count: %w", ErrMalformed, r.Err())
+		return pos, fmt.Errorf("%w: set count: %w", ErrMalformed, r.Err())
 	}
 	if count == 0 {
-		return 0, nil
+		return pos, nil
 	}
-	if int64(count) > int64(len(status)) {
-		return 0, fmt.Errorf("%w: set of %d in %d", ErrMalformed, count, len(status))
+	if int64(count) > int64(universe) {
+		return pos, fmt.Errorf("%w: set of %d in %d", ErrMalformed, count, universe)
 	}
 	k := uint(r.Read(setOrderBits))
-	pos := 0 // index into status; only moves forward
+	prev := int64(-1)
 	for range count {
-		gap := r.ReadGamma(k)
+		p := prev + 1 + int64(r.ReadGamma(k))
 		if r.Err() != nil {
-			return 0, fmt.Errorf("%w: set gap: %w", ErrMalformed, r.Err())
+			return pos, fmt.Errorf("%w: set gap: %w", ErrMalformed, r.Err())
 		}
-		// Advance gap+1 positions of the universe.
-		for step := int64(gap) + 1; ; pos++ {
-			if pos >= len(status) {
-				return 0, fmt.Errorf("%w: set position beyond its universe", ErrMalformed)
-			}
-			if status[pos] != skip {
-				if step--; step == 0 {
-					break
-				}
-			}
+		if p >= int64(universe) {
+			return pos, fmt.Errorf("%w: set position beyond its universe", ErrMalformed)
 		}
-		status[pos] = member
-		pos++
+		pos = append(pos, int32(p))
+		prev = p
 	}
-	return int(count), nil
+	return pos, nil
 }

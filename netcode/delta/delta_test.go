@@ -218,12 +218,16 @@ func TestAngleWrapIsSmall(t *testing.T) {
 		mustAppend(t, base, snapshot.EntityID{Index: uint16(i)}, 1022)
 		mustAppend(t, cur, snapshot.EntityID{Index: uint16(i)}, 1)
 	}
-	p := c.AppendDelta(nil, 3, 2, base, cur)
-	if c.plan.width[0] > 3 {
-		t.Fatalf("1022 -> 1 coded with small width %d; a wrapped change of 3 steps needs 3 bits", c.plan.width[0])
+	c.AppendDelta(nil, 3, 2, base, cur)
+	if c.resid[0] != bitpack.Zigzag(3) {
+		t.Fatalf("1022 -> 1 coded as residual %d; a wrapped change of 3 steps is zigzag(3) = 6", c.resid[0])
+	}
+	// 16 residuals of 3 bits, with the gamma order 2 the packet chooses:
+	// 3 bits each, and 4 header bits besides the sets.
+	if c.plan.order[0] != 2 {
+		t.Fatalf("gamma order %d, want 2", c.plan.order[0])
 	}
 	roundTrip(t, c, 3, 2, base, cur)
-	_ = p
 }
 
 func TestReplacedSlotIsRemovalPlusNew(t *testing.T) {
@@ -233,8 +237,8 @@ func TestReplacedSlotIsRemovalPlusNew(t *testing.T) {
 	mustAppend(t, cur, snapshot.EntityID{Index: 3, Generation: 2}, 10, 10, 10, 10)
 	roundTrip(t, c, 2, 1, base, cur)
 	c.AppendDelta(nil, 2, 1, base, cur)
-	if c.status[0] != removed || len(c.newIdx) != 1 {
-		t.Fatalf("status %d, %d new: a new generation must be a removal plus a new entity", c.status[0], len(c.newIdx))
+	if len(c.removed) != 1 || len(c.newIdx) != 1 || len(c.changed) != 0 {
+		t.Fatalf("%d removed, %d new, %d changed: a new generation must be a removal plus a new entity", len(c.removed), len(c.newIdx), len(c.changed))
 	}
 }
 
