@@ -111,7 +111,7 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 		brow, row := base.Row(bi), out.Row(oi)
 		pred := brow
 		if c.pred != nil {
-			c.pred.Predict(brow, gap, c.predRow)
+			c.pred.Predict(brow, gap, m, c.predRow)
 			pred = c.predRow
 		}
 		for ; m != 0; m &= m - 1 {

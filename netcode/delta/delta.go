@@ -167,7 +167,7 @@ func (c *Codec) residuals(base, cur *snapshot.Snapshot, gap uint32) {
 		brow, crow := base.Row(int(ch.base)), cur.Row(int(ch.cur))
 		pred := brow
 		if c.pred != nil {
-			c.pred.Predict(brow, gap, c.predRow)
+			c.pred.Predict(brow, gap, ch.mask, c.predRow)
 			pred = c.predRow
 		}
 		for m := ch.mask; m != 0; m &= m - 1 {

@@ -8,15 +8,19 @@ import "math"
 // (Schema.Predictor), from how its entities move.
 //
 // Predict reads one entity's baseline row base, the gap in ticks from the
-// baseline to the predicted tick (at least 1), and writes the predicted row
-// into pred (len(pred) == len(base); pred never aliases base). Both ends of a
+// baseline to the predicted tick (at least 1) and the entity's field mask
+// (bit f set: field f differs from the baseline; never 0), and writes the
+// predicted row into pred (len(pred) == len(base); pred never aliases
+// base). Only the fields of the mask are read from pred: the others keep
+// their baseline values. The mask lets a prediction use what is known to
+// have changed (a state flag that flipped says a walk started or ended). Both ends of a
 // connection must compute the same bits on every platform: a Predictor uses
 // integer arithmetic only (tables built with integer arithmetic included,
 // see HeadingSteps), never floating point, and no state but its own
 // immutable tables. It must not allocate. Predicted values may exceed their
 // field's width; the codec wraps them.
 type Predictor interface {
-	Predict(base []uint32, gap uint32, pred []uint32)
+	Predict(base []uint32, gap, mask uint32, pred []uint32)
 }
 
 // HeadingSteps is a table for predictors of bodies that move along their

@@ -187,12 +187,16 @@ func (c Config) Schema() (*snapshot.Schema, error) {
 		return nil, err
 	}
 	pos, heading, _ := c.quantizers()
-	return snapshot.NewSchema(IndexBits, GenerationBits, c.Entities,
+	s, err := snapshot.NewSchema(IndexBits, GenerationBits, c.Entities,
 		snapshot.Field{Name: "x", Bits: pos.Bits()},
 		snapshot.Field{Name: "y", Bits: pos.Bits()},
 		snapshot.Field{Name: "heading", Bits: heading.Bits()},
 		snapshot.Field{Name: "state", Bits: 8},
 	)
+	if err != nil {
+		return nil, err
+	}
+	return withCodes(s, c), nil
 }
 
 // ChangedShare returns c(k) = 1 - (1-p)(1-a)^(k-1), the expected share of
