@@ -26,8 +26,11 @@ type Codec struct {
 	schema *snapshot.Schema
 	pred   snapshot.Predictor
 	bits   []uint8         // width of each field
-	kbits  []uint8         // width of each generic field's gamma order
-	codes  []*bitpack.Code // each field's residual code; nil: generic (gamma(k) per packet)
+	kbits   []uint8    // width of each field's gamma order in a packet; 0: none written
+	enc     [][]uint32 // per field: its code's codewords (packCode); nil: a generic field
+	codes   []*bitpack.Code
+	generic bool   // some field has no code
+	recip   uint64 // ceil(2^32 / number of fields): j*recip>>32 = j/fields for any value index j
 
 	// Scratch, grown to the largest snapshot met (see fit), then reused:
 	// a codec meets a player's view, far below the schema's maximum.
@@ -75,15 +78,23 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 		bits:    make([]uint8, nf),
 		kbits:   make([]uint8, nf),
 		codes:   make([]*bitpack.Code, nf),
+		enc:     make([][]uint32, nf),
 		predRow: make([]uint32, nf),
 		// Never nil: writeEntities reads a nil list as "every entity".
 		newIdx: make([]int32, 0, 64),
 	}
+	c.recip = (1<<32 + uint64(nf) - 1) / uint64(nf)
 	for f, fd := range s.Fields {
 		c.bits[f] = fd.Bits
 		c.codes[f] = fd.Code
-		if fd.Code == nil {
+		switch {
+		case fd.Code != nil:
+			c.enc[f] = packCode(fd.Code)
+		case fd.Bits > rawBits:
 			c.kbits[f] = uint8(bitpack.Len(uint32(fd.Bits - 1)))
+			c.generic = true
+		default:
+			c.generic = true
 		}
 	}
 	return c, nil

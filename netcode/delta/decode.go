@@ -66,7 +66,7 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 	nf := uint(len(c.bits))
 	if len(c.chgPos) > 0 {
 		for f, kb := range c.kbits {
-			if kb > 0 && c.bits[f] > rawBits {
+			if kb > 0 {
 				k := uint8(r.Read(uint(kb)))
 				if k >= c.bits[f] {
 					return fmt.Errorf("%w: field %d gamma order %d of %d bits", ErrMalformed, f, k, c.bits[f])

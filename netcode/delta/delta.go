@@ -30,12 +30,16 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 	if len(c.changed) == 0 {
 		return w.Bytes()
 	}
-	c.residuals(base, cur, tick-baseline)
+	gap := tick - baseline
+	if c.generic {
+		c.residuals(base, cur, gap)
+	}
+	c.planMasks()
 
 	// How this packet codes its changes: only present when there are some.
 	p := &c.plan
 	for f, kb := range c.kbits {
-		if kb > 0 && c.bits[f] > rawBits {
+		if kb > 0 {
 			w.Write(uint32(p.order[f]), uint(kb))
 		}
 	}
@@ -47,54 +51,121 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 		}
 	}
 
-	resid := c.resid
-	for _, ch := range c.changed {
-		m := ch.mask
-		if nf > 1 {
-			switch {
-			case !p.maskMode:
-				w.Write(m, nf)
-			case m == p.common:
-				w.Write(1, 1)
-			default:
-				w.Write(m<<1, nf+1) // the "common" bit 0, then the mask
-			}
-		}
-		for ; m != 0; m &= m - 1 {
-			f := bits.TrailingZeros32(m)
-			z := resid[0]
-			resid = resid[1:]
-			if code := c.codes[f]; code != nil {
-				writeCoded(&w, code, z)
-				continue
-			}
-			if c.bits[f] <= rawBits {
-				w.Write(uint32(bitpack.Unzigzag(z)), uint(c.bits[f])) // the wrapped difference
-				continue
-			}
-			w.WriteGamma(z, uint(p.order[f]))
-		}
+	if c.generic {
+		c.writeChangesGeneric(&w)
+	} else {
+		c.writeChanges(&w, base, cur, gap)
 	}
 	return w.Bytes()
 }
 
-// writeCoded writes residual z with code: the codeword of its bit length
-// c, then its c-1 bits below the leading one.
-func writeCoded(w *bitpack.Writer, code *bitpack.Code, z uint32) {
-	n := bits.Len32(z)
-	word, l := code.Word(n)
-	if n < 2 {
-		w.Write(word, l)
-		return
+// writeMask writes a changed entity's field mask.
+func (c *Codec) writeMask(w *bitpack.Writer, m uint32) {
+	nf := uint(len(c.bits))
+	switch {
+	case nf == 1:
+	case !c.plan.maskMode:
+		w.Write(m, nf)
+	case m == c.plan.common:
+		w.Write(1, 1)
+	default:
+		w.Write(m<<1, nf+1) // the "common" bit 0, then the mask
 	}
-	extra := uint(n - 1)
-	low := z & (1<<extra - 1)
+}
+
+// writeChanges writes the changed entities when every field has a code,
+// computing residuals as it goes.
+func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, gap uint32) {
+	nf := len(c.bits)
+	bv, cv := base.Values(), cur.Values()
+	fbits, enc, pr := c.bits[:nf], c.enc[:nf], c.predRow[:nf]
+	p := &c.plan
+	for _, ch := range c.changed {
+		m := ch.mask
+		switch {
+		case nf == 1:
+		case !p.maskMode:
+			w.Write(m, uint(nf))
+		case m == p.common:
+			w.Write(1, 1)
+		default:
+			w.Write(m<<1, uint(nf)+1) // the "common" bit 0, then the mask
+		}
+		bo, co := int(ch.base)*nf, int(ch.cur)*nf
+		brow, crow := bv[bo:bo+nf:bo+nf], cv[co:co+nf:co+nf]
+		pred := brow
+		if c.pred != nil {
+			c.pred.Predict(brow, gap, m, pr)
+			pred = pr
+		}
+		for ; m != 0; m &= m - 1 {
+			f := bits.TrailingZeros32(m)
+			sh := 32 - fbits[f]
+			z := bitpack.Zigzag(int32((crow[f]-pred[f])<<sh) >> sh)
+			// The codeword of z's bit length n, then the n-1 bits of z
+			// below its leading one (see writeCoded).
+			n := bits.Len32(z)
+			e := enc[f][n]
+			word, l := e&0xffff, uint(e>>16)
+			extra := uint(max(n-1, 0))
+			if l+extra <= 32 {
+				w.Write(word|(z&(1<<extra-1))<<l, l+extra)
+			} else {
+				w.Write(word, l)
+				w.Write(z, extra)
+			}
+		}
+	}
+}
+
+// writeChangesGeneric writes the changed entities with the residuals
+// residuals computed, for schemas with generic fields.
+func (c *Codec) writeChangesGeneric(w *bitpack.Writer) {
+	resid := c.resid
+	for _, ch := range c.changed {
+		m := ch.mask
+		c.writeMask(w, m)
+		for ; m != 0; m &= m - 1 {
+			f := bits.TrailingZeros32(m)
+			z := resid[0]
+			resid = resid[1:]
+			switch {
+			case c.enc[f] != nil:
+				writeCoded(w, c.enc[f], z)
+			case c.bits[f] <= rawBits:
+				w.Write(uint32(bitpack.Unzigzag(z)), uint(c.bits[f])) // the wrapped difference
+			default:
+				w.WriteGamma(z, uint(c.plan.order[f]))
+			}
+		}
+	}
+}
+
+// writeCoded writes residual z with a field's code (its words, see
+// packCode): the codeword of z's bit length n, then the n-1 bits of z below
+// its leading one.
+func writeCoded(w *bitpack.Writer, enc []uint32, z uint32) {
+	n := bits.Len32(z)
+	e := enc[n]
+	word, l := e&0xffff, uint(e>>16)
+	extra := uint(max(n-1, 0))
 	if l+extra <= 32 {
-		w.Write(word|low<<l, l+extra)
+		w.Write(word|(z&(1<<extra-1))<<l, l+extra)
 		return
 	}
 	w.Write(word, l)
-	w.Write(low, extra)
+	w.Write(z, extra) // Write drops the bits above extra: the leading one
+
+}
+
+// packCode returns code's codewords, one per symbol, as word | length<<16.
+func packCode(code *bitpack.Code) []uint32 {
+	enc := make([]uint32, code.Symbols())
+	for s := range enc {
+		word, l := code.Word(s)
+		enc[s] = word | uint32(l)<<16
+	}
+	return enc
 }
 
 // analyse merges base and cur in slot order and lists the removed, the new
@@ -103,26 +174,31 @@ func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
 	nb, nc := base.Len(), cur.Len()
 	c.fit(nb)
 	c.removed, c.chgPos, c.changed, c.newIdx = c.removed[:0], c.chgPos[:0], c.changed[:0], c.newIdx[:0]
+	useMaskHist := len(c.bits) > 1 && len(c.bits) <= 8
+	if useMaskHist {
+		c.maskHist = [256]uint16{}
+	}
 	bids, cids := base.IDs(), cur.IDs()
+	if sameIDs(bids, cids) {
+		c.diffRows(base.Values(), cur.Values(), useMaskHist)
+		return // the usual case: the same entities
+	}
+	nf := len(c.bits)
+	bv, cv := base.Values(), cur.Values()
 	i, j, surv := 0, 0, int32(0)
 	for i < nb && j < nc {
 		bi, cj := bids[i], cids[j]
 		if bi == cj {
-			brow, crow := base.Row(i), cur.Row(j)
-			crow = crow[:len(brow)]
-			var d uint32
+			bo, co := i*nf, j*nf
+			brow, crow := bv[bo:bo+nf], cv[co:co+nf]
+			var m uint32
 			for f, v := range brow {
-				d |= v ^ crow[f]
-			}
-			if d != 0 {
-				var m uint32
-				for f, v := range brow {
-					if v != crow[f] {
-						m |= 1 << f
-					}
+				if v != crow[f] {
+					m |= 1 << f
 				}
-				c.changed = append(c.changed, change{base: int32(i), cur: int32(j), mask: m})
-				c.chgPos = append(c.chgPos, surv)
+			}
+			if m != 0 {
+				c.addChange(int32(i), int32(j), surv, m, useMaskHist)
 			}
 			i, j, surv = i+1, j+1, surv+1
 			continue
@@ -148,19 +224,93 @@ func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
 	}
 }
 
+// sameIDs reports whether a and b list the same ids.
+func sameIDs(a, b []snapshot.EntityID) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	b = b[:len(a)]
+	for i, id := range a {
+		if id != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// diffRows lists the changed rows of two snapshots that hold the same
+// entities, given their values. It compares the values four at a time,
+// whatever the row width, and looks closer only where some differ: the
+// differing values of a group of four become bits of a nibble, each of
+// which names an entity and a field.
+func (c *Codec) diffRows(bv, cv []uint32, useMaskHist bool) {
+	nf := uint32(len(c.bits))
+	recip := c.recip
+	cv = cv[:len(bv)]
+	last := ^uint32(0) // the entity of the last change listed
+	k := 0
+	for ; k+4 <= len(bv); k += 4 {
+		b, v := bv[k:k+4:k+4], cv[k:k+4:k+4]
+		if (b[0]^v[0])|(b[1]^v[1])|(b[2]^v[2])|(b[3]^v[3]) == 0 {
+			continue
+		}
+		nib := neq(b[0], v[0]) | neq(b[1], v[1])<<1 | neq(b[2], v[2])<<2 | neq(b[3], v[3])<<3
+		for ; nib != 0; nib &= nib - 1 {
+			j := uint32(k + bits.TrailingZeros32(nib))
+			e := uint32(uint64(j) * recip >> 32) // j / nf
+			last = c.markChange(e, j-e*nf, last, useMaskHist)
+		}
+	}
+	for ; k < len(bv); k++ {
+		if bv[k] != cv[k] {
+			j := uint32(k)
+			e := uint32(uint64(j) * recip >> 32)
+			last = c.markChange(e, j-e*nf, last, useMaskHist)
+		}
+	}
+	if useMaskHist && len(c.changed) > 0 {
+		c.maskHist[c.changed[len(c.changed)-1].mask]++
+	}
+}
+
+// neq is 1 if a != b, else 0.
+func neq(a, b uint32) uint32 {
+	var n uint32
+	if a != b {
+		n = 1
+	}
+	return n
+}
+
+// markChange notes that field f of entity e (at or after entity last, the
+// entity of the last change listed) differs, and returns e.
+func (c *Codec) markChange(e, f, last uint32, useMaskHist bool) uint32 {
+	if e == last {
+		c.changed[len(c.changed)-1].mask |= 1 << f
+		return e
+	}
+	if useMaskHist && len(c.changed) > 0 {
+		c.maskHist[c.changed[len(c.changed)-1].mask]++
+	}
+	c.changed = append(c.changed, change{base: int32(e), cur: int32(e), mask: 1 << f})
+	c.chgPos = append(c.chgPos, int32(e))
+	return e
+}
+
+func (c *Codec) addChange(bi, ci, surv int32, m uint32, useMaskHist bool) {
+	c.changed = append(c.changed, change{base: bi, cur: ci, mask: m})
+	c.chgPos = append(c.chgPos, surv)
+	if useMaskHist {
+		c.maskHist[m]++
+	}
+}
+
 // residuals computes the zigzagged residual of every changed field against
 // its prediction, in packet order, and plans the generic fields' gamma
-// orders and the mask mode.
+// orders.
 func (c *Codec) residuals(base, cur *snapshot.Snapshot, gap uint32) {
-	nf := len(c.bits)
-	useMaskHist := nf > 1 && nf <= 8
-	if useMaskHist {
-		c.maskHist = [256]uint16{}
-	}
-	for f, code := range c.codes {
-		if code == nil {
-			c.rhist[f] = [33]uint32{}
-		}
+	for f := range c.bits {
+		c.rhist[f] = [33]uint32{}
 	}
 	c.resid = c.resid[:0]
 	for _, ch := range c.changed {
@@ -174,40 +324,27 @@ func (c *Codec) residuals(base, cur *snapshot.Snapshot, gap uint32) {
 			f := bits.TrailingZeros32(m)
 			z := bitpack.Zigzag(wrapDiff(crow[f], pred[f], c.bits[f]))
 			c.resid = append(c.resid, z)
-			if c.codes[f] == nil {
-				c.rhist[f][bits.Len32(z)]++
-			}
-		}
-		if useMaskHist {
-			c.maskHist[ch.mask]++
+			c.rhist[f][bits.Len32(z)]++
 		}
 	}
 	c.planOrders()
-	c.planMasks(useMaskHist)
 }
 
 // planOrders picks, per generic field, the gamma order that codes this
 // packet's residuals of the field in the fewest bits.
 func (c *Codec) planOrders() {
 	p := &c.plan
-	for f, code := range c.codes {
-		if code != nil || c.bits[f] <= rawBits {
+	for f, kb := range c.kbits {
+		if kb == 0 {
 			continue
 		}
 		h := &c.rhist[f]
 		best, bestCost := 0, -1
 		for k := 0; k < int(c.bits[f]) && k < 1<<c.kbits[f]; k++ {
-			// gamma(k) of a value of bit length n: k+1 bits up to n = k,
-			// then about 2n-1-k.
 			cost := 0
 			for n, cnt := range h[:c.bits[f]+1] {
-				if cnt == 0 {
-					continue
-				}
-				if n <= k {
-					cost += int(cnt) * (k + 1)
-				} else {
-					cost += int(cnt) * (2*n - 1 - k)
+				if cnt > 0 {
+					cost += int(cnt) * gammaLenOfBitLen(n, k)
 				}
 			}
 			if bestCost < 0 || cost < bestCost {
@@ -220,10 +357,10 @@ func (c *Codec) planOrders() {
 
 // planMasks decides whether naming the packet's most common field mask with
 // one bit is cheaper than writing every mask in full.
-func (c *Codec) planMasks(useHist bool) {
+func (c *Codec) planMasks() {
 	p := &c.plan
 	p.maskMode, p.common = false, 0
-	if !useHist {
+	if len(c.bits) <= 1 || len(c.bits) > 8 {
 		return
 	}
 	nf := len(c.bits)
@@ -246,11 +383,20 @@ const setOrderBits = 2
 // as a bitmask over the universe, or as a count and gaps, whichever is
 // shorter.
 func writeSet(w *bitpack.Writer, pos []int32, universe int) {
-	var costs [1 << setOrderBits]int
+	// The gaps by bit length, then what each order would cost.
+	var hist [33]int
 	prev := int32(-1)
 	for _, p := range pos {
-		addGammaCosts(costs[:], uint32(p-prev-1))
+		hist[bits.Len32(uint32(p-prev-1))]++
 		prev = p
+	}
+	var costs [1 << setOrderBits]int
+	for k := range costs {
+		for n, cnt := range hist {
+			if cnt > 0 {
+				costs[k] += cnt * gammaLenOfBitLen(n, k)
+			}
+		}
 	}
 	k, gapCost := bestOrder(costs[:])
 	gapCost += bitpack.GammaLen(uint32(len(pos)), 0) + setOrderBits
@@ -281,6 +427,16 @@ func writeSet(w *bitpack.Writer, pos []int32, universe int) {
 		w.WriteGamma(uint32(p-prev-1), k)
 		prev = p
 	}
+}
+
+// gammaLenOfBitLen returns about how long gamma(k) codes a value of bit
+// length n are: exactly k+1 up to n = k, then 2n-1-k or one bit more
+// (close enough to choose an order; the packet says which was chosen).
+func gammaLenOfBitLen(n, k int) int {
+	if n <= k {
+		return k + 1
+	}
+	return 2*n - 1 - k
 }
 
 // readSet reads a set written by writeSet over universe positions and

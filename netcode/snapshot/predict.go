@@ -113,3 +113,8 @@ func sinQuarter(t int64) int64 {
 	acc = a1 + acc*t2>>30
 	return min(acc*t>>30, 1<<30)
 }
+
+// Values returns every entity's row, one after the other in slot order
+// (len(IDs()) rows of NumFields values): for codecs and predictors that
+// walk rows in bulk. The slice is the snapshot's own: do not modify it.
+func (s *Snapshot) Values() []uint32 { return s.values }

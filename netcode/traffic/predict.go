@@ -17,7 +17,7 @@ func newPredictor(c Config) *predictor {
 
 // Predict implements snapshot.Predictor.
 func (p *predictor) Predict(base []uint32, gap, mask uint32, pred []uint32) {
-	copy(pred, base)
+	pred[FieldHeading], pred[FieldState] = base[FieldHeading], base[FieldState]
 	n := uint32(1)
 	switch {
 	case mask&(1<<FieldState) != 0:
