@@ -239,16 +239,29 @@ func sameIDs(a, b []snapshot.EntityID) bool {
 }
 
 // diffRows lists the changed rows of two snapshots that hold the same
-// entities, given their values. It compares the values four at a time,
+// entities, given their values. It compares the values eight at a time,
 // whatever the row width, and looks closer only where some differ: the
-// differing values of a group of four become bits of a nibble, each of
-// which names an entity and a field.
+// differing values of a group become bits of a small mask, each of which
+// names an entity and a field.
 func (c *Codec) diffRows(bv, cv []uint32, useMaskHist bool) {
 	nf := uint32(len(c.bits))
 	recip := c.recip
 	cv = cv[:len(bv)]
 	last := ^uint32(0) // the entity of the last change listed
 	k := 0
+	for ; k+8 <= len(bv); k += 8 {
+		b, v := bv[k:k+8:k+8], cv[k:k+8:k+8]
+		if (b[0]^v[0])|(b[1]^v[1])|(b[2]^v[2])|(b[3]^v[3])|(b[4]^v[4])|(b[5]^v[5])|(b[6]^v[6])|(b[7]^v[7]) == 0 {
+			continue
+		}
+		nib := neq(b[0], v[0]) | neq(b[1], v[1])<<1 | neq(b[2], v[2])<<2 | neq(b[3], v[3])<<3 |
+			neq(b[4], v[4])<<4 | neq(b[5], v[5])<<5 | neq(b[6], v[6])<<6 | neq(b[7], v[7])<<7
+		for ; nib != 0; nib &= nib - 1 {
+			j := uint32(k + bits.TrailingZeros32(nib))
+			e := uint32(uint64(j) * recip >> 32) // j / nf
+			last = c.markChange(e, j-e*nf, last, useMaskHist)
+		}
+	}
 	for ; k+4 <= len(bv); k += 4 {
 		b, v := bv[k:k+4:k+4], cv[k:k+4:k+4]
 		if (b[0]^v[0])|(b[1]^v[1])|(b[2]^v[2])|(b[3]^v[3]) == 0 {

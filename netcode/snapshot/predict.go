@@ -29,8 +29,9 @@ type Predictor interface {
 // arithmetic only, so every platform builds the same table, and is
 // immutable once built.
 type HeadingSteps struct {
-	dx, dy []int32
-	shift  uint8 // heading >> shift indexes the table
+	steps []int32 // per table entry: dx, dy
+	mask  uint32  // of a table index
+	shift uint8   // heading >> shift indexes the table
 }
 
 // stepTableBits bounds the table: headings finer than 4096 steps a turn
@@ -47,19 +48,20 @@ func NewHeadingSteps(headingBits uint8, unitsPerTick float64) *HeadingSteps {
 	tb := min(headingBits, stepTableBits)
 	n := 1 << tb
 	speed := int64(math.Round(unitsPerTick * 256))
-	s := &HeadingSteps{dx: make([]int32, n), dy: make([]int32, n), shift: headingBits - tb}
+	s := &HeadingSteps{steps: make([]int32, 2*n), mask: uint32(n - 1), shift: headingBits - tb}
 	for i := range n {
 		c, sn := cosSin(i, tb)
-		s.dx[i] = int32(roundShift(speed*c, 30))
-		s.dy[i] = int32(roundShift(speed*sn, 30))
+		s.steps[2*i] = int32(roundShift(speed*c, 30))
+		s.steps[2*i+1] = int32(roundShift(speed*sn, 30))
 	}
 	return s
 }
 
 // Step returns the step, in 1/256 units, of one tick along heading h.
 func (s *HeadingSteps) Step(h uint32) (dx, dy int32) {
-	i := int(h>>s.shift) & (len(s.dx) - 1)
-	return s.dx[i], s.dy[i]
+	i := int(h>>s.shift&s.mask) * 2
+	st := s.steps[i : i+2 : i+2]
+	return st[0], st[1]
 }
 
 // Advance returns (x, y) moved gap ticks along heading h, rounded to whole
