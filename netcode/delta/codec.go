@@ -23,13 +23,15 @@ const (
 // Codec encodes and decodes snapshots of one schema. It implements
 // snapstream.Format. Make one with NewCodec; it is not safe for concurrent use.
 type Codec struct {
-	schema *snapshot.Schema
-	pred   snapshot.Predictor
-	bits   []uint8         // width of each field
+	schema  *snapshot.Schema
+	pred    snapshot.Predictor
+	bits    []uint8    // width of each field
 	kbits   []uint8    // width of each field's gamma order in a packet; 0: none written
 	enc     [][]uint32 // per field: its code's codewords (packCode); nil: a generic field
 	codes   []*bitpack.Code
-	generic bool   // some field has no code
+	generic bool     // some field has no code
+	maskEnc []uint32 // the mask code's codewords (packCode); nil: masks coded per packet
+	maskDec *bitpack.Code
 	recip   uint64 // ceil(2^32 / number of fields): j*recip>>32 = j/fields for any value index j
 
 	// Scratch, grown to the largest snapshot met (see fit), then reused:
@@ -48,6 +50,7 @@ type Codec struct {
 	rhist    [32][33]uint32 // per generic field: residuals by bit length
 	maskHist [256]uint16
 	plan     plan
+	sizes    sizes
 }
 
 // change is one changed entity: where it is in the baseline and in the
@@ -84,6 +87,9 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 		newIdx: make([]int32, 0, 64),
 	}
 	c.recip = (1<<32 + uint64(nf) - 1) / uint64(nf)
+	if s.MaskCode != nil {
+		c.maskEnc, c.maskDec = packCode(s.MaskCode), s.MaskCode
+	}
 	for f, fd := range s.Fields {
 		c.bits[f] = fd.Bits
 		c.codes[f] = fd.Code

@@ -74,7 +74,7 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 				p.order[f] = k
 			}
 		}
-		p.maskMode = nf > 1 && r.ReadBool()
+		p.maskMode = nf > 1 && c.maskDec == nil && r.ReadBool()
 		if p.maskMode {
 			p.common = r.Read(nf)
 		}
@@ -98,7 +98,11 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 			bi, oi = int(c.sbase[sp]), int(c.sout[sp])
 		}
 		m := uint32(1)
-		if nf > 1 {
+		switch {
+		case nf == 1:
+		case c.maskDec != nil:
+			m = uint32(r.ReadCode(c.maskDec))
+		default:
 			if p.maskMode && r.ReadBool() {
 				m = p.common
 			} else {

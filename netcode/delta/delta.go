@@ -19,14 +19,21 @@ const rawBits = 2
 func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapshot.Snapshot) []byte {
 	c.analyse(base, cur)
 	w := bitpack.NewWriter(dst)
+	c.sizes.start = w.BitLen()
 	w.Write(kindDelta, 1)
 	w.Write(tick, deltaTickBits)
 	w.WriteGamma(tick-baseline-1, ageOrder)
 
 	nb := base.Len()
+	z := &c.sizes
+	z.at[0] = w.BitLen()
 	writeSet(&w, c.removed, nb)
+	z.at[1] = w.BitLen()
 	c.writeEntities(&w, newOrder, cur, c.newIdx)
+	z.at[2] = w.BitLen()
 	writeSet(&w, c.chgPos, nb-len(c.removed))
+	z.at[3] = w.BitLen()
+	z.at[4], z.at[5] = z.at[3], z.at[3]
 	if len(c.changed) == 0 {
 		return w.Bytes()
 	}
@@ -44,19 +51,71 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 		}
 	}
 	nf := uint(len(c.bits))
-	if nf > 1 {
+	if nf > 1 && c.maskEnc == nil {
 		w.WriteBool(p.maskMode)
 		if p.maskMode {
 			w.Write(p.common, nf)
 		}
 	}
 
+	z.at[4] = w.BitLen()
 	if c.generic {
 		c.writeChangesGeneric(&w)
 	} else {
 		c.writeChanges(&w, base, cur, gap)
 	}
+	z.at[5] = w.BitLen()
 	return w.Bytes()
+}
+
+// Sizes says where the bits of a delta went.
+type Sizes struct {
+	Header    int // kind, tick and age
+	Removed   int // the removed set
+	New       int // the new entities
+	Changed   int // the changed set
+	Coding    int // the packet's gamma orders and mask mode
+	Masks     int // the changed entities' field masks
+	Residuals int // the changed fields' values
+	Padding   int // up to the last whole byte
+}
+
+// sizes notes the bit positions where the sections of the last delta began.
+type sizes struct {
+	start int
+	at    [6]int // removed, new, changed, coding, changes, end
+}
+
+// LastSizes returns where the bits of the last packet AppendDelta wrote
+// went. It is for measuring, not for the hot path.
+func (c *Codec) LastSizes() Sizes {
+	z := &c.sizes
+	s := Sizes{
+		Header:  z.at[0] - z.start,
+		Removed: z.at[1] - z.at[0],
+		New:     z.at[2] - z.at[1],
+		Changed: z.at[3] - z.at[2],
+		Coding:  z.at[4] - z.at[3],
+	}
+	nf := len(c.bits)
+	if z.at[5] > z.at[4] {
+		for _, ch := range c.changed {
+			switch {
+			case nf == 1:
+			case c.maskEnc != nil:
+				s.Masks += int(c.maskEnc[ch.mask] >> 16)
+			case !c.plan.maskMode:
+				s.Masks += nf
+			case ch.mask == c.plan.common:
+				s.Masks++
+			default:
+				s.Masks += nf + 1
+			}
+		}
+	}
+	s.Residuals = z.at[5] - z.at[4] - s.Masks
+	s.Padding = (8 - z.at[5]%8) % 8
+	return s
 }
 
 // writeMask writes a changed entity's field mask.
@@ -64,6 +123,9 @@ func (c *Codec) writeMask(w *bitpack.Writer, m uint32) {
 	nf := uint(len(c.bits))
 	switch {
 	case nf == 1:
+	case c.maskEnc != nil:
+		e := c.maskEnc[m]
+		w.Write(e&0xffff, uint(e>>16))
 	case !c.plan.maskMode:
 		w.Write(m, nf)
 	case m == c.plan.common:
@@ -78,12 +140,15 @@ func (c *Codec) writeMask(w *bitpack.Writer, m uint32) {
 func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, gap uint32) {
 	nf := len(c.bits)
 	bv, cv := base.Values(), cur.Values()
-	fbits, enc, pr := c.bits[:nf], c.enc[:nf], c.predRow[:nf]
+	fbits, enc, pr, maskEnc := c.bits[:nf], c.enc[:nf], c.predRow[:nf], c.maskEnc
 	p := &c.plan
 	for _, ch := range c.changed {
 		m := ch.mask
 		switch {
 		case nf == 1:
+		case maskEnc != nil:
+			e := maskEnc[m]
+			w.Write(e&0xffff, uint(e>>16))
 		case !p.maskMode:
 			w.Write(m, uint(nf))
 		case m == p.common:
@@ -373,7 +438,7 @@ func (c *Codec) planOrders() {
 func (c *Codec) planMasks() {
 	p := &c.plan
 	p.maskMode, p.common = false, 0
-	if len(c.bits) <= 1 || len(c.bits) > 8 {
+	if len(c.bits) <= 1 || len(c.bits) > 8 || c.maskEnc != nil {
 		return
 	}
 	nf := len(c.bits)

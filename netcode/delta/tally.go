@@ -16,6 +16,7 @@ import (
 type Tally struct {
 	c      *Codec
 	counts [][]uint64
+	masks  []uint64 // per field mask, for schemas of at most 8 fields
 }
 
 // NewTally returns an empty tally for s.
@@ -28,6 +29,9 @@ func NewTally(s *snapshot.Schema) (*Tally, error) {
 	for f, fd := range s.Fields {
 		t.counts[f] = make([]uint64, int(fd.Bits)+1)
 	}
+	if len(s.Fields) <= 8 {
+		t.masks = make([]uint64, 1<<len(s.Fields))
+	}
 	return t, nil
 }
 
@@ -38,6 +42,9 @@ func (t *Tally) Add(base, cur *snapshot.Snapshot, gap uint32) {
 	c.residuals(base, cur, gap) // computes them for coded fields too
 	resid := c.resid
 	for _, ch := range c.changed {
+		if t.masks != nil {
+			t.masks[ch.mask]++
+		}
 		for m := ch.mask; m != 0; m &= m - 1 {
 			f := bits.TrailingZeros32(m)
 			t.counts[f][bits.Len32(resid[0])]++
@@ -62,6 +69,25 @@ func (t *Tally) Lengths(f int, maxLen uint8) ([]uint8, error) {
 	return bitpack.HuffmanLengths(freq, maxLen)
 }
 
+// MaskLengths returns codeword lengths for the schema's mask code
+// (snapshot.Schema.MaskCode), trained on the counts of each field mask:
+// every mask but 0 gets a codeword. It is nil for a schema of more than 8
+// fields.
+func (t *Tally) MaskLengths(maxLen uint8) ([]uint8, error) {
+	if t.masks == nil {
+		return nil, nil
+	}
+	freq := make([]uint64, len(t.masks))
+	for m, k := range t.masks[1:] {
+		freq[m+1] = k + 1
+	}
+	return bitpack.HuffmanLengths(freq, maxLen)
+}
+
+// MaskCounts returns how many changed entities had each field mask (nil
+// for a schema of more than 8 fields). The slice is the tally's own.
+func (t *Tally) MaskCounts() []uint64 { return t.masks }
+
 // Bits returns what field f's residuals cost with code: codewords plus the
 // bits below each residual's leading one. With a nil code it returns the
 // cost of the ideal code for the counts (their entropy plus those bits).
@@ -78,10 +104,28 @@ func (t *Tally) Bits(f int, code *bitpack.Code) float64 {
 		if code != nil {
 			sum += float64(k) * float64(code.Len(n))
 		} else {
-			sum -= float64(k) * log2(float64(k)/total)
+			sum -= float64(k) * math.Log2(float64(k)/total)
 		}
 	}
 	return sum
 }
 
-func log2(x float64) float64 { return math.Log2(x) }
+// MaskBits returns what the counted field masks cost with code, or with
+// the ideal code for the counts (their entropy) when code is nil.
+func (t *Tally) MaskBits(code *bitpack.Code) float64 {
+	var total, sum float64
+	for _, k := range t.masks {
+		total += float64(k)
+	}
+	for m, k := range t.masks {
+		if k == 0 {
+			continue
+		}
+		if code != nil {
+			sum += float64(k) * float64(code.Len(m))
+		} else {
+			sum -= float64(k) * math.Log2(float64(k)/total)
+		}
+	}
+	return sum
+}

@@ -34,6 +34,12 @@ type Schema struct {
 	// MaxEntities bounds how many entities a snapshot holds; decoders never
 	// accept more, whatever a packet claims.
 	MaxEntities int
+	// MaskCode, if not nil, is the prefix code a delta writes each changed
+	// entity's field mask with: one symbol per mask (1<<len(Fields) of
+	// them, at most 8 fields), every mask but 0 with a codeword. Trained on
+	// the game's traffic, it is part of the protocol. nil: a generic coding
+	// (see package delta).
+	MaskCode *bitpack.Code
 	// Predictor, if not nil, predicts a changed entity's row from its
 	// baseline row; a delta codes each changed field as its difference from
 	// the prediction. nil predicts the baseline row itself. Both ends must
@@ -79,6 +85,16 @@ func (s *Schema) Validate() error {
 				if f.Code.Len(sym) == 0 {
 					return fmt.Errorf("%w: field %d (%s): bit length %d has no codeword", ErrSchema, i, f.Name, sym)
 				}
+			}
+		}
+	}
+	if c := s.MaskCode; c != nil {
+		if len(s.Fields) > 8 || c.Symbols() != 1<<len(s.Fields) {
+			return fmt.Errorf("%w: a mask code of %d symbols for %d fields (want 1<<fields, at most 8 fields)", ErrSchema, c.Symbols(), len(s.Fields))
+		}
+		for m := 1; m < c.Symbols(); m++ {
+			if c.Len(m) == 0 {
+				return fmt.Errorf("%w: mask %#x has no codeword", ErrSchema, m)
 			}
 		}
 	}
