@@ -159,9 +159,12 @@ func FuzzReader(f *testing.F) {
 		read := 0
 		for _, w := range widths {
 			n := uint(w) % 34
-			if n == 33 {
+			switch {
+			case n == 33 && w%2 == 0:
 				r.ReadGamma(uint(w) % 4)
-			} else {
+			case n == 33:
+				r.ReadRice(uint(w) % 32)
+			default:
 				r.Read(n)
 				read += int(n)
 			}

@@ -100,3 +100,24 @@ func mask(n uint) uint32 {
 	}
 	return 1<<n - 1
 }
+
+// WriteRice appends v as a Rice code of parameter k (0 to 31): v>>k in
+// unary (that many zero bits, then a one bit), then the low k bits of v.
+// It suits values spread geometrically, such as the gaps between the
+// members of a random set; RiceLen tells its length without writing.
+func (w *Writer) WriteRice(v uint32, k uint) {
+	q := uint(v >> k)
+	for ; q >= 32; q -= 32 {
+		w.Write(0, 32)
+	}
+	low := v & mask(k)
+	if q+1+k <= 32 {
+		w.Write(1<<q|low<<(q+1), q+1+k)
+		return
+	}
+	w.Write(1<<q, q+1)
+	w.Write(low, k)
+}
+
+// RiceLen returns the bits WriteRice(v, k) writes.
+func RiceLen(v uint32, k uint) int { return int(v>>k) + 1 + int(k) }

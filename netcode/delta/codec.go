@@ -51,6 +51,7 @@ type Codec struct {
 	maskHist [256]uint16
 	plan     plan
 	sizes    sizes
+	encFlat  [32 * 33]uint32 // enc, flat: field f's word for bit length n at f*33+n
 }
 
 // change is one changed entity: where it is in the baseline and in the
@@ -96,6 +97,7 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 		switch {
 		case fd.Code != nil:
 			c.enc[f] = packCode(fd.Code)
+			copy(c.encFlat[f*33:], c.enc[f])
 		case fd.Bits > rawBits:
 			c.kbits[f] = uint8(bitpack.Len(uint32(fd.Bits - 1)))
 			c.generic = true

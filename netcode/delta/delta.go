@@ -136,25 +136,37 @@ func (c *Codec) writeMask(w *bitpack.Writer, m uint32) {
 }
 
 // writeChanges writes the changed entities when every field has a code,
-// computing residuals as it goes.
+// computing residuals as it goes. It gathers bits in a local accumulator
+// and hands the Writer 32 at a time.
 func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, gap uint32) {
 	nf := len(c.bits)
 	bv, cv := base.Values(), cur.Values()
-	fbits, enc, pr, maskEnc := c.bits[:nf], c.enc[:nf], c.predRow[:nf], c.maskEnc
+	fbits, pr, maskEnc := c.bits[:nf], c.predRow[:nf], c.maskEnc
+	enc := &c.encFlat
 	p := &c.plan
+	var acc uint64 // pending bits, the oldest lowest
+	var n uint     // how many, always below 32 between values
 	for _, ch := range c.changed {
 		m := ch.mask
+		var v uint32 // the mask's bits and their count
+		var l uint
 		switch {
 		case nf == 1:
 		case maskEnc != nil:
 			e := maskEnc[m]
-			w.Write(e&0xffff, uint(e>>16))
+			v, l = e&0xffff, uint(e>>16)
 		case !p.maskMode:
-			w.Write(m, uint(nf))
+			v, l = m, uint(nf)
 		case m == p.common:
-			w.Write(1, 1)
+			v, l = 1, 1
 		default:
-			w.Write(m<<1, uint(nf)+1) // the "common" bit 0, then the mask
+			v, l = m<<1, uint(nf)+1 // the "common" bit 0, then the mask
+		}
+		acc |= uint64(v) << n
+		if n += l; n >= 32 {
+			w.Write(uint32(acc), 32)
+			acc >>= 32
+			n -= 32
 		}
 		bo, co := int(ch.base)*nf, int(ch.cur)*nf
 		brow, crow := bv[bo:bo+nf:bo+nf], cv[co:co+nf:co+nf]
@@ -167,20 +179,34 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 			f := bits.TrailingZeros32(m)
 			sh := 32 - fbits[f]
 			z := bitpack.Zigzag(int32((crow[f]-pred[f])<<sh) >> sh)
-			// The codeword of z's bit length n, then the n-1 bits of z
+			// The codeword of z's bit length b, then the b-1 bits of z
 			// below its leading one (see writeCoded).
-			n := bits.Len32(z)
-			e := enc[f][n]
-			word, l := e&0xffff, uint(e>>16)
-			extra := uint(max(n-1, 0))
-			if l+extra <= 32 {
-				w.Write(word|(z&(1<<extra-1))<<l, l+extra)
+			b := bits.Len32(z)
+			e := enc[f&31*33+b]
+			word, wl := e&0xffff, uint(e>>16)
+			extra := uint(max(b-1, 0))
+			low := z & (1<<extra - 1)
+			if wl+extra > 32 { // only for fields wider than 20 bits
+				acc |= uint64(word) << n
+				if n += wl; n >= 32 {
+					w.Write(uint32(acc), 32)
+					acc >>= 32
+					n -= 32
+				}
+				word, wl = low, extra
 			} else {
-				w.Write(word, l)
-				w.Write(z, extra)
+				word |= low << wl
+				wl += extra
+			}
+			acc |= uint64(word) << n
+			if n += wl; n >= 32 {
+				w.Write(uint32(acc), 32)
+				acc >>= 32
+				n -= 32
 			}
 		}
 	}
+	w.Write(uint32(acc), n)
 }
 
 // writeChangesGeneric writes the changed entities with the residuals
@@ -289,14 +315,26 @@ func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
 	}
 }
 
-// sameIDs reports whether a and b list the same ids.
+// sameIDs reports whether a and b list the same ids. It compares eight at
+// a time, with one branch for the eight.
 func sameIDs(a, b []snapshot.EntityID) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	b = b[:len(a)]
-	for i, id := range a {
-		if id != b[i] {
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		x, y := a[i:i+8:i+8], b[i:i+8:i+8]
+		var d uint16
+		for j := range 8 {
+			d |= x[j].Index ^ y[j].Index | x[j].Generation ^ y[j].Generation
+		}
+		if d != 0 {
+			return false
+		}
+	}
+	for ; i < len(a); i++ {
+		if a[i] != b[i] {
 			return false
 		}
 	}
@@ -309,8 +347,6 @@ func sameIDs(a, b []snapshot.EntityID) bool {
 // differing values of a group become bits of a small mask, each of which
 // names an entity and a field.
 func (c *Codec) diffRows(bv, cv []uint32, useMaskHist bool) {
-	nf := uint32(len(c.bits))
-	recip := c.recip
 	cv = cv[:len(bv)]
 	last := ^uint32(0) // the entity of the last change listed
 	k := 0
@@ -321,58 +357,53 @@ func (c *Codec) diffRows(bv, cv []uint32, useMaskHist bool) {
 		}
 		nib := neq(b[0], v[0]) | neq(b[1], v[1])<<1 | neq(b[2], v[2])<<2 | neq(b[3], v[3])<<3 |
 			neq(b[4], v[4])<<4 | neq(b[5], v[5])<<5 | neq(b[6], v[6])<<6 | neq(b[7], v[7])<<7
-		for ; nib != 0; nib &= nib - 1 {
-			j := uint32(k + bits.TrailingZeros32(nib))
-			e := uint32(uint64(j) * recip >> 32) // j / nf
-			last = c.markChange(e, j-e*nf, last, useMaskHist)
-		}
-	}
-	for ; k+4 <= len(bv); k += 4 {
-		b, v := bv[k:k+4:k+4], cv[k:k+4:k+4]
-		if (b[0]^v[0])|(b[1]^v[1])|(b[2]^v[2])|(b[3]^v[3]) == 0 {
-			continue
-		}
-		nib := neq(b[0], v[0]) | neq(b[1], v[1])<<1 | neq(b[2], v[2])<<2 | neq(b[3], v[3])<<3
-		for ; nib != 0; nib &= nib - 1 {
-			j := uint32(k + bits.TrailingZeros32(nib))
-			e := uint32(uint64(j) * recip >> 32) // j / nf
-			last = c.markChange(e, j-e*nf, last, useMaskHist)
-		}
+		last = c.markChanges(uint32(k), nib, last, useMaskHist)
 	}
 	for ; k < len(bv); k++ {
-		if bv[k] != cv[k] {
-			j := uint32(k)
-			e := uint32(uint64(j) * recip >> 32)
-			last = c.markChange(e, j-e*nf, last, useMaskHist)
-		}
+		last = c.markChanges(uint32(k), neq(bv[k], cv[k]), last, useMaskHist)
 	}
 	if useMaskHist && len(c.changed) > 0 {
 		c.maskHist[c.changed[len(c.changed)-1].mask]++
 	}
 }
 
-// neq is 1 if a != b, else 0.
+// neq is 1 if a != b, else 0, without a branch.
 func neq(a, b uint32) uint32 {
-	var n uint32
-	if a != b {
-		n = 1
-	}
-	return n
+	x := a ^ b
+	return (x | -x) >> 31
 }
 
-// markChange notes that field f of entity e (at or after entity last, the
-// entity of the last change listed) differs, and returns e.
-func (c *Codec) markChange(e, f, last uint32, useMaskHist bool) uint32 {
-	if e == last {
-		c.changed[len(c.changed)-1].mask |= 1 << f
-		return e
+// markChanges notes the differing values of a group starting at value k:
+// bit i of diff set says value k+i differs. last is the entity of the last
+// change listed; markChanges returns the new last. It takes one step per
+// entity, whatever the number of its values that differ.
+func (c *Codec) markChanges(k, diff, last uint32, useMaskHist bool) uint32 {
+	nf := uint32(len(c.bits))
+	rowMask := uint32(1<<nf - 1) // nf = 32 gives all ones too
+	for diff != 0 {
+		j := k + uint32(bits.TrailingZeros32(diff))
+		e := uint32(uint64(j) * c.recip >> 32) // j / nf
+		var part uint32                        // the entity's differing fields
+		if start := e * nf; start >= k {
+			part = diff >> (start - k)
+			diff &^= rowMask << (start - k)
+		} else { // the entity began before the group
+			part = diff << (k - start)
+			diff &^= rowMask >> (k - start)
+		}
+		part &= rowMask
+		if e == last {
+			c.changed[len(c.changed)-1].mask |= part
+			continue
+		}
+		if useMaskHist && len(c.changed) > 0 {
+			c.maskHist[c.changed[len(c.changed)-1].mask]++
+		}
+		c.changed = append(c.changed, change{base: int32(e), cur: int32(e), mask: part})
+		c.chgPos = append(c.chgPos, int32(e))
+		last = e
 	}
-	if useMaskHist && len(c.changed) > 0 {
-		c.maskHist[c.changed[len(c.changed)-1].mask]++
-	}
-	c.changed = append(c.changed, change{base: int32(e), cur: int32(e), mask: 1 << f})
-	c.chgPos = append(c.chgPos, int32(e))
-	return e
+	return last
 }
 
 func (c *Codec) addChange(bi, ci, surv int32, m uint32, useMaskHist bool) {
@@ -454,30 +485,41 @@ func (c *Codec) planMasks() {
 	p.maskMode = coded < plain
 }
 
-// setOrderBits is the width of a set's gap order (0..3).
-const setOrderBits = 2
+// riceBits is the width of a set's Rice parameter (0..15).
+const riceBits = 4
 
 // writeSet writes the set of positions pos (increasing, below universe):
-// as a bitmask over the universe, or as a count and gaps, whichever is
-// shorter.
+// as a bitmask over the universe, or as a count and gaps coded Rice(k),
+// whichever is shorter.
 func writeSet(w *bitpack.Writer, pos []int32, universe int) {
-	// The gaps by bit length, then what each order would cost.
-	var hist [33]int
-	prev := int32(-1)
-	for _, p := range pos {
-		hist[bits.Len32(uint32(p-prev-1))]++
-		prev = p
-	}
-	var costs [1 << setOrderBits]int
-	for k := range costs {
-		for n, cnt := range hist {
-			if cnt > 0 {
-				costs[k] += cnt * gammaLenOfBitLen(n, k)
+	count := len(pos)
+	k, gapCost := 0, 0
+	if count > 0 {
+		// The gaps sum to the last position less count-1. The best Rice
+		// parameter is near log2 of the mean gap; try it and its neighbours.
+		sum := int(pos[count-1]) + 1 - count
+		k0 := max(bits.Len(uint(sum/count))-1, 0)
+		lo := max(k0-1, 0)
+		var costs [3]int
+		prev := int32(-1)
+		for _, p := range pos {
+			g := uint32(p - prev - 1)
+			costs[0] += int(g >> lo)
+			costs[1] += int(g >> (lo + 1))
+			costs[2] += int(g >> (lo + 2))
+			prev = p
+		}
+		gapCost = -1
+		for i, cost := range costs {
+			if kk := lo + i; kk < 1<<riceBits {
+				if cost += count * (1 + kk); gapCost < 0 || cost < gapCost {
+					k, gapCost = kk, cost
+				}
 			}
 		}
+		gapCost += riceBits
 	}
-	k, gapCost := bestOrder(costs[:])
-	gapCost += bitpack.GammaLen(uint32(len(pos)), 0) + setOrderBits
+	gapCost += bitpack.GammaLen(uint32(count), 0)
 	if universe <= gapCost {
 		w.Write(1, 1) // bitmask
 		next := int32(0)
@@ -495,15 +537,21 @@ func writeSet(w *bitpack.Writer, pos []int32, universe int) {
 		return
 	}
 	w.Write(0, 1)
-	w.WriteGamma(uint32(len(pos)), 0)
-	if len(pos) == 0 {
+	w.WriteGamma(uint32(count), 0)
+	if count == 0 {
 		return
 	}
-	w.Write(uint32(k), setOrderBits)
-	prev = -1
+	w.Write(uint32(k), riceBits)
+	prev := int32(-1)
+	kk := uint(k)
 	for _, p := range pos {
-		w.WriteGamma(uint32(p-prev-1), k)
+		g := uint32(p - prev - 1)
 		prev = p
+		if q := uint(g >> kk); q+1+kk <= 32 { // the usual case, in one write
+			w.Write(1<<q|(g&(1<<kk-1))<<(q+1), q+1+kk)
+			continue
+		}
+		w.WriteRice(g, kk)
 	}
 }
 
@@ -542,10 +590,10 @@ func readSet(r *bitpack.Reader, pos []int32, universe int) ([]int32, error) {
 	if int64(count) > int64(universe) {
 		return pos, fmt.Errorf("%w: set of %d in %d", ErrMalformed, count, universe)
 	}
-	k := uint(r.Read(setOrderBits))
+	k := uint(r.Read(riceBits))
 	prev := int64(-1)
 	for range count {
-		p := prev + 1 + int64(r.ReadGamma(k))
+		p := prev + 1 + int64(r.ReadRice(k))
 		if r.Err() != nil {
 			return pos, fmt.Errorf("%w: set gap: %w", ErrMalformed, r.Err())
 		}
