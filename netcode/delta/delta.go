@@ -1,8 +1,10 @@
 package delta
 
 import (
+	"bytes"
 	"fmt"
 	"math/bits"
+	"unsafe"
 
 	"github.com/sightline-game/sightline/netcode/bitpack"
 	"github.com/sightline-game/sightline/netcode/snapshot"
@@ -265,7 +267,7 @@ func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
 	nb, nc := base.Len(), cur.Len()
 	c.fit(nb)
 	c.removed, c.chgPos, c.changed, c.newIdx = c.removed[:0], c.chgPos[:0], c.changed[:0], c.newIdx[:0]
-	useMaskHist := len(c.bits) > 1 && len(c.bits) <= 8
+	useMaskHist := len(c.bits) > 1 && len(c.bits) <= 8 && c.maskEnc == nil
 	if useMaskHist {
 		c.maskHist = [256]uint16{}
 	}
@@ -315,30 +317,16 @@ func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
 	}
 }
 
-// sameIDs reports whether a and b list the same ids. It compares eight at
-// a time, with one branch for the eight.
+// sameIDs reports whether a and b list the same ids, comparing their bytes
+// in one call: an EntityID is two uint16 and no padding, so equal bytes are
+// equal ids on any platform, and the comparison runs many ids a step.
 func sameIDs(a, b []snapshot.EntityID) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	b = b[:len(a)]
-	i := 0
-	for ; i+8 <= len(a); i += 8 {
-		x, y := a[i:i+8:i+8], b[i:i+8:i+8]
-		var d uint16
-		for j := range 8 {
-			d |= x[j].Index ^ y[j].Index | x[j].Generation ^ y[j].Generation
-		}
-		if d != 0 {
-			return false
-		}
-	}
-	for ; i < len(a); i++ {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return len(a) == len(b) && bytes.Equal(idBytes(a), idBytes(b))
+}
+
+// idBytes returns the memory of ids as bytes, for comparing only.
+func idBytes(ids []snapshot.EntityID) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), len(ids)*int(unsafe.Sizeof(snapshot.EntityID{})))
 }
 
 // diffRows lists the changed rows of two snapshots that hold the same

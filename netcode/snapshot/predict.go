@@ -65,11 +65,13 @@ func (s *HeadingSteps) Step(h uint32) (dx, dy int32) {
 }
 
 // Advance returns (x, y) moved gap ticks along heading h, rounded to whole
-// units. The results wrap like uint32; the codec wraps them to the field.
+// units (halves up). The results wrap like uint32; the codec wraps them to
+// the field.
 func (s *HeadingSteps) Advance(x, y, h, gap uint32) (uint32, uint32) {
-	dx, dy := s.Step(h)
+	i := int(h>>s.shift&s.mask) * 2
+	st := s.steps[i : i+2 : i+2]
 	g := int64(gap)
-	return x + uint32(roundShift(g*int64(dx), 8)), y + uint32(roundShift(g*int64(dy), 8))
+	return x + uint32((g*int64(st[0])+128)>>8), y + uint32((g*int64(st[1])+128)>>8)
 }
 
 // roundShift returns v / 2^n rounded to the nearest integer (halves up).
