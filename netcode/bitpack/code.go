@@ -2,6 +2,7 @@ package bitpack
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -20,9 +21,23 @@ const MaxCodeLen = 12
 type Code struct {
 	lengths []uint8
 	words   []uint32 // per symbol: its codeword, bit-reversed, ready for Write
-	table   []uint16 // 1<<maxLen entries: symbol<<4 | length; 0: no codeword
-	maxLen  uint8
+	// Decoding looks the next bits up in two levels, so that the tables
+	// stay small (a few hundred bytes) and in cache: table, indexed by the
+	// next pbits bits, holds symbol<<4 | length for codewords of at most
+	// pbits bits, 0 where no codeword starts, and sub<<4 | 15 where longer
+	// codewords start; long holds their symbol<<4 | length, subtable sub
+	// indexed by the sbits bits after the first pbits.
+	table        []uint16
+	long         []uint16
+	maxLen       uint8
+	pbits, sbits uint8
 }
+
+// primaryBits is the width of a Code's first-level table index.
+const primaryBits = 8
+
+// longEntry marks a first-level entry that leads to a subtable.
+const longEntry = 15
 
 // NewCode returns the canonical prefix code with the given codeword
 // lengths: lengths[s] is the length of symbol s's codeword, 0 for a symbol
@@ -60,11 +75,14 @@ func NewCode(lengths ...uint8) (*Code, error) {
 		code = (code + uint32(count[l-1])) << 1
 		next[l] = code
 	}
+	pbits := min(maxLen, primaryBits)
 	c := &Code{
 		lengths: slices.Clone(lengths),
 		words:   make([]uint32, len(lengths)),
-		table:   make([]uint16, 1<<maxLen),
+		table:   make([]uint16, 1<<pbits),
 		maxLen:  maxLen,
+		pbits:   pbits,
+		sbits:   maxLen - pbits,
 	}
 	for s, l := range lengths {
 		if l == 0 {
@@ -74,11 +92,34 @@ func NewCode(lengths ...uint8) (*Code, error) {
 		next[l]++
 		c.words[s] = w
 		entry := uint16(s)<<4 | uint16(l)
-		for hi := uint32(0); hi < 1<<(maxLen-l); hi++ {
-			c.table[w|hi<<l] = entry
+		if l <= pbits {
+			for hi := uint32(0); hi < 1<<(pbits-l); hi++ {
+				c.table[w|hi<<l] = entry
+			}
+			continue
+		}
+		// A long codeword: its first pbits bits lead to a subtable.
+		first := w & (1<<pbits - 1)
+		if c.table[first] == 0 {
+			c.table[first] = uint16(len(c.long)>>c.sbits)<<4 | longEntry
+			c.long = append(c.long, make([]uint16, 1<<c.sbits)...)
+		}
+		base := uint32(c.table[first]>>4) << c.sbits
+		rest, rl := w>>pbits, l-pbits
+		for hi := uint32(0); hi < 1<<(c.sbits-rl); hi++ {
+			c.long[base+(rest|hi<<rl)] = entry
 		}
 	}
 	return c, nil
+}
+
+// lookup returns the table entry of the codeword in the low bits of acc.
+func (c *Code) lookup(acc uint64) uint16 {
+	e := c.table[acc&(1<<c.pbits-1)]
+	if e&15 == longEntry {
+		e = c.long[int(e>>4)<<c.sbits|int(acc>>c.pbits)&(1<<c.sbits-1)]
+	}
+	return e
 }
 
 // MustCode is NewCode for tables written in code; it panics on invalid lengths.
@@ -128,7 +169,7 @@ func (r *Reader) ReadCode(c *Code) int {
 	if r.n < uint(c.maxLen) {
 		r.fill(uint(c.maxLen))
 	}
-	e := c.table[r.acc&(1<<c.maxLen-1)]
+	e := c.lookup(r.acc)
 	l := uint(e & 15)
 	switch {
 	case l == 0:
@@ -234,4 +275,52 @@ func huffman(freq []uint64) []uint8 {
 		leaf++
 	}
 	return lengths
+}
+
+// WriteLengthCode appends z as a length-coded value: the codeword of its bit
+// length b (0 to 32; c needs a symbol for each length z may have), then the
+// b-1 bits of z below its leading one. Small values cost little, and c,
+// trained on the lengths a field's values have, spends short codewords on
+// the usual lengths.
+func (w *Writer) WriteLengthCode(c *Code, z uint32) {
+	b := bits.Len32(z)
+	word, l := c.words[b], uint(c.lengths[b])
+	extra := uint(max(b-1, 0))
+	if l+extra <= 32 {
+		w.Write(word|(z&mask(extra))<<l, l+extra)
+		return
+	}
+	w.Write(word, l)
+	w.Write(z, extra) // Write drops the bits above extra: the leading one
+}
+
+// ReadLengthCode reads a value written by WriteLengthCode with c.
+func (r *Reader) ReadLengthCode(c *Code) uint32 {
+	if r.err != nil {
+		return 0
+	}
+	if r.n < MaxCodeLen+31 {
+		r.fill(56)
+	}
+	e := c.lookup(r.acc)
+	l, b := uint(e&15), uint(e>>4)
+	extra := uint(max(int(b)-1, 0))
+	switch {
+	case l == 0 && r.n < uint(c.maxLen):
+		r.err = ErrShort
+		return 0
+	case l == 0 || b > 32:
+		r.err = ErrCode
+		return 0
+	case l+extra > r.n:
+		r.err = ErrShort
+		return 0
+	}
+	v := uint32(r.acc>>l) & mask(extra)
+	r.acc >>= l + extra
+	r.n -= l + extra
+	if b == 0 {
+		return 0
+	}
+	return v | 1<<(b-1)
 }

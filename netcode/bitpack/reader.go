@@ -1,6 +1,9 @@
 package bitpack
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Reader unpacks values written by Writer. Its errors are sticky: after the
 // first failed read every read returns 0 and Err reports the failure, so a
@@ -25,8 +28,17 @@ func (r *Reader) Err() error { return r.err }
 // Remaining returns the number of unread bits, padding included.
 func (r *Reader) Remaining() int { return (len(r.b)-r.pos)*8 + int(r.n) }
 
-// fill loads bytes until at least n bits are buffered or the input ends.
+// fill loads bytes until at least n bits (n at most 56) are buffered or the
+// input ends. With eight bytes left it loads as many as fit in one step.
 func (r *Reader) fill(n uint) {
+	if r.n < n && r.pos+8 <= len(r.b) {
+		k := (63 - r.n) >> 3 // whole bytes that fit
+		w := binary.LittleEndian.Uint64(r.b[r.pos:])
+		r.acc |= w << r.n & (1<<(r.n+8*k) - 1)
+		r.pos += int(k)
+		r.n += 8 * k
+		return
+	}
 	for r.n < n && r.pos < len(r.b) {
 		r.acc |= uint64(r.b[r.pos]) << r.n
 		r.pos++

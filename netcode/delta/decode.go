@@ -124,12 +124,7 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 			var d uint32 // the wrapped difference from the prediction
 			switch code := c.codes[f]; {
 			case code != nil:
-				n := r.ReadCode(code)
-				z := uint32(n)
-				if n >= 2 {
-					z = r.Read(uint(n-1)) | 1<<(n-1)
-				}
-				d = uint32(bitpack.Unzigzag(z))
+				d = uint32(bitpack.Unzigzag(r.ReadLengthCode(code)))
 			case fb <= rawBits:
 				d = r.Read(uint(fb))
 			default:

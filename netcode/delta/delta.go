@@ -182,7 +182,7 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 			sh := 32 - fbits[f]
 			z := bitpack.Zigzag(int32((crow[f]-pred[f])<<sh) >> sh)
 			// The codeword of z's bit length b, then the b-1 bits of z
-			// below its leading one (see writeCoded).
+			// below its leading one: bitpack's WriteLengthCode, inline.
 			b := bits.Len32(z)
 			e := enc[f&31*33+b]
 			word, wl := e&0xffff, uint(e>>16)
@@ -223,8 +223,8 @@ func (c *Codec) writeChangesGeneric(w *bitpack.Writer) {
 			z := resid[0]
 			resid = resid[1:]
 			switch {
-			case c.enc[f] != nil:
-				writeCoded(w, c.enc[f], z)
+			case c.codes[f] != nil:
+				w.WriteLengthCode(c.codes[f], z)
 			case c.bits[f] <= rawBits:
 				w.Write(uint32(bitpack.Unzigzag(z)), uint(c.bits[f])) // the wrapped difference
 			default:
@@ -232,23 +232,6 @@ func (c *Codec) writeChangesGeneric(w *bitpack.Writer) {
 			}
 		}
 	}
-}
-
-// writeCoded writes residual z with a field's code (its words, see
-// packCode): the codeword of z's bit length n, then the n-1 bits of z below
-// its leading one.
-func writeCoded(w *bitpack.Writer, enc []uint32, z uint32) {
-	n := bits.Len32(z)
-	e := enc[n]
-	word, l := e&0xffff, uint(e>>16)
-	extra := uint(max(n-1, 0))
-	if l+extra <= 32 {
-		w.Write(word|(z&(1<<extra-1))<<l, l+extra)
-		return
-	}
-	w.Write(word, l)
-	w.Write(z, extra) // Write drops the bits above extra: the leading one
-
 }
 
 // packCode returns code's codewords, one per symbol, as word | length<<16.
