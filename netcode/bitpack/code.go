@@ -296,25 +296,14 @@ func (w *Writer) WriteLengthCode(c *Code, z uint32) {
 
 // ReadLengthCode reads a value written by WriteLengthCode with c.
 func (r *Reader) ReadLengthCode(c *Code) uint32 {
-	if r.err != nil {
-		return 0
-	}
 	if r.n < MaxCodeLen+31 {
 		r.fill(56)
 	}
 	e := c.lookup(r.acc)
 	l, b := uint(e&15), uint(e>>4)
 	extra := uint(max(int(b)-1, 0))
-	switch {
-	case l == 0 && r.n < uint(c.maxLen):
-		r.err = ErrShort
-		return 0
-	case l == 0 || b > 32:
-		r.err = ErrCode
-		return 0
-	case l+extra > r.n:
-		r.err = ErrShort
-		return 0
+	if l == 0 || b > 32 || l+extra > r.n || r.err != nil {
+		return r.lengthCodeError(c, l, b)
 	}
 	v := uint32(r.acc>>l) & mask(extra)
 	r.acc >>= l + extra
@@ -323,4 +312,18 @@ func (r *Reader) ReadLengthCode(c *Code) uint32 {
 		return 0
 	}
 	return v | 1<<(b-1)
+}
+
+// lengthCodeError notes why a length code could not be read.
+func (r *Reader) lengthCodeError(c *Code, l, b uint) uint32 {
+	switch {
+	case r.err != nil:
+	case l == 0 && r.n < uint(c.maxLen):
+		r.err = ErrShort
+	case l == 0 || b > 32:
+		r.err = ErrCode
+	default:
+		r.err = ErrShort
+	}
+	return 0
 }

@@ -46,6 +46,7 @@ type Codec struct {
 	newIDs  []snapshot.EntityID
 	newVals []uint32
 	predRow []uint32 // one predicted row
+	fmasks  []uint32 // per field: its values' mask
 
 	rhist    [32][33]uint32 // per generic field: residuals by bit length
 	maskHist [256]uint16
@@ -84,6 +85,7 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 		codes:   make([]*bitpack.Code, nf),
 		enc:     make([][]uint32, nf),
 		predRow: make([]uint32, nf),
+		fmasks:  make([]uint32, nf),
 		// Never nil: writeEntities reads a nil list as "every entity".
 		newIdx: make([]int32, 0, 64),
 	}
@@ -93,6 +95,7 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 	}
 	for f, fd := range s.Fields {
 		c.bits[f] = fd.Bits
+		c.fmasks[f] = fieldMask(fd.Bits)
 		c.codes[f] = fd.Code
 		switch {
 		case fd.Code != nil:

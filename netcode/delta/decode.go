@@ -92,6 +92,8 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 		return err
 	}
 	full := fieldMask(uint8(nf))
+	fbits, fmasks, codes, pr := c.bits[:nf], c.fmasks[:nf], c.codes[:nf], c.predRow[:nf]
+	bv, ov := base.Values(), out.Values()
 	for _, sp := range c.chgPos {
 		bi, oi := int(sp), int(sp)
 		if !identity {
@@ -112,25 +114,25 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 		if m == 0 || m&^full != 0 {
 			return fmt.Errorf("%w: field mask %#x", ErrMalformed, m)
 		}
-		brow, row := base.Row(bi), out.Row(oi)
+		bo, oo := bi*int(nf), oi*int(nf)
+		brow, row := bv[bo:bo+int(nf):bo+int(nf)], ov[oo:oo+int(nf):oo+int(nf)]
 		pred := brow
 		if c.pred != nil {
-			c.pred.Predict(brow, gap, m, c.predRow)
-			pred = c.predRow
+			c.pred.Predict(brow, gap, m, pr)
+			pred = pr
 		}
 		for ; m != 0; m &= m - 1 {
 			f := bits.TrailingZeros32(m)
-			fb := c.bits[f]
 			var d uint32 // the wrapped difference from the prediction
-			switch code := c.codes[f]; {
+			switch code := codes[f]; {
 			case code != nil:
 				d = uint32(bitpack.Unzigzag(r.ReadLengthCode(code)))
-			case fb <= rawBits:
-				d = r.Read(uint(fb))
+			case fbits[f] <= rawBits:
+				d = r.Read(uint(fbits[f]))
 			default:
 				d = uint32(bitpack.Unzigzag(r.ReadGamma(uint(p.order[f]))))
 			}
-			row[f] = (pred[f] + d) & fieldMask(fb)
+			row[f] = (pred[f] + d) & fmasks[f]
 		}
 		if r.Err() != nil {
 			return fmt.Errorf("%w: changed entity: %w", ErrMalformed, r.Err())
