@@ -466,26 +466,14 @@ func writeSet(w *bitpack.Writer, pos []int32, universe int) {
 	count := len(pos)
 	k, gapCost := 0, 0
 	if count > 0 {
-		// The gaps sum to the last position less count-1. The best Rice
-		// parameter is near log2 of the mean gap; try it and its neighbours.
+		// The gaps sum to the last position less count-1. Rice(k) costs
+		// count*(1+k) bits plus the sum of the gaps shifted right by k,
+		// about sum>>k: choose k by that estimate.
 		sum := int(pos[count-1]) + 1 - count
-		k0 := max(bits.Len(uint(sum/count))-1, 0)
-		lo := max(k0-1, 0)
-		var costs [3]int
-		prev := int32(-1)
-		for _, p := range pos {
-			g := uint32(p - prev - 1)
-			costs[0] += int(g >> lo)
-			costs[1] += int(g >> (lo + 1))
-			costs[2] += int(g >> (lo + 2))
-			prev = p
-		}
 		gapCost = -1
-		for i, cost := range costs {
-			if kk := lo + i; kk < 1<<riceBits {
-				if cost += count * (1 + kk); gapCost < 0 || cost < gapCost {
-					k, gapCost = kk, cost
-				}
+		for kk := range 1 << riceBits {
+			if cost := count*(1+kk) + sum>>kk; gapCost < 0 || cost < gapCost {
+				k, gapCost = kk, cost
 			}
 		}
 		gapCost += riceBits
