@@ -121,3 +121,16 @@ func (w *Writer) WriteRice(v uint32, k uint) {
 
 // RiceLen returns the bits WriteRice(v, k) writes.
 func RiceLen(v uint32, k uint) int { return int(v>>k) + 1 + int(k) }
+
+// WriteStream appends the first n bits of p, a stream written apart (by
+// another Writer, or bytes filled least significant bit first).
+func (w *Writer) WriteStream(p []byte, n int) {
+	for ; n >= 32; n -= 32 {
+		w.Write(binary.LittleEndian.Uint32(p), 32)
+		p = p[4:]
+	}
+	for ; n > 0; n -= 8 {
+		w.Write(uint32(p[0]), uint(min(n, 8)))
+		p = p[1:]
+	}
+}

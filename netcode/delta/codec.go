@@ -46,6 +46,7 @@ type Codec struct {
 	newIDs  []snapshot.EntityID
 	newVals []uint32
 	predRow []uint32 // one predicted row
+	side    []byte   // encoder: the changes, packed apart (see writeChanges)
 	fmasks  []uint32 // per field: its values' mask
 
 	rhist    [32][33]uint32 // per generic field: residuals by bit length

@@ -2,6 +2,7 @@ package delta
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"unsafe"
@@ -138,37 +139,42 @@ func (c *Codec) writeMask(w *bitpack.Writer, m uint32) {
 }
 
 // writeChanges writes the changed entities when every field has a code,
-// computing residuals as it goes. It gathers bits in a local accumulator
-// and hands the Writer 32 at a time.
+// computing residuals as it goes. It packs the bits into the codec's side
+// buffer without a branch per value (an unconditional 8-byte store, then
+// an advance by the whole bytes written) and joins them to w at the end.
 func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, gap uint32) {
 	nf := len(c.bits)
 	bv, cv := base.Values(), cur.Values()
 	fbits, pr, maskEnc := c.bits[:nf], c.predRow[:nf], c.maskEnc
 	enc := &c.encFlat
 	p := &c.plan
+	// At most a 12-bit mask codeword (or nf+1 bits) and 12+31 bits a
+	// field per entity, and 8 bytes of room for the last store.
+	need := len(c.changed)*(max(nf+1, bitpack.MaxCodeLen)+nf*(bitpack.MaxCodeLen+31))/8 + 16
+	if cap(c.side) < need {
+		c.side = make([]byte, need)
+	}
+	buf := c.side[:cap(c.side)]
+	pos := 0
 	var acc uint64 // pending bits, the oldest lowest
-	var n uint     // how many, always below 32 between values
+	var n uint     // how many, below 8 after each store
 	for _, ch := range c.changed {
 		m := ch.mask
-		var v uint32 // the mask's bits and their count
-		var l uint
 		switch {
 		case nf == 1:
 		case maskEnc != nil:
 			e := maskEnc[m]
-			v, l = e&0xffff, uint(e>>16)
+			acc |= uint64(e&0xffff) << n
+			n += uint(e >> 16)
 		case !p.maskMode:
-			v, l = m, uint(nf)
+			acc |= uint64(m) << n
+			n += uint(nf)
 		case m == p.common:
-			v, l = 1, 1
+			acc |= 1 << n
+			n++
 		default:
-			v, l = m<<1, uint(nf)+1 // the "common" bit 0, then the mask
-		}
-		acc |= uint64(v) << n
-		if n += l; n >= 32 {
-			w.Write(uint32(acc), 32)
-			acc >>= 32
-			n -= 32
+			acc |= uint64(m<<1) << n // the "common" bit 0, then the mask
+			n += uint(nf) + 1
 		}
 		bo, co := int(ch.base)*nf, int(ch.cur)*nf
 		brow, crow := bv[bo:bo+nf:bo+nf], cv[co:co+nf:co+nf]
@@ -178,6 +184,11 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 			pred = pr
 		}
 		for ; m != 0; m &= m - 1 {
+			// Store what is pending: n < 8+32 here, so acc holds it all.
+			binary.LittleEndian.PutUint64(buf[pos:pos+8], acc)
+			pos += int(n >> 3)
+			acc >>= n &^ 7
+			n &= 7
 			f := bits.TrailingZeros32(m)
 			sh := 32 - fbits[f]
 			z := bitpack.Zigzag(int32((crow[f]-pred[f])<<sh) >> sh)
@@ -185,30 +196,17 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 			// below its leading one: bitpack's WriteLengthCode, inline.
 			b := bits.Len32(z)
 			e := enc[f&31*33+b]
-			word, wl := e&0xffff, uint(e>>16)
 			extra := uint(max(b-1, 0))
-			low := z & (1<<extra - 1)
-			if wl+extra > 32 { // only for fields wider than 20 bits
-				acc |= uint64(word) << n
-				if n += wl; n >= 32 {
-					w.Write(uint32(acc), 32)
-					acc >>= 32
-					n -= 32
-				}
-				word, wl = low, extra
-			} else {
-				word |= low << wl
-				wl += extra
-			}
-			acc |= uint64(word) << n
-			if n += wl; n >= 32 {
-				w.Write(uint32(acc), 32)
-				acc >>= 32
-				n -= 32
-			}
+			acc |= (uint64(e&0xffff) | uint64(z&(1<<extra-1))<<(e>>16)) << n
+			n += uint(e>>16) + extra // at most 7+12+31 bits
 		}
+		binary.LittleEndian.PutUint64(buf[pos:pos+8], acc)
+		pos += int(n >> 3)
+		acc >>= n &^ 7
+		n &= 7
 	}
-	w.Write(uint32(acc), n)
+	buf[pos] = byte(acc)
+	w.WriteStream(buf, 8*pos+int(n))
 }
 
 // writeChangesGeneric writes the changed entities with the residuals
