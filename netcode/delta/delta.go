@@ -34,19 +34,44 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 	z.at[1] = w.BitLen()
 	c.writeEntities(&w, newOrder, cur, c.newIdx)
 	z.at[2] = w.BitLen()
-	writeSet(&w, c.chgPos, nb-len(c.removed))
+	universe := nb - len(c.removed)
+	bitmask, k := planSet(c.chgPos, universe)
+	gap := tick - baseline
+	if !c.generic && !bitmask && len(c.changed) > 0 {
+		// The usual case: the changed set's gaps and the changes go into
+		// the side buffer together (see writeChanges).
+		w.Write(0, 1)
+		w.WriteGamma(uint32(len(c.chgPos)), 0)
+		w.Write(uint32(k), riceBits)
+		c.planMasks()
+		setEnd, codingEnd := c.writeChanges(&w, base, cur, gap, k)
+		z.at[3], z.at[4], z.at[5] = setEnd, codingEnd, w.BitLen()
+		return w.Bytes()
+	}
+	writeSetAs(&w, c.chgPos, universe, bitmask, k)
 	z.at[3] = w.BitLen()
 	z.at[4], z.at[5] = z.at[3], z.at[3]
 	if len(c.changed) == 0 {
 		return w.Bytes()
 	}
-	gap := tick - baseline
 	if c.generic {
 		c.residuals(base, cur, gap)
 	}
 	c.planMasks()
+	c.writeCoding(&w)
+	z.at[4] = w.BitLen()
+	if c.generic {
+		c.writeChangesGeneric(&w)
+	} else {
+		c.writeChanges(&w, base, cur, gap, -1)
+	}
+	z.at[5] = w.BitLen()
+	return w.Bytes()
+}
 
-	// How this packet codes its changes: only present when there are some.
+// writeCoding writes how the packet codes its changes: the generic fields'
+// gamma orders and, without a mask code, the mask mode.
+func (c *Codec) writeCoding(w *bitpack.Writer) {
 	p := &c.plan
 	for f, kb := range c.kbits {
 		if kb > 0 {
@@ -60,15 +85,6 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 			w.Write(p.common, nf)
 		}
 	}
-
-	z.at[4] = w.BitLen()
-	if c.generic {
-		c.writeChangesGeneric(&w)
-	} else {
-		c.writeChanges(&w, base, cur, gap)
-	}
-	z.at[5] = w.BitLen()
-	return w.Bytes()
 }
 
 // Sizes says where the bits of a delta went.
@@ -142,15 +158,18 @@ func (c *Codec) writeMask(w *bitpack.Writer, m uint32) {
 // computing residuals as it goes. It packs the bits into the codec's side
 // buffer without a branch per value (an unconditional 8-byte store, then
 // an advance by the whole bytes written) and joins them to w at the end.
-func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, gap uint32) {
+// With riceK >= 0 the changed set's gaps, coded Rice(riceK), and the
+// packet's coding come first. It returns where in w the gaps and the
+// coding ended.
+func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, gap uint32, riceK int) (setEnd, codingEnd int) {
 	nf := len(c.bits)
 	bv, cv := base.Values(), cur.Values()
 	fbits, pr, maskEnc := c.bits[:nf], c.predRow[:nf], c.maskEnc
 	enc := &c.encFlat
 	p := &c.plan
-	// At most a 12-bit mask codeword (or nf+1 bits) and 12+31 bits a
-	// field per entity, and 8 bytes of room for the last store.
-	need := len(c.changed)*(max(nf+1, bitpack.MaxCodeLen)+nf*(bitpack.MaxCodeLen+31))/8 + 16
+	// Per entity at most a 12-bit mask codeword (or nf+1 bits), 12+31 bits
+	// a field and a gap of at most 64 bits; 8 bytes of room for a store.
+	need := len(c.changed)*(8+max(nf+1, bitpack.MaxCodeLen)+nf*(bitpack.MaxCodeLen+31))/8 + 64
 	if cap(c.side) < need {
 		c.side = make([]byte, need)
 	}
@@ -158,6 +177,39 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 	pos := 0
 	var acc uint64 // pending bits, the oldest lowest
 	var n uint     // how many, below 8 after each store
+	start := w.BitLen()
+	if riceK >= 0 {
+		k := uint(riceK)
+		prev := int32(-1)
+		for _, sp := range c.chgPos {
+			g := uint32(sp - prev - 1)
+			prev = sp
+			q := uint(g >> k)
+			for ; q >= 40; q -= 40 { // a long run of zeros
+				n += 40
+				binary.LittleEndian.PutUint64(buf[pos:pos+8], acc)
+				pos += int(n >> 3)
+				acc >>= n &^ 7
+				n &= 7
+			}
+			acc |= (1<<q | uint64(g&(1<<k-1))<<(q+1)) << n
+			n += q + 1 + k // at most 7+40+15 bits
+			binary.LittleEndian.PutUint64(buf[pos:pos+8], acc)
+			pos += int(n >> 3)
+			acc >>= n &^ 7
+			n &= 7
+		}
+	}
+	setEnd = start + 8*pos + int(n)
+	if nf > 1 && maskEnc == nil && riceK >= 0 { // the mask mode
+		if p.maskMode {
+			acc |= uint64(1|p.common<<1) << n
+			n += 1 + uint(nf)
+		} else {
+			n++
+		}
+	}
+	codingEnd = start + 8*pos + int(n)
 	for _, ch := range c.changed {
 		m := ch.mask
 		switch {
@@ -207,6 +259,7 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 	}
 	buf[pos] = byte(acc)
 	w.WriteStream(buf, 8*pos+int(n))
+	return setEnd, codingEnd
 }
 
 // writeChangesGeneric writes the changed entities with the residuals
@@ -461,8 +514,15 @@ const riceBits = 4
 // as a bitmask over the universe, or as a count and gaps coded Rice(k),
 // whichever is shorter.
 func writeSet(w *bitpack.Writer, pos []int32, universe int) {
+	bitmask, k := planSet(pos, universe)
+	writeSetAs(w, pos, universe, bitmask, k)
+}
+
+// planSet chooses how to write a set: as a bitmask, or as gaps coded
+// Rice(k).
+func planSet(pos []int32, universe int) (bitmask bool, k int) {
 	count := len(pos)
-	k, gapCost := 0, 0
+	gapCost := 0
 	if count > 0 {
 		// The gaps sum to the last position less count-1. Rice(k) costs
 		// count*(1+k) bits plus the sum of the gaps shifted right by k,
@@ -477,7 +537,13 @@ func writeSet(w *bitpack.Writer, pos []int32, universe int) {
 		gapCost += riceBits
 	}
 	gapCost += bitpack.GammaLen(uint32(count), 0)
-	if universe <= gapCost {
+	return universe <= gapCost, k
+}
+
+// writeSetAs writes a set as planSet chose.
+func writeSetAs(w *bitpack.Writer, pos []int32, universe int, bitmask bool, k int) {
+	count := len(pos)
+	if bitmask {
 		w.Write(1, 1) // bitmask
 		next := int32(0)
 		for _, p := range pos {
