@@ -181,3 +181,35 @@ func TestLengthAndRiceCodes(t *testing.T) {
 		t.Fatalf("oversized Rice code: %v", r.Err())
 	}
 }
+
+// WriteStream joins a stream written apart at any bit offset.
+func TestWriteStream(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for run := range 100 {
+		var part Writer
+		var vals []uint32
+		for range rng.IntN(40) {
+			v := rng.Uint32() & 0x7ff
+			vals = append(vals, v)
+			part.Write(v, 11)
+		}
+		bits := part.BitLen()
+		lead := uint(rng.IntN(40))
+		var w Writer
+		w.Write(0x5555_5555, min(lead, 32))
+		w.Write(1, lead-min(lead, 32))
+		w.WriteStream(part.Bytes(), bits)
+		w.Write(0b101, 3)
+		r := NewReader(w.Bytes())
+		r.Read(min(lead, 32))
+		r.Read(lead - min(lead, 32))
+		for i, v := range vals {
+			if got := r.Read(11); got != v {
+				t.Fatalf("run %d, value %d: %d, wrote %d", run, i, got, v)
+			}
+		}
+		if r.Read(3) != 0b101 || !r.AtPadding() {
+			t.Fatalf("run %d: the stream's end is off", run)
+		}
+	}
+}

@@ -125,10 +125,14 @@ func RiceLen(v uint32, k uint) int { return int(v>>k) + 1 + int(k) }
 // WriteStream appends the first n bits of p, a stream written apart (by
 // another Writer, or bytes filled least significant bit first).
 func (w *Writer) WriteStream(p []byte, n int) {
+	acc, k, buf := w.acc, w.n, w.buf // in registers for the loop
 	for ; n >= 32; n -= 32 {
-		w.Write(binary.LittleEndian.Uint32(p), 32)
+		acc |= uint64(binary.LittleEndian.Uint32(p)) << k
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(acc))
+		acc >>= 32
 		p = p[4:]
 	}
+	w.acc, w.buf = acc, buf
 	for ; n > 0; n -= 8 {
 		w.Write(uint32(p[0]), uint(min(n, 8)))
 		p = p[1:]
