@@ -26,7 +26,7 @@ func (c *Codec) Decode(p []byte, h snapstream.Header, base, out *snapshot.Snapsh
 		r.Read(tickBits)
 		err = c.decodeFull(&r, out)
 	} else {
-		if base == nil || base == out || !base.Schema().SameLayout(c.schema) {
+		if base == nil || base == out || !base.Schema().SameLayout(c.schema) || !out.Schema().SameLayout(c.schema) {
 			return fmt.Errorf("%w: no usable baseline snapshot", ErrBaseline)
 		}
 		r.Read(deltaTickBits)
