@@ -515,3 +515,54 @@ func TestWireEventSequences(t *testing.T) {
 		t.Fatalf("after the first: err %v, delivered %v", err, got)
 	}
 }
+
+// The predictions a decoder must compute bit for bit (PROTOCOL.md §4.3):
+// the step tables of projectiles and creatures at a few headings, in 1/256
+// of a unit a tick, and the predicted rows of a few baseline rows.
+func TestWirePredictions(t *testing.T) {
+	shot := snapshot.NewHeadingSteps(10, 700.0/30*8)
+	creature := snapshot.NewHeadingSteps(10, 60.0/30*8)
+	for _, tc := range []struct {
+		heading                    uint32
+		shotX, shotY, walkX, walkY int32
+	}{
+		{0, 47787, 0, 4096, 0},
+		{1, 47786, 293, 4096, 25},
+		{100, 39070, 27516, 3349, 2359},
+		{128, 33791, 33791, 2896, 2896},
+		{256, 0, 47787, 0, 4096},
+		{300, -12745, 46056, -1092, 3948},
+		{512, -47787, 0, -4096, 0},
+		{700, -19365, -43687, -1660, -3745},
+		{1000, 47270, -7012, 4052, -601},
+	} {
+		sx, sy := shot.Step(tc.heading)
+		cx, cy := creature.Step(tc.heading)
+		if sx != tc.shotX || sy != tc.shotY || cx != tc.walkX || cy != tc.walkY {
+			t.Errorf("heading %d: projectile step (%d, %d), creature (%d, %d); want (%d, %d), (%d, %d)",
+				tc.heading, sx, sy, cx, cy, tc.shotX, tc.shotY, tc.walkX, tc.walkY)
+		}
+	}
+	const walk, xy = StateWalking, 1<<FieldX | 1<<FieldY
+	for _, tc := range []struct {
+		base      [6]uint32
+		gap, mask uint32
+		wantX     uint32
+		wantY     uint32
+	}{
+		{[6]uint32{8000, 8000, 100, KindProjectile, 0, 0}, 3, xy, 8458, 8322},
+		{[6]uint32{8000, 8000, 300, KindCreature, walk, 50}, 4, xy, 7983, 8062},
+		{[6]uint32{8000, 8000, 300, KindCreature, walk, 50}, 4, xy | 1<<FieldState, 7991, 8031}, // (4+1)/2 ticks
+		{[6]uint32{8000, 8000, 300, KindCreature, 0, 50}, 4, xy | 1<<FieldState, 7991, 8031},
+		{[6]uint32{8000, 8000, 300, KindCreature, 0, 50}, 4, xy | 1<<FieldHeading, 8000, 8000},
+		{[6]uint32{8000, 8000, 300, KindCreature, 0, 50}, 4, xy, 8000, 8000},
+		{[6]uint32{8000, 8000, 300, KindPlayer, walk, 50}, 4, xy, 8000, 8000},
+		{[6]uint32{10, 65530, 700, KindProjectile, 0, 0}, 2, xy, 10 - 151 + 65536, 65189}, // x wraps below 0
+	} {
+		pred := make([]uint32, 6)
+		Schema().Predictor.Predict(tc.base[:], tc.gap, tc.mask, pred)
+		if x, y := pred[FieldX]&0xffff, pred[FieldY]&0xffff; x != tc.wantX || y != tc.wantY {
+			t.Errorf("%v, gap %d, mask %#b: predicted (%d, %d), want (%d, %d)", tc.base, tc.gap, tc.mask, x, y, tc.wantX, tc.wantY)
+		}
+	}
+}
