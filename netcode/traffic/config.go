@@ -181,7 +181,8 @@ func (c Config) quantizers() (pos quant.Linear, heading quant.Angle, err error) 
 // Schema returns the snapshot schema of the model: fields x, y (width from
 // the position quantizer), heading (HeadingBits) and state (8 bits,
 // StateIdle or StateWalking); IndexBits 12, GenerationBits 4 and room for
-// Entities entities.
+// Entities entities; the model's predictor, and its trained codes where the
+// field widths are the default ones.
 func (c Config) Schema() (*snapshot.Schema, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
