@@ -8,17 +8,17 @@ import "github.com/sightline-game/sightline/netcode/bitpack"
 // trained them on bot matches with the game's predictor; they are part of
 // the protocol (version 4).
 var (
-	posLengths     = []uint8{2, 3, 3, 3, 5, 4, 4, 4, 4, 4, 6, 7, 10, 10, 9, 9, 9}
-	headingLengths = []uint8{6, 5, 4, 3, 2, 3, 4, 4, 3, 3, 6}
+	posLengths     = []uint8{2, 3, 3, 4, 5, 4, 4, 4, 4, 4, 5, 5, 7, 8, 8, 7, 7}
+	headingLengths = []uint8{6, 6, 4, 3, 3, 3, 4, 4, 3, 2, 5}
 	kindLengths    = []uint8{2, 2, 1}
 	stateLengths   = []uint8{4, 2, 1, 4, 3}
-	healthLengths  = []uint8{7, 7, 6, 4, 5, 2, 1, 3}
+	healthLengths  = []uint8{7, 7, 6, 4, 5, 3, 1, 2}
 	// maskLengths: per field mask, bit f for field f (0b000011 = x and y).
 	maskLengths = []uint8{
-		0, 8, 9, 1, 11, 8, 7, 2, 12, 12, 12, 12, 12, 12, 12, 12,
-		7, 9, 9, 5, 6, 8, 8, 3, 12, 12, 12, 12, 12, 12, 12, 12,
-		10, 11, 11, 11, 12, 11, 11, 10, 12, 12, 12, 12, 12, 12, 12, 12,
-		6, 11, 11, 9, 11, 11, 11, 7, 12, 12, 12, 12, 12, 12, 12, 11,
+		0, 8, 8, 2, 9, 7, 7, 2, 10, 10, 10, 10, 10, 10, 10, 10,
+		7, 8, 8, 5, 5, 7, 7, 2, 10, 10, 10, 10, 10, 10, 10, 10,
+		7, 9, 9, 9, 10, 9, 9, 8, 10, 10, 10, 10, 10, 10, 10, 10,
+		5, 8, 8, 8, 8, 8, 8, 6, 10, 9, 9, 9, 9, 9, 9, 9,
 	}
 )
 

@@ -8,13 +8,17 @@ import (
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
+// ackGaps are the baseline ages of a client's views at 30 Hz: a round trip
+// and a little, 2 to 8 ticks.
+var ackGaps = []int{2, 3, 4, 4, 5, 6, 8}
+
 // viewBytes plays a bot match and returns the mean bytes of the deltas each
 // bot's view costs with each schema's codec: the view is what lies within
 // ViewRadius of the bot's player (no byte budget), the baseline the view
-// trainingGaps ticks older.
+// ackGaps ticks older.
 func viewBytes(t *testing.T, schemas []*snapshot.Schema, seed uint64, ticks int) []float64 {
 	t.Helper()
-	const players, ring = 16, 16
+	const players, ring = 16, 32
 	codecs := make([]*delta.Codec, len(schemas))
 	for i, s := range schemas {
 		codecs[i] = delta.MustCodec(s)
@@ -47,7 +51,7 @@ func viewBytes(t *testing.T, schemas []*snapshot.Schema, seed uint64, ticks int)
 					copy(view.AppendUnchecked(cur.ID(j)), cur.Row(j))
 				}
 			}
-			if g := trainingGaps[tick%len(trainingGaps)]; tick > ring {
+			if g := ackGaps[tick%len(ackGaps)]; tick > ring {
 				base := views[slot][(tick-g)%ring]
 				for k, c := range codecs {
 					buf = c.AppendDelta(buf[:0], uint32(tick), uint32(tick-g), base, view)

@@ -132,7 +132,13 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 			default:
 				d = uint32(bitpack.Unzigzag(r.ReadGamma(uint(p.order[f]))))
 			}
-			row[f] = (pred[f] + d) & fmasks[f]
+			v := (pred[f] + d) & fmasks[f]
+			if v == brow[f] && r.Err() == nil {
+				// The mask names the fields that differ from the baseline:
+				// a packet that says otherwise is not one an encoder wrote.
+				return fmt.Errorf("%w: field %d in the mask keeps its baseline value", ErrMalformed, f)
+			}
+			row[f] = v
 		}
 		if r.Err() != nil {
 			return fmt.Errorf("%w: changed entity: %w", ErrMalformed, r.Err())
