@@ -80,6 +80,18 @@ func newBitCursor(t *testing.T, p []byte) *bitCursor {
 	return &bitCursor{t: t, r: bitpack.NewReader(p), total: 8 * len(p)}
 }
 
+// newDeltaCursor checks a delta's last byte, its check byte, and returns
+// a cursor over the bits before it.
+func newDeltaCursor(t *testing.T, p []byte) *bitCursor {
+	t.Helper()
+	n := len(p) - 1
+	if got, want := p[n], delta.Check(p[:n]); got != want {
+		t.Fatalf("check byte %#02x, want %#02x", got, want)
+	}
+	t.Logf("byte %d: check byte = %#02x", n, p[n])
+	return newBitCursor(t, p[:n])
+}
+
 // pos returns the index of the next bit in the stream.
 func (c *bitCursor) pos() int { return c.total - c.r.Remaining() }
 
@@ -228,7 +240,7 @@ func TestWireDeltaSetsMasksAndResiduals(t *testing.T) {
 
 	p := wireGolden(t, "snapshot-delta-sets", codec.AppendDelta(nil, 203, 200, base, cur))
 
-	c := newBitCursor(t, p)
+	c := newDeltaCursor(t, p)
 	c.field(1, 1, "kind (1 delta)")
 	c.field(16, 203, "tick, low 16 bits")
 	c.gamma(1, 2, "age-1")
@@ -283,7 +295,7 @@ func TestWireDeltaExample(t *testing.T) {
 	s := Schema()
 	t100, t102 := goldenWorlds(t)
 	p := wireGolden(t, "snapshot-delta", codec.AppendDelta(nil, 102, 100, t100, t102))
-	c := newBitCursor(t, p)
+	c := newDeltaCursor(t, p)
 	c.field(1, 1, "kind (1 delta)")
 	c.field(16, 102, "tick, low 16 bits")
 	c.gamma(1, 1, "age-1")
@@ -304,9 +316,10 @@ func TestWireDeltaExample(t *testing.T) {
 
 // A delta of a projectile in flight (its prediction exact), a player who
 // was carried 8192 units (the longest residual of this packet: length 15)
-// and turned from step 1023 to 1 (+2, wrapping), with one changed entity
-// per form of the changed set (snapshot-delta-residuals.hex); a packet cut
-// short or whose set runs past its universe is malformed.
+// and turned from step 1023 to 1 (+2, wrapping), in a bitmask changed set
+// (snapshot-delta-residuals.hex); a packet cut short, with a bit flipped or
+// a byte more fails its check byte, and one whose check byte is right but
+// whose bits do not parse to the end is malformed too.
 func TestWireDeltaResiduals(t *testing.T) {
 	codec := wireCodec(t)
 	s := Schema()
@@ -321,7 +334,7 @@ func TestWireDeltaResiduals(t *testing.T) {
 
 	p := wireGolden(t, "snapshot-delta-residuals", codec.AppendDelta(nil, 302, 300, base, cur))
 
-	c := newBitCursor(t, p)
+	c := newDeltaCursor(t, p)
 	c.field(1, 1, "kind (1 delta)")
 	c.field(16, 302, "tick, low 16 bits")
 	c.gamma(1, 1, "age-1")
@@ -341,13 +354,19 @@ func TestWireDeltaResiduals(t *testing.T) {
 	if h, out, err := wireDecode(t, codec, p, 301, base); err != nil || h.Tick != 302 || !out.Equal(cur) {
 		t.Fatalf("decode: %+v %v", h, err)
 	}
+	body := p[:len(p)-1]
+	withCheck := func(b []byte) []byte { return append(bytes.Clone(b), delta.Check(b)) }
 	for _, tc := range []struct {
 		name string
 		p    []byte
 	}{
 		{"cut short", p[:len(p)-1]},
-		{"no changed set", setBits(p, setAt, 2, 0)}, // residuals left over
+		{"a bit flipped", setBits(p, 40, 1, uint32(p[5]&1^1))},
 		{"trailing byte", append(bytes.Clone(p), 0)},
+		// With its check byte right, a packet must still parse: clearing
+		// the changed set leaves the residuals over.
+		{"no changed set", withCheck(setBits(body, setAt, 2, 0))},
+		{"a zero byte more", withCheck(append(bytes.Clone(body), 0))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, _, err := wireDecode(t, codec, tc.p, 301, base); !errors.Is(err, delta.ErrMalformed) {

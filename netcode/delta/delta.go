@@ -21,6 +21,7 @@ const rawBits = 2
 // below tick and at most 32767 ticks older.
 func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapshot.Snapshot) []byte {
 	c.analyse(base, cur)
+	start := len(dst)
 	w := bitpack.NewWriter(dst)
 	c.sizes.start = w.BitLen()
 	w.Write(kindDelta, 1)
@@ -46,13 +47,13 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 		c.planMasks()
 		setEnd, codingEnd := c.writeChanges(&w, base, cur, gap, k)
 		z.at[3], z.at[4], z.at[5] = setEnd, codingEnd, w.BitLen()
-		return w.Bytes()
+		return appendCheck(w.Bytes(), start)
 	}
 	writeSetAs(&w, c.chgPos, universe, bitmask, k)
 	z.at[3] = w.BitLen()
 	z.at[4], z.at[5] = z.at[3], z.at[3]
 	if len(c.changed) == 0 {
-		return w.Bytes()
+		return appendCheck(w.Bytes(), start)
 	}
 	if c.generic {
 		c.residuals(base, cur, gap)
@@ -66,8 +67,11 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 		c.writeChanges(&w, base, cur, gap, -1)
 	}
 	z.at[5] = w.BitLen()
-	return w.Bytes()
+	return appendCheck(w.Bytes(), start)
 }
+
+// appendCheck appends the check byte of the packet p[start:].
+func appendCheck(p []byte, start int) []byte { return append(p, Check(p[start:])) }
 
 // writeCoding writes how the packet codes its changes: the generic fields'
 // gamma orders and, without a mask code, the mask mode.
@@ -97,6 +101,7 @@ type Sizes struct {
 	Masks     int // the changed entities' field masks
 	Residuals int // the changed fields' values
 	Padding   int // up to the last whole byte
+	Check     int // the check byte
 }
 
 // sizes notes the bit positions where the sections of the last delta began.
@@ -134,6 +139,7 @@ func (c *Codec) LastSizes() Sizes {
 	}
 	s.Residuals = z.at[5] - z.at[4] - s.Masks
 	s.Padding = (8 - z.at[5]%8) % 8
+	s.Check = 8
 	return s
 }
 

@@ -25,10 +25,12 @@
 //	          per new entity: slot gap gamma(k) | generation | every field
 //	          at full width
 //	changed:  a set of positions among the baseline's surviving entities
-//	if the changed set is not empty (else the packet ends here):
+//	if the changed set is not empty:
 //	[coding]  only for schemas without codes (see Generic coding)
 //	per changed entity, in slot order: its field mask, then per field of
 //	          the mask, in field order, its residual
+//	zero bits to a whole byte, then the check byte (Check) of the bytes
+//	          before it
 //
 // A slot gap is the slot minus the previous slot minus 1 (the previous slot
 // starting at -1). docs/PROTOCOL.md gives every bit of the game's packets.
@@ -86,9 +88,12 @@
 //
 // # Hostile input
 //
-// Decode checks every count against the schema's MaxEntities and every
-// position against its universe, never allocates beyond a snapshot's size,
-// and rejects unused codewords and trailing bits. A Codec keeps scratch
+// Decode checks a delta's check byte before anything else: entropy-coded
+// bits are dense, and a delta cut or damaged on the way would otherwise
+// often still parse. Then it checks every count against the schema's
+// MaxEntities and every position against its universe, never allocates
+// beyond a snapshot's size, and rejects unused codewords, a field in a mask
+// that keeps its baseline value, and trailing bits. A Codec keeps scratch
 // space sized for the schema; it is not safe for concurrent use: give each
 // sender and receiver its own.
 package delta

@@ -34,7 +34,7 @@ func TestWhereTheBitsGo(t *testing.T) {
 			}
 			p := codec.AppendDelta(nil, uint32(tick), uint32(tick-2), ring[(tick-2)%3], ring[tick%3])
 			z := codec.LastSizes()
-			if got := z.Header + z.Removed + z.New + z.Changed + z.Coding + z.Masks + z.Residuals + z.Padding; got != 8*len(p) {
+			if got := z.Header + z.Removed + z.New + z.Changed + z.Coding + z.Masks + z.Residuals + z.Padding + z.Check; got != 8*len(p) {
 				t.Fatalf("tick %d: sections add up to %d bits in a %d-byte packet", tick, got, len(p))
 			}
 			sum.Header += z.Header
@@ -43,12 +43,13 @@ func TestWhereTheBitsGo(t *testing.T) {
 			sum.Masks += z.Masks
 			sum.Residuals += z.Residuals
 			sum.Padding += z.Padding
+			sum.Check += z.Check
 			bytes += len(p)
 			packets++
 		}
 		per := func(n int) float64 { return float64(n) / float64(packets) }
-		t.Logf("predictor %v: %.1f B/packet; bits: header %.1f, changed set %.1f, coding %.1f, masks %.1f, residuals %.1f, padding %.1f",
-			predict, per(bytes), per(sum.Header), per(sum.Changed), per(sum.Coding), per(sum.Masks), per(sum.Residuals), per(sum.Padding))
+		t.Logf("predictor %v: %.1f B/packet; bits: header %.1f, changed set %.1f, coding %.1f, masks %.1f, residuals %.1f, padding %.1f, check %.1f",
+			predict, per(bytes), per(sum.Header), per(sum.Changed), per(sum.Coding), per(sum.Masks), per(sum.Residuals), per(sum.Padding), per(sum.Check))
 		if sum.Residuals < sum.Masks || sum.Residuals < sum.Changed {
 			t.Errorf("residuals (%d bits) should be the largest part", sum.Residuals)
 		}
