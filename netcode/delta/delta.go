@@ -376,6 +376,8 @@ func idBytes(ids []snapshot.EntityID) []byte {
 // names an entity and a field.
 func (c *Codec) diffRows(bv, cv []uint32, useMaskHist bool) {
 	cv = cv[:len(bv)]
+	nf := uint32(len(c.bits))
+	whole, rowMask := 8%nf == 0, uint32(1)<<nf-1
 	last := ^uint32(0) // the entity of the last change listed
 	k := 0
 	for ; k+8 <= len(bv); k += 8 {
@@ -385,7 +387,28 @@ func (c *Codec) diffRows(bv, cv []uint32, useMaskHist bool) {
 		}
 		nib := neq(b[0], v[0]) | neq(b[1], v[1])<<1 | neq(b[2], v[2])<<2 | neq(b[3], v[3])<<3 |
 			neq(b[4], v[4])<<4 | neq(b[5], v[5])<<5 | neq(b[6], v[6])<<6 | neq(b[7], v[7])<<7
+		if whole {
+			// Rows of 1, 2, 4 or 8 values: the group holds whole rows.
+			for e := uint32(k) / nf; nib != 0; e, nib = e+1, nib>>nf {
+				if part := nib & rowMask; part != 0 {
+					c.addChange(int32(e), int32(e), int32(e), part, useMaskHist)
+				}
+			}
+			continue
+		}
 		last = c.markChanges(uint32(k), nib, last, useMaskHist)
+	}
+	if whole { // the last, short group: whole rows too
+		var nib uint32
+		for j := k; j < len(bv); j++ {
+			nib |= neq(bv[j], cv[j]) << (j - k)
+		}
+		for e := uint32(k) / nf; nib != 0; e, nib = e+1, nib>>nf {
+			if part := nib & rowMask; part != 0 {
+				c.addChange(int32(e), int32(e), int32(e), part, useMaskHist)
+			}
+		}
+		return
 	}
 	for ; k < len(bv); k++ {
 		last = c.markChanges(uint32(k), neq(bv[k], cv[k]), last, useMaskHist)
