@@ -64,6 +64,7 @@ func Schema() *snapshot.Schema {
 		s.Fields[f].Code = code
 	}
 	s.MaskCode = maskCode()
+	s.Check = true
 	s.Predictor = newPredictor()
 	return s
 }

@@ -2,8 +2,9 @@ package delta
 
 import "encoding/binary"
 
-// Check returns the check byte a delta ends with, computed over the bytes
-// before it: a hash of 64-bit little-endian words. Random damage to a delta
+// Check returns the check byte a delta of a schema with Check set ends
+// with, computed over the bytes before it: a hash of 64-bit little-endian
+// words. Random damage to a delta
 // (a cut, a flipped bit) leaves it a valid-looking packet far more often
 // than one would like, its codes being dense; the check makes that 256
 // times rarer for one byte. It protects against damage, not against a

@@ -32,6 +32,7 @@ type Codec struct {
 	generic bool     // some field has no code
 	maskEnc []uint32 // the mask code's codewords (packCode); nil: masks coded per packet
 	maskDec *bitpack.Code
+	check   bool   // deltas end with a check byte
 	recip   uint64 // ceil(2^32 / number of fields): j*recip>>32 = j/fields for any value index j
 
 	// Scratch, grown to the largest snapshot met (see fit), then reused:
@@ -81,6 +82,7 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 	c := &Codec{
 		schema:  s,
 		pred:    s.Predictor,
+		check:   s.Check,
 		bits:    make([]uint8, nf),
 		kbits:   make([]uint8, nf),
 		codes:   make([]*bitpack.Code, nf),

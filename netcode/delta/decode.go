@@ -29,12 +29,14 @@ func (c *Codec) Decode(p []byte, h snapstream.Header, base, out *snapshot.Snapsh
 		if base == nil || base == out || !base.Schema().SameLayout(c.schema) || !out.Schema().SameLayout(c.schema) {
 			return fmt.Errorf("%w: no usable baseline snapshot", ErrBaseline)
 		}
-		n := len(p) - 1
-		if n < 1 || Check(p[:n]) != p[n] {
-			return fmt.Errorf("%w: check byte", ErrMalformed)
+		if c.check {
+			n := len(p) - 1
+			if n < 1 || Check(p[:n]) != p[n] {
+				return fmt.Errorf("%w: check byte", ErrMalformed)
+			}
+			r.Reset(p[:n])
+			r.Read(1)
 		}
-		r.Reset(p[:n])
-		r.Read(1)
 		r.Read(deltaTickBits)
 		if age := r.ReadGamma(ageOrder) + 1; r.Err() == nil && uint64(age) != uint64(h.Tick)-uint64(h.Baseline) {
 			return fmt.Errorf("%w: packet age %d, header %d-%d", ErrBaseline, age, h.Tick, h.Baseline)

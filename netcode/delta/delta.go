@@ -47,13 +47,13 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 		c.planMasks()
 		setEnd, codingEnd := c.writeChanges(&w, base, cur, gap, k)
 		z.at[3], z.at[4], z.at[5] = setEnd, codingEnd, w.BitLen()
-		return appendCheck(w.Bytes(), start)
+		return c.appendCheck(w.Bytes(), start)
 	}
 	writeSetAs(&w, c.chgPos, universe, bitmask, k)
 	z.at[3] = w.BitLen()
 	z.at[4], z.at[5] = z.at[3], z.at[3]
 	if len(c.changed) == 0 {
-		return appendCheck(w.Bytes(), start)
+		return c.appendCheck(w.Bytes(), start)
 	}
 	if c.generic {
 		c.residuals(base, cur, gap)
@@ -67,11 +67,17 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 		c.writeChanges(&w, base, cur, gap, -1)
 	}
 	z.at[5] = w.BitLen()
-	return appendCheck(w.Bytes(), start)
+	return c.appendCheck(w.Bytes(), start)
 }
 
-// appendCheck appends the check byte of the packet p[start:].
-func appendCheck(p []byte, start int) []byte { return append(p, Check(p[start:])) }
+// appendCheck appends the check byte of the packet p[start:], if the
+// schema asks for one.
+func (c *Codec) appendCheck(p []byte, start int) []byte {
+	if !c.check {
+		return p
+	}
+	return append(p, Check(p[start:]))
+}
 
 // writeCoding writes how the packet codes its changes: the generic fields'
 // gamma orders and, without a mask code, the mask mode.
@@ -101,7 +107,7 @@ type Sizes struct {
 	Masks     int // the changed entities' field masks
 	Residuals int // the changed fields' values
 	Padding   int // up to the last whole byte
-	Check     int // the check byte
+	Check     int // the check byte, if the schema asks for one
 }
 
 // sizes notes the bit positions where the sections of the last delta began.
@@ -139,7 +145,9 @@ func (c *Codec) LastSizes() Sizes {
 	}
 	s.Residuals = z.at[5] - z.at[4] - s.Masks
 	s.Padding = (8 - z.at[5]%8) % 8
-	s.Check = 8
+	if c.check {
+		s.Check = 8
+	}
 	return s
 }
 

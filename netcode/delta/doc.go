@@ -29,7 +29,8 @@
 //	[coding]  only for schemas without codes (see Generic coding)
 //	per changed entity, in slot order: its field mask, then per field of
 //	          the mask, in field order, its residual
-//	zero bits to a whole byte, then the check byte (Check) of the bytes
+//	zero bits to a whole byte, then, if the schema asks for it
+//	          (snapshot.Schema.Check), the check byte (Check) of the bytes
 //	          before it
 //
 // A slot gap is the slot minus the previous slot minus 1 (the previous slot
@@ -88,9 +89,9 @@
 //
 // # Hostile input
 //
-// Decode checks a delta's check byte before anything else: entropy-coded
-// bits are dense, and a delta cut or damaged on the way would otherwise
-// often still parse. Then it checks every count against the schema's
+// Decode checks a delta's check byte, if the schema has them, before
+// anything else: entropy-coded bits are dense, and a delta cut or damaged
+// on the way would otherwise often still parse. Then it checks every count against the schema's
 // MaxEntities and every position against its universe, never allocates
 // beyond a snapshot's size, and rejects unused codewords, a field in a mask
 // that keeps its baseline value, and trailing bits. A Codec keeps scratch

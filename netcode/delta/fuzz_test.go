@@ -25,6 +25,7 @@ func codedFuzzSchema() *snapshot.Schema {
 	s.Fields[3].Code = bitpack.MustCode(2, 1, 2)
 	s.MaskCode = bitpack.MustCode(0, 3, 4, 2, 4, 4, 5, 3, 5, 5, 6, 5, 6, 6, 7, 7)
 	s.Predictor = driftPredictor{}
+	s.Check = true
 	return s
 }
 

@@ -40,6 +40,12 @@ type Schema struct {
 	// the game's traffic, it is part of the protocol. nil: a generic coding
 	// (see package delta).
 	MaskCode *bitpack.Code
+	// Check, if true, ends every delta with a check byte over its bytes
+	// (see package delta): a delta damaged on the way, which entropy-coded
+	// bits would often still let parse, is refused instead of decoded into
+	// a wrong state. It costs a byte a delta; a protocol whose datagrams may
+	// arrive cut or damaged wants it.
+	Check bool
 	// Predictor, if not nil, predicts a changed entity's row from its
 	// baseline row; a delta codes each changed field as its difference from
 	// the prediction. nil predicts the baseline row itself. Both ends must
