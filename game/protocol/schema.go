@@ -49,9 +49,10 @@ const MaxEntities = 1 << IndexBits
 const healthBits = 7
 
 // Schema returns the match's snapshot schema: the arena's entities (x, y at
-// 1/8 px in a 4096 px world, a 10-bit heading, kind, state and health).
+// 1/8 px in a 4096 px world, a 10-bit heading, kind, state and health),
+// with the game's residual codes and predictor.
 func Schema() *snapshot.Schema {
-	return snapshot.MustSchema(IndexBits, arena.GenerationBits, MaxEntities,
+	s := snapshot.MustSchema(IndexBits, arena.GenerationBits, MaxEntities,
 		snapshot.Field{Name: "x", Bits: PosQuant.Bits()},
 		snapshot.Field{Name: "y", Bits: PosQuant.Bits()},
 		snapshot.Field{Name: "heading", Bits: HeadingQuant.Bits()},
@@ -59,4 +60,11 @@ func Schema() *snapshot.Schema {
 		snapshot.Field{Name: "state", Bits: 4},
 		snapshot.Field{Name: "health", Bits: healthBits},
 	)
+	for f, code := range fieldCodes() {
+		s.Fields[f].Code = code
+	}
+	s.MaskCode = maskCode()
+	s.Check = true
+	s.Predictor = newPredictor()
+	return s
 }

@@ -21,8 +21,8 @@ import (
 )
 
 // The tests of this file pin the wire facts docs/PROTOCOL.md states about
-// the corners of the format (set gaps, field-mask and small-bit polarity,
-// empty packets, width limits, the first sequence numbers of a connection),
+// the corners of the format (set gaps, masks and residuals and their
+// codes, predictions, empty packets, the first sequence numbers of a connection),
 // each on a golden packet of its own that the document names. They use
 // only the schema and the netcode packages, and literal numbers, so that
 // they read like the document: a field, its width, its value.
@@ -80,6 +80,18 @@ func newBitCursor(t *testing.T, p []byte) *bitCursor {
 	return &bitCursor{t: t, r: bitpack.NewReader(p), total: 8 * len(p)}
 }
 
+// newDeltaCursor checks a delta's last byte, its check byte, and returns
+// a cursor over the bits before it.
+func newDeltaCursor(t *testing.T, p []byte) *bitCursor {
+	t.Helper()
+	n := len(p) - 1
+	if got, want := p[n], delta.Check(p[:n]); got != want {
+		t.Fatalf("check byte %#02x, want %#02x", got, want)
+	}
+	t.Logf("byte %d: check byte = %#02x", n, p[n])
+	return newBitCursor(t, p[:n])
+}
+
 // pos returns the index of the next bit in the stream.
 func (c *bitCursor) pos() int { return c.total - c.r.Remaining() }
 
@@ -107,6 +119,28 @@ func (c *bitCursor) gamma(k uint, want uint32, what string) {
 	c.t.Helper()
 	at := c.pos()
 	c.check(at, what, c.r.ReadGamma(k), want)
+}
+
+// rice reads a Rice(k) code and checks it.
+func (c *bitCursor) rice(k uint, want uint32, what string) {
+	c.t.Helper()
+	at := c.pos()
+	c.check(at, what, c.r.ReadRice(k), want)
+}
+
+// code reads a codeword of code and checks its symbol.
+func (c *bitCursor) code(code *bitpack.Code, want uint32, what string) {
+	c.t.Helper()
+	at := c.pos()
+	c.check(at, what, uint32(c.r.ReadCode(code)), want)
+}
+
+// lengthCode reads a length-coded value of code (the codeword of its bit
+// length, then the bits below its leading one) and checks it.
+func (c *bitCursor) lengthCode(code *bitpack.Code, want uint32, what string) {
+	c.t.Helper()
+	at := c.pos()
+	c.check(at, what, c.r.ReadLengthCode(code), want)
 }
 
 // end checks that only zero padding is left.
@@ -161,39 +195,52 @@ func mustAppend(t *testing.T, s *snapshot.Snapshot, slot, gen uint16, vals ...ui
 	}
 }
 
-// A delta whose removed and changed sets are written as a count and gaps,
-// whose changed entities use field-mask mode 1 with both values of the
-// per-entity "common mask" bit, and whose x changes carry both values of
-// the per-value "small" bit (snapshot-delta-sets.hex, PROTOCOL.md §4.3).
-func TestWireDeltaSetsMasksAndSmallBits(t *testing.T) {
+// A delta whose removed and changed sets are written as a count and Rice
+// gaps, whose changed entities are predicted (two walking creatures) or
+// not (one standing, one jumping), with their masks and residuals coded by
+// the schema's codes (snapshot-delta-sets.hex, PROTOCOL.md §4.3 and §4.7).
+func TestWireDeltaSetsMasksAndResiduals(t *testing.T) {
 	codec := wireCodec(t)
-	base, cur := snapshot.New(Schema()), snapshot.New(Schema())
-	// Tick 200: 40 creatures in slots 10 to 49, generation 1.
+	s := Schema()
+	base, cur := snapshot.New(s), snapshot.New(s)
+	// Tick 200: 40 creatures in slots 10 to 49, generation 1, heading 0
+	// (towards +x); the ones at positions 2 and 3 are walking.
+	walking := func(i int) uint32 {
+		if i == 2 || i == 3 {
+			return StateWalking
+		}
+		return 0
+	}
 	for i := range 40 {
-		mustAppend(t, base, uint16(10+i), 1, uint32(1000+100*i), 2000, 0, 1, 0, 50)
+		mustAppend(t, base, uint16(10+i), 1, uint32(1000+100*i), 2000, 0, 1, walking(i), 50)
 	}
 	// Tick 203: the creature in slot 15 (position 5) is gone and its slot
-	// holds a new occupant (generation 2); the ones at positions 2, 3 and 18
-	// moved 1/8 px right and down; the one at position 31 jumped 10000 units
-	// right; a projectile entered slot 100.
+	// holds a new occupant (generation 2); the walking ones walked 3 ticks
+	// of 16 units (2 px) each, the one at position 3 2 units further; the
+	// one at position 18 moved 1/8 px right and down; the one at position
+	// 31 jumped 10000 units right; a projectile entered slot 100.
 	for i := range 40 {
 		x, y := uint32(1000+100*i), uint32(2000)
 		switch i {
 		case 5:
 			mustAppend(t, cur, 15, 2, 4000, 4000, 512, 2, 0, 0)
 			continue
-		case 2, 3, 18:
+		case 2:
+			x += 48
+		case 3:
+			x += 50
+		case 18:
 			x, y = x+1, y+1
 		case 31:
 			x += 10000
 		}
-		mustAppend(t, cur, uint16(10+i), 1, x, y, 0, 1, 0, 50)
+		mustAppend(t, cur, uint16(10+i), 1, x, y, 0, 1, walking(i), 50)
 	}
 	mustAppend(t, cur, 100, 0, 8000, 8000, 256, 2, 0, 0)
 
 	p := wireGolden(t, "snapshot-delta-sets", codec.AppendDelta(nil, 203, 200, base, cur))
 
-	c := newBitCursor(t, p)
+	c := newDeltaCursor(t, p)
 	c.field(1, 1, "kind (1 delta)")
 	c.field(16, 203, "tick, low 16 bits")
 	c.gamma(1, 2, "age-1")
@@ -201,9 +248,9 @@ func TestWireDeltaSetsMasksAndSmallBits(t *testing.T) {
 	// Removed set over the baseline's 40 entities: {5}.
 	c.field(1, 0, "removed set: form (0 count and gaps)")
 	c.gamma(0, 1, "removed set: count")
-	c.field(2, 1, "removed set: gap order k")
+	c.field(4, 1, "removed set: Rice parameter k")
 	// The gap is pos-prev-1 with prev starting at -1: 5-(-1)-1 = 5.
-	c.gamma(1, 5, "removed set: gap of position 5")
+	c.rice(1, 5, "removed set: gap of position 5")
 
 	// New entities: slot 15 (generation 2), then slot 100.
 	c.gamma(0, 2, "new entities: count")
@@ -215,37 +262,23 @@ func TestWireDeltaSetsMasksAndSmallBits(t *testing.T) {
 	// baseline's 2, 3, 18 and 31, less the removed one before them).
 	c.field(1, 0, "changed set: form (0 count and gaps)")
 	c.gamma(0, 4, "changed set: count")
-	c.field(2, 0, "changed set: gap order k")
+	c.field(4, 2, "changed set: Rice parameter k")
 	for i, g := range []uint32{2, 0, 13, 12} { // 2-(-1)-1, 3-2-1, 17-3-1, 30-17-1
-		c.gamma(0, g, fmt.Sprintf("changed set: gap %d", i))
+		c.rice(2, g, fmt.Sprintf("changed set: gap %d", i))
 	}
 
-	// Per field: W_f, and if W_f > 0 the "all small" bit.
-	c.field(4, 2, "x: W")
-	c.field(1, 0, "x: all small (0: a small bit per value)")
-	c.field(4, 2, "y: W")
-	c.field(1, 1, "y: all small")
-	c.field(4, 0, "heading: W")
-	c.field(1, 0, "kind: W")
-	c.field(2, 0, "state: W")
-	c.field(3, 0, "health: W")
-	c.field(1, 1, "field-mask mode")
-	c.field(6, 0b000011, "common mask (x, y)")
-
-	// Three entities with the common mask, each: common bit 1; x: small
-	// bit 1 and zigzag(+1) = 2 in 2 bits; y: zigzag(+1) in 2 bits.
-	for i := range 3 {
-		c.field(1, 1, fmt.Sprintf("entity %d: common mask bit (1: the common mask)", i))
-		c.field(1, 1, "x: small bit (1: a difference follows)")
-		c.field(2, 2, "x: zigzag(+1)")
-		c.field(2, 2, "y: zigzag(+1)")
-	}
-	// The fourth: common bit 0, then its own 6-bit mask (x only); x does
-	// not fit W: small bit 0 and the absolute value, 1000+3100+10000.
-	c.field(1, 0, "entity 3: common mask bit (0: a mask follows)")
-	c.field(6, 0b000001, "entity 3: field mask")
-	c.field(1, 0, "x: small bit (0: the absolute value follows)")
-	c.field(16, 14100, "x: absolute value")
+	// Each changed entity: its mask's codeword, then per field of the mask
+	// the length code of zigzag(value - prediction).
+	mask, x, y := s.MaskCode, s.Fields[FieldX].Code, s.Fields[FieldY].Code
+	c.code(mask, 0b000001, "entity 0: mask (x)")
+	c.lengthCode(x, 0, "x: zigzag(+48 - predicted +48)")
+	c.code(mask, 0b000001, "entity 1: mask (x)")
+	c.lengthCode(x, 4, "x: zigzag(+50 - predicted +48)")
+	c.code(mask, 0b000011, "entity 2: mask (x, y)")
+	c.lengthCode(x, 2, "x: zigzag(+1), not walking: predicted +0")
+	c.lengthCode(y, 2, "y: zigzag(+1)")
+	c.code(mask, 0b000001, "entity 3: mask (x)")
+	c.lengthCode(x, 20000, "x: zigzag(+10000)")
 	c.end()
 
 	h, out, err := wireDecode(t, codec, p, 200, base)
@@ -254,63 +287,90 @@ func TestWireDeltaSetsMasksAndSmallBits(t *testing.T) {
 	}
 }
 
-// A delta whose x and heading widths are at their limit, W_f = bits_f-1,
-// with one changed entity in field-mask mode 0 (snapshot-delta-limits.hex);
-// a W_f above bits_f-1 is a malformed packet, never clamped.
-func TestWireDeltaWidthLimits(t *testing.T) {
+// The worked example of PROTOCOL.md §4.5 (snapshot-delta.hex, the golden
+// packet TestGoldenPackets keeps): a walking creature moved 1 px along x
+// and turned 3 steps, a player stood still, a projectile appeared.
+func TestWireDeltaExample(t *testing.T) {
 	codec := wireCodec(t)
-	base, cur := snapshot.New(Schema()), snapshot.New(Schema())
-	mustAppend(t, base, 7, 0, 1000, 1000, 100, 0, 0, 100)
-	// x +8192 (zigzag 16384: 15 bits), heading +255 (zigzag 510: 9 bits).
-	mustAppend(t, cur, 7, 0, 9192, 1000, 355, 0, 0, 100)
-
-	p := wireGolden(t, "snapshot-delta-limits", codec.AppendDelta(nil, 301, 300, base, cur))
-
-	c := newBitCursor(t, p)
+	s := Schema()
+	t100, t102 := goldenWorlds(t)
+	p := wireGolden(t, "snapshot-delta", codec.AppendDelta(nil, 102, 100, t100, t102))
+	c := newDeltaCursor(t, p)
 	c.field(1, 1, "kind (1 delta)")
-	c.field(16, 301, "tick, low 16 bits")
-	c.gamma(1, 0, "age-1")
-	c.field(1, 1, "removed set: form (1 bitmask)")
-	c.field(1, 0, "removed set: bitmask over 1")
+	c.field(16, 102, "tick, low 16 bits")
+	c.gamma(1, 1, "age-1")
+	c.field(1, 0, "removed set: form (0 count and gaps)")
+	c.gamma(0, 0, "removed set: count (no k follows)")
+	c.gamma(0, 1, "new entities: count")
+	c.field(3, 7, "new entities: slot-gap order k")
+	c.entity(7, 700, 2, [6]uint32{16512, 16384, 0, KindProjectile, 0, 0})
+	c.field(1, 1, "changed set: form (1 bitmask)")
+	c.field(2, 0b01, "changed set: bitmask over 2")
+	c.code(s.MaskCode, 0b000101, "entity 0: mask (x, heading)")
+	// Walking along heading 256 (+y): predicted x is unchanged (and y,
+	// +32, is not in the mask: it keeps its baseline value).
+	c.lengthCode(s.Fields[FieldX].Code, 16, "x: zigzag(+8 - predicted +0)")
+	c.lengthCode(s.Fields[FieldHeading].Code, 6, "heading: zigzag(+3)")
+	c.end()
+}
+
+// A delta of a projectile in flight (its prediction exact), a player who
+// was carried 8192 units (the longest residual of this packet: length 15)
+// and turned from step 1023 to 1 (+2, wrapping), in a bitmask changed set
+// (snapshot-delta-residuals.hex); a packet cut short, with a bit flipped or
+// a byte more fails its check byte, and one whose check byte is right but
+// whose bits do not parse to the end is malformed too.
+func TestWireDeltaResiduals(t *testing.T) {
+	codec := wireCodec(t)
+	s := Schema()
+	base, cur := snapshot.New(s), snapshot.New(s)
+	mustAppend(t, base, 7, 0, 1000, 1000, 1023, 0, 0, 100)
+	mustAppend(t, base, 900, 3, 8000, 8000, 0, 2, 0, 0)
+	// Two ticks later: the player moved +8192 in x and turned +2 steps;
+	// the projectile flew 2 ticks along +x: 2 * 186.67 = 373.33 units,
+	// rounded 373 (the prediction's own rounding, see §4.3).
+	mustAppend(t, cur, 7, 0, 9192, 1000, 1, 0, 0, 100)
+	mustAppend(t, cur, 900, 3, 8373, 8000, 0, 2, 0, 0)
+
+	p := wireGolden(t, "snapshot-delta-residuals", codec.AppendDelta(nil, 302, 300, base, cur))
+
+	c := newDeltaCursor(t, p)
+	c.field(1, 1, "kind (1 delta)")
+	c.field(16, 302, "tick, low 16 bits")
+	c.gamma(1, 1, "age-1")
+	c.field(1, 0, "removed set: form (0 count and gaps)")
+	c.gamma(0, 0, "removed set: count (no k follows)")
 	c.gamma(0, 0, "new entities: count (no k follows)")
 	c.field(1, 1, "changed set: form (1 bitmask)")
-	c.field(1, 1, "changed set: bitmask over 1")
-	wx := c.field(4, 15, "x: W = bits-1")
-	c.field(1, 1, "x: all small")
-	c.field(4, 0, "y: W")
-	wh := c.field(4, 9, "heading: W = bits-1")
-	c.field(1, 1, "heading: all small")
-	c.field(1, 0, "kind: W")
-	c.field(2, 0, "state: W")
-	whp := c.field(3, 0, "health: W")
-	c.field(1, 0, "field-mask mode (0: every mask written)")
-	c.field(6, 0b000101, "field mask (x, heading)")
-	c.field(15, 16384, "x: zigzag(+8192) in 15 bits")
-	c.field(9, 510, "heading: zigzag(+255) in 9 bits")
+	setAt := c.field(2, 0b11, "changed set: bitmask over 2")
+	mask, x, h := s.MaskCode, s.Fields[FieldX].Code, s.Fields[FieldHeading].Code
+	c.code(mask, 0b000101, "entity 0: mask (x, heading)")
+	c.lengthCode(x, 16384, "x: zigzag(+8192), a player: predicted +0")
+	c.lengthCode(h, 4, "heading: zigzag(+2), 1023 to 1 wraps")
+	c.code(mask, 0b000001, "entity 1: mask (x)")
+	c.lengthCode(x, 0, "x: zigzag(373 - predicted 373)")
 	c.end()
 
-	if h, out, err := wireDecode(t, codec, p, 300, base); err != nil || h.Tick != 301 || !out.Equal(cur) {
+	if h, out, err := wireDecode(t, codec, p, 301, base); err != nil || h.Tick != 302 || !out.Equal(cur) {
 		t.Fatalf("decode: %+v %v", h, err)
 	}
-
-	// Rewrite one W_f in place: the decoder refuses any W_f >= bits_f.
+	body := p[:len(p)-1]
+	withCheck := func(b []byte) []byte { return append(bytes.Clone(b), delta.Check(b)) }
 	for _, tc := range []struct {
-		name     string
-		at       int
-		width, w uint32
-		ok       bool
+		name string
+		p    []byte
 	}{
-		{"heading W 9", wh, 4, 9, true},
-		{"heading W 10", wh, 4, 10, false},
-		{"heading W 15", wh, 4, 15, false},
-		{"health W 7", whp, 3, 7, false},
-		{"x W 15", wx, 4, 15, true},
+		{"cut short", p[:len(p)-1]},
+		{"a bit flipped", setBits(p, 40, 1, uint32(p[5]&1^1))},
+		{"trailing byte", append(bytes.Clone(p), 0)},
+		// With its check byte right, a packet must still parse: clearing
+		// the changed set leaves the residuals over.
+		{"no changed set", withCheck(setBits(body, setAt, 2, 0))},
+		{"a zero byte more", withCheck(append(bytes.Clone(body), 0))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			q := setBits(p, tc.at, tc.width, tc.w)
-			_, _, err := wireDecode(t, codec, q, 300, base)
-			if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, delta.ErrMalformed)) {
-				t.Fatalf("err %v, want ok %v (or ErrMalformed)", err, tc.ok)
+			if _, _, err := wireDecode(t, codec, tc.p, 301, base); !errors.Is(err, delta.ErrMalformed) {
+				t.Fatalf("err %v, want ErrMalformed", err)
 			}
 		})
 	}
@@ -472,5 +532,56 @@ func TestWireEventSequences(t *testing.T) {
 	}
 	if err := in.Handle(first, deliver); err != nil || fmt.Sprint(got) != "[1 2]" {
 		t.Fatalf("after the first: err %v, delivered %v", err, got)
+	}
+}
+
+// The predictions a decoder must compute bit for bit (PROTOCOL.md §4.3):
+// the step tables of projectiles and creatures at a few headings, in 1/256
+// of a unit a tick, and the predicted rows of a few baseline rows.
+func TestWirePredictions(t *testing.T) {
+	shot := snapshot.NewHeadingSteps(10, 700.0/30*8)
+	creature := snapshot.NewHeadingSteps(10, 60.0/30*8)
+	for _, tc := range []struct {
+		heading                    uint32
+		shotX, shotY, walkX, walkY int32
+	}{
+		{0, 47787, 0, 4096, 0},
+		{1, 47786, 293, 4096, 25},
+		{100, 39070, 27516, 3349, 2359},
+		{128, 33791, 33791, 2896, 2896},
+		{256, 0, 47787, 0, 4096},
+		{300, -12745, 46056, -1092, 3948},
+		{512, -47787, 0, -4096, 0},
+		{700, -19365, -43687, -1660, -3745},
+		{1000, 47270, -7012, 4052, -601},
+	} {
+		sx, sy := shot.Step(tc.heading)
+		cx, cy := creature.Step(tc.heading)
+		if sx != tc.shotX || sy != tc.shotY || cx != tc.walkX || cy != tc.walkY {
+			t.Errorf("heading %d: projectile step (%d, %d), creature (%d, %d); want (%d, %d), (%d, %d)",
+				tc.heading, sx, sy, cx, cy, tc.shotX, tc.shotY, tc.walkX, tc.walkY)
+		}
+	}
+	const walk, xy = StateWalking, 1<<FieldX | 1<<FieldY
+	for _, tc := range []struct {
+		base      [6]uint32
+		gap, mask uint32
+		wantX     uint32
+		wantY     uint32
+	}{
+		{[6]uint32{8000, 8000, 100, KindProjectile, 0, 0}, 3, xy, 8458, 8322},
+		{[6]uint32{8000, 8000, 300, KindCreature, walk, 50}, 4, xy, 7983, 8062},
+		{[6]uint32{8000, 8000, 300, KindCreature, walk, 50}, 4, xy | 1<<FieldState, 7991, 8031}, // (4+1)/2 ticks
+		{[6]uint32{8000, 8000, 300, KindCreature, 0, 50}, 4, xy | 1<<FieldState, 7991, 8031},
+		{[6]uint32{8000, 8000, 300, KindCreature, 0, 50}, 4, xy | 1<<FieldHeading, 8000, 8000},
+		{[6]uint32{8000, 8000, 300, KindCreature, 0, 50}, 4, xy, 8000, 8000},
+		{[6]uint32{8000, 8000, 300, KindPlayer, walk, 50}, 4, xy, 8000, 8000},
+		{[6]uint32{10, 65530, 700, KindProjectile, 0, 0}, 2, xy, 10 - 151 + 65536, 65189}, // x wraps below 0
+	} {
+		pred := make([]uint32, 6)
+		Schema().Predictor.Predict(tc.base[:], tc.gap, tc.mask, pred)
+		if x, y := pred[FieldX]&0xffff, pred[FieldY]&0xffff; x != tc.wantX || y != tc.wantY {
+			t.Errorf("%v, gap %d, mask %#b: predicted (%d, %d), want (%d, %d)", tc.base, tc.gap, tc.mask, x, y, tc.wantX, tc.wantY)
+		}
 	}
 }

@@ -151,6 +151,9 @@ func TestAtPaddingRejectsTrailingData(t *testing.T) {
 	}
 }
 
+// fuzzCode has short and long codewords and unused ones.
+var fuzzCode = MustCode(1, 3, 3, 5, 0, 9, 12, 12, 12, 10, 11, 7, 6, 6, 6, 6, 0, 0, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12)
+
 func FuzzReader(f *testing.F) {
 	f.Add([]byte{0xff, 0x00, 0x12}, []byte{1, 8, 32, 0})
 	f.Add([]byte{}, []byte{5})
@@ -159,9 +162,16 @@ func FuzzReader(f *testing.F) {
 		read := 0
 		for _, w := range widths {
 			n := uint(w) % 34
-			if n == 33 {
+			switch {
+			case n == 33 && w%4 == 0:
 				r.ReadGamma(uint(w) % 4)
-			} else {
+			case n == 33 && w%4 == 1:
+				r.ReadRice(uint(w) % 32)
+			case n == 33 && w%4 == 2:
+				r.ReadCode(fuzzCode)
+			case n == 33:
+				r.ReadLengthCode(fuzzCode)
+			default:
 				r.Read(n)
 				read += int(n)
 			}

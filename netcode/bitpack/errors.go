@@ -8,3 +8,6 @@ var (
 	// ErrCode is returned when an Exp-Golomb code is longer than any 32-bit value needs.
 	ErrCode = errors.New("bitpack: malformed variable-length code")
 )
+
+// ErrTable is returned for codeword lengths that do not make a usable prefix code.
+var ErrTable = errors.New("bitpack: invalid code table")

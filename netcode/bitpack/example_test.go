@@ -46,3 +46,41 @@ func ExampleWriter_WriteGamma() {
 	// 1000: 19 bits
 	// 1000 -3
 }
+
+// ExampleNewCode makes a prefix code from codeword lengths: symbol 0, the
+// most frequent, gets one bit. Two ends that share the lengths share the code.
+func ExampleNewCode() {
+	code := bitpack.MustCode(1, 2, 3, 3) // codewords 0, 10, 110, 111
+	w := bitpack.NewWriter(nil)
+	for _, s := range []int{0, 0, 3, 1, 0} {
+		w.WriteCode(code, s)
+	}
+	fmt.Println(w.BitLen(), "bits")
+	r := bitpack.NewReader(w.Bytes())
+	for range 5 {
+		fmt.Print(r.ReadCode(code), " ")
+	}
+	fmt.Println(r.Err())
+	// Output:
+	// 8 bits
+	// 0 0 3 1 0 <nil>
+}
+
+// ExampleWriter_WriteLengthCode writes values as the codeword of their bit
+// length, then the bits below their leading one: with a code that favours
+// short lengths, small values are cheap and any value fits.
+func ExampleWriter_WriteLengthCode() {
+	// Bit lengths 0 to 8: lengths 1 and 2 are the usual ones.
+	code := bitpack.MustCode(3, 2, 1, 4, 5, 6, 7, 8, 8)
+	for _, v := range []uint32{0, 1, 2, 3, 200} {
+		w := bitpack.NewWriter(nil)
+		w.WriteLengthCode(code, v)
+		fmt.Printf("%3d: %2d bits\n", v, w.BitLen())
+	}
+	// Output:
+	//   0:  3 bits
+	//   1:  2 bits
+	//   2:  2 bits
+	//   3:  2 bits
+	// 200: 15 bits
+}

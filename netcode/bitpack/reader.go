@@ -1,5 +1,10 @@
 package bitpack
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // Reader unpacks values written by Writer. Its errors are sticky: after the
 // first failed read every read returns 0 and Err reports the failure, so a
 // decoder may read a whole record and check once.
@@ -23,8 +28,17 @@ func (r *Reader) Err() error { return r.err }
 // Remaining returns the number of unread bits, padding included.
 func (r *Reader) Remaining() int { return (len(r.b)-r.pos)*8 + int(r.n) }
 
-// fill loads bytes until at least n bits are buffered or the input ends.
+// fill loads bytes until at least n bits (n at most 56) are buffered or the
+// input ends. With eight bytes left it loads as many as fit in one step.
 func (r *Reader) fill(n uint) {
+	if r.n < n && r.pos+8 <= len(r.b) {
+		k := (63 - r.n) >> 3 // whole bytes that fit
+		w := binary.LittleEndian.Uint64(r.b[r.pos:])
+		r.acc |= w << r.n & (1<<(r.n+8*k) - 1)
+		r.pos += int(k)
+		r.n += 8 * k
+		return
+	}
 	for r.n < n && r.pos < len(r.b) {
 		r.acc |= uint64(r.b[r.pos]) << r.n
 		r.pos++
@@ -75,6 +89,42 @@ func (r *Reader) ReadGamma(k uint) uint32 {
 	}
 	x := low | 1<<nb
 	v := x - 1<<k
+	if v > 1<<32-1 {
+		r.err = ErrCode
+		return 0
+	}
+	return uint32(v)
+}
+
+// ReadRice returns the next Rice code of parameter k (see WriteRice). A
+// code whose value does not fit 32 bits is ErrCode.
+func (r *Reader) ReadRice(k uint) uint32 {
+	if r.err != nil {
+		return 0
+	}
+	var q uint64 // zeros before the one
+	for {
+		r.fill(56)
+		if r.n == 0 {
+			r.err = ErrShort
+			return 0
+		}
+		if r.acc == 0 { // only zeros loaded: all of them belong to q
+			q += uint64(r.n)
+			r.n = 0
+			if q > 1<<32 {
+				r.err = ErrCode
+				return 0
+			}
+			continue
+		}
+		z := uint(bits.TrailingZeros64(r.acc)) // below r.n: bits above it are 0
+		q += uint64(z)
+		r.acc >>= z + 1
+		r.n -= z + 1
+		break
+	}
+	v := q<<k | uint64(r.Read(k))
 	if v > 1<<32-1 {
 		r.err = ErrCode
 		return 0

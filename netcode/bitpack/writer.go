@@ -100,3 +100,41 @@ func mask(n uint) uint32 {
 	}
 	return 1<<n - 1
 }
+
+// WriteRice appends v as a Rice code of parameter k (0 to 31): v>>k in
+// unary (that many zero bits, then a one bit), then the low k bits of v.
+// It suits values spread geometrically, such as the gaps between the
+// members of a random set; RiceLen tells its length without writing.
+func (w *Writer) WriteRice(v uint32, k uint) {
+	q := uint(v >> k)
+	for ; q >= 32; q -= 32 {
+		w.Write(0, 32)
+	}
+	low := v & mask(k)
+	if q+1+k <= 32 {
+		w.Write(1<<q|low<<(q+1), q+1+k)
+		return
+	}
+	w.Write(1<<q, q+1)
+	w.Write(low, k)
+}
+
+// RiceLen returns the bits WriteRice(v, k) writes.
+func RiceLen(v uint32, k uint) int { return int(v>>k) + 1 + int(k) }
+
+// WriteStream appends the first n bits of p, a stream written apart (by
+// another Writer, or bytes filled least significant bit first).
+func (w *Writer) WriteStream(p []byte, n int) {
+	acc, k, buf := w.acc, w.n, w.buf // in registers for the loop
+	for ; n >= 32; n -= 32 {
+		acc |= uint64(binary.LittleEndian.Uint32(p)) << k
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(acc))
+		acc >>= 32
+		p = p[4:]
+	}
+	w.acc, w.buf = acc, buf
+	for ; n > 0; n -= 8 {
+		w.Write(uint32(p[0]), uint(min(n, 8)))
+		p = p[1:]
+	}
+}

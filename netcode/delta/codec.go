@@ -20,37 +20,53 @@ const (
 	orderBits     = 3 // width of a gamma order chosen per packet (0..7)
 )
 
-// status of a baseline entity in a delta.
-const (
-	unchanged uint8 = iota
-	changed
-	removed
-)
-
 // Codec encodes and decodes snapshots of one schema. It implements
 // snapstream.Format. Make one with NewCodec; it is not safe for concurrent use.
 type Codec struct {
-	schema *snapshot.Schema
-	bits   []uint8 // width of each field
-	wbits  []uint8 // width of each field's small-delta width W
+	schema  *snapshot.Schema
+	pred    snapshot.Predictor
+	bits    []uint8    // width of each field
+	kbits   []uint8    // width of each field's gamma order in a packet; 0: none written
+	enc     [][]uint32 // per field: its code's codewords (packCode); nil: a generic field
+	codes   []*bitpack.Code
+	generic bool     // some field has no code
+	maskEnc []uint32 // the mask code's codewords (packCode); nil: masks coded per packet
+	maskDec *bitpack.Code
+	check   bool   // deltas end with a check byte
+	recip   uint64 // ceil(2^32 / number of fields): j*recip>>32 = j/fields for any value index j
 
 	// Scratch, grown to the largest snapshot met (see fit), then reused:
 	// a codec meets a player's view, far below the schema's maximum.
-	status   []uint8  // per baseline entity
-	fmask    []uint32 // per baseline entity: fields changed
-	partner  []int32  // per baseline entity: its index in the current snapshot
-	newIdx   []int32  // encoder: indices in cur of new entities
-	newIDs   []snapshot.EntityID
-	newVals  []uint32
-	hist     [32][33]uint32 // per field: changes by zigzag bit length
+	removed []int32  // positions in the baseline of removed entities
+	chgPos  []int32  // positions among the baseline's survivors of changed entities
+	changed []change // encoder: changed entities, in slot order
+	sbase   []int32  // decoder: per survivor, its baseline index
+	sout    []int32  // decoder: per survivor, its index in the output
+	resid   []uint32 // encoder: zigzagged residuals of the changed fields, in order
+	newIdx  []int32  // encoder: indices in cur of new entities
+	newIDs  []snapshot.EntityID
+	newVals []uint32
+	predRow []uint32 // one predicted row
+	side    []byte   // encoder: the changes, packed apart (see writeChanges)
+	fmasks  []uint32 // per field: its values' mask
+
+	rhist    [32][33]uint32 // per generic field: residuals by bit length
 	maskHist [256]uint16
 	plan     plan
+	sizes    sizes
+	encFlat  [32 * 33]uint32 // enc, flat: field f's word for bit length n at f*33+n
+}
+
+// change is one changed entity: where it is in the baseline and in the
+// current snapshot, and which fields differ.
+type change struct {
+	base, cur int32
+	mask      uint32
 }
 
 // plan is what the encoder decided for one delta.
 type plan struct {
-	width    [32]uint8 // small-delta width per field; 0 = absolute only
-	allSmall [32]bool  // every change of the field fits width
+	order    [32]uint8 // gamma order per generic field
 	maskMode bool      // common-mask coding on
 	common   uint32
 }
@@ -62,32 +78,56 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	nf := len(s.Fields)
 	c := &Codec{
-		schema: s,
-		bits:   make([]uint8, len(s.Fields)),
-		wbits:  make([]uint8, len(s.Fields)),
+		schema:  s,
+		pred:    s.Predictor,
+		check:   s.Check,
+		bits:    make([]uint8, nf),
+		kbits:   make([]uint8, nf),
+		codes:   make([]*bitpack.Code, nf),
+		enc:     make([][]uint32, nf),
+		predRow: make([]uint32, nf),
+		fmasks:  make([]uint32, nf),
 		// Never nil: writeEntities reads a nil list as "every entity".
 		newIdx: make([]int32, 0, 64),
 	}
+	c.recip = (1<<32 + uint64(nf) - 1) / uint64(nf)
+	if s.MaskCode != nil {
+		c.maskEnc, c.maskDec = packCode(s.MaskCode), s.MaskCode
+	}
 	for f, fd := range s.Fields {
 		c.bits[f] = fd.Bits
-		c.wbits[f] = uint8(bitpack.Len(uint32(fd.Bits - 1)))
+		c.fmasks[f] = fieldMask(fd.Bits)
+		c.codes[f] = fd.Code
+		switch {
+		case fd.Code != nil:
+			c.enc[f] = packCode(fd.Code)
+			copy(c.encFlat[f*33:], c.enc[f])
+		case fd.Bits > rawBits:
+			c.kbits[f] = uint8(bitpack.Len(uint32(fd.Bits - 1)))
+			c.generic = true
+		default:
+			c.generic = true
+		}
 	}
 	return c, nil
 }
 
 // fit makes the per-baseline-entity scratch hold n entities. It grows by
 // doubling (from 64), so a codec that meets views of a steady size stops
-// allocating after its first packets. The contents are not kept: every
-// caller writes the first n entries before it reads them.
+// allocating after its first packets. The contents are not kept.
 func (c *Codec) fit(n int) {
-	if n <= len(c.status) {
+	if n <= cap(c.removed) {
 		return
 	}
-	n = max(n, 2*len(c.status), 64)
-	c.status = make([]uint8, n)
-	c.fmask = make([]uint32, n)
-	c.partner = make([]int32, n)
+	n = max(n, 2*cap(c.removed), 64)
+	c.removed = make([]int32, 0, n)
+	c.chgPos = make([]int32, 0, n)
+	c.changed = make([]change, 0, n)
+	c.sbase = make([]int32, n)
+	c.sout = make([]int32, n)
+	c.resid = make([]uint32, 0, n*len(c.bits))
 }
 
 // MustCodec is NewCodec for schemas written in code; it panics on an invalid schema.

@@ -2,6 +2,7 @@ package delta
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/sightline-game/sightline/netcode/bitpack"
 	"github.com/sightline-game/sightline/netcode/snapshot"
@@ -25,14 +26,22 @@ func (c *Codec) Decode(p []byte, h snapstream.Header, base, out *snapshot.Snapsh
 		r.Read(tickBits)
 		err = c.decodeFull(&r, out)
 	} else {
-		if base == nil || base == out || !base.Schema().SameLayout(c.schema) {
+		if base == nil || base == out || !base.Schema().SameLayout(c.schema) || !out.Schema().SameLayout(c.schema) {
 			return fmt.Errorf("%w: no usable baseline snapshot", ErrBaseline)
+		}
+		if c.check {
+			n := len(p) - 1
+			if n < 1 || Check(p[:n]) != p[n] {
+				return fmt.Errorf("%w: check byte", ErrMalformed)
+			}
+			r.Reset(p[:n])
+			r.Read(1)
 		}
 		r.Read(deltaTickBits)
 		if age := r.ReadGamma(ageOrder) + 1; r.Err() == nil && uint64(age) != uint64(h.Tick)-uint64(h.Baseline) {
 			return fmt.Errorf("%w: packet age %d, header %d-%d", ErrBaseline, age, h.Tick, h.Baseline)
 		}
-		err = c.decodeDelta(&r, base, out)
+		err = c.decodeDelta(&r, h.Tick-h.Baseline, base, out)
 	}
 	if err != nil {
 		return err
@@ -43,36 +52,37 @@ func (c *Codec) Decode(p []byte, h snapstream.Header, base, out *snapshot.Snapsh
 	return nil
 }
 
-func (c *Codec) decodeDelta(r *bitpack.Reader, base, out *snapshot.Snapshot) error {
+func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.Snapshot) error {
 	nb := base.Len()
 	c.fit(nb)
-	status := c.status[:nb]
-	clear(status)
-	nremoved, err := readSet(r, status, removed, 255)
+	var err error
+	c.removed, err = readSet(r, c.removed[:0], nb)
 	if err != nil {
 		return fmt.Errorf("removed set: %w", err)
 	}
-	c.newIDs, c.newVals, err = c.readEntities(r, newOrder, c.schema.MaxEntities-(nb-nremoved), c.newIDs[:0], c.newVals[:0])
+	nsurv := nb - len(c.removed)
+	c.newIDs, c.newVals, err = c.readEntities(r, newOrder, c.schema.MaxEntities-nsurv, c.newIDs[:0], c.newVals[:0])
 	if err != nil {
 		return fmt.Errorf("new entities: %w", err)
 	}
-	nchanged, err := readSet(r, status, changed, removed)
+	c.chgPos, err = readSet(r, c.chgPos[:0], nsurv)
 	if err != nil {
 		return fmt.Errorf("changed set: %w", err)
 	}
 
 	p := &c.plan
 	nf := uint(len(c.bits))
-	if nchanged > 0 {
-		for f, fb := range c.bits {
-			width := uint8(r.Read(uint(c.wbits[f])))
-			if width >= fb {
-				return fmt.Errorf("%w: field %d small width %d of %d bits", ErrMalformed, f, width, fb)
+	if len(c.chgPos) > 0 {
+		for f, kb := range c.kbits {
+			if kb > 0 {
+				k := uint8(r.Read(uint(kb)))
+				if k >= c.bits[f] {
+					return fmt.Errorf("%w: field %d gamma order %d of %d bits", ErrMalformed, f, k, c.bits[f])
+				}
+				p.order[f] = k
 			}
-			p.width[f] = width
-			p.allSmall[f] = width > 0 && r.ReadBool()
 		}
-		p.maskMode = nf > 1 && r.ReadBool()
+		p.maskMode = nf > 1 && c.maskDec == nil && r.ReadBool()
 		if p.maskMode {
 			p.common = r.Read(nf)
 		}
@@ -81,34 +91,28 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, base, out *snapshot.Snapshot) err
 		}
 	}
 
-	// Merge the surviving baseline entities, with their changes applied, and
-	// the new entities, in slot order.
-	out.Reset()
-	bids := base.IDs()
+	// The surviving baseline entities and the new ones, in slot order; then
+	// the changes on top.
+	identity := len(c.removed) == 0 && len(c.newIDs) == 0 && out.Schema() == base.Schema()
+	if identity {
+		out.CopyFrom(base)
+	} else if err := c.merge(base, out); err != nil {
+		return err
+	}
 	full := fieldMask(uint8(nf))
-	k := 0
-	for i := 0; i <= nb; i++ {
-		// Emit every new entity that sorts before baseline entity i.
-		for k < len(c.newIDs) && (i == nb || c.newIDs[k].Index <= bids[i].Index) {
-			if i < nb && c.newIDs[k].Index == bids[i].Index && status[i] != removed {
-				return fmt.Errorf("%w: new entity %v in a slot the baseline still holds", ErrMalformed, c.newIDs[k])
-			}
-			copy(out.AppendUnchecked(c.newIDs[k]), c.newVals[k*int(nf):(k+1)*int(nf)])
-			k++
-		}
-		if i == nb {
-			break
-		}
-		if status[i] == removed {
-			continue
-		}
-		row := out.AppendUnchecked(bids[i])
-		copy(row, base.Row(i))
-		if status[i] != changed {
-			continue
+	fbits, fmasks, codes, pr := c.bits[:nf], c.fmasks[:nf], c.codes[:nf], c.predRow[:nf]
+	bv, ov := base.Values(), out.Values()
+	for _, sp := range c.chgPos {
+		bi, oi := int(sp), int(sp)
+		if !identity {
+			bi, oi = int(c.sbase[sp]), int(c.sout[sp])
 		}
 		m := uint32(1)
-		if nf > 1 {
+		switch {
+		case nf == 1:
+		case c.maskDec != nil:
+			m = uint32(r.ReadCode(c.maskDec))
+		default:
 			if p.maskMode && r.ReadBool() {
 				m = p.common
 			} else {
@@ -118,21 +122,66 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, base, out *snapshot.Snapshot) err
 		if m == 0 || m&^full != 0 {
 			return fmt.Errorf("%w: field mask %#x", ErrMalformed, m)
 		}
-		for f, fb := range c.bits {
-			if m&(1<<f) == 0 {
-				continue
+		bo, oo := bi*int(nf), oi*int(nf)
+		brow, row := bv[bo:bo+int(nf):bo+int(nf)], ov[oo:oo+int(nf):oo+int(nf)]
+		pred := brow
+		if c.pred != nil {
+			c.pred.Predict(brow, gap, m, pr)
+			pred = pr
+		}
+		for ; m != 0; m &= m - 1 {
+			f := bits.TrailingZeros32(m)
+			var d uint32 // the wrapped difference from the prediction
+			switch code := codes[f]; {
+			case code != nil:
+				d = uint32(bitpack.Unzigzag(r.ReadLengthCode(code)))
+			case fbits[f] <= rawBits:
+				d = r.Read(uint(fbits[f]))
+			default:
+				d = uint32(bitpack.Unzigzag(r.ReadGamma(uint(p.order[f]))))
 			}
-			width := p.width[f]
-			if width > 0 && (p.allSmall[f] || r.ReadBool()) {
-				d := bitpack.Unzigzag(r.Read(uint(width)))
-				row[f] = (row[f] + uint32(d)) & fieldMask(fb)
-			} else {
-				row[f] = r.Read(uint(fb))
+			v := (pred[f] + d) & fmasks[f]
+			if v == brow[f] && r.Err() == nil {
+				// The mask names the fields that differ from the baseline:
+				// a packet that says otherwise is not one an encoder wrote.
+				return fmt.Errorf("%w: field %d in the mask keeps its baseline value", ErrMalformed, f)
 			}
+			row[f] = v
 		}
 		if r.Err() != nil {
 			return fmt.Errorf("%w: changed entity: %w", ErrMalformed, r.Err())
 		}
+	}
+	return nil
+}
+
+// merge writes into out the baseline's survivors and the new entities, in
+// slot order, and notes where each survivor came from and went.
+func (c *Codec) merge(base, out *snapshot.Snapshot) error {
+	out.Reset()
+	bids := base.IDs()
+	nb, nf := len(bids), len(c.bits)
+	removed := c.removed
+	k, s := 0, 0
+	for i := 0; i <= nb; i++ {
+		// Emit every new entity that sorts before baseline entity i.
+		for k < len(c.newIDs) && (i == nb || c.newIDs[k].Index <= bids[i].Index) {
+			if i < nb && c.newIDs[k].Index == bids[i].Index && (len(removed) == 0 || removed[0] != int32(i)) {
+				return fmt.Errorf("%w: new entity %v in a slot the baseline still holds", ErrMalformed, c.newIDs[k])
+			}
+			copy(out.AppendUnchecked(c.newIDs[k]), c.newVals[k*nf:(k+1)*nf])
+			k++
+		}
+		if i == nb {
+			break
+		}
+		if len(removed) > 0 && removed[0] == int32(i) {
+			removed = removed[1:]
+			continue
+		}
+		c.sbase[s], c.sout[s] = int32(i), int32(out.Len())
+		s++
+		copy(out.AppendUnchecked(bids[i]), base.Row(i))
 	}
 	return nil
 }

@@ -1,12 +1,15 @@
 // Package delta is the project's snapshot wire format: quantized, bit-packed
 // snapshots, either whole or as a delta against a baseline the receiver is
-// known to hold.
+// known to hold. A delta codes each changed value as its difference from a
+// prediction, with prefix codes trained on the game's traffic.
 //
 // # Packet layout
 //
 // Every packet starts with one bit: 0 for a full snapshot, 1 for a delta.
 // Bits are packed least significant first (package bitpack); "gamma(k)" below
-// is an Exp-Golomb code of order k, short for small numbers.
+// is an Exp-Golomb code of order k, "Rice(k)" a Rice code of parameter k
+// (v>>k zero bits, a one bit, the low k bits of v), both short for small
+// numbers.
 //
 // A full snapshot is
 //
@@ -22,34 +25,76 @@
 //	          per new entity: slot gap gamma(k) | generation | every field
 //	          at full width
 //	changed:  a set of positions among the baseline's surviving entities
-//	if the changed set is not empty (else the packet ends here):
-//	per field: small-delta width W (enough bits for 0..bits-1), and if W > 0 a
-//	           bit "every change of this field fits W bits"
-//	field-mask mode (1 bit) [ + the packet's most common field mask ]
-//	per changed entity, in slot order: its field mask, then per changed
-//	          field the wrapped difference from the baseline, zigzagged in W
-//	          bits, or the absolute value at full width (a flag bit says which,
-//	          unless every change of the field fits W)
+//	if the changed set is not empty:
+//	[coding]  only for schemas without codes (see Generic coding)
+//	per changed entity, in slot order: its field mask, then per field of
+//	          the mask, in field order, its residual
+//	zero bits to a whole byte, then, if the schema asks for it
+//	          (snapshot.Schema.Check), the check byte (Check) of the bytes
+//	          before it
 //
 // A slot gap is the slot minus the previous slot minus 1 (the previous slot
-// starting at -1). docs/PROTOCOL.md gives every bit and its polarity.
+// starting at -1). docs/PROTOCOL.md gives every bit of the game's packets.
 //
-// A set is written as a bitmask over its universe or as a count plus gaps
-// coded gamma(k), whichever is shorter for this packet; a bit says which, and
-// two more bits give k. The encoder chooses W per field and the mask mode by
-// measuring the packet's own changes, so the header adapts to slow and fast
-// fields alike.
+// A set is written as a bitmask over its universe (a bit 1, then one bit per
+// position) or as a count and gaps (a bit 0, the count gamma(0), and if it
+// is not 0 a Rice parameter k in 4 bits and per member the gap to the
+// previous member Rice(k)), whichever is shorter for this packet.
+//
+// # Prediction and residuals
+//
+// The schema's Predictor guesses a changed entity's row from its baseline
+// row, the gap in ticks (tick minus baseline) and the entity's field mask;
+// no Predictor guesses the baseline row. The field mask says which fields
+// differ from the baseline: a field not in it keeps its baseline value,
+// whatever the prediction. The residual of a field in the mask is its value
+// minus its prediction, wrapped to the field's width and read as signed,
+// then zigzagged (0, -1, 1, -2 ... become 0, 1, 2, 3 ...) into z.
+//
+// A field with a code (snapshot.Field.Code) writes z as the codeword of its
+// bit length n (0 to the field's width), then the n-1 bits of z below its
+// leading one. A schema with a mask code (snapshot.Schema.MaskCode) writes
+// each field mask as its codeword. The codes are canonical prefix codes
+// given by codeword lengths (bitpack.Code), trained on recorded traffic
+// with the schema's predictor (Tally), and part of the game's protocol: a
+// field whose changes are small, or well predicted, costs a few bits.
+//
+// # Generic coding
+//
+// A schema without codes still works, coded per packet: the coding section
+// holds, per field without a code wider than 2 bits, a gamma order k_f in
+// bitlen(bits_f-1) bits chosen for this packet, and its residuals are
+// gamma(k_f) of z; a field of 1 or 2 bits without a code writes the wrapped
+// difference at its width. Without a mask code and with 2 to 8 fields, the
+// coding section then holds a mask-mode bit, and if it is 1 the packet's
+// most common mask: each entity then writes one bit, 1 for the common mask,
+// or 0 and its own mask; with mask mode 0 (or more than 8 fields) each
+// entity writes its mask, one bit per field. A schema of one field writes
+// no mask.
 //
 // An entity whose slot holds another generation than in the baseline is
 // removed and new: a reused slot is never one entity that teleports.
 //
-// Unchanged entities cost nothing. Differences wrap at the field's width, so
-// an angle going from the last step to step 0 is a change of one step.
+// Unchanged entities cost nothing, and an entity the sender held back keeps
+// its baseline value: only a changed entity is predicted. Differences wrap
+// at the field's width, so an angle going from the last step to step 0 is a
+// change of one step.
+//
+// # Speed
+//
+// The encoder finds changed rows by comparing eight values at a time and
+// packs the changes of a coded schema without a branch per value; it and
+// the decoder allocate nothing once their scratch has grown to the views
+// they meet. LastSizes says where the bits of a delta went.
 //
 // # Hostile input
 //
-// Decode checks every count against the schema's MaxEntities and every
-// position against its universe, never allocates, and rejects trailing bits.
-// A Codec keeps scratch space sized for the schema; it is not safe for
-// concurrent use: give each sender and receiver its own.
+// Decode checks a delta's check byte, if the schema has them, before
+// anything else: entropy-coded bits are dense, and a delta cut or damaged
+// on the way would otherwise often still parse. Then it checks every count against the schema's
+// MaxEntities and every position against its universe, never allocates
+// beyond a snapshot's size, and rejects unused codewords, a field in a mask
+// that keeps its baseline value, and trailing bits. A Codec keeps scratch
+// space sized for the schema; it is not safe for concurrent use: give each
+// sender and receiver its own.
 package delta

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sightline-game/sightline/netcode/bitpack"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
@@ -11,6 +12,22 @@ import (
 var fuzzSchema = snapshot.MustSchema(7, 2, 100,
 	snapshot.Field{Name: "x", Bits: 12}, snapshot.Field{Name: "y", Bits: 12},
 	snapshot.Field{Name: "h", Bits: 6}, snapshot.Field{Name: "s", Bits: 2})
+
+// codedFuzzSchema is fuzzSchema with residual codes, a mask code and a
+// predictor: the path a game's schema takes.
+func codedFuzzSchema() *snapshot.Schema {
+	s := snapshot.MustSchema(7, 2, 100,
+		snapshot.Field{Name: "x", Bits: 12}, snapshot.Field{Name: "y", Bits: 12},
+		snapshot.Field{Name: "h", Bits: 6}, snapshot.Field{Name: "s", Bits: 2})
+	pos := bitpack.MustCode(3, 2, 3, 3, 3, 4, 5, 6, 7, 8, 9, 10, 10)
+	s.Fields[0].Code, s.Fields[1].Code = pos, pos
+	s.Fields[2].Code = bitpack.MustCode(4, 2, 2, 3, 3, 5, 5)
+	s.Fields[3].Code = bitpack.MustCode(2, 1, 2)
+	s.MaskCode = bitpack.MustCode(0, 3, 4, 2, 4, 4, 5, 3, 5, 5, 6, 5, 6, 6, 7, 7)
+	s.Predictor = driftPredictor{}
+	s.Check = true
+	return s
+}
 
 func FuzzDecodeFull(f *testing.F) {
 	c := MustCodec(fuzzSchema)
@@ -54,6 +71,37 @@ func FuzzDecodeDelta(f *testing.F) {
 	}
 	out := snapshot.New(fuzzSchema)
 	again := snapshot.New(fuzzSchema)
+	f.Fuzz(func(t *testing.T, p []byte) {
+		h, err := c.ReadHeader(p, newest)
+		if err != nil || h.Full() {
+			return
+		}
+		if err := c.Decode(p, h, base, out); err != nil {
+			return
+		}
+		q := c.AppendDelta(nil, h.Tick, h.Baseline, base, out)
+		h2, err := c.ReadHeader(q, newest)
+		if err != nil || h2 != h {
+			t.Fatalf("re-encoded header %+v (%v), want %+v", h2, err, h)
+		}
+		if err := c.Decode(q, h2, base, again); err != nil || !again.Equal(out) {
+			t.Fatalf("re-encoded delta: %v, equal %v", err, again.Equal(out))
+		}
+	})
+}
+
+func FuzzDecodeDeltaCoded(f *testing.F) {
+	s := codedFuzzSchema()
+	c := MustCodec(s)
+	rng := rand.New(rand.NewPCG(5, 6))
+	base := randomWorld(rng, s, 60)
+	const newest = 500
+	for i := range 6 {
+		cur := evolve(rng, base, float64(i)/5)
+		f.Add(c.AppendDelta(nil, newest+uint32(i), newest-1, base, cur))
+	}
+	out := snapshot.New(s)
+	again := snapshot.New(s)
 	f.Fuzz(func(t *testing.T, p []byte) {
 		h, err := c.ReadHeader(p, newest)
 		if err != nil || h.Full() {

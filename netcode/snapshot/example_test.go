@@ -43,3 +43,19 @@ func Example() {
 	// in sync: true
 	// in sync: false entities differing: 1
 }
+
+// ExampleHeadingSteps predicts where a body moving 16 units a tick along
+// its 10-bit heading is after 3 ticks, with integer arithmetic only, the
+// same on every platform.
+func ExampleHeadingSteps() {
+	steps := snapshot.NewHeadingSteps(10, 16)
+	for _, heading := range []uint32{0, 128, 256, 512} { // 0°, 45°, 90°, 180°
+		x, y := steps.Advance(1000, 1000, heading, 3)
+		fmt.Println(heading, x, y)
+	}
+	// Output:
+	// 0 1048 1000
+	// 128 1034 1034
+	// 256 1000 1048
+	// 512 952 1000
+}

@@ -1,6 +1,10 @@
 package snapshot
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sightline-game/sightline/netcode/bitpack"
+)
 
 // Field is one quantized value every entity carries.
 type Field struct {
@@ -8,6 +12,12 @@ type Field struct {
 	Name string
 	// Bits is the width of the field's values: 1 to 32.
 	Bits uint8
+	// Code, if not nil, is the prefix code a delta writes the field's
+	// residuals with (the difference of a changed value from its prediction,
+	// zigzagged): one symbol per bit length of the residual, 0 to Bits, each
+	// with a codeword. Trained on the game's traffic, it is part of the
+	// protocol. nil: a generic code (see package delta).
+	Code *bitpack.Code
 }
 
 // Max returns the largest value the field can hold.
@@ -24,6 +34,23 @@ type Schema struct {
 	// MaxEntities bounds how many entities a snapshot holds; decoders never
 	// accept more, whatever a packet claims.
 	MaxEntities int
+	// MaskCode, if not nil, is the prefix code a delta writes each changed
+	// entity's field mask with: one symbol per mask (1<<len(Fields) of
+	// them, at most 8 fields), every mask but 0 with a codeword. Trained on
+	// the game's traffic, it is part of the protocol. nil: a generic coding
+	// (see package delta).
+	MaskCode *bitpack.Code
+	// Check, if true, ends every delta with a check byte over its bytes
+	// (see package delta): a delta damaged on the way, which entropy-coded
+	// bits would often still let parse, is refused instead of decoded into
+	// a wrong state. It costs a byte a delta; a protocol whose datagrams may
+	// arrive cut or damaged wants it.
+	Check bool
+	// Predictor, if not nil, predicts a changed entity's row from its
+	// baseline row; a delta codes each changed field as its difference from
+	// the prediction. nil predicts the baseline row itself. Both ends must
+	// use the same one: it is part of the protocol.
+	Predictor Predictor
 }
 
 // NewSchema checks and returns a schema. maxEntities of 0 means one entity per slot.
@@ -56,6 +83,26 @@ func (s *Schema) Validate() error {
 		if f.Bits == 0 || f.Bits > 32 {
 			return fmt.Errorf("%w: field %d (%s) has %d bits (want 1 to 32)", ErrSchema, i, f.Name, f.Bits)
 		}
+		if f.Code != nil {
+			if f.Code.Symbols() != int(f.Bits)+1 {
+				return fmt.Errorf("%w: field %d (%s): a code of %d symbols for %d bits (want %d)", ErrSchema, i, f.Name, f.Code.Symbols(), f.Bits, f.Bits+1)
+			}
+			for sym := range f.Code.Symbols() {
+				if f.Code.Len(sym) == 0 {
+					return fmt.Errorf("%w: field %d (%s): bit length %d has no codeword", ErrSchema, i, f.Name, sym)
+				}
+			}
+		}
+	}
+	if c := s.MaskCode; c != nil {
+		if len(s.Fields) > 8 || c.Symbols() != 1<<len(s.Fields) {
+			return fmt.Errorf("%w: a mask code of %d symbols for %d fields (want 1<<fields, at most 8 fields)", ErrSchema, c.Symbols(), len(s.Fields))
+		}
+		for m := 1; m < c.Symbols(); m++ {
+			if c.Len(m) == 0 {
+				return fmt.Errorf("%w: mask %#x has no codeword", ErrSchema, m)
+			}
+		}
 	}
 	if s.IndexBits == 0 || s.IndexBits > 16 {
 		return fmt.Errorf("%w: %d index bits (want 1 to 16)", ErrSchema, s.IndexBits)
@@ -85,7 +132,8 @@ func (s *Schema) EntityBits() int {
 func (s *Schema) MaxGeneration() uint16 { return uint16(1<<s.GenerationBits - 1) }
 
 // SameLayout reports whether o describes the same wire layout as s: the
-// same field widths and id widths (names and MaxEntities may differ).
+// same field widths and id widths (names, MaxEntities, codes and predictor
+// may differ: they say how a delta is coded, not what a snapshot holds).
 func (s *Schema) SameLayout(o *Schema) bool {
 	if s == o {
 		return true

@@ -81,20 +81,20 @@ func TestSchemaValidate(t *testing.T) {
 		max        int
 		fields     []Field
 	}{
-		{0, 0, 0, []Field{{"a", 1}}},
-		{17, 0, 0, []Field{{"a", 1}}},
-		{4, 17, 0, []Field{{"a", 1}}},
-		{4, 0, 17, []Field{{"a", 1}}},
+		{0, 0, 0, []Field{{Name: "a", Bits: 1}}},
+		{17, 0, 0, []Field{{Name: "a", Bits: 1}}},
+		{4, 17, 0, []Field{{Name: "a", Bits: 1}}},
+		{4, 0, 17, []Field{{Name: "a", Bits: 1}}},
 		{4, 0, 0, nil},
-		{4, 0, 0, []Field{{"a", 0}}},
-		{4, 0, 0, []Field{{"a", 33}}},
+		{4, 0, 0, []Field{{Name: "a", Bits: 0}}},
+		{4, 0, 0, []Field{{Name: "a", Bits: 33}}},
 	}
 	for _, b := range bad {
 		if _, err := NewSchema(b.index, b.gen, b.max, b.fields...); !errors.Is(err, ErrSchema) {
 			t.Errorf("NewSchema(%d, %d, %d, %v) = %v, want ErrSchema", b.index, b.gen, b.max, b.fields, err)
 		}
 	}
-	s := MustSchema(10, 4, 0, Field{"x", 16}, Field{"y", 16}, Field{"h", 10})
+	s := MustSchema(10, 4, 0, Field{Name: "x", Bits: 16}, Field{Name: "y", Bits: 16}, Field{Name: "h", Bits: 10})
 	if s.MaxEntities != 1024 || s.EntityBits() != 42 || s.MaxGeneration() != 15 || s.Fields[2].Max() != 1023 {
 		t.Fatalf("schema %+v", s)
 	}
@@ -128,7 +128,7 @@ func TestHash(t *testing.T) {
 // Grow makes room for the entities it is asked for, up to MaxEntities, and
 // appending them then allocates nothing.
 func TestGrow(t *testing.T) {
-	s := New(MustSchema(10, 4, 0, Field{"x", 16}, Field{"y", 16}))
+	s := New(MustSchema(10, 4, 0, Field{Name: "x", Bits: 16}, Field{Name: "y", Bits: 16}))
 	s.Append(EntityID{Index: 0}, 1, 2)
 	s.Grow(300)
 	if cap(s.ids) < 301 || cap(s.values) < 602 {

@@ -181,18 +181,23 @@ func (c Config) quantizers() (pos quant.Linear, heading quant.Angle, err error) 
 // Schema returns the snapshot schema of the model: fields x, y (width from
 // the position quantizer), heading (HeadingBits) and state (8 bits,
 // StateIdle or StateWalking); IndexBits 12, GenerationBits 4 and room for
-// Entities entities.
+// Entities entities; the model's predictor, and its trained codes where the
+// field widths are the default ones.
 func (c Config) Schema() (*snapshot.Schema, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	pos, heading, _ := c.quantizers()
-	return snapshot.NewSchema(IndexBits, GenerationBits, c.Entities,
+	s, err := snapshot.NewSchema(IndexBits, GenerationBits, c.Entities,
 		snapshot.Field{Name: "x", Bits: pos.Bits()},
 		snapshot.Field{Name: "y", Bits: pos.Bits()},
 		snapshot.Field{Name: "heading", Bits: heading.Bits()},
 		snapshot.Field{Name: "state", Bits: 8},
 	)
+	if err != nil {
+		return nil, err
+	}
+	return withCodes(s, c), nil
 }
 
 // ChangedShare returns c(k) = 1 - (1-p)(1-a)^(k-1), the expected share of

@@ -39,4 +39,13 @@
 // Fill, into the fields x, y, heading and state of Config.Schema. Entity ids
 // are 0..N-1 with generation 0: entities never spawn or despawn. Step and Fill
 // are deterministic from the seed and allocate nothing.
+//
+// # Coding
+//
+// The schema carries what a delta needs to code the model's traffic well
+// (see package delta): a predictor from the model's own motion (a walking
+// entity walks on along its heading; one whose state flipped walked about
+// half the gap) and residual and mask codes trained on the model's traffic
+// (TestTrainedCodes retrains them). The reference formats read only the
+// fields, so they see the same schema.
 package traffic

@@ -17,7 +17,9 @@ import (
 // Version 3: the clock record names the next round's start (the
 // intermission), the score record carries accuracy, pickups have kinds 1
 // and 2 (spread gun, power-up), and the loadout record is new.
-const ProtocolVersion = 3
+// Version 4: snapshot deltas code changed fields against a prediction with
+// trained prefix codes, masks by a trained code, and sets by Rice codes.
+const ProtocolVersion = 4
 
 // MaxAnswerBytes caps the answer a client reads.
 const MaxAnswerBytes = 64 << 10

@@ -1,0 +1,38 @@
+package protocol
+
+import "github.com/sightline-game/sightline/netcode/bitpack"
+
+// The codes of the game's deltas: per field, the codeword length of each
+// bit length of a residual, 0 to the field's width (snapshot.Field.Code),
+// and of each field mask (snapshot.Schema.MaskCode). TestTrainedCodes
+// trained them on bot matches with the game's predictor; they are part of
+// the protocol (version 4).
+var (
+	posLengths     = []uint8{2, 3, 3, 4, 5, 4, 4, 4, 4, 4, 5, 5, 7, 8, 8, 7, 7}
+	headingLengths = []uint8{6, 6, 4, 3, 3, 3, 4, 4, 3, 2, 5}
+	kindLengths    = []uint8{2, 2, 1}
+	stateLengths   = []uint8{4, 2, 1, 4, 3}
+	healthLengths  = []uint8{7, 7, 6, 4, 5, 3, 1, 2}
+	// maskLengths: per field mask, bit f for field f (0b000011 = x and y).
+	maskLengths = []uint8{
+		0, 8, 8, 2, 9, 7, 7, 2, 10, 10, 10, 10, 10, 10, 10, 10,
+		7, 8, 8, 5, 5, 7, 7, 2, 10, 10, 10, 10, 10, 10, 10, 10,
+		7, 9, 9, 9, 10, 9, 9, 8, 10, 10, 10, 10, 10, 10, 10, 10,
+		5, 8, 8, 8, 8, 8, 8, 6, 10, 9, 9, 9, 9, 9, 9, 9,
+	}
+)
+
+// maskCode returns the code of the field masks.
+func maskCode() *bitpack.Code { return bitpack.MustCode(maskLengths...) }
+
+// fieldCodes returns the codes of the fields, in schema order.
+func fieldCodes() [6]*bitpack.Code {
+	return [6]*bitpack.Code{
+		FieldX:       bitpack.MustCode(posLengths...),
+		FieldY:       bitpack.MustCode(posLengths...),
+		FieldHeading: bitpack.MustCode(headingLengths...),
+		FieldKind:    bitpack.MustCode(kindLengths...),
+		FieldState:   bitpack.MustCode(stateLengths...),
+		FieldHealth:  bitpack.MustCode(healthLengths...),
+	}
+}

@@ -1,0 +1,82 @@
+package protocol_test
+
+import (
+	"testing"
+
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/delta"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+)
+
+// ackGaps are the baseline ages of a client's views at 30 Hz: a round trip
+// and a little, 2 to 8 ticks.
+var ackGaps = []int{2, 3, 4, 4, 5, 6, 8}
+
+// viewBytes plays a bot match and returns the mean bytes of the deltas each
+// bot's view costs with each schema's codec: the view is what lies within
+// ViewRadius of the bot's player (no byte budget), the baseline the view
+// ackGaps ticks older.
+func viewBytes(t *testing.T, schemas []*snapshot.Schema, seed uint64, ticks int) []float64 {
+	t.Helper()
+	const players, ring = 16, 32
+	codecs := make([]*delta.Codec, len(schemas))
+	for i, s := range schemas {
+		codecs[i] = delta.MustCodec(s)
+	}
+	views := make([][ring]*snapshot.Snapshot, players)
+	for p := range views {
+		for i := range ring {
+			views[p][i] = snapshot.New(protocol.Schema())
+		}
+	}
+	bytes := make([]float64, len(schemas))
+	packets := 0
+	var buf []byte
+	const r2 = protocol.ViewRadius * protocol.UnitsPerPx * protocol.ViewRadius * protocol.UnitsPerPx
+	recordArena(t, seed, players, ticks, func(tick int, cur *snapshot.Snapshot) {
+		slot := 0
+		for i := range cur.Len() {
+			if cur.Value(i, protocol.FieldKind) != protocol.KindPlayer {
+				continue
+			}
+			if slot >= players {
+				break
+			}
+			view := views[slot][tick%ring]
+			view.Reset()
+			px, py := int64(cur.Value(i, protocol.FieldX)), int64(cur.Value(i, protocol.FieldY))
+			for j := range cur.Len() {
+				dx, dy := int64(cur.Value(j, protocol.FieldX))-px, int64(cur.Value(j, protocol.FieldY))-py
+				if dx*dx+dy*dy <= r2 {
+					copy(view.AppendUnchecked(cur.ID(j)), cur.Row(j))
+				}
+			}
+			if g := ackGaps[tick%len(ackGaps)]; tick > ring {
+				base := views[slot][(tick-g)%ring]
+				for k, c := range codecs {
+					buf = c.AppendDelta(buf[:0], uint32(tick), uint32(tick-g), base, view)
+					bytes[k] += float64(len(buf))
+				}
+				packets++
+			}
+			slot++
+		}
+	})
+	for k := range bytes {
+		bytes[k] /= float64(packets)
+	}
+	return bytes
+}
+
+// The game's codes and predictor make the views' deltas smaller than the
+// generic coding (no codes, no predictor) of the same format.
+func TestArenaViewBytes(t *testing.T) {
+	names, schemas := schemaVariants()
+	got := viewBytes(t, schemas, 31, 1800)
+	for i, name := range names {
+		t.Logf("%s: %.1f B/packet", name, got[i])
+	}
+	if len(got) > 1 && got[0] > 0.8*got[len(got)-1] {
+		t.Errorf("the game's coding: %.1f B/packet, the generic one %.1f", got[0], got[len(got)-1])
+	}
+}

@@ -1,0 +1,124 @@
+package snapshot
+
+import "math"
+
+// Predictor guesses an entity's row at a later tick from its row in a
+// baseline: a delta codes each changed field as its difference from the
+// guess, so the better the guess, the fewer the bits. A game gives its own
+// (Schema.Predictor), from how its entities move.
+//
+// Predict reads one entity's baseline row base, the gap in ticks from the
+// baseline to the predicted tick (at least 1) and the entity's field mask
+// (bit f set: field f differs from the baseline; never 0), and writes the
+// predicted row into pred (len(pred) == len(base); pred never aliases
+// base). Only the fields of the mask are read from pred: the others keep
+// their baseline values. The mask lets a prediction use what is known to
+// have changed (a state flag that flipped says a walk started or ended). Both ends of a
+// connection must compute the same bits on every platform: a Predictor uses
+// integer arithmetic only (tables built with integer arithmetic included,
+// see HeadingSteps), never floating point, and no state but its own
+// immutable tables. It must not allocate. Predicted values may exceed their
+// field's width; the codec wraps them.
+type Predictor interface {
+	Predict(base []uint32, gap, mask uint32, pred []uint32)
+}
+
+// HeadingSteps is a table for predictors of bodies that move along their
+// quantized heading: per heading, the step a body moving at a fixed speed
+// takes in one tick, in 1/256 of a position unit. It is built with integer
+// arithmetic only, so every platform builds the same table, and is
+// immutable once built.
+type HeadingSteps struct {
+	steps []int32 // per table entry: dx, dy
+	mask  uint32  // of a table index
+	shift uint8   // heading >> shift indexes the table
+}
+
+// stepTableBits bounds the table: headings finer than 4096 steps a turn
+// share entries.
+const stepTableBits = 12
+
+// NewHeadingSteps returns the steps of a body moving unitsPerTick position
+// units per tick along headings of headingBits bits (1 to 32). A heading h
+// points at the angle h/2^headingBits of a turn from +x towards +y, the way
+// quant.Angle quantizes it. unitsPerTick is rounded to 1/256 first; only
+// that rounding, which is exact on every platform, touches floating point.
+func NewHeadingSteps(headingBits uint8, unitsPerTick float64) *HeadingSteps {
+	headingBits = min(max(headingBits, 1), 32)
+	tb := min(headingBits, stepTableBits)
+	n := 1 << tb
+	speed := int64(math.Round(unitsPerTick * 256))
+	s := &HeadingSteps{steps: make([]int32, 2*n), mask: uint32(n - 1), shift: headingBits - tb}
+	for i := range n {
+		c, sn := cosSin(i, tb)
+		s.steps[2*i] = int32(roundShift(speed*c, 30))
+		s.steps[2*i+1] = int32(roundShift(speed*sn, 30))
+	}
+	return s
+}
+
+// Step returns the step, in 1/256 units, of one tick along heading h.
+func (s *HeadingSteps) Step(h uint32) (dx, dy int32) {
+	i := int(h>>s.shift&s.mask) * 2
+	st := s.steps[i : i+2 : i+2]
+	return st[0], st[1]
+}
+
+// Advance returns (x, y) moved gap ticks along heading h, rounded to whole
+// units (halves up). The results wrap like uint32; the codec wraps them to
+// the field.
+func (s *HeadingSteps) Advance(x, y, h, gap uint32) (uint32, uint32) {
+	i := int(h>>s.shift&s.mask) * 2
+	st := s.steps[i : i+2 : i+2]
+	g := int64(gap)
+	return x + uint32((g*int64(st[0])+128)>>8), y + uint32((g*int64(st[1])+128)>>8)
+}
+
+// roundShift returns v / 2^n rounded to the nearest integer (halves up).
+func roundShift(v int64, n uint) int64 { return (v + 1<<(n-1)) >> n }
+
+// cosSin returns the cosine and sine of step i of a turn of 2^bits steps,
+// in units of 2^-30, by a polynomial in integers.
+func cosSin(i int, bits uint8) (int64, int64) {
+	n := 1 << bits
+	quarter := n / 4
+	if quarter == 0 { // 1 or 2 steps a turn: 0 and, with 2, a half turn
+		if i == 0 {
+			return 1 << 30, 0
+		}
+		return -1 << 30, 0
+	}
+	q, r := i/quarter, i%quarter
+	// sin and cos of r quarter-steps into the quadrant.
+	t := int64(r) << 30 / int64(quarter)
+	s, c := sinQuarter(t), sinQuarter(1<<30-t)
+	switch q {
+	case 0:
+		return c, s
+	case 1:
+		return -s, c
+	case 2:
+		return -c, -s
+	default:
+		return s, -c
+	}
+}
+
+// sinQuarter returns sin(t·π/2) for t in [0, 1], both in units of 2^-30:
+// the Taylor series to the 11th power, within 1e-7.
+func sinQuarter(t int64) int64 {
+	const a1, a3, a5, a7, a9, a11 = 1686629713, -693598668, 85569306, -5026995, 172272, -3864
+	t2 := t * t >> 30
+	acc := int64(a11)
+	acc = a9 + acc*t2>>30
+	acc = a7 + acc*t2>>30
+	acc = a5 + acc*t2>>30
+	acc = a3 + acc*t2>>30
+	acc = a1 + acc*t2>>30
+	return min(acc*t>>30, 1<<30)
+}
+
+// Values returns every entity's row, one after the other in slot order
+// (len(IDs()) rows of NumFields values): for codecs and predictors that
+// walk rows in bulk. The slice is the snapshot's own: do not modify it.
+func (s *Snapshot) Values() []uint32 { return s.values }
