@@ -151,14 +151,24 @@ func (c *bitCursor) end() {
 	}
 }
 
-// entity reads a whole entity as a full packet or a delta's new entities
-// carry it: slot gap gamma(k), generation, every field at its width.
-func (c *bitCursor) entity(k uint, gap uint32, gen uint32, vals [6]uint32) {
+// id reads a delta's new entity's id: slot gap gamma(k), generation.
+func (c *bitCursor) id(k uint, gap uint32, gen uint32) {
 	c.t.Helper()
 	c.gamma(k, gap, "slot gap")
 	c.field(4, gen, "generation")
-	for f, w := range []uint{16, 16, 10, 2, 4, 7} {
-		c.field(w, vals[f], fmt.Sprintf("field %d", f))
+}
+
+// newRow reads a new entity's row as a delta carries it after the changes:
+// per field, last to first, the length code of z[f], zigzag(value - guess),
+// with the fields' NewCode, or their SpawnCode if made.
+func (c *bitCursor) newRow(s *snapshot.Schema, made bool, z [6]uint32) {
+	c.t.Helper()
+	for f := len(z) - 1; f >= 0; f-- {
+		code := s.Fields[f].NewCode
+		if made {
+			code = s.Fields[f].SpawnCode
+		}
+		c.lengthCode(code, z[f], fmt.Sprintf("new entity: field %d", f))
 	}
 }
 
@@ -252,11 +262,12 @@ func TestWireDeltaSetsMasksAndResiduals(t *testing.T) {
 	// The gap is pos-prev-1 with prev starting at -1: 5-(-1)-1 = 5.
 	c.rice(1, 5, "removed set: gap of position 5")
 
-	// New entities: slot 15 (generation 2), then slot 100.
+	// New entities: slot 15 (generation 2), then slot 100; their rows
+	// follow the changes.
 	c.gamma(0, 2, "new entities: count")
 	c.field(3, 4, "new entities: slot-gap order k")
-	c.entity(4, 15, 2, [6]uint32{4000, 4000, 512, 2, 0, 0}) // 15-(-1)-1
-	c.entity(4, 84, 0, [6]uint32{8000, 8000, 256, 2, 0, 0}) // 100-15-1
+	c.id(4, 15, 2) // 15-(-1)-1
+	c.id(4, 84, 0) // 100-15-1
 
 	// Changed set over the 39 survivors: positions 2, 3, 17 and 30 (the
 	// baseline's 2, 3, 18 and 31, less the removed one before them).
@@ -279,6 +290,15 @@ func TestWireDeltaSetsMasksAndResiduals(t *testing.T) {
 	c.lengthCode(y, 2, "y: zigzag(+1)")
 	c.code(mask, 0b000001, "entity 3: mask (x)")
 	c.lengthCode(x, 20000, "x: zigzag(+10000)")
+
+	// The new entities' rows. No player survives, so nothing names a
+	// maker: each is coded against the entity before it in slot order.
+	// Slot 15 against slot 14 (1400, 2000, 0, creature, 0, 50): health
+	// -50, state 0, kind +1, heading +512 (-512 in 10 bits), y +2000,
+	// x +2600.
+	c.newRow(s, false, [6]uint32{5200, 4000, 1023, 2, 0, 99})
+	// Slot 100 against slot 49 (4900, 2000, 0, creature, 0, 50).
+	c.newRow(s, false, [6]uint32{6200, 12000, 512, 2, 0, 99})
 	c.end()
 
 	h, out, err := wireDecode(t, codec, p, 200, base)
@@ -303,7 +323,7 @@ func TestWireDeltaExample(t *testing.T) {
 	c.gamma(0, 0, "removed set: count (no k follows)")
 	c.gamma(0, 1, "new entities: count")
 	c.field(3, 7, "new entities: slot-gap order k")
-	c.entity(7, 700, 2, [6]uint32{16512, 16384, 0, KindProjectile, 0, 0})
+	c.id(7, 700, 2)
 	c.field(1, 1, "changed set: form (1 bitmask)")
 	c.field(2, 0b01, "changed set: bitmask over 2")
 	c.code(s.MaskCode, 0b000101, "entity 0: mask (x, heading)")
@@ -311,6 +331,12 @@ func TestWireDeltaExample(t *testing.T) {
 	// +32, is not in the mask: it keeps its baseline value).
 	c.lengthCode(s.Fields[FieldX].Code, 16, "x: zigzag(+8 - predicted +0)")
 	c.lengthCode(s.Fields[FieldHeading].Code, 6, "heading: zigzag(+3)")
+	// The projectile's row: made by the one maker (the player, so no bits
+	// name it) one tick ago, two steps of 186.67 units along its aim from
+	// where it stands: exactly as guessed.
+	c.field(1, 1, "new entity: made")
+	c.gamma(1, 1, "new entity: age")
+	c.newRow(s, true, [6]uint32{})
 	c.end()
 }
 

@@ -1,0 +1,169 @@
+package delta
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/sightline-game/sightline/netcode/bitpack"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+)
+
+// A schema whose fields all have a NewCode codes a delta's new entities
+// against guesses (see the package doc, New entities): the section of new
+// entities holds only their ids, and their rows follow the changes, so
+// that a guess may use the surviving entities' current rows.
+
+const (
+	spawnAgeOrder = 1   // gamma order of a spawn's age
+	maxSpawnAge   = 255 // the oldest spawn a delta names
+)
+
+// maker is an entity that can make others (snapshot.Spawner.Spawns): its
+// index in the current (encoder) or decoded (decoder) snapshot, and in the
+// baseline.
+type maker struct {
+	now, then int32
+}
+
+// newGuess is how a new entity is coded: against the entity before it in
+// slot order (maker -1), or as made by maker, age ticks ago.
+type newGuess struct {
+	maker int32
+	age   uint32
+}
+
+// newRowLen returns the bits of row coded against guess with the fields'
+// new-entity codes: NewCode (made 0) or SpawnCode (made 1).
+func (c *Codec) newRowLen(row, guess []uint32, made int) int {
+	n := 0
+	enc := &c.newFlat[made]
+	for f, v := range row {
+		sh := 32 - c.bits[f]
+		z := bitpack.Zigzag(int32((v-guess[f])<<sh) >> sh)
+		b := bits.Len32(z)
+		n += int(enc[f&31*33+b]>>16) + max(b-1, 0)
+	}
+	return n
+}
+
+// before returns the row before position i of s in slot order, or a row of
+// zeros for the first.
+func (c *Codec) before(s *snapshot.Snapshot, i int) []uint32 {
+	if i == 0 {
+		return c.zeroRow
+	}
+	return s.Row(i - 1)
+}
+
+// chooseNew picks the cheapest guess for the new entity at index j of cur,
+// leaving the guessed row in c.spawnRow when it names a maker.
+func (c *Codec) chooseNew(base, cur *snapshot.Snapshot, gap uint32, j int) (newGuess, int) {
+	row := cur.Row(j)
+	best := newGuess{maker: -1}
+	cost := c.newRowLen(row, c.before(cur, j), 0)
+	if len(c.makers) == 0 {
+		return best, cost
+	}
+	cost++ // the bit that says which guess
+	idxBits := bits.Len(uint(len(c.makers) - 1))
+	sp, pr := c.spawner, c.spawnTry
+	for m, mk := range c.makers {
+		now := cur.Row(int(mk.now))
+		est, ok := sp.Age(now, row)
+		if !ok {
+			continue
+		}
+		then := base.Row(int(mk.then))
+		for a := max(est, 2) - 2; a <= est+2 && a <= maxSpawnAge; a++ {
+			sp.Spawn(now, then, gap, a, row, pr)
+			n := 1 + idxBits + bitpack.GammaLen(a, spawnAgeOrder) + c.newRowLen(row, pr, 1)
+			if n < cost {
+				best, cost = newGuess{maker: int32(m), age: a}, n
+				copy(c.spawnRow, pr)
+			}
+		}
+	}
+	return best, cost
+}
+
+// addMaker lists a surviving entity, at index now of the current snapshot
+// and then of the baseline, as a maker if its row says it can make others.
+func (c *Codec) addMaker(row []uint32, now, then int32) {
+	if c.spawner != nil && c.spawner.Spawns(row) {
+		c.makers = append(c.makers, maker{now: now, then: then})
+	}
+}
+
+// writeNewRows writes the rows of the delta's new entities, each against
+// its cheapest guess.
+func (c *Codec) writeNewRows(w *bitpack.Writer, base, cur *snapshot.Snapshot, gap uint32) {
+	idxBits := uint(0)
+	if len(c.makers) > 0 {
+		idxBits = uint(bits.Len(uint(len(c.makers) - 1)))
+	}
+	for _, j := range c.newIdx {
+		g, _ := c.chooseNew(base, cur, gap, int(j))
+		guess, codes := c.before(cur, int(j)), c.newCodes[0]
+		if len(c.makers) > 0 {
+			w.WriteBool(g.maker >= 0)
+			if g.maker >= 0 {
+				w.Write(uint32(g.maker), idxBits)
+				w.WriteGamma(g.age, spawnAgeOrder)
+				guess, codes = c.spawnRow, c.newCodes[1]
+			}
+		}
+		row := cur.Row(int(j))
+		for f := len(row) - 1; f >= 0; f-- {
+			sh := 32 - c.bits[f]
+			w.WriteLengthCode(codes[f], bitpack.Zigzag(int32((row[f]-guess[f])<<sh)>>sh))
+		}
+	}
+}
+
+// readNewRows reads the rows of the new entities into out, where merge
+// placed them (c.newOut), once the survivors hold their current rows.
+func (c *Codec) readNewRows(r *bitpack.Reader, base, out *snapshot.Snapshot, gap uint32, nsurv int) error {
+	c.makers = c.makers[:0]
+	if c.spawner != nil {
+		for s := range nsurv {
+			c.addMaker(out.Row(int(c.sout[s])), c.sout[s], c.sbase[s])
+		}
+	}
+	idxBits := uint(0)
+	if len(c.makers) > 0 {
+		idxBits = uint(bits.Len(uint(len(c.makers) - 1)))
+	}
+	fmasks := c.fmasks
+	for _, oi := range c.newOut {
+		guess := c.before(out, int(oi))
+		var mk *maker
+		var age uint32
+		codes := c.newCodes[0]
+		if len(c.makers) > 0 && r.ReadBool() {
+			m := r.Read(idxBits)
+			age = r.ReadGamma(spawnAgeOrder)
+			if r.Err() != nil {
+				return fmt.Errorf("%w: new entity's maker: %w", ErrMalformed, r.Err())
+			}
+			if int(m) >= len(c.makers) || age > maxSpawnAge {
+				return fmt.Errorf("%w: new entity made by %d of %d, %d ticks ago", ErrMalformed, m, len(c.makers), age)
+			}
+			mk = &c.makers[m]
+			guess, codes = c.spawnRow, c.newCodes[1]
+		}
+		row := out.Row(int(oi))
+		// Last field first: the maker's guess of a field may use the
+		// fields after it.
+		for f := len(row) - 1; f >= 0; f-- {
+			if mk != nil {
+				c.spawner.Spawn(out.Row(int(mk.now)), base.Row(int(mk.then)), gap, age, row, c.spawnRow)
+			}
+			d := uint32(bitpack.Unzigzag(r.ReadLengthCode(codes[f])))
+			row[f] = (guess[f] + d) & fmasks[f]
+		}
+		if r.Err() != nil {
+			return fmt.Errorf("%w: new entity: %w", ErrMalformed, r.Err())
+		}
+	}
+	return nil
+}
