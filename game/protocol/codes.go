@@ -19,12 +19,11 @@ var (
 	newKindLengths    = []uint8{1, 2, 2}
 	newStateLengths   = []uint8{1, 2, 3, 4, 4}
 	newHealthLengths  = []uint8{1, 7, 5, 7, 6, 4, 2, 3}
-	// Made entities' values against their maker's guess (snapshot.Field.SpawnCode).
+	// Made entities' values against their maker's guess
+	// (snapshot.Field.SpawnCode); a made entity's kind, state and health
+	// are not written: they are the guess (a projectile, 0, 0).
 	spawnPosLengths     = []uint8{3, 4, 3, 4, 4, 4, 3, 3, 4, 4, 4, 6, 7, 6, 6, 8, 8}
 	spawnHeadingLengths = []uint8{2, 4, 4, 4, 4, 3, 3, 3, 4, 5, 5}
-	spawnKindLengths    = []uint8{1, 2, 2}
-	spawnStateLengths   = []uint8{1, 3, 3, 3, 3}
-	spawnHealthLengths  = []uint8{1, 4, 4, 4, 4, 4, 4, 3}
 	// maskLengths: per field mask, bit f for field f (0b000011 = x and y).
 	maskLengths = []uint8{
 		0, 8, 8, 2, 9, 7, 7, 2, 10, 10, 10, 10, 10, 10, 10, 10,
@@ -61,14 +60,12 @@ func newCodes() [6]*bitpack.Code {
 	}
 }
 
-// spawnCodes returns the codes of made entities' fields, in schema order.
+// spawnCodes returns the codes of made entities' fields, in schema order:
+// nil for the fields a made entity does not write.
 func spawnCodes() [6]*bitpack.Code {
 	return [6]*bitpack.Code{
 		FieldX:       bitpack.MustCode(spawnPosLengths...),
 		FieldY:       bitpack.MustCode(spawnPosLengths...),
 		FieldHeading: bitpack.MustCode(spawnHeadingLengths...),
-		FieldKind:    bitpack.MustCode(spawnKindLengths...),
-		FieldState:   bitpack.MustCode(spawnStateLengths...),
-		FieldHealth:  bitpack.MustCode(spawnHealthLengths...),
 	}
 }

@@ -160,13 +160,17 @@ func (c *bitCursor) id(k uint, gap uint32, gen uint32) {
 
 // newRow reads a new entity's row as a delta carries it after the changes:
 // per field, last to first, the length code of z[f], zigzag(value - guess),
-// with the fields' NewCode, or their SpawnCode if made.
+// with the fields' NewCode, or their SpawnCode if made (none for the
+// fields a made entity does not write).
 func (c *bitCursor) newRow(s *snapshot.Schema, made bool, z [6]uint32) {
 	c.t.Helper()
 	for f := len(z) - 1; f >= 0; f-- {
 		code := s.Fields[f].NewCode
 		if made {
 			code = s.Fields[f].SpawnCode
+		}
+		if code == nil {
+			continue
 		}
 		c.lengthCode(code, z[f], fmt.Sprintf("new entity: field %d", f))
 	}

@@ -35,7 +35,8 @@ type Codec struct {
 	check   bool // deltas end with a check byte
 	// New entities coded against guesses (every field has a NewCode):
 	spawnMode bool
-	newCodes  [2][]*bitpack.Code // per field: against the entity before, and as made
+	newCodes  [2][]*bitpack.Code // per field: against the entity before, and as made (nil: exact)
+	exact     uint32             // fields a made entity does not write: they are the guess
 	spawner   snapshot.Spawner
 	zeroRow   []uint32 // the guess before the first slot
 	recip     uint64   // ceil(2^32 / number of fields): j*recip>>32 = j/fields for any value index j
@@ -118,13 +119,13 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 		if fd.NewCode == nil {
 			c.spawnMode = false
 		} else {
-			made := fd.SpawnCode
-			if made == nil {
-				made = fd.NewCode
-			}
-			c.newCodes[0][f], c.newCodes[1][f] = fd.NewCode, made
+			c.newCodes[0][f], c.newCodes[1][f] = fd.NewCode, fd.SpawnCode
 			copy(c.newFlat[0][f*33:], packCode(fd.NewCode))
-			copy(c.newFlat[1][f*33:], packCode(made))
+			if fd.SpawnCode == nil {
+				c.exact |= 1 << f
+			} else {
+				copy(c.newFlat[1][f*33:], packCode(fd.SpawnCode))
+			}
 		}
 		c.bits[f] = fd.Bits
 		c.fmasks[f] = fieldMask(fd.Bits)

@@ -77,7 +77,8 @@
 // field, last to first (a Spawner's guess of a field may use the fields
 // after it), the length code of zigzag(value - guess) wrapped to the
 // field's width, with the field's NewCode, or its SpawnCode if the row is
-// made. The encoder tries, per new entity, the guess of the entity before
+// made; a made row does not write a field without a SpawnCode, which is
+// the guess. The encoder tries, per new entity, the guess of the entity before
 // it and, per maker whose Spawner.Age places it near, a few ages, and
 // writes the shortest.
 //

@@ -33,11 +33,18 @@ type newGuess struct {
 }
 
 // newRowLen returns the bits of row coded against guess with the fields'
-// new-entity codes: NewCode (made 0) or SpawnCode (made 1).
+// new-entity codes: NewCode (made 0) or SpawnCode (made 1), or -1 if a
+// field a made entity does not write differs from its guess.
 func (c *Codec) newRowLen(row, guess []uint32, made int) int {
 	n := 0
 	enc := &c.newFlat[made]
 	for f, v := range row {
+		if made == 1 && c.exact>>f&1 != 0 {
+			if (v-guess[f])&c.fmasks[f] != 0 {
+				return -1
+			}
+			continue
+		}
 		sh := 32 - c.bits[f]
 		z := bitpack.Zigzag(int32((v-guess[f])<<sh) >> sh)
 		b := bits.Len32(z)
@@ -76,7 +83,11 @@ func (c *Codec) chooseNew(base, cur *snapshot.Snapshot, gap uint32, j int) (newG
 		then := base.Row(int(mk.then))
 		for a := max(est, 2) - 2; a <= est+2 && a <= maxSpawnAge; a++ {
 			sp.Spawn(now, then, gap, a, row, pr)
-			n := 1 + idxBits + bitpack.GammaLen(a, spawnAgeOrder) + c.newRowLen(row, pr, 1)
+			n := c.newRowLen(row, pr, 1)
+			if n < 0 {
+				continue
+			}
+			n += 1 + idxBits + bitpack.GammaLen(a, spawnAgeOrder)
 			if n < cost {
 				best, cost = newGuess{maker: int32(m), age: a}, n
 				copy(c.spawnRow, pr)
@@ -114,6 +125,9 @@ func (c *Codec) writeNewRows(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 		}
 		row := cur.Row(int(j))
 		for f := len(row) - 1; f >= 0; f-- {
+			if codes[f] == nil {
+				continue // exactly the guess
+			}
 			sh := 32 - c.bits[f]
 			w.WriteLengthCode(codes[f], bitpack.Zigzag(int32((row[f]-guess[f])<<sh)>>sh))
 		}
@@ -158,7 +172,10 @@ func (c *Codec) readNewRows(r *bitpack.Reader, base, out *snapshot.Snapshot, gap
 			if mk != nil {
 				c.spawner.Spawn(out.Row(int(mk.now)), base.Row(int(mk.then)), gap, age, row, c.spawnRow)
 			}
-			d := uint32(bitpack.Unzigzag(r.ReadLengthCode(codes[f])))
+			var d uint32 // a field a made entity does not write: the guess
+			if codes[f] != nil {
+				d = uint32(bitpack.Unzigzag(r.ReadLengthCode(codes[f])))
+			}
 			row[f] = (guess[f] + d) & fmasks[f]
 		}
 		if r.Err() != nil {

@@ -66,6 +66,9 @@ func (t *Tally) Add(base, cur *snapshot.Snapshot, gap uint32) {
 		}
 		t.made[k]++
 		for f, v := range cur.Row(int(j)) {
+			if c.newCodes[k][f] == nil {
+				continue
+			}
 			t.news[k][f][bits.Len32(bitpack.Zigzag(wrapDiff(v, guess[f], c.bits[f])))]++
 		}
 	}

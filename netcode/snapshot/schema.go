@@ -25,9 +25,11 @@ type Field struct {
 	// codes its new entities this way only if every field has a NewCode;
 	// otherwise it writes them at full width.
 	NewCode *bitpack.Code
-	// SpawnCode, if not nil, is the code of a new entity's value of the
-	// field when the entity is coded as made by another (see Spawner),
-	// whose guesses are far closer than the entity before it; nil: NewCode.
+	// SpawnCode is the code of a new entity's value of the field when the
+	// entity is coded as made by another (see Spawner), whose guesses are
+	// far closer than the entity before it. nil: a made entity does not
+	// write the field, which must be the Spawner's guess (an entity whose
+	// value differs is not coded as made).
 	SpawnCode *bitpack.Code
 }
 
