@@ -73,28 +73,57 @@ func (c *Codec) chooseNew(base, cur *snapshot.Snapshot, gap uint32, j int) (newG
 	}
 	cost++ // the bit that says which guess
 	idxBits := bits.Len(uint(len(c.makers) - 1))
-	sp, pr := c.spawner, c.spawnTry
 	for m, mk := range c.makers {
 		now := cur.Row(int(mk.now))
-		est, ok := sp.Age(now, row)
+		est, ok := c.spawner.Age(now, row)
 		if !ok {
 			continue
 		}
 		then := base.Row(int(mk.then))
-		for a := max(est, 2) - 2; a <= est+2 && a <= maxSpawnAge; a++ {
-			sp.Spawn(now, then, gap, a, row, pr)
-			n := c.newRowLen(row, pr, 1)
-			if n < 0 {
-				continue
+		// The cost is about unimodal in the age: from the estimate, climb
+		// down the side that is cheaper.
+		est = min(est, maxSpawnAge)
+		at := c.spawnCost(now, then, row, gap, est, idxBits)
+		best, cost = c.keepCheaper(best, cost, m, est, at)
+		for _, dir := range [2]int{1, -1} {
+			a, prev := int(est)+dir, at
+			for ; a >= 0 && a <= maxSpawnAge; a += dir {
+				n := c.spawnCost(now, then, row, gap, uint32(a), idxBits)
+				if n < 0 || (prev >= 0 && n >= prev) {
+					break
+				}
+				best, cost = c.keepCheaper(best, cost, m, uint32(a), n)
+				prev = n
 			}
-			n += 1 + idxBits + bitpack.GammaLen(a, spawnAgeOrder)
-			if n < cost {
-				best, cost = newGuess{maker: int32(m), age: a}, n
-				copy(c.spawnRow, pr)
+			if a != int(est)+dir {
+				break // the climb went this way: the other goes up
 			}
 		}
 	}
 	return best, cost
+}
+
+// spawnCost returns the bits of the new entity row coded as made by the
+// maker whose rows are now and then, age ticks ago, or -1 if it cannot be
+// (a field it does not write differs from the guess). It leaves the guess
+// in c.spawnTry.
+func (c *Codec) spawnCost(now, then, row []uint32, gap, age uint32, idxBits int) int {
+	c.spawner.Spawn(now, then, gap, age, row, c.spawnTry)
+	n := c.newRowLen(row, c.spawnTry, 1)
+	if n < 0 {
+		return -1
+	}
+	return n + 1 + idxBits + bitpack.GammaLen(age, spawnAgeOrder)
+}
+
+// keepCheaper returns maker m at age with n bits if n is below cost (and
+// not -1), keeping its guess in c.spawnRow; else best and cost.
+func (c *Codec) keepCheaper(best newGuess, cost, m int, age uint32, n int) (newGuess, int) {
+	if n < 0 || n >= cost {
+		return best, cost
+	}
+	copy(c.spawnRow, c.spawnTry)
+	return newGuess{maker: int32(m), age: age}, n
 }
 
 // addMaker lists a surviving entity, at index now of the current snapshot
