@@ -38,16 +38,22 @@ type newGuess struct {
 func (c *Codec) newRowLen(row, guess []uint32, made int) int {
 	n := 0
 	enc := &c.newFlat[made]
+	fbits, fmasks := c.bits[:len(row)], c.fmasks[:len(row)]
+	guess = guess[:len(row)]
+	exact := c.exact
+	if made == 0 {
+		exact = 0
+	}
 	for f, v := range row {
-		if made == 1 && c.exact>>f&1 != 0 {
-			if (v-guess[f])&c.fmasks[f] != 0 {
+		d := v - guess[f]
+		if exact>>f&1 != 0 {
+			if d&fmasks[f] != 0 {
 				return -1
 			}
 			continue
 		}
-		sh := 32 - c.bits[f]
-		z := bitpack.Zigzag(int32((v-guess[f])<<sh) >> sh)
-		b := bits.Len32(z)
+		sh := 32 - fbits[f]
+		b := bits.Len32(bitpack.Zigzag(int32(d<<sh) >> sh))
 		n += int(enc[f&31*33+b]>>16) + max(b-1, 0)
 	}
 	return n
