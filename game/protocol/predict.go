@@ -112,8 +112,8 @@ func (p *predictor) Age(now, child []uint32) (uint32, bool) {
 	}
 	sx, sy := p.shot.Step(child[FieldHeading])
 	s2 := int64(sx)*int64(sx) + int64(sy)*int64(sy)
-	along := (dx*int64(sx) + dy*int64(sy)) * 256 / s2 // steps
-	cross := dx*int64(sy) - dy*int64(sx)              // off the line, times the step's length
+	along := ((dx*int64(sx)+dy*int64(sy))*256 + s2/2) / s2 // steps, rounded (towards +inf at halves, near enough)
+	cross := dx*int64(sy) - dy*int64(sx)                   // off the line, times the step's length
 	lim := 1024 + 64*max(along, 0)
 	if cross*cross > lim*lim*s2 {
 		return 0, false

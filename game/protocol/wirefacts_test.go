@@ -615,3 +615,76 @@ func TestWirePredictions(t *testing.T) {
 		}
 	}
 }
+
+// The guesses of a projectile from the player that fired it (PROTOCOL.md
+// §4.3, new rows), worked by hand: where the player stood and aimed age
+// ticks ago, between its baseline and current rows, then age+1 steps of
+// 186.67 units along the projectile's own heading.
+func TestWireSpawnGuesses(t *testing.T) {
+	s := Schema()
+	sp := s.Spawner
+	for _, tc := range []struct {
+		name      string
+		now, then [6]uint32
+		gap, age  uint32
+		heading   uint32 // the projectile's own, read before its position
+		want      [6]uint32
+		wantAge   uint32 // Age's estimate for a projectile at want
+		wantAgeOK bool
+	}{
+		{
+			name: "fired this tick, standing, aiming +x",
+			now:  [6]uint32{16384, 16384, 0, KindPlayer, 0, 100}, then: [6]uint32{16384, 16384, 0, KindPlayer, 0, 100},
+			gap: 2, age: 0, heading: 0,
+			// one step: (47787 + 128) >> 8 = 187
+			want: [6]uint32{16571, 16384, 0, KindProjectile, 0, 0}, wantAge: 0, wantAgeOK: true,
+		},
+		{
+			name: "fired 2 of 4 ticks ago, halfway along the walk, aiming between",
+			now:  [6]uint32{1100, 1000, 10, KindPlayer, 1, 100}, then: [6]uint32{1000, 1000, 0, KindPlayer, 1, 100},
+			gap: 4, age: 2, heading: 256,
+			// from (1000 + 100*2/4, 1000) = (1050, 1000), 3 steps along +y:
+			// (3*47787 + 128) >> 8 = 560; aim 0 + 10*2/4 = 5
+			want: [6]uint32{1050, 1560, 5, KindProjectile, 0, 0}, wantAge: 2, wantAgeOK: true,
+		},
+		{
+			name: "an aim that wrapped: 1020 to 4 is a turn of +8",
+			now:  [6]uint32{5000, 5000, 4, KindPlayer, 0, 100}, then: [6]uint32{5000, 5000, 1020, KindPlayer, 0, 100},
+			gap: 2, age: 1, heading: 0,
+			// aim 1020 + 8*1/2 = 1024, which the field keeps as 0; 2 steps: 373
+			want: [6]uint32{5373, 5000, 0, KindProjectile, 0, 0}, wantAge: 1, wantAgeOK: true,
+		},
+		{
+			name: "fired before the baseline: from where it stood then",
+			now:  [6]uint32{3000, 3000, 0, KindPlayer, 0, 100}, then: [6]uint32{2000, 3000, 0, KindPlayer, 0, 100},
+			gap: 3, age: 5, heading: 0,
+			// 6 steps from (2000, 3000): (6*47787 + 128) >> 8 = 1120
+			want: [6]uint32{3120, 3000, 0, KindProjectile, 0, 0}, wantAge: 0, wantAgeOK: true,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			row := [6]uint32{0, 0, tc.heading}
+			var pred [6]uint32
+			sp.Spawn(tc.now[:], tc.then[:], tc.gap, tc.age, row[:], pred[:])
+			pred[FieldHeading] &= 1<<HeadingQuant.Bits() - 1
+			if pred != tc.want {
+				t.Fatalf("guess %v, want %v", pred, tc.want)
+			}
+			child := tc.want
+			child[FieldHeading] = tc.heading // the projectile as it is, not as guessed
+			age, ok := sp.Age(tc.now[:], child[:])
+			if age != tc.wantAge || ok != tc.wantAgeOK {
+				t.Fatalf("Age %d %v, want %d %v", age, ok, tc.wantAge, tc.wantAgeOK)
+			}
+		})
+	}
+	if _, ok := sp.Age([]uint32{1000, 1000, 0, KindPlayer, 0, 100}, []uint32{1000, 9000, 0, KindProjectile, 0, 0}); ok {
+		t.Error("a projectile 1000 px off the player's line: Age says it may be the player's")
+	}
+	if _, ok := sp.Age([]uint32{1000, 1000, 0, KindPlayer, 0, 100}, []uint32{1100, 1000, 0, KindCreature, 0, 40}); ok {
+		t.Error("a creature: Age says the player may have made it")
+	}
+	if sp.Spawns([]uint32{0, 0, 0, KindPlayer, StateDead, 0}) || !sp.Spawns([]uint32{0, 0, 0, KindPlayer, StateShielded, 100}) || sp.Spawns([]uint32{0, 0, 0, KindCreature, 0, 40}) {
+		t.Error("Spawns: want live players only")
+	}
+}
