@@ -13,6 +13,17 @@ var (
 	kindLengths    = []uint8{2, 2, 1}
 	stateLengths   = []uint8{4, 2, 1, 4, 3}
 	healthLengths  = []uint8{7, 7, 6, 4, 5, 3, 1, 2}
+	// New entities' values against their guesses (snapshot.Field.NewCode).
+	newPosLengths     = []uint8{8, 8, 8, 8, 8, 8, 7, 6, 6, 5, 4, 3, 3, 2, 2, 4, 5}
+	newHeadingLengths = []uint8{6, 8, 8, 7, 6, 6, 5, 5, 3, 2, 1}
+	newKindLengths    = []uint8{1, 2, 2}
+	newStateLengths   = []uint8{1, 2, 3, 4, 4}
+	newHealthLengths  = []uint8{1, 7, 5, 7, 6, 4, 2, 3}
+	// Made entities' values against their maker's guess
+	// (snapshot.Field.SpawnCode); a made entity's kind, state and health
+	// are not written: they are the guess (a projectile, 0, 0).
+	spawnPosLengths     = []uint8{3, 4, 3, 4, 4, 4, 3, 3, 4, 4, 4, 6, 7, 6, 6, 8, 8}
+	spawnHeadingLengths = []uint8{2, 4, 4, 4, 4, 3, 3, 3, 4, 5, 5}
 	// maskLengths: per field mask, bit f for field f (0b000011 = x and y).
 	maskLengths = []uint8{
 		0, 8, 8, 2, 9, 7, 7, 2, 10, 10, 10, 10, 10, 10, 10, 10,
@@ -34,5 +45,27 @@ func fieldCodes() [6]*bitpack.Code {
 		FieldKind:    bitpack.MustCode(kindLengths...),
 		FieldState:   bitpack.MustCode(stateLengths...),
 		FieldHealth:  bitpack.MustCode(healthLengths...),
+	}
+}
+
+// newCodes returns the codes of new entities' fields, in schema order.
+func newCodes() [6]*bitpack.Code {
+	return [6]*bitpack.Code{
+		FieldX:       bitpack.MustCode(newPosLengths...),
+		FieldY:       bitpack.MustCode(newPosLengths...),
+		FieldHeading: bitpack.MustCode(newHeadingLengths...),
+		FieldKind:    bitpack.MustCode(newKindLengths...),
+		FieldState:   bitpack.MustCode(newStateLengths...),
+		FieldHealth:  bitpack.MustCode(newHealthLengths...),
+	}
+}
+
+// spawnCodes returns the codes of made entities' fields, in schema order:
+// nil for the fields a made entity does not write.
+func spawnCodes() [6]*bitpack.Code {
+	return [6]*bitpack.Code{
+		FieldX:       bitpack.MustCode(spawnPosLengths...),
+		FieldY:       bitpack.MustCode(spawnPosLengths...),
+		FieldHeading: bitpack.MustCode(spawnHeadingLengths...),
 	}
 }

@@ -63,8 +63,15 @@ func Schema() *snapshot.Schema {
 	for f, code := range fieldCodes() {
 		s.Fields[f].Code = code
 	}
+	for f, code := range newCodes() {
+		s.Fields[f].NewCode = code
+	}
+	for f, code := range spawnCodes() {
+		s.Fields[f].SpawnCode = code
+	}
 	s.MaskCode = maskCode()
 	s.Check = true
-	s.Predictor = newPredictor()
+	pred := newPredictor()
+	s.Predictor, s.Spawner = pred, pred
 	return s
 }

@@ -88,6 +88,55 @@ func arenaTally(t testing.TB, s *snapshot.Schema, seeds []uint64, ticks int, kee
 	return tl
 }
 
+// viewers is how many players' views arenaViewTally follows.
+const viewers = 4
+
+// arenaViewTally counts what deltas of bot matches code with schema s in
+// the views of a few players: every entity within ViewRadius of the
+// player. New entities are the ones that enter a view, which the whole
+// world does not show: projectiles fired from out of sight, creatures
+// walking in.
+func arenaViewTally(t testing.TB, s *snapshot.Schema, seeds []uint64, ticks int) *delta.Tally {
+	t.Helper()
+	tl, err := delta.NewTally(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ring = 32
+	r := int64(protocol.PosQuant.Quantize(protocol.ViewRadius) - protocol.PosQuant.Quantize(0))
+	for _, seed := range seeds {
+		var snaps [viewers][ring]*snapshot.Snapshot
+		for v := range snaps {
+			for i := range snaps[v] {
+				snaps[v][i] = snapshot.New(s)
+			}
+		}
+		recordArena(t, seed, 16, ticks, func(tick int, cur *snapshot.Snapshot) {
+			v := 0
+			for i := range cur.Len() {
+				me := cur.Row(i)
+				if me[protocol.FieldKind] != protocol.KindPlayer || v == viewers {
+					continue
+				}
+				dst := snaps[v][tick%ring]
+				dst.Reset()
+				for j := range cur.Len() {
+					row := cur.Row(j)
+					dx, dy := int64(row[protocol.FieldX])-int64(me[protocol.FieldX]), int64(row[protocol.FieldY])-int64(me[protocol.FieldY])
+					if dx*dx+dy*dy <= r*r {
+						copy(dst.AppendUnchecked(cur.ID(j)), row)
+					}
+				}
+				if g := trainingGaps[(tick+v)%len(trainingGaps)]; tick > ring {
+					tl.Add(snaps[v][(tick-g)%ring], dst, uint32(g))
+				}
+				v++
+			}
+		})
+	}
+	return tl
+}
+
 // The shipped codes are as good as codes trained afresh: on matches of
 // other seeds, each costs at most 2 % more than the code trained on those
 // very matches. go test ./game/protocol -run TrainedCodes -args -retrain
@@ -109,6 +158,21 @@ func TestTrainedCodes(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "masks: %#v\n", l)
+		vt := arenaViewTally(t, s, []uint64{11, 12, 13}, 3000)
+		for _, made := range []bool{false, true} {
+			for f, fd := range s.Fields {
+				if made && fd.SpawnCode == nil {
+					continue // not written
+				}
+				l, err := vt.NewLengths(f, made, codeMaxLen)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&b, "new %s (made %v): %#v\n", fd.Name, made, l)
+			}
+		}
+		before, made := vt.Made()
+		fmt.Fprintf(&b, "new entities: %d against the one before, %d made\n", before, made)
 		t.Log("\n" + b.String())
 	}
 	fresh := arenaTally(t, s, []uint64{21}, 2000, nil)
@@ -121,6 +185,27 @@ func TestTrainedCodes(t *testing.T) {
 		t.Logf("%s: shipped code %.0f bits, fresh code %.0f, entropy %.0f", fd.Name, shipped, best, fresh.Bits(f, nil))
 		if shipped > 1.02*best+64 {
 			t.Errorf("%s: the shipped code costs %.0f bits, a fresh one %.0f: retrain", fd.Name, shipped, best)
+		}
+	}
+	views := arenaViewTally(t, s, []uint64{21}, 2000)
+	for _, made := range []bool{false, true} {
+		for f, fd := range s.Fields {
+			if made && fd.SpawnCode == nil {
+				continue // not written
+			}
+			l, err := views.NewLengths(f, made, codeMaxLen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code := fd.NewCode
+			if made {
+				code = fd.SpawnCode
+			}
+			shipped, best := views.NewBits(f, made, code), views.NewBits(f, made, bitpack.MustCode(l...))
+			t.Logf("new %s (made %v): shipped code %.0f bits, fresh code %.0f, entropy %.0f", fd.Name, made, shipped, best, views.NewBits(f, made, nil))
+			if shipped > 1.02*best+64 {
+				t.Errorf("new %s (made %v): the shipped code costs %.0f bits, a fresh one %.0f: retrain", fd.Name, made, shipped, best)
+			}
 		}
 	}
 	l, err := fresh.MaskLengths(maskMaxLen)

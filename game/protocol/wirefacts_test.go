@@ -151,14 +151,28 @@ func (c *bitCursor) end() {
 	}
 }
 
-// entity reads a whole entity as a full packet or a delta's new entities
-// carry it: slot gap gamma(k), generation, every field at its width.
-func (c *bitCursor) entity(k uint, gap uint32, gen uint32, vals [6]uint32) {
+// id reads a delta's new entity's id: slot gap gamma(k), generation.
+func (c *bitCursor) id(k uint, gap uint32, gen uint32) {
 	c.t.Helper()
 	c.gamma(k, gap, "slot gap")
 	c.field(4, gen, "generation")
-	for f, w := range []uint{16, 16, 10, 2, 4, 7} {
-		c.field(w, vals[f], fmt.Sprintf("field %d", f))
+}
+
+// newRow reads a new entity's row as a delta carries it after the changes:
+// per field, last to first, the length code of z[f], zigzag(value - guess),
+// with the fields' NewCode, or their SpawnCode if made (none for the
+// fields a made entity does not write).
+func (c *bitCursor) newRow(s *snapshot.Schema, made bool, z [6]uint32) {
+	c.t.Helper()
+	for f := len(z) - 1; f >= 0; f-- {
+		code := s.Fields[f].NewCode
+		if made {
+			code = s.Fields[f].SpawnCode
+		}
+		if code == nil {
+			continue
+		}
+		c.lengthCode(code, z[f], fmt.Sprintf("new entity: field %d", f))
 	}
 }
 
@@ -252,11 +266,12 @@ func TestWireDeltaSetsMasksAndResiduals(t *testing.T) {
 	// The gap is pos-prev-1 with prev starting at -1: 5-(-1)-1 = 5.
 	c.rice(1, 5, "removed set: gap of position 5")
 
-	// New entities: slot 15 (generation 2), then slot 100.
+	// New entities: slot 15 (generation 2), then slot 100; their rows
+	// follow the changes.
 	c.gamma(0, 2, "new entities: count")
 	c.field(3, 4, "new entities: slot-gap order k")
-	c.entity(4, 15, 2, [6]uint32{4000, 4000, 512, 2, 0, 0}) // 15-(-1)-1
-	c.entity(4, 84, 0, [6]uint32{8000, 8000, 256, 2, 0, 0}) // 100-15-1
+	c.id(4, 15, 2) // 15-(-1)-1
+	c.id(4, 84, 0) // 100-15-1
 
 	// Changed set over the 39 survivors: positions 2, 3, 17 and 30 (the
 	// baseline's 2, 3, 18 and 31, less the removed one before them).
@@ -279,6 +294,15 @@ func TestWireDeltaSetsMasksAndResiduals(t *testing.T) {
 	c.lengthCode(y, 2, "y: zigzag(+1)")
 	c.code(mask, 0b000001, "entity 3: mask (x)")
 	c.lengthCode(x, 20000, "x: zigzag(+10000)")
+
+	// The new entities' rows. No player survives, so nothing names a
+	// maker: each is coded against the entity before it in slot order.
+	// Slot 15 against slot 14 (1400, 2000, 0, creature, 0, 50): health
+	// -50, state 0, kind +1, heading +512 (-512 in 10 bits), y +2000,
+	// x +2600.
+	c.newRow(s, false, [6]uint32{5200, 4000, 1023, 2, 0, 99})
+	// Slot 100 against slot 49 (4900, 2000, 0, creature, 0, 50).
+	c.newRow(s, false, [6]uint32{6200, 12000, 512, 2, 0, 99})
 	c.end()
 
 	h, out, err := wireDecode(t, codec, p, 200, base)
@@ -303,7 +327,7 @@ func TestWireDeltaExample(t *testing.T) {
 	c.gamma(0, 0, "removed set: count (no k follows)")
 	c.gamma(0, 1, "new entities: count")
 	c.field(3, 7, "new entities: slot-gap order k")
-	c.entity(7, 700, 2, [6]uint32{16512, 16384, 0, KindProjectile, 0, 0})
+	c.id(7, 700, 2)
 	c.field(1, 1, "changed set: form (1 bitmask)")
 	c.field(2, 0b01, "changed set: bitmask over 2")
 	c.code(s.MaskCode, 0b000101, "entity 0: mask (x, heading)")
@@ -311,6 +335,12 @@ func TestWireDeltaExample(t *testing.T) {
 	// +32, is not in the mask: it keeps its baseline value).
 	c.lengthCode(s.Fields[FieldX].Code, 16, "x: zigzag(+8 - predicted +0)")
 	c.lengthCode(s.Fields[FieldHeading].Code, 6, "heading: zigzag(+3)")
+	// The projectile's row: made by the one maker (the player, so no bits
+	// name it) one tick ago, two steps of 186.67 units along its aim from
+	// where it stands: exactly as guessed.
+	c.field(1, 1, "new entity: made")
+	c.gamma(1, 1, "new entity: age")
+	c.newRow(s, true, [6]uint32{})
 	c.end()
 }
 
@@ -583,5 +613,78 @@ func TestWirePredictions(t *testing.T) {
 		if x, y := pred[FieldX]&0xffff, pred[FieldY]&0xffff; x != tc.wantX || y != tc.wantY {
 			t.Errorf("%v, gap %d, mask %#b: predicted (%d, %d), want (%d, %d)", tc.base, tc.gap, tc.mask, x, y, tc.wantX, tc.wantY)
 		}
+	}
+}
+
+// The guesses of a projectile from the player that fired it (PROTOCOL.md
+// §4.3, new rows), worked by hand: where the player stood and aimed age
+// ticks ago, between its baseline and current rows, then age+1 steps of
+// 186.67 units along the projectile's own heading.
+func TestWireSpawnGuesses(t *testing.T) {
+	s := Schema()
+	sp := s.Spawner
+	for _, tc := range []struct {
+		name      string
+		now, then [6]uint32
+		gap, age  uint32
+		heading   uint32 // the projectile's own, read before its position
+		want      [6]uint32
+		wantAge   uint32 // Age's estimate for a projectile at want
+		wantAgeOK bool
+	}{
+		{
+			name: "fired this tick, standing, aiming +x",
+			now:  [6]uint32{16384, 16384, 0, KindPlayer, 0, 100}, then: [6]uint32{16384, 16384, 0, KindPlayer, 0, 100},
+			gap: 2, age: 0, heading: 0,
+			// one step: (47787 + 128) >> 8 = 187
+			want: [6]uint32{16571, 16384, 0, KindProjectile, 0, 0}, wantAge: 0, wantAgeOK: true,
+		},
+		{
+			name: "fired 2 of 4 ticks ago, halfway along the walk, aiming between",
+			now:  [6]uint32{1100, 1000, 10, KindPlayer, 1, 100}, then: [6]uint32{1000, 1000, 0, KindPlayer, 1, 100},
+			gap: 4, age: 2, heading: 256,
+			// from (1000 + 100*2/4, 1000) = (1050, 1000), 3 steps along +y:
+			// (3*47787 + 128) >> 8 = 560; aim 0 + 10*2/4 = 5
+			want: [6]uint32{1050, 1560, 5, KindProjectile, 0, 0}, wantAge: 2, wantAgeOK: true,
+		},
+		{
+			name: "an aim that wrapped: 1020 to 4 is a turn of +8",
+			now:  [6]uint32{5000, 5000, 4, KindPlayer, 0, 100}, then: [6]uint32{5000, 5000, 1020, KindPlayer, 0, 100},
+			gap: 2, age: 1, heading: 0,
+			// aim 1020 + 8*1/2 = 1024, which the field keeps as 0; 2 steps: 373
+			want: [6]uint32{5373, 5000, 0, KindProjectile, 0, 0}, wantAge: 1, wantAgeOK: true,
+		},
+		{
+			name: "fired before the baseline: from where it stood then",
+			now:  [6]uint32{3000, 3000, 0, KindPlayer, 0, 100}, then: [6]uint32{2000, 3000, 0, KindPlayer, 0, 100},
+			gap: 3, age: 5, heading: 0,
+			// 6 steps from (2000, 3000): (6*47787 + 128) >> 8 = 1120
+			want: [6]uint32{3120, 3000, 0, KindProjectile, 0, 0}, wantAge: 0, wantAgeOK: true,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			row := [6]uint32{0, 0, tc.heading}
+			var pred [6]uint32
+			sp.Spawn(tc.now[:], tc.then[:], tc.gap, tc.age, row[:], pred[:])
+			pred[FieldHeading] &= 1<<HeadingQuant.Bits() - 1
+			if pred != tc.want {
+				t.Fatalf("guess %v, want %v", pred, tc.want)
+			}
+			child := tc.want
+			child[FieldHeading] = tc.heading // the projectile as it is, not as guessed
+			age, ok := sp.Age(tc.now[:], child[:])
+			if age != tc.wantAge || ok != tc.wantAgeOK {
+				t.Fatalf("Age %d %v, want %d %v", age, ok, tc.wantAge, tc.wantAgeOK)
+			}
+		})
+	}
+	if _, ok := sp.Age([]uint32{1000, 1000, 0, KindPlayer, 0, 100}, []uint32{1000, 9000, 0, KindProjectile, 0, 0}); ok {
+		t.Error("a projectile 1000 px off the player's line: Age says it may be the player's")
+	}
+	if _, ok := sp.Age([]uint32{1000, 1000, 0, KindPlayer, 0, 100}, []uint32{1100, 1000, 0, KindCreature, 0, 40}); ok {
+		t.Error("a creature: Age says the player may have made it")
+	}
+	if sp.Spawns([]uint32{0, 0, 0, KindPlayer, StateDead, 0}) || !sp.Spawns([]uint32{0, 0, 0, KindPlayer, StateShielded, 100}) || sp.Spawns([]uint32{0, 0, 0, KindCreature, 0, 40}) {
+		t.Error("Spawns: want live players only")
 	}
 }

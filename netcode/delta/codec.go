@@ -32,29 +32,40 @@ type Codec struct {
 	generic bool     // some field has no code
 	maskEnc []uint32 // the mask code's codewords (packCode); nil: masks coded per packet
 	maskDec *bitpack.Code
-	check   bool   // deltas end with a check byte
-	recip   uint64 // ceil(2^32 / number of fields): j*recip>>32 = j/fields for any value index j
+	check   bool // deltas end with a check byte
+	// New entities coded against guesses (every field has a NewCode):
+	spawnMode bool
+	newCodes  [2][]*bitpack.Code // per field: against the entity before, and as made (nil: exact)
+	exact     uint32             // fields a made entity does not write: they are the guess
+	spawner   snapshot.Spawner
+	zeroRow   []uint32 // the guess before the first slot
+	recip     uint64   // ceil(2^32 / number of fields): j*recip>>32 = j/fields for any value index j
 
 	// Scratch, grown to the largest snapshot met (see fit), then reused:
 	// a codec meets a player's view, far below the schema's maximum.
-	removed []int32  // positions in the baseline of removed entities
-	chgPos  []int32  // positions among the baseline's survivors of changed entities
-	changed []change // encoder: changed entities, in slot order
-	sbase   []int32  // decoder: per survivor, its baseline index
-	sout    []int32  // decoder: per survivor, its index in the output
-	resid   []uint32 // encoder: zigzagged residuals of the changed fields, in order
-	newIdx  []int32  // encoder: indices in cur of new entities
-	newIDs  []snapshot.EntityID
-	newVals []uint32
-	predRow []uint32 // one predicted row
-	side    []byte   // encoder: the changes, packed apart (see writeChanges)
-	fmasks  []uint32 // per field: its values' mask
+	removed  []int32  // positions in the baseline of removed entities
+	chgPos   []int32  // positions among the baseline's survivors of changed entities
+	changed  []change // encoder: changed entities, in slot order
+	sbase    []int32  // decoder: per survivor, its baseline index
+	sout     []int32  // decoder: per survivor, its index in the output
+	resid    []uint32 // encoder: zigzagged residuals of the changed fields, in order
+	newIdx   []int32  // encoder: indices in cur of new entities
+	newIDs   []snapshot.EntityID
+	newVals  []uint32
+	predRow  []uint32 // one predicted row
+	side     []byte   // encoder: the changes, packed apart (see writeChanges)
+	fmasks   []uint32 // per field: its values' mask
+	makers   []maker  // surviving entities that can make others, in slot order
+	newOut   []int32  // decoder: per new entity, its index in the output
+	spawnRow []uint32 // the guess of the new entity's chosen maker
+	spawnTry []uint32 // encoder: a maker's guess being tried
 
 	rhist    [32][33]uint32 // per generic field: residuals by bit length
 	maskHist [256]uint16
 	plan     plan
 	sizes    sizes
-	encFlat  [32 * 33]uint32 // enc, flat: field f's word for bit length n at f*33+n
+	encFlat  [32 * 33]uint32    // enc, flat: field f's word for bit length n at f*33+n
+	newFlat  [2][32 * 33]uint32 // the new-entity codes (newCodes), laid out like encFlat
 }
 
 // change is one changed entity: where it is in the baseline and in the
@@ -80,23 +91,42 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 	}
 	nf := len(s.Fields)
 	c := &Codec{
-		schema:  s,
-		pred:    s.Predictor,
-		check:   s.Check,
-		bits:    make([]uint8, nf),
-		kbits:   make([]uint8, nf),
-		codes:   make([]*bitpack.Code, nf),
-		enc:     make([][]uint32, nf),
-		predRow: make([]uint32, nf),
-		fmasks:  make([]uint32, nf),
+		schema:    s,
+		pred:      s.Predictor,
+		check:     s.Check,
+		bits:      make([]uint8, nf),
+		kbits:     make([]uint8, nf),
+		codes:     make([]*bitpack.Code, nf),
+		enc:       make([][]uint32, nf),
+		predRow:   make([]uint32, nf),
+		fmasks:    make([]uint32, nf),
+		newCodes:  [2][]*bitpack.Code{make([]*bitpack.Code, nf), make([]*bitpack.Code, nf)},
+		zeroRow:   make([]uint32, nf),
+		spawnRow:  make([]uint32, nf),
+		spawnTry:  make([]uint32, nf),
+		spawnMode: true,
 		// Never nil: writeEntities reads a nil list as "every entity".
 		newIdx: make([]int32, 0, 64),
+	}
+	if c.spawnMode {
+		c.spawner = s.Spawner
 	}
 	c.recip = (1<<32 + uint64(nf) - 1) / uint64(nf)
 	if s.MaskCode != nil {
 		c.maskEnc, c.maskDec = packCode(s.MaskCode), s.MaskCode
 	}
 	for f, fd := range s.Fields {
+		if fd.NewCode == nil {
+			c.spawnMode = false
+		} else {
+			c.newCodes[0][f], c.newCodes[1][f] = fd.NewCode, fd.SpawnCode
+			copy(c.newFlat[0][f*33:], packCode(fd.NewCode))
+			if fd.SpawnCode == nil {
+				c.exact |= 1 << f
+			} else {
+				copy(c.newFlat[1][f*33:], packCode(fd.SpawnCode))
+			}
+		}
 		c.bits[f] = fd.Bits
 		c.fmasks[f] = fieldMask(fd.Bits)
 		c.codes[f] = fd.Code

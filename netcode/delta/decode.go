@@ -61,7 +61,7 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 		return fmt.Errorf("removed set: %w", err)
 	}
 	nsurv := nb - len(c.removed)
-	c.newIDs, c.newVals, err = c.readEntities(r, newOrder, c.schema.MaxEntities-nsurv, c.newIDs[:0], c.newVals[:0])
+	c.newIDs, c.newVals, err = c.readEntities(r, newOrder, c.schema.MaxEntities-nsurv, c.newIDs[:0], c.newVals[:0], !c.spawnMode)
 	if err != nil {
 		return fmt.Errorf("new entities: %w", err)
 	}
@@ -152,6 +152,9 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 			return fmt.Errorf("%w: changed entity: %w", ErrMalformed, r.Err())
 		}
 	}
+	if c.spawnMode && len(c.newIDs) > 0 {
+		return c.readNewRows(r, base, out, gap, nsurv)
+	}
 	return nil
 }
 
@@ -162,6 +165,7 @@ func (c *Codec) merge(base, out *snapshot.Snapshot) error {
 	bids := base.IDs()
 	nb, nf := len(bids), len(c.bits)
 	removed := c.removed
+	c.newOut = c.newOut[:0]
 	k, s := 0, 0
 	for i := 0; i <= nb; i++ {
 		// Emit every new entity that sorts before baseline entity i.
@@ -169,7 +173,13 @@ func (c *Codec) merge(base, out *snapshot.Snapshot) error {
 			if i < nb && c.newIDs[k].Index == bids[i].Index && (len(removed) == 0 || removed[0] != int32(i)) {
 				return fmt.Errorf("%w: new entity %v in a slot the baseline still holds", ErrMalformed, c.newIDs[k])
 			}
-			copy(out.AppendUnchecked(c.newIDs[k]), c.newVals[k*nf:(k+1)*nf])
+			row := out.AppendUnchecked(c.newIDs[k])
+			if c.spawnMode { // its row follows the changes
+				clear(row)
+				c.newOut = append(c.newOut, int32(out.Len()-1))
+			} else {
+				copy(row, c.newVals[k*nf:(k+1)*nf])
+			}
 			k++
 		}
 		if i == nb {

@@ -33,11 +33,21 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 	z.at[0] = w.BitLen()
 	writeSet(&w, c.removed, nb)
 	z.at[1] = w.BitLen()
-	c.writeEntities(&w, newOrder, cur, c.newIdx)
+	c.writeEntities(&w, newOrder, cur, c.newIdx, !c.spawnMode)
 	z.at[2] = w.BitLen()
-	universe := nb - len(c.removed)
+	c.appendChanges(&w, base, cur, tick-baseline)
+	if c.spawnMode && len(c.newIdx) > 0 {
+		c.writeNewRows(&w, base, cur, tick-baseline)
+	}
+	z.at[6] = w.BitLen()
+	return c.appendCheck(w.Bytes(), start)
+}
+
+// appendChanges writes the changed set and the changes.
+func (c *Codec) appendChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, gap uint32) {
+	z := &c.sizes
+	universe := base.Len() - len(c.removed)
 	bitmask, k := planSet(c.chgPos, universe)
-	gap := tick - baseline
 	if !c.generic && !bitmask && len(c.changed) > 0 {
 		// The usual case: the changed set's gaps and the changes go into
 		// the side buffer together (see writeChanges).
@@ -45,29 +55,28 @@ func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapsh
 		w.WriteGamma(uint32(len(c.chgPos)), 0)
 		w.Write(uint32(k), riceBits)
 		c.planMasks()
-		setEnd, codingEnd := c.writeChanges(&w, base, cur, gap, k)
+		setEnd, codingEnd := c.writeChanges(w, base, cur, gap, k)
 		z.at[3], z.at[4], z.at[5] = setEnd, codingEnd, w.BitLen()
-		return c.appendCheck(w.Bytes(), start)
+		return
 	}
-	writeSetAs(&w, c.chgPos, universe, bitmask, k)
+	writeSetAs(w, c.chgPos, universe, bitmask, k)
 	z.at[3] = w.BitLen()
 	z.at[4], z.at[5] = z.at[3], z.at[3]
 	if len(c.changed) == 0 {
-		return c.appendCheck(w.Bytes(), start)
+		return
 	}
 	if c.generic {
 		c.residuals(base, cur, gap)
 	}
 	c.planMasks()
-	c.writeCoding(&w)
+	c.writeCoding(w)
 	z.at[4] = w.BitLen()
 	if c.generic {
-		c.writeChangesGeneric(&w)
+		c.writeChangesGeneric(w)
 	} else {
-		c.writeChanges(&w, base, cur, gap, -1)
+		c.writeChanges(w, base, cur, gap, -1)
 	}
 	z.at[5] = w.BitLen()
-	return c.appendCheck(w.Bytes(), start)
 }
 
 // appendCheck appends the check byte of the packet p[start:], if the
@@ -101,7 +110,7 @@ func (c *Codec) writeCoding(w *bitpack.Writer) {
 type Sizes struct {
 	Header    int // kind, tick and age
 	Removed   int // the removed set
-	New       int // the new entities
+	New       int // the new entities: their ids and rows
 	Changed   int // the changed set
 	Coding    int // the packet's gamma orders and mask mode
 	Masks     int // the changed entities' field masks
@@ -113,7 +122,7 @@ type Sizes struct {
 // sizes notes the bit positions where the sections of the last delta began.
 type sizes struct {
 	start int
-	at    [6]int // removed, new, changed, coding, changes, end
+	at    [7]int // removed, new, changed, coding, changes, new rows, end
 }
 
 // LastSizes returns where the bits of the last packet AppendDelta wrote
@@ -123,7 +132,7 @@ func (c *Codec) LastSizes() Sizes {
 	s := Sizes{
 		Header:  z.at[0] - z.start,
 		Removed: z.at[1] - z.at[0],
-		New:     z.at[2] - z.at[1],
+		New:     z.at[2] - z.at[1] + z.at[6] - z.at[5],
 		Changed: z.at[3] - z.at[2],
 		Coding:  z.at[4] - z.at[3],
 	}
@@ -144,7 +153,7 @@ func (c *Codec) LastSizes() Sizes {
 		}
 	}
 	s.Residuals = z.at[5] - z.at[4] - s.Masks
-	s.Padding = (8 - z.at[5]%8) % 8
+	s.Padding = (8 - z.at[6]%8) % 8
 	if c.check {
 		s.Check = 8
 	}
@@ -315,6 +324,7 @@ func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
 	nb, nc := base.Len(), cur.Len()
 	c.fit(nb)
 	c.removed, c.chgPos, c.changed, c.newIdx = c.removed[:0], c.chgPos[:0], c.changed[:0], c.newIdx[:0]
+	c.makers = c.makers[:0]
 	useMaskHist := len(c.bits) > 1 && len(c.bits) <= 8 && c.maskEnc == nil
 	if useMaskHist {
 		c.maskHist = [256]uint16{}
@@ -340,6 +350,9 @@ func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
 			}
 			if m != 0 {
 				c.addChange(int32(i), int32(j), surv, m, useMaskHist)
+			}
+			if c.spawner != nil {
+				c.addMaker(crow, int32(j), int32(i))
 			}
 			i, j, surv = i+1, j+1, surv+1
 			continue

@@ -23,12 +23,14 @@
 //	removed:  a set of positions in the baseline
 //	new:      count gamma(0) | if count > 0: slot-gap order k (3 bits), then
 //	          per new entity: slot gap gamma(k) | generation | every field
-//	          at full width
+//	          at full width (with new-entity codes: no fields, see below)
 //	changed:  a set of positions among the baseline's surviving entities
 //	if the changed set is not empty:
 //	[coding]  only for schemas without codes (see Generic coding)
 //	per changed entity, in slot order: its field mask, then per field of
 //	          the mask, in field order, its residual
+//	new rows: only with new-entity codes: per new entity, in slot order,
+//	          its row against a guess (see New entities)
 //	zero bits to a whole byte, then, if the schema asks for it
 //	          (snapshot.Schema.Check), the check byte (Check) of the bytes
 //	          before it
@@ -58,6 +60,27 @@
 // given by codeword lengths (bitpack.Code), trained on recorded traffic
 // with the schema's predictor (Tally), and part of the game's protocol: a
 // field whose changes are small, or well predicted, costs a few bits.
+//
+// # New entities
+//
+// A schema whose fields all have a new-entity code (snapshot.Field.NewCode)
+// writes its new entities' rows after the changes, once the survivors hold
+// their current rows, each as differences from a guess the receiver makes
+// too. The makers of a packet are its survivors whose rows the schema's
+// Spawner says can make others (Spawns), in slot order. If there are any,
+// each new row starts with a bit: 1 if it is made, then the maker's index
+// among the makers in bitlen(makers-1) bits and the age a (0 to 255, how
+// many ticks before the delta's tick it was made) gamma(1). The guess of a
+// made row is the Spawner's (Spawn, from the maker's current and baseline
+// rows, the gap and a); that of any other row is the row just before it in
+// slot order of the decoded snapshot, all zeros for the first. Then per
+// field, last to first (a Spawner's guess of a field may use the fields
+// after it), the length code of zigzag(value - guess) wrapped to the
+// field's width, with the field's NewCode, or its SpawnCode if the row is
+// made; a made row does not write a field without a SpawnCode, which is
+// the guess. The encoder tries, per new entity, the guess of the entity before
+// it and, per maker whose Spawner.Age places it near, a few ages, and
+// writes the shortest.
 //
 // # Generic coding
 //
@@ -94,7 +117,8 @@
 // on the way would otherwise often still parse. Then it checks every count against the schema's
 // MaxEntities and every position against its universe, never allocates
 // beyond a snapshot's size, and rejects unused codewords, a field in a mask
-// that keeps its baseline value, and trailing bits. A Codec keeps scratch
+// that keeps its baseline value, a maker beyond the packet's makers or an
+// age above 255, and trailing bits. A Codec keeps scratch
 // space sized for the schema; it is not safe for concurrent use: give each
 // sender and receiver its own.
 package delta

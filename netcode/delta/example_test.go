@@ -111,3 +111,68 @@ func ExampleTally() {
 	// generic: 62 bytes
 	// trained: 26 bytes
 }
+
+// turret is the Spawner of ExampleSpawner's world: a turret (kind 0)
+// fires shells (kind 1) that fly 5 units a tick along +x from it.
+type turret struct{}
+
+func (turret) Spawns(row []uint32) bool { return row[2] == 0 }
+
+func (turret) Spawn(now, then []uint32, gap, age uint32, row, pred []uint32) {
+	pred[0], pred[1], pred[2] = now[0]+5*(age+1), now[1], 1
+}
+
+func (turret) Age(now, child []uint32) (uint32, bool) {
+	if child[2] != 1 || child[1] != now[1] || child[0] <= now[0] {
+		return 0, false
+	}
+	return (child[0]-now[0])/5 - 1, true
+}
+
+// ExampleSpawner codes the shells that turrets fired since the baseline
+// as made by their turrets: a shell costs a bit that says so, its maker's
+// index, its age and the codewords of two exact guesses (its kind, the
+// guess, is not written), where coded against the entity before it in
+// slot order it costs the differences of its position.
+func ExampleSpawner() {
+	schema := func(spawner snapshot.Spawner) *snapshot.Schema {
+		s := snapshot.MustSchema(8, 2, 0,
+			snapshot.Field{Name: "x", Bits: 10},
+			snapshot.Field{Name: "y", Bits: 10},
+			snapshot.Field{Name: "kind", Bits: 1},
+		)
+		pos := bitpack.MustCode(1, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5)
+		for f := range s.Fields[:2] {
+			s.Fields[f].NewCode, s.Fields[f].SpawnCode = pos, pos
+		}
+		s.Fields[2].NewCode = bitpack.MustCode(1, 1) // a made entity's kind is not written: the guess
+		s.Spawner = spawner
+		return s
+	}
+	for _, spawner := range []snapshot.Spawner{nil, turret{}} {
+		s := schema(spawner)
+		base, cur := snapshot.New(s), snapshot.New(s)
+		for i := range uint16(4) { // four turrets in a column
+			_ = base.Append(snapshot.EntityID{Index: i}, 100, 100+200*uint32(i), 0)
+			_ = cur.Append(snapshot.EntityID{Index: i}, 100, 100+200*uint32(i), 0)
+		}
+		// Two ticks later: turrets 1 and 3 fired on the last tick, turret 2
+		// on this one.
+		_ = cur.Append(snapshot.EntityID{Index: 10}, 110, 300, 1)
+		_ = cur.Append(snapshot.EntityID{Index: 11}, 105, 500, 1)
+		_ = cur.Append(snapshot.EntityID{Index: 12}, 110, 700, 1)
+
+		c := delta.MustCodec(s)
+		p := c.AppendDelta(nil, 102, 100, base, cur)
+		got := snapshot.New(s)
+		h, err := c.ReadHeader(p, 102)
+		if err == nil {
+			err = c.Decode(p, h, base, got)
+		}
+		fmt.Printf("spawner %v: new entities %d bits, delta %d bytes, decoded %v %v\n",
+			spawner != nil, c.LastSizes().New, len(p), got.Equal(cur), err)
+	}
+	// Output:
+	// spawner false: new entities 88 bits, delta 14 bytes, decoded true <nil>
+	// spawner true: new entities 44 bits, delta 9 bytes, decoded true <nil>
+}

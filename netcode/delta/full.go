@@ -12,7 +12,7 @@ func (c *Codec) AppendFull(dst []byte, tick uint32, cur *snapshot.Snapshot) []by
 	w := bitpack.NewWriter(dst)
 	w.Write(kindFull, 1)
 	w.Write(tick, tickBits)
-	c.writeEntities(&w, countOrder, cur, nil)
+	c.writeEntities(&w, countOrder, cur, nil, true)
 	return w.Bytes()
 }
 
@@ -23,9 +23,9 @@ func (c *Codec) FullLen(cur *snapshot.Snapshot) int {
 }
 
 // writeEntities writes the count (coded gamma(order)), the slot-gap order and
-// whole entities: all of s, or the entities of s at the indices idx when idx
-// is not nil.
-func (c *Codec) writeEntities(w *bitpack.Writer, order uint, s *snapshot.Snapshot, idx []int32) {
+// the entities' ids, with their rows at full width if rows is true: all of
+// s, or the entities of s at the indices idx when idx is not nil.
+func (c *Codec) writeEntities(w *bitpack.Writer, order uint, s *snapshot.Snapshot, idx []int32, rows bool) {
 	n := s.Len()
 	if idx != nil {
 		n = len(idx)
@@ -47,6 +47,9 @@ func (c *Codec) writeEntities(w *bitpack.Writer, order uint, s *snapshot.Snapsho
 		w.WriteGamma(uint32(int32(id.Index)-prev-1), k)
 		prev = int32(id.Index)
 		w.Write(uint32(id.Generation), gbits)
+		if !rows {
+			continue
+		}
 		for f, v := range s.Row(i) {
 			w.Write(v, uint(c.bits[f]))
 		}
@@ -87,7 +90,7 @@ func (c *Codec) slotGapOrder(s *snapshot.Snapshot, idx []int32) (uint, int) {
 
 // readEntities reads what writeEntities wrote into ids and vals (appending),
 // allowing at most limit entities.
-func (c *Codec) readEntities(r *bitpack.Reader, order uint, limit int, ids []snapshot.EntityID, vals []uint32) ([]snapshot.EntityID, []uint32, error) {
+func (c *Codec) readEntities(r *bitpack.Reader, order uint, limit int, ids []snapshot.EntityID, vals []uint32, rows bool) ([]snapshot.EntityID, []uint32, error) {
 	n := r.ReadGamma(order)
 	if r.Err() != nil {
 		return ids, vals, fmt.Errorf("%w: entity count: %w", ErrMalformed, r.Err())
@@ -99,6 +102,9 @@ func (c *Codec) readEntities(r *bitpack.Reader, order uint, limit int, ids []sna
 		return ids, vals, nil
 	}
 	per := 1 + int(c.schema.GenerationBits) + c.schema.EntityBits()
+	if !rows { // each field of a row coded later takes a bit at least
+		per = 1 + int(c.schema.GenerationBits) + len(c.bits)
+	}
 	if int(n)*per > r.Remaining() {
 		return ids, vals, fmt.Errorf("%w: %d entities need more than %d bits", ErrMalformed, n, r.Remaining())
 	}
@@ -114,6 +120,9 @@ func (c *Codec) readEntities(r *bitpack.Reader, order uint, limit int, ids []sna
 		prev = slot
 		ids = append(ids, snapshot.EntityID{Index: uint16(slot), Generation: uint16(r.Read(gbits))})
 		for f := range c.bits {
+			if !rows {
+				break
+			}
 			vals = append(vals, r.Read(uint(c.bits[f])))
 		}
 		if r.Err() != nil {
@@ -126,7 +135,7 @@ func (c *Codec) readEntities(r *bitpack.Reader, order uint, limit int, ids []sna
 func (c *Codec) decodeFull(r *bitpack.Reader, out *snapshot.Snapshot) error {
 	out.Reset()
 	var err error
-	c.newIDs, c.newVals, err = c.readEntities(r, countOrder, c.schema.MaxEntities, c.newIDs[:0], c.newVals[:0])
+	c.newIDs, c.newVals, err = c.readEntities(r, countOrder, c.schema.MaxEntities, c.newIDs[:0], c.newVals[:0], true)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,9 @@ import (
 type Tally struct {
 	c      *Codec
 	counts [][]uint64
-	masks  []uint64 // per field mask, for schemas of at most 8 fields
+	masks  []uint64      // per field mask, for schemas of at most 8 fields
+	news   [2][][]uint64 // per field, against the entity before and as made
+	made   [2]uint64     // new entities coded against the entity before them, and as made by a maker
 }
 
 // NewTally returns an empty tally for s.
@@ -25,9 +27,11 @@ func NewTally(s *snapshot.Schema) (*Tally, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tally{c: c, counts: make([][]uint64, len(s.Fields))}
+	t := &Tally{c: c, counts: make([][]uint64, len(s.Fields)), news: [2][][]uint64{make([][]uint64, len(s.Fields)), make([][]uint64, len(s.Fields))}}
 	for f, fd := range s.Fields {
 		t.counts[f] = make([]uint64, int(fd.Bits)+1)
+		t.news[0][f] = make([]uint64, int(fd.Bits)+1)
+		t.news[1][f] = make([]uint64, int(fd.Bits)+1)
 	}
 	if len(s.Fields) <= 8 {
 		t.masks = make([]uint64, 1<<len(s.Fields))
@@ -51,7 +55,59 @@ func (t *Tally) Add(base, cur *snapshot.Snapshot, gap uint32) {
 			resid = resid[1:]
 		}
 	}
+	if !c.spawnMode {
+		return
+	}
+	for _, j := range c.newIdx {
+		g, _ := c.chooseNew(base, cur, gap, int(j))
+		guess, k := c.before(cur, int(j)), 0
+		if g.maker >= 0 {
+			guess, k = c.spawnRow, 1
+		}
+		t.made[k]++
+		for f, v := range cur.Row(int(j)) {
+			if c.newCodes[k][f] == nil {
+				continue
+			}
+			t.news[k][f][bits.Len32(bitpack.Zigzag(wrapDiff(v, guess[f], c.bits[f])))]++
+		}
+	}
 }
+
+// NewCounts returns, for field f, how many new entities' values differed
+// from their guess by each bit length (0 to the field's width), with the
+// guesses the schema's new-entity codes chose (see snapshot.Field.NewCode;
+// nothing is counted for a schema without them): with made false those
+// coded against the entity before them (NewCode), with made true those
+// coded as made by another (SpawnCode). The slice is the tally's own.
+func (t *Tally) NewCounts(f int, made bool) []uint64 { return t.news[b2i(made)][f] }
+
+// NewLengths returns codeword lengths for field f's NewCode (made false)
+// or SpawnCode (made true), trained on NewCounts like Lengths.
+func (t *Tally) NewLengths(f int, made bool, maxLen uint8) ([]uint8, error) {
+	counts := t.news[b2i(made)][f]
+	freq := make([]uint64, len(counts))
+	for n, k := range counts {
+		freq[n] = k + 1
+	}
+	return bitpack.HuffmanLengths(freq, maxLen)
+}
+
+// NewBits is Bits for the new entities' values (NewCounts).
+func (t *Tally) NewBits(f int, made bool, code *bitpack.Code) float64 {
+	return lengthBits(t.news[b2i(made)][f], code)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Made returns how many new entities were coded against the entity before
+// them in slot order, and how many as made by a maker (snapshot.Spawner).
+func (t *Tally) Made() (before, made uint64) { return t.made[0], t.made[1] }
 
 // Counts returns, for field f, how many residuals had each bit length
 // (0 to the field's width). The slice is the tally's own.
@@ -92,12 +148,18 @@ func (t *Tally) MaskCounts() []uint64 { return t.masks }
 // bits below each residual's leading one. With a nil code it returns the
 // cost of the ideal code for the counts (their entropy plus those bits).
 func (t *Tally) Bits(f int, code *bitpack.Code) float64 {
+	return lengthBits(t.counts[f], code)
+}
+
+// lengthBits returns what values of the counted bit lengths cost with
+// code, or with the ideal code for the counts when code is nil.
+func lengthBits(counts []uint64, code *bitpack.Code) float64 {
 	var total, sum float64
-	for n, k := range t.counts[f] {
+	for n, k := range counts {
 		total += float64(k)
 		sum += float64(k) * float64(max(n-1, 0))
 	}
-	for n, k := range t.counts[f] {
+	for n, k := range counts {
 		if k == 0 {
 			continue
 		}

@@ -23,6 +23,33 @@ type Predictor interface {
 	Predict(base []uint32, gap, mask uint32, pred []uint32)
 }
 
+// Spawner guesses the row of an entity that appears in a delta from an
+// entity that may have made it: a shot from its shooter, a brood from its
+// nest. A delta codes a new entity as its difference from such a guess,
+// naming the maker and how long ago it made the entity, when that is
+// shorter than its difference from the entity before it in slot order. A
+// game gives its own (Schema.Spawner). Like a Predictor it uses integer
+// arithmetic only, keeps no state but immutable tables, and allocates
+// nothing: both ends must compute the same bits.
+type Spawner interface {
+	// Spawns reports whether an entity of this row can make others: only
+	// such entities are named as makers.
+	Spawns(row []uint32) bool
+	// Spawn writes into pred the guessed row of an entity that the maker
+	// made age ticks before the delta's tick (0: on that tick). now is the
+	// maker's row at the delta's tick, then its row in the baseline, gap
+	// ticks earlier. A delta writes a new entity's fields last to first:
+	// the guess of field f may use the entity's own fields after f, which
+	// row holds (its fields up to f are not known yet and hold anything).
+	// Predicted values may exceed their field's width; the codec wraps
+	// them.
+	Spawn(now, then []uint32, gap, age uint32, row, pred []uint32)
+	// Age returns, for the encoder, about how many ticks ago the maker
+	// whose row is now made the entity whose row is child, or false if it
+	// cannot have made it. The encoder tries ages near it.
+	Age(now, child []uint32) (uint32, bool)
+}
+
 // HeadingSteps is a table for predictors of bodies that move along their
 // quantized heading: per heading, the step a body moving at a fixed speed
 // takes in one tick, in 1/256 of a position unit. It is built with integer

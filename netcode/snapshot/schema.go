@@ -18,6 +18,19 @@ type Field struct {
 	// with a codeword. Trained on the game's traffic, it is part of the
 	// protocol. nil: a generic code (see package delta).
 	Code *bitpack.Code
+	// NewCode, if not nil, is the prefix code a delta writes a new
+	// entity's value of the field with: its difference from a guess the
+	// receiver computes too (the entity before it, or the one that made it:
+	// see Spawner), zigzagged, one symbol per bit length like Code. A delta
+	// codes its new entities this way only if every field has a NewCode;
+	// otherwise it writes them at full width.
+	NewCode *bitpack.Code
+	// SpawnCode is the code of a new entity's value of the field when the
+	// entity is coded as made by another (see Spawner), whose guesses are
+	// far closer than the entity before it. nil: a made entity does not
+	// write the field, which must be the Spawner's guess (an entity whose
+	// value differs is not coded as made).
+	SpawnCode *bitpack.Code
 }
 
 // Max returns the largest value the field can hold.
@@ -51,6 +64,11 @@ type Schema struct {
 	// the prediction. nil predicts the baseline row itself. Both ends must
 	// use the same one: it is part of the protocol.
 	Predictor Predictor
+	// Spawner, if not nil, guesses a new entity's row from an entity that
+	// may have made it (a shot from its shooter); used only with the
+	// fields' NewCodes. Both ends must use the same one: it is part of the
+	// protocol.
+	Spawner Spawner
 }
 
 // NewSchema checks and returns a schema. maxEntities of 0 means one entity per slot.
@@ -83,12 +101,15 @@ func (s *Schema) Validate() error {
 		if f.Bits == 0 || f.Bits > 32 {
 			return fmt.Errorf("%w: field %d (%s) has %d bits (want 1 to 32)", ErrSchema, i, f.Name, f.Bits)
 		}
-		if f.Code != nil {
-			if f.Code.Symbols() != int(f.Bits)+1 {
-				return fmt.Errorf("%w: field %d (%s): a code of %d symbols for %d bits (want %d)", ErrSchema, i, f.Name, f.Code.Symbols(), f.Bits, f.Bits+1)
+		for _, code := range [3]*bitpack.Code{f.Code, f.NewCode, f.SpawnCode} {
+			if code == nil {
+				continue
 			}
-			for sym := range f.Code.Symbols() {
-				if f.Code.Len(sym) == 0 {
+			if code.Symbols() != int(f.Bits)+1 {
+				return fmt.Errorf("%w: field %d (%s): a code of %d symbols for %d bits (want %d)", ErrSchema, i, f.Name, code.Symbols(), f.Bits, f.Bits+1)
+			}
+			for sym := range code.Symbols() {
+				if code.Len(sym) == 0 {
 					return fmt.Errorf("%w: field %d (%s): bit length %d has no codeword", ErrSchema, i, f.Name, sym)
 				}
 			}
