@@ -36,6 +36,7 @@ type refSender struct {
 	maxAge         uint32
 	fieldBits      []uint8
 	newBits, slots int
+	scale          costScale
 }
 
 type refView struct {
@@ -207,6 +208,7 @@ func (r *refSender) append(tick uint32, cands []Candidate) ([]byte, Report) {
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return items[order[a]].key > items[order[b]].key })
+	budget = r.scale.estimated(budget)
 	for _, k := range order {
 		if it := &items[k]; it.must || it.cost <= budget {
 			it.chosen = true
@@ -246,7 +248,7 @@ func (r *refSender) append(tick uint32, cands []Candidate) ([]byte, Report) {
 		n := len(pkt)
 		dropped := false
 		if n > r.cfg.PacketCap && attempt < 8 {
-			want := int32((n-r.cfg.PacketCap)*8) + 8
+			want := r.scale.estimated(int32((n-r.cfg.PacketCap)*8) + 8)
 			for k := len(order) - 1; k >= 0 && want > 0; k-- {
 				if it := &items[order[k]]; it.chosen && !it.must {
 					it.chosen, dropped = false, true
@@ -257,6 +259,15 @@ func (r *refSender) append(tick uint32, cands []Candidate) ([]byte, Report) {
 		if dropped {
 			r.drops++
 			continue
+		}
+		if rep.Why == snapstream.SentDelta {
+			var est int64
+			for _, it := range items {
+				if !it.unchanged && it.chosen {
+					est += int64(it.cost)
+				}
+			}
+			r.scale.observe(est, n*8-headerBits-rep.Removed*removedBits)
 		}
 		r.commit(tick, out, items, n, &rep)
 		r.lastView.CopyFrom(cur)

@@ -172,6 +172,7 @@ type Sender struct {
 	spare   []Entry  // storage for full when not
 	total   int64    // cost of the items
 	keys    []uint64 // scratch of sortOrder
+	scale   costScale
 	stats   SenderStats
 }
 
@@ -275,7 +276,7 @@ func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Rep
 	rep.Lean = budget < 0
 	s.merge(tick, base, cands, world, &rep)
 	budget -= int32(rep.Removed) * removedBits
-	s.choose(budget)
+	s.choose(s.scale.estimated(budget))
 
 	for attempt := 0; ; attempt++ {
 		var out []Entry
@@ -569,13 +570,27 @@ func orderedBits(f float32) uint32 {
 	return b | 1<<31
 }
 
+// chosenCost is the estimated bits of the entities chosen.
+func (s *Sender) chosenCost() int64 {
+	if s.allSent {
+		return s.total
+	}
+	var n int64
+	for k := range s.items {
+		if s.items[k].chosen {
+			n += int64(s.items[k].cost)
+		}
+	}
+	return n
+}
+
 // dropLowest un-chooses the lowest-priority chosen entities worth about
 // excess bytes; it reports whether it dropped any.
 func (s *Sender) dropLowest(excess int) bool {
 	if !s.sorted {
 		s.sortOrder()
 	}
-	want := int32(excess*8) + 8
+	want := s.scale.estimated(int32(excess*8) + 8)
 	dropped := false
 	for k := len(s.order) - 1; k >= 0 && want > 0; k-- {
 		it := &s.items[s.order[k]]
@@ -650,6 +665,9 @@ func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
 		minSrc = tick
 	}
 	next := s.nextW[:0]
+	if rep.Why == snapstream.SentDelta {
+		s.scale.observe(s.chosenCost(), n*8-headerBits-rep.Removed*removedBits)
+	}
 	if s.allSent {
 		// Nothing waits: every value in view is this tick's.
 		rep.Sent = len(s.items)

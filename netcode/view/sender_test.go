@@ -37,8 +37,10 @@ func newCrowd(t testing.TB, n int, moving float64, seed uint64) *crowd {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The traffic schema sized for n entities, with room for 12-bit slots.
+	// The traffic schema sized for n entities, with room for 12-bit slots,
+	// and the model's predictor and codes.
 	sch := snapshot.MustSchema(12, 4, 4096, w.Schema().Fields...)
+	sch.MaskCode, sch.Predictor = w.Schema().MaskCode, w.Schema().Predictor
 	return &crowd{w: w, ring: view.NewWorldRing(sch, 2*(history+1)), grid: interest.NewGrid(32768, 4096), schema: sch}
 }
 
