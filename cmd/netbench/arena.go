@@ -410,15 +410,8 @@ func (r *arenaRun) step(tick uint32) {
 	snap := r.ring.Begin(tick)
 	m.Fill(snap)
 	r.ring.Commit(tick)
-	e := &r.ents
-	e.Slots, e.Generations, e.Xs, e.Ys = e.Slots[:0], e.Generations[:0], e.Xs[:0], e.Ys[:0]
-	for i, id := range snap.IDs() {
-		e.Slots = append(e.Slots, id.Index)
-		e.Generations = append(e.Generations, id.Generation)
-		e.Xs = append(e.Xs, snap.Value(i, protocol.FieldX))
-		e.Ys = append(e.Ys, snap.Value(i, protocol.FieldY))
-	}
-	r.grid.Build(e.Xs, e.Ys)
+	r.ents.Load(snap, protocol.FieldX, protocol.FieldY)
+	r.grid.Build(r.ents.Xs, r.ents.Ys)
 	for _, b := range r.bots {
 		r.candidates(b, tick)
 	}

@@ -185,15 +185,8 @@ func (s *Server) quantize() {
 	snap := s.ring.Begin(s.tick)
 	s.world.Fill(snap)
 	s.ring.Commit(s.tick)
-	e := &s.ents
-	e.Slots, e.Generations, e.Xs, e.Ys = e.Slots[:0], e.Generations[:0], e.Xs[:0], e.Ys[:0]
-	for i, id := range snap.IDs() {
-		e.Slots = append(e.Slots, id.Index)
-		e.Generations = append(e.Generations, id.Generation)
-		e.Xs = append(e.Xs, snap.Value(i, protocol.FieldX))
-		e.Ys = append(e.Ys, snap.Value(i, protocol.FieldY))
-	}
-	s.grid.Build(e.Xs, e.Ys)
+	s.ents.Load(snap, protocol.FieldX, protocol.FieldY)
+	s.grid.Build(s.ents.Xs, s.ents.Ys)
 }
 
 // candidates returns the entities in c's area with this tick's priorities:

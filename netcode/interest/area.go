@@ -3,6 +3,8 @@ package interest
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
 // Entities are the positions and ids of a tick's entities, as parallel
@@ -10,6 +12,18 @@ import (
 type Entities struct {
 	Slots, Generations []uint16
 	Xs, Ys             []uint32
+}
+
+// Load makes e the ids and positions of s's entities, the position being
+// fields fx and fy of each row. It reuses e's storage.
+func (e *Entities) Load(s *snapshot.Snapshot, fx, fy int) {
+	e.Slots, e.Generations, e.Xs, e.Ys = e.Slots[:0], e.Generations[:0], e.Xs[:0], e.Ys[:0]
+	for i, id := range s.IDs() {
+		e.Slots = append(e.Slots, id.Index)
+		e.Generations = append(e.Generations, id.Generation)
+		e.Xs = append(e.Xs, s.Value(i, fx))
+		e.Ys = append(e.Ys, s.Value(i, fy))
+	}
 }
 
 // Area is one client's area of interest with hysteresis: an entity enters

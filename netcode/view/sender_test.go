@@ -49,16 +49,7 @@ func (c *crowd) step(tick uint32) *snapshot.Snapshot {
 	s := c.ring.Begin(tick)
 	c.w.Fill(s)
 	c.ring.Commit(tick)
-	n := s.Len()
-	c.ents.Slots, c.ents.Generations = c.ents.Slots[:0], c.ents.Generations[:0]
-	c.ents.Xs, c.ents.Ys = c.ents.Xs[:0], c.ents.Ys[:0]
-	for i := range n {
-		id := s.ID(i)
-		c.ents.Slots = append(c.ents.Slots, id.Index)
-		c.ents.Generations = append(c.ents.Generations, id.Generation)
-		c.ents.Xs = append(c.ents.Xs, s.Value(i, traffic.FieldX))
-		c.ents.Ys = append(c.ents.Ys, s.Value(i, traffic.FieldY))
-	}
+	c.ents.Load(s, traffic.FieldX, traffic.FieldY)
 	c.grid.Build(c.ents.Xs, c.ents.Ys)
 	return s
 }
