@@ -26,9 +26,9 @@ type Codec struct {
 	schema  *snapshot.Schema
 	pred    snapshot.Predictor
 	mover   snapshot.Mover // the Predictor, if it says which rows it moves
-	bits    []uint8    // width of each field
-	kbits   []uint8    // width of each field's gamma order in a packet; 0: none written
-	enc     [][]uint32 // per field: its code's codewords (packCode); nil: a generic field
+	bits    []uint8        // width of each field
+	kbits   []uint8        // width of each field's gamma order in a packet; 0: none written
+	enc     [][]uint32     // per field: its code's codewords (packCode); nil: a generic field
 	codes   []*bitpack.Code
 	generic bool     // some field has no code
 	maskEnc []uint32 // the mask code's codewords (packCode); nil: masks coded per packet
