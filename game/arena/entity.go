@@ -47,6 +47,12 @@ type Entity struct {
 	Dead     bool // players waiting to respawn
 	Hurt     bool // took damage within the last HurtTicks
 	Shielded bool // players: just spawned and takes no damage (SpawnShieldTicks)
+
+	// Projectiles: where the shot left its shooter (px) and how many ticks
+	// it has flown since (one on the tick it was fired). It flies straight
+	// at ProjectileSpeed along Heading, so these give its whole path.
+	SpawnX, SpawnY float64
+	Flown          uint32
 }
 
 // AppendEntities appends every entity others can see to dst and returns
@@ -85,6 +91,7 @@ func (w *World) AppendEntities(dst []Entity) []Entity {
 			dst = append(dst, Entity{
 				Slot: uint16(slot), Generation: w.gens[slot], Kind: KindProjectile,
 				X: s.x, Y: s.y, Heading: s.heading,
+				SpawnX: s.x0, SpawnY: s.y0, Flown: s.flown,
 			})
 		}
 	}

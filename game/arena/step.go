@@ -232,6 +232,7 @@ func (w *World) stepShots() {
 			w.freeShot(k)
 			continue
 		}
+		s.flown++
 		for range shotSubSteps {
 			s.x += s.vx / shotSubSteps
 			s.y += s.vy / shotSubSteps

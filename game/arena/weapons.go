@@ -49,7 +49,7 @@ func (w *World) launch(p *player, slot int, aim float64, ticks uint32, dmg int, 
 	k, _ := w.free.pop() // fire checked there are enough
 	sin, cos := math.Sincos(aim)
 	w.shots[k] = shot{
-		live: true, x: p.x, y: p.y,
+		live: true, x: p.x, y: p.y, x0: p.x, y0: p.y,
 		vx: cos * ProjectileSpeed * Dt, vy: sin * ProjectileSpeed * Dt,
 		heading: aim, owner: p.id, ownerSlot: int32(slot),
 		expires: w.tick + ticks, damage: dmg, weapon: weapon,

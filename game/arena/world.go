@@ -113,6 +113,8 @@ type player struct {
 type shot struct {
 	live      bool
 	x, y      float64
+	x0, y0    float64 // where it was fired from
+	flown     uint32  // ticks flown
 	vx, vy    float64 // px per tick
 	heading   float64
 	owner     PlayerID

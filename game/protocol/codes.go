@@ -8,28 +8,28 @@ import "github.com/sightline-game/sightline/netcode/bitpack"
 // trained them on bot matches with the game's predictor; they are part of
 // the protocol (version 4).
 var (
-	posLengths     = []uint8{2, 3, 3, 4, 5, 4, 4, 4, 4, 4, 5, 5, 7, 8, 8, 7, 7}
+	posLengths     = []uint8{3, 4, 4, 5, 5, 4, 3, 3, 3, 3, 4, 5, 6, 8, 8, 8, 8}
 	headingLengths = []uint8{6, 6, 4, 3, 3, 3, 4, 4, 3, 2, 5}
 	kindLengths    = []uint8{2, 2, 1}
 	stateLengths   = []uint8{4, 2, 1, 4, 3}
 	healthLengths  = []uint8{7, 7, 6, 4, 5, 3, 1, 2}
 	// New entities' values against their guesses (snapshot.Field.NewCode).
 	newPosLengths     = []uint8{8, 8, 8, 8, 8, 8, 7, 6, 6, 5, 4, 3, 3, 2, 2, 4, 5}
-	newHeadingLengths = []uint8{6, 8, 8, 7, 6, 6, 5, 5, 3, 2, 1}
+	newHeadingLengths = []uint8{7, 8, 8, 7, 7, 6, 6, 4, 3, 2, 1}
 	newKindLengths    = []uint8{1, 2, 2}
 	newStateLengths   = []uint8{1, 2, 3, 4, 4}
 	newHealthLengths  = []uint8{1, 7, 5, 7, 6, 4, 2, 3}
 	// Made entities' values against their maker's guess
 	// (snapshot.Field.SpawnCode); a made entity's kind, state and health
 	// are not written: they are the guess (a projectile, 0, 0).
-	spawnPosLengths     = []uint8{3, 4, 3, 4, 4, 4, 3, 3, 4, 4, 4, 6, 7, 6, 6, 8, 8}
-	spawnHeadingLengths = []uint8{2, 4, 4, 4, 4, 3, 3, 3, 4, 5, 5}
+	spawnPosLengths     = []uint8{2, 4, 4, 4, 4, 4, 3, 3, 4, 4, 5, 7, 8, 8, 7, 8, 8}
+	spawnHeadingLengths = []uint8{2, 5, 4, 4, 4, 3, 3, 3, 3, 6, 6}
 	// maskLengths: per field mask, bit f for field f (0b000011 = x and y).
 	maskLengths = []uint8{
-		0, 8, 8, 2, 9, 7, 7, 2, 10, 10, 10, 10, 10, 10, 10, 10,
-		7, 8, 8, 5, 5, 7, 7, 2, 10, 10, 10, 10, 10, 10, 10, 10,
+		0, 8, 8, 4, 9, 7, 7, 1, 10, 10, 10, 10, 10, 10, 10, 10,
+		7, 8, 8, 5, 6, 8, 8, 2, 10, 10, 10, 10, 10, 10, 10, 10,
 		7, 9, 9, 9, 10, 9, 9, 8, 10, 10, 10, 10, 10, 10, 10, 10,
-		5, 8, 8, 8, 8, 8, 8, 6, 10, 9, 9, 9, 9, 9, 9, 9,
+		6, 9, 9, 8, 9, 9, 9, 7, 10, 10, 10, 10, 10, 10, 10, 9,
 	}
 )
 

@@ -36,10 +36,11 @@ func goldenWorlds(t *testing.T) (t100, t102 *snapshot.Snapshot) {
 	must(t100.Append(snapshot.EntityID{Index: 301}, pos.Quantize(2048), pos.Quantize(2048), 0, KindPlayer, 0, 100))
 	// Two ticks later the creature moved 1 px right and turned 3 steps; the
 	// player fired on tick 101: a projectile appears in slot 700 (its third
-	// occupant), two steps of 23.33 px (186.67 units) along +x from it.
+	// occupant), two whole-unit steps of 187 units (23.375 px) along +x
+	// from it, as Fill places a projectile.
 	must(t102.Append(snapshot.EntityID{Index: 3, Generation: 1}, pos.Quantize(1001.5), pos.Quantize(2000), head.Quantize(3.14159265/2)+3, KindCreature, StateWalking, 40))
 	must(t102.Append(snapshot.EntityID{Index: 301}, pos.Quantize(2048), pos.Quantize(2048), 0, KindPlayer, 0, 100))
-	must(t102.Append(snapshot.EntityID{Index: 700, Generation: 2}, pos.Quantize(2048)+373, pos.Quantize(2048), 0, KindProjectile, 0, 0))
+	must(t102.Append(snapshot.EntityID{Index: 700, Generation: 2}, pos.Quantize(2048)+374, pos.Quantize(2048), 0, KindProjectile, 0, 0))
 	return t100, t102
 }
 

@@ -7,7 +7,9 @@ import (
 
 // predictor guesses an entity's row from its baseline row, the way the
 // arena moves it (see snapshot.Predictor):
-//   - a projectile flies straight along its heading at ProjectileSpeed;
+//   - a projectile flies straight along its heading at ProjectileSpeed,
+//     on the wire by a whole number of position units a tick (shotSteps,
+//     see Fill), so its prediction is exact;
 //   - a walking creature walks along its heading at CreatureSpeed; one
 //     whose state changed may have stopped or started: half the gap;
 //   - a player moves by its input, which the row does not carry: it is
@@ -20,9 +22,15 @@ type predictor struct {
 
 func newPredictor() *predictor {
 	return &predictor{
-		shot:     snapshot.NewHeadingSteps(HeadingQuant.Bits(), arena.ProjectileSpeed*arena.Dt*UnitsPerPx),
+		shot:     newShotSteps(),
 		creature: snapshot.NewHeadingSteps(HeadingQuant.Bits(), arena.CreatureSpeed*arena.Dt*UnitsPerPx),
 	}
+}
+
+// newShotSteps returns a projectile's step a tick on the wire, per
+// heading, in whole position units.
+func newShotSteps() *snapshot.HeadingSteps {
+	return snapshot.NewHeadingSteps(HeadingQuant.Bits(), arena.ProjectileSpeed*arena.Dt*UnitsPerPx).Whole()
 }
 
 // Predict implements snapshot.Predictor.
@@ -49,6 +57,11 @@ func (p *predictor) Predict(base []uint32, gap, mask uint32, pred []uint32) {
 	}
 	pred[FieldX], pred[FieldY] = steps.Advance(base[FieldX], base[FieldY], base[FieldHeading], n)
 }
+
+// Moves implements snapshot.Mover: a projectile flies on, exactly as
+// predicted (see Fill); whatever else moves does not keep to its
+// prediction closely enough to be coded against it when unchanged.
+func (p *predictor) Moves(row []uint32) bool { return row[FieldKind] == KindProjectile }
 
 // The predictor is the schema's Spawner too: a player makes projectiles.
 // A projectile leaves its shooter's centre along the shooter's aim and

@@ -336,17 +336,18 @@ func TestWireDeltaExample(t *testing.T) {
 	c.lengthCode(s.Fields[FieldX].Code, 16, "x: zigzag(+8 - predicted +0)")
 	c.lengthCode(s.Fields[FieldHeading].Code, 6, "heading: zigzag(+3)")
 	// The projectile's row: made by the one maker (the player, so no bits
-	// name it) one tick ago, two steps of 186.67 units along its aim from
-	// where it stands: exactly as guessed.
+	// name it) one tick ago, two whole steps of 187 units along its aim
+	// from where it stands: exactly as guessed.
 	c.field(1, 1, "new entity: made")
 	c.gamma(1, 1, "new entity: age")
 	c.newRow(s, true, [6]uint32{})
 	c.end()
 }
 
-// A delta of a projectile in flight (its prediction exact), a player who
-// was carried 8192 units (the longest residual of this packet: length 15)
-// and turned from step 1023 to 1 (+2, wrapping), in a bitmask changed set
+// A delta of a projectile in flight exactly as predicted (it costs
+// nothing: it is not in the changed set), a player who was carried 8192
+// units (the longest residual of this packet: length 15) and turned from
+// step 1023 to 1 (+2, wrapping), in a bitmask changed set
 // (snapshot-delta-residuals.hex); a packet cut short, with a bit flipped or
 // a byte more fails its check byte, and one whose check byte is right but
 // whose bits do not parse to the end is malformed too.
@@ -357,10 +358,10 @@ func TestWireDeltaResiduals(t *testing.T) {
 	mustAppend(t, base, 7, 0, 1000, 1000, 1023, 0, 0, 100)
 	mustAppend(t, base, 900, 3, 8000, 8000, 0, 2, 0, 0)
 	// Two ticks later: the player moved +8192 in x and turned +2 steps;
-	// the projectile flew 2 ticks along +x: 2 * 186.67 = 373.33 units,
-	// rounded 373 (the prediction's own rounding, see §4.3).
+	// the projectile flew 2 ticks along +x: 2 whole steps of 187 units
+	// (see §4.3).
 	mustAppend(t, cur, 7, 0, 9192, 1000, 1, 0, 0, 100)
-	mustAppend(t, cur, 900, 3, 8373, 8000, 0, 2, 0, 0)
+	mustAppend(t, cur, 900, 3, 8374, 8000, 0, 2, 0, 0)
 
 	p := wireGolden(t, "snapshot-delta-residuals", codec.AppendDelta(nil, 302, 300, base, cur))
 
@@ -372,13 +373,11 @@ func TestWireDeltaResiduals(t *testing.T) {
 	c.gamma(0, 0, "removed set: count (no k follows)")
 	c.gamma(0, 0, "new entities: count (no k follows)")
 	c.field(1, 1, "changed set: form (1 bitmask)")
-	setAt := c.field(2, 0b11, "changed set: bitmask over 2")
+	setAt := c.field(2, 0b01, "changed set: bitmask over 2 (the projectile is as predicted)")
 	mask, x, h := s.MaskCode, s.Fields[FieldX].Code, s.Fields[FieldHeading].Code
 	c.code(mask, 0b000101, "entity 0: mask (x, heading)")
 	c.lengthCode(x, 16384, "x: zigzag(+8192), a player: predicted +0")
 	c.lengthCode(h, 4, "heading: zigzag(+2), 1023 to 1 wraps")
-	c.code(mask, 0b000001, "entity 1: mask (x)")
-	c.lengthCode(x, 0, "x: zigzag(373 - predicted 373)")
 	c.end()
 
 	if h, out, err := wireDecode(t, codec, p, 301, base); err != nil || h.Tick != 302 || !out.Equal(cur) {
@@ -567,7 +566,8 @@ func TestWireEventSequences(t *testing.T) {
 
 // The predictions a decoder must compute bit for bit (PROTOCOL.md §4.3):
 // the step tables of projectiles and creatures at a few headings, in 1/256
-// of a unit a tick, and the predicted rows of a few baseline rows.
+// of a unit a tick (a projectile's rounded to whole units: its step is
+// (shotX + 128) >> 8 units), and the predicted rows of a few baseline rows.
 func TestWirePredictions(t *testing.T) {
 	shot := snapshot.NewHeadingSteps(10, 700.0/30*8)
 	creature := snapshot.NewHeadingSteps(10, 60.0/30*8)
@@ -587,6 +587,9 @@ func TestWirePredictions(t *testing.T) {
 	} {
 		sx, sy := shot.Step(tc.heading)
 		cx, cy := creature.Step(tc.heading)
+		if wx, wy := shot.Whole().Step(tc.heading); wx != (tc.shotX+128)>>8<<8 && tc.shotX >= 0 || wy != (tc.shotY+128)>>8<<8 && tc.shotY >= 0 {
+			t.Errorf("heading %d: whole projectile step (%d, %d)", tc.heading, wx, wy)
+		}
 		if sx != tc.shotX || sy != tc.shotY || cx != tc.walkX || cy != tc.walkY {
 			t.Errorf("heading %d: projectile step (%d, %d), creature (%d, %d); want (%d, %d), (%d, %d)",
 				tc.heading, sx, sy, cx, cy, tc.shotX, tc.shotY, tc.walkX, tc.walkY)
@@ -599,14 +602,14 @@ func TestWirePredictions(t *testing.T) {
 		wantX     uint32
 		wantY     uint32
 	}{
-		{[6]uint32{8000, 8000, 100, KindProjectile, 0, 0}, 3, xy, 8458, 8322},
+		{[6]uint32{8000, 8000, 100, KindProjectile, 0, 0}, 3, xy, 8459, 8321}, // 3 whole steps of (153, 107)
 		{[6]uint32{8000, 8000, 300, KindCreature, walk, 50}, 4, xy, 7983, 8062},
 		{[6]uint32{8000, 8000, 300, KindCreature, walk, 50}, 4, xy | 1<<FieldState, 7991, 8031}, // (4+1)/2 ticks
 		{[6]uint32{8000, 8000, 300, KindCreature, 0, 50}, 4, xy | 1<<FieldState, 7991, 8031},
 		{[6]uint32{8000, 8000, 300, KindCreature, 0, 50}, 4, xy | 1<<FieldHeading, 8000, 8000},
 		{[6]uint32{8000, 8000, 300, KindCreature, 0, 50}, 4, xy, 8000, 8000},
 		{[6]uint32{8000, 8000, 300, KindPlayer, walk, 50}, 4, xy, 8000, 8000},
-		{[6]uint32{10, 65530, 700, KindProjectile, 0, 0}, 2, xy, 10 - 151 + 65536, 65189}, // x wraps below 0
+		{[6]uint32{10, 65530, 700, KindProjectile, 0, 0}, 2, xy, 10 - 152 + 65536, 65188}, // x wraps below 0
 	} {
 		pred := make([]uint32, 6)
 		Schema().Predictor.Predict(tc.base[:], tc.gap, tc.mask, pred)
@@ -618,8 +621,8 @@ func TestWirePredictions(t *testing.T) {
 
 // The guesses of a projectile from the player that fired it (PROTOCOL.md
 // §4.3, new rows), worked by hand: where the player stood and aimed age
-// ticks ago, between its baseline and current rows, then age+1 steps of
-// 186.67 units along the projectile's own heading.
+// ticks ago, between its baseline and current rows, then age+1 whole-unit
+// steps along the projectile's own heading (187 units along an axis).
 func TestWireSpawnGuesses(t *testing.T) {
 	s := Schema()
 	sp := s.Spawner
@@ -636,7 +639,7 @@ func TestWireSpawnGuesses(t *testing.T) {
 			name: "fired this tick, standing, aiming +x",
 			now:  [6]uint32{16384, 16384, 0, KindPlayer, 0, 100}, then: [6]uint32{16384, 16384, 0, KindPlayer, 0, 100},
 			gap: 2, age: 0, heading: 0,
-			// one step: (47787 + 128) >> 8 = 187
+			// one whole step: (47787 + 128) >> 8 = 187
 			want: [6]uint32{16571, 16384, 0, KindProjectile, 0, 0}, wantAge: 0, wantAgeOK: true,
 		},
 		{
@@ -644,22 +647,22 @@ func TestWireSpawnGuesses(t *testing.T) {
 			now:  [6]uint32{1100, 1000, 10, KindPlayer, 1, 100}, then: [6]uint32{1000, 1000, 0, KindPlayer, 1, 100},
 			gap: 4, age: 2, heading: 256,
 			// from (1000 + 100*2/4, 1000) = (1050, 1000), 3 steps along +y:
-			// (3*47787 + 128) >> 8 = 560; aim 0 + 10*2/4 = 5
-			want: [6]uint32{1050, 1560, 5, KindProjectile, 0, 0}, wantAge: 2, wantAgeOK: true,
+			// 3*187 = 561; aim 0 + 10*2/4 = 5
+			want: [6]uint32{1050, 1561, 5, KindProjectile, 0, 0}, wantAge: 2, wantAgeOK: true,
 		},
 		{
 			name: "an aim that wrapped: 1020 to 4 is a turn of +8",
 			now:  [6]uint32{5000, 5000, 4, KindPlayer, 0, 100}, then: [6]uint32{5000, 5000, 1020, KindPlayer, 0, 100},
 			gap: 2, age: 1, heading: 0,
-			// aim 1020 + 8*1/2 = 1024, which the field keeps as 0; 2 steps: 373
-			want: [6]uint32{5373, 5000, 0, KindProjectile, 0, 0}, wantAge: 1, wantAgeOK: true,
+			// aim 1020 + 8*1/2 = 1024, which the field keeps as 0; 2 steps: 374
+			want: [6]uint32{5374, 5000, 0, KindProjectile, 0, 0}, wantAge: 1, wantAgeOK: true,
 		},
 		{
 			name: "fired before the baseline: from where it stood then",
 			now:  [6]uint32{3000, 3000, 0, KindPlayer, 0, 100}, then: [6]uint32{2000, 3000, 0, KindPlayer, 0, 100},
 			gap: 3, age: 5, heading: 0,
-			// 6 steps from (2000, 3000): (6*47787 + 128) >> 8 = 1120
-			want: [6]uint32{3120, 3000, 0, KindProjectile, 0, 0}, wantAge: 0, wantAgeOK: true,
+			// 6 steps from (2000, 3000): 6*187 = 1122
+			want: [6]uint32{3122, 3000, 0, KindProjectile, 0, 0}, wantAge: 0, wantAgeOK: true,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -25,9 +25,10 @@ const (
 type Codec struct {
 	schema  *snapshot.Schema
 	pred    snapshot.Predictor
-	bits    []uint8    // width of each field
-	kbits   []uint8    // width of each field's gamma order in a packet; 0: none written
-	enc     [][]uint32 // per field: its code's codewords (packCode); nil: a generic field
+	mover   snapshot.Mover // the Predictor, if it says which rows it moves
+	bits    []uint8        // width of each field
+	kbits   []uint8        // width of each field's gamma order in a packet; 0: none written
+	enc     [][]uint32     // per field: its code's codewords (packCode); nil: a generic field
 	codes   []*bitpack.Code
 	generic bool     // some field has no code
 	maskEnc []uint32 // the mask code's codewords (packCode); nil: masks coded per packet
@@ -46,6 +47,8 @@ type Codec struct {
 	removed  []int32  // positions in the baseline of removed entities
 	chgPos   []int32  // positions among the baseline's survivors of changed entities
 	changed  []change // encoder: changed entities, in slot order
+	moved    []change // encoder: changed entities with movers, being listed
+	movedPos []int32  // encoder: their positions among the survivors
 	sbase    []int32  // decoder: per survivor, its baseline index
 	sout     []int32  // decoder: per survivor, its index in the output
 	resid    []uint32 // encoder: zigzagged residuals of the changed fields, in order
@@ -111,6 +114,7 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 	if c.spawnMode {
 		c.spawner = s.Spawner
 	}
+	c.mover, _ = s.Predictor.(snapshot.Mover)
 	c.recip = (1<<32 + uint64(nf) - 1) / uint64(nf)
 	if s.MaskCode != nil {
 		c.maskEnc, c.maskDec = packCode(s.MaskCode), s.MaskCode
@@ -155,6 +159,10 @@ func (c *Codec) fit(n int) {
 	c.removed = make([]int32, 0, n)
 	c.chgPos = make([]int32, 0, n)
 	c.changed = make([]change, 0, n)
+	if c.mover != nil {
+		c.moved = make([]change, 0, n)
+		c.movedPos = make([]int32, 0, n)
+	}
 	c.sbase = make([]int32, n)
 	c.sout = make([]int32, n)
 	c.resid = make([]uint32, 0, n*len(c.bits))

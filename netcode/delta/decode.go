@@ -102,6 +102,9 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 	full := fieldMask(uint8(nf))
 	fbits, fmasks, codes, pr := c.bits[:nf], c.fmasks[:nf], c.codes[:nf], c.predRow[:nf]
 	bv, ov := base.Values(), out.Values()
+	if c.mover != nil {
+		c.fillMoved(bv, ov, gap, nsurv, identity)
+	}
 	for _, sp := range c.chgPos {
 		bi, oi := int(sp), int(sp)
 		if !identity {
@@ -141,9 +144,11 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 				d = uint32(bitpack.Unzigzag(r.ReadGamma(uint(p.order[f]))))
 			}
 			v := (pred[f] + d) & fmasks[f]
-			if v == brow[f] && r.Err() == nil {
-				// The mask names the fields that differ from the baseline:
-				// a packet that says otherwise is not one an encoder wrote.
+			if v == row[f] && r.Err() == nil {
+				// The mask names the fields that differ from the baseline
+				// (or, for an entity the Predictor moves, the prediction,
+				// which row holds): a packet that says otherwise is not
+				// one an encoder wrote.
 				return fmt.Errorf("%w: field %d in the mask keeps its baseline value", ErrMalformed, f)
 			}
 			row[f] = v
@@ -156,6 +161,32 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 		return c.readNewRows(r, base, out, gap, nsurv)
 	}
 	return nil
+}
+
+// fillMoved writes the prediction into the output row of every survivor
+// the schema's Predictor moves: that is its row unless the delta changes
+// it.
+func (c *Codec) fillMoved(bv, ov []uint32, gap uint32, nsurv int, identity bool) {
+	nf := len(c.bits)
+	full := fieldMask(uint8(nf))
+	pr, fm := c.predRow[:nf], c.fmasks[:nf]
+	for s := range nsurv {
+		bi, oi := s, s
+		if !identity {
+			bi, oi = int(c.sbase[s]), int(c.sout[s])
+		}
+		bo := bi * nf
+		brow := bv[bo : bo+nf : bo+nf]
+		if !c.mover.Moves(brow) {
+			continue
+		}
+		c.pred.Predict(brow, gap, full, pr)
+		oo := oi * nf
+		row := ov[oo : oo+nf : oo+nf]
+		for f, v := range pr {
+			row[f] = v & fm[f]
+		}
+	}
 }
 
 // merge writes into out the baseline's survivors and the new entities, in

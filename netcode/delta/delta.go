@@ -21,6 +21,9 @@ const rawBits = 2
 // below tick and at most 32767 ticks older.
 func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapshot.Snapshot) []byte {
 	c.analyse(base, cur)
+	if c.mover != nil {
+		c.moveChanges(base, cur, tick-baseline)
+	}
 	start := len(dst)
 	w := bitpack.NewWriter(dst)
 	c.sizes.start = w.BitLen()
@@ -375,6 +378,61 @@ func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
 	}
 	for ; j < nc; j++ {
 		c.newIdx = append(c.newIdx, int32(j))
+	}
+}
+
+// moveChanges lists again, for a schema whose Predictor is a Mover, the
+// changes of the survivors it moves: against their prediction rather than
+// their baseline row. analyse has listed the changes against the baseline.
+func (c *Codec) moveChanges(base, cur *snapshot.Snapshot, gap uint32) {
+	nf := len(c.bits)
+	full := fieldMask(uint8(nf))
+	bv, cv := base.Values(), cur.Values()
+	bids, cids := base.IDs(), cur.IDs()
+	pr, fm := c.predRow[:nf], c.fmasks[:nf]
+	moved, pos := c.moved[:0], c.movedPos[:0]
+	changed := c.changed
+	i, j, surv := 0, 0, int32(0)
+	for i < len(bids) && j < len(cids) {
+		bi, cj := bids[i], cids[j]
+		if bi != cj {
+			if bi.Index <= cj.Index {
+				i++
+			}
+			if cj.Index <= bi.Index {
+				j++
+			}
+			continue
+		}
+		var ch change
+		listed := len(changed) > 0 && changed[0].base == int32(i)
+		if listed {
+			ch, changed = changed[0], changed[1:]
+		}
+		bo, co := i*nf, j*nf
+		brow := bv[bo : bo+nf : bo+nf]
+		if c.mover.Moves(brow) {
+			crow := cv[co : co+nf : co+nf]
+			c.pred.Predict(brow, gap, full, pr)
+			var m uint32
+			for f, v := range crow {
+				m |= neq(v, pr[f]&fm[f]) << f
+			}
+			ch, listed = change{base: int32(i), cur: int32(j), mask: m}, m != 0
+		}
+		if listed {
+			moved = append(moved, ch)
+			pos = append(pos, surv)
+		}
+		i, j, surv = i+1, j+1, surv+1
+	}
+	c.changed, c.moved = moved, c.changed
+	c.chgPos, c.movedPos = pos, c.chgPos
+	if len(c.bits) > 1 && len(c.bits) <= 8 && c.maskEnc == nil {
+		c.maskHist = [256]uint16{}
+		for _, ch := range c.changed {
+			c.maskHist[ch.mask]++
+		}
 	}
 }
 

@@ -403,10 +403,32 @@ func (driftPredictor) Predict(base []uint32, gap, mask uint32, pred []uint32) {
 	}
 }
 
+// moverPredictor is driftPredictor as a Mover: the rows whose field 2 is
+// odd move (fields 0 and 1 grow by gap and 3*gap), whatever the mask.
+type moverPredictor struct{}
+
+func (moverPredictor) Predict(base []uint32, gap, mask uint32, pred []uint32) {
+	if base[2]&1 == 1 {
+		copy(pred, base)
+		pred[0] += gap
+		pred[1] += 3 * gap
+		return
+	}
+	driftPredictor{}.Predict(base, gap, mask, pred)
+}
+
+func (moverPredictor) Moves(row []uint32) bool { return row[2]&1 == 1 }
+
 // Schemas with codes and a predictor round-trip like generic ones: codes
 // trained on their own traffic, a mask code, and values that the codes
-// must carry in two writes (a 32-bit field).
+// must carry in two writes (a 32-bit field); with a Mover too.
 func TestRoundTripsWithCodesAndPredictor(t *testing.T) {
+	for _, pred := range []snapshot.Predictor{driftPredictor{}, moverPredictor{}} {
+		testRoundTripsWithCodes(t, pred)
+	}
+}
+
+func testRoundTripsWithCodes(t *testing.T, pred snapshot.Predictor) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, widths := range [][]uint8{{12, 12, 6, 2}, {32, 20, 3}, {16, 16, 10, 2, 4, 7}} {
 		fields := make([]snapshot.Field, len(widths))
@@ -414,7 +436,7 @@ func TestRoundTripsWithCodesAndPredictor(t *testing.T) {
 			fields[f] = snapshot.Field{Name: "f", Bits: w}
 		}
 		s := snapshot.MustSchema(9, 2, 0, fields...)
-		s.Predictor = driftPredictor{}
+		s.Predictor = pred
 		tl, err := NewTally(s)
 		if err != nil {
 			t.Fatal(err)
@@ -475,4 +497,75 @@ func TestChangedSetWithAFarMember(t *testing.T) {
 	// With a schema of generic fields the same set goes through the Writer.
 	g := MustCodec(snapshot.MustSchema(12, 0, 0, snapshot.Field{Name: "x", Bits: 8}, snapshot.Field{Name: "y", Bits: 8}))
 	roundTrip(t, g, 5, 4, base, cur)
+}
+
+// With a Mover, an entity it moves costs nothing where it is predicted,
+// and one left at its baseline row is a change; the decoder puts an
+// unchanged mover where it is predicted. Others are coded as always.
+func TestMoversAsPredicted(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		pred     snapshot.Predictor
+		wantChgd []int32 // the baseline positions of the changed entities
+		wantMask []uint32
+	}{
+		// Entity 0 moves and is where predicted, 1 moves and stayed, 2
+		// does not move and stayed, 3 does not move and changed.
+		{"mover", moverPredictor{}, []int32{1, 3}, []uint32{0b11, 0b1}},
+		{"no mover", driftPredictor{}, []int32{0, 3}, []uint32{0b11, 0b1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := snapshot.MustSchema(9, 2, 0,
+				snapshot.Field{Name: "x", Bits: 12}, snapshot.Field{Name: "y", Bits: 12},
+				snapshot.Field{Name: "h", Bits: 6}, snapshot.Field{Name: "s", Bits: 2})
+			s.Predictor = tc.pred
+			c := MustCodec(s)
+			base, cur := snapshot.New(s), snapshot.New(s)
+			mustAppend(t, base, snapshot.EntityID{Index: 1}, 4090, 100, 1, 0)
+			mustAppend(t, base, snapshot.EntityID{Index: 2}, 200, 200, 3, 0)
+			mustAppend(t, base, snapshot.EntityID{Index: 3}, 300, 300, 2, 0)
+			mustAppend(t, base, snapshot.EntityID{Index: 4}, 400, 400, 2, 0)
+			const gap = 4
+			mustAppend(t, cur, snapshot.EntityID{Index: 1}, (4090+gap)&4095, 100+3*gap, 1, 0) // wraps
+			mustAppend(t, cur, snapshot.EntityID{Index: 2}, 200, 200, 3, 0)
+			mustAppend(t, cur, snapshot.EntityID{Index: 3}, 300, 300, 2, 0)
+			mustAppend(t, cur, snapshot.EntityID{Index: 4}, 401, 400, 2, 0)
+			roundTrip(t, c, 10, 10-gap, base, cur)
+			if len(c.changed) != len(tc.wantChgd) {
+				t.Fatalf("changed %+v, want positions %v", c.changed, tc.wantChgd)
+			}
+			for k, ch := range c.changed {
+				if ch.base != tc.wantChgd[k] || c.chgPos[k] != tc.wantChgd[k] || ch.mask != tc.wantMask[k] {
+					t.Fatalf("change %d: %+v at %d, want %d mask %#b", k, ch, c.chgPos[k], tc.wantChgd[k], tc.wantMask[k])
+				}
+			}
+		})
+	}
+}
+
+// Both ends must agree on which rows move: a mover held at its baseline is
+// coded as a change from its prediction, and a codec whose predictor
+// predicts the same but is no Mover reads that change as a mask naming
+// fields that keep their baseline values, and refuses the packet.
+func TestMoverMaskKeepsPrediction(t *testing.T) {
+	s := snapshot.MustSchema(9, 2, 0, snapshot.Field{Name: "x", Bits: 12}, snapshot.Field{Name: "y", Bits: 12}, snapshot.Field{Name: "h", Bits: 6})
+	s.Predictor = moverPredictor{}
+	c := MustCodec(s)
+	base, cur := snapshot.New(s), snapshot.New(s)
+	mustAppend(t, base, snapshot.EntityID{Index: 1}, 100, 100, 1)
+	mustAppend(t, cur, snapshot.EntityID{Index: 1}, 100, 100, 1) // held at its baseline: x and y differ from (102, 106)
+	p := c.AppendDelta(nil, 12, 10, base, cur)
+	if len(c.changed) != 1 || c.changed[0].mask != 0b11 {
+		t.Fatalf("changed %+v, want x and y of entity 0", c.changed)
+	}
+	plain := snapshot.MustSchema(9, 2, 0, snapshot.Field{Name: "x", Bits: 12}, snapshot.Field{Name: "y", Bits: 12}, snapshot.Field{Name: "h", Bits: 6})
+	plain.Predictor = driftPredictor{}
+	h, err := c.ReadHeader(p, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := snapshot.New(plain)
+	if err := MustCodec(plain).Decode(p, h, base, out); !errors.Is(err, ErrMalformed) {
+		t.Fatalf("decoded without the mover: err %v, row %v", err, out.Row(0))
+	}
 }

@@ -47,7 +47,14 @@
 //
 // The schema's Predictor guesses a changed entity's row from its baseline
 // row, the gap in ticks (tick minus baseline) and the entity's field mask;
-// no Predictor guesses the baseline row. The field mask says which fields
+// no Predictor guesses the baseline row. A Predictor that is a
+// snapshot.Mover names the rows it moves (a projectile in flight): a
+// survivor whose baseline row it moves is coded against its prediction
+// instead of its baseline row, everywhere below: it is in the changed set
+// only if it differs from its prediction, its mask names the fields that
+// do, and the receiver gives one not in the changed set its prediction.
+// Such an entity costs nothing while it moves as predicted; one the sender
+// held back at its baseline row is a change. The field mask says which fields
 // differ from the baseline: a field not in it keeps its baseline value,
 // whatever the prediction. The residual of a field in the mask is its value
 // minus its prediction, wrapped to the field's width and read as signed,
@@ -99,7 +106,8 @@
 // removed and new: a reused slot is never one entity that teleports.
 //
 // Unchanged entities cost nothing, and an entity the sender held back keeps
-// its baseline value: only a changed entity is predicted. Differences wrap
+// its baseline value: only a changed entity, or one a Mover moves, is
+// predicted. Differences wrap
 // at the field's width, so an angle going from the last step to step 0 is a
 // change of one step.
 //
@@ -117,7 +125,7 @@
 // on the way would otherwise often still parse. Then it checks every count against the schema's
 // MaxEntities and every position against its universe, never allocates
 // beyond a snapshot's size, and rejects unused codewords, a field in a mask
-// that keeps its baseline value, a maker beyond the packet's makers or an
+// that keeps its baseline value (a Mover's entity: its prediction), a maker beyond the packet's makers or an
 // age above 255, and trailing bits. A Codec keeps scratch
 // space sized for the schema; it is not safe for concurrent use: give each
 // sender and receiver its own.

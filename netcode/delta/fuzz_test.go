@@ -90,8 +90,17 @@ func FuzzDecodeDelta(f *testing.F) {
 	})
 }
 
-func FuzzDecodeDeltaCoded(f *testing.F) {
+func FuzzDecodeDeltaCoded(f *testing.F) { fuzzDecodeDelta(f, codedFuzzSchema()) }
+
+// FuzzDecodeDeltaMoved is FuzzDecodeDeltaCoded with a Mover: survivors it
+// moves are coded against their prediction.
+func FuzzDecodeDeltaMoved(f *testing.F) {
 	s := codedFuzzSchema()
+	s.Predictor = moverPredictor{}
+	fuzzDecodeDelta(f, s)
+}
+
+func fuzzDecodeDelta(f *testing.F, s *snapshot.Schema) {
 	c := MustCodec(s)
 	rng := rand.New(rand.NewPCG(5, 6))
 	base := randomWorld(rng, s, 60)

@@ -43,6 +43,9 @@ func NewTally(s *snapshot.Schema) (*Tally, error) {
 func (t *Tally) Add(base, cur *snapshot.Snapshot, gap uint32) {
 	c := t.c
 	c.analyse(base, cur)
+	if c.mover != nil {
+		c.moveChanges(base, cur, gap)
+	}
 	c.residuals(base, cur, gap) // computes them for coded fields too
 	resid := c.resid
 	for _, ch := range c.changed {

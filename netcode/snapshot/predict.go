@@ -23,6 +23,19 @@ type Predictor interface {
 	Predict(base []uint32, gap, mask uint32, pred []uint32)
 }
 
+// Mover is a Predictor that says which rows it moves: those whose
+// prediction is where the entity is unless something happened to it (a
+// projectile in flight). A delta of a schema whose Predictor is a Mover
+// codes such an entity against its prediction instead of its baseline row:
+// it costs nothing when it is where predicted, and is a changed entity
+// whose mask names the fields that differ from the prediction otherwise
+// (one held back at its baseline row too). For a row it moves, Predict
+// must not read the mask. Moves is called per entity and packet, on both
+// ends: keep it cheap, and like Predict free of state and allocation.
+type Mover interface {
+	Moves(row []uint32) bool
+}
+
 // Spawner guesses the row of an entity that appears in a delta from an
 // entity that may have made it: a shot from its shooter, a brood from its
 // nest. A delta codes a new entity as its difference from such a guess,
@@ -82,6 +95,30 @@ func NewHeadingSteps(headingBits uint8, unitsPerTick float64) *HeadingSteps {
 		s.steps[2*i+1] = int32(roundShift(speed*sn, 30))
 	}
 	return s
+}
+
+// Whole returns the table with every step rounded to whole position units
+// (halves away from zero). A body that moves by whole units each tick has
+// a path that adds up: Advance(Advance(p, h, a), h, b) == Advance(p, h, a+b)
+// exactly, so a sender that places it on that path lets the receiver
+// predict it without error.
+func (s *HeadingSteps) Whole() *HeadingSteps {
+	w := &HeadingSteps{steps: make([]int32, len(s.steps)), mask: s.mask, shift: s.shift}
+	for i, v := range s.steps {
+		if v < 0 {
+			w.steps[i] = -((-v + 128) >> 8 << 8)
+		} else {
+			w.steps[i] = (v + 128) >> 8 << 8
+		}
+	}
+	return w
+}
+
+// Units returns the step of one tick along heading h in whole position
+// units, rounded (halves up): of a table made by Whole, its exact step.
+func (s *HeadingSteps) Units(h uint32) (dx, dy int32) {
+	dx, dy = s.Step(h)
+	return (dx + 128) >> 8, (dy + 128) >> 8
 }
 
 // Step returns the step, in 1/256 units, of one tick along heading h.
