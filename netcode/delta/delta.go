@@ -145,7 +145,7 @@ func (c *Codec) LastSizes() Sizes {
 			switch {
 			case nf == 1:
 			case c.maskEnc != nil:
-				s.Masks += int(c.maskEnc[ch.mask] >> 16)
+				s.Masks += int(c.ctxMask[ch.ctx<<nf|ch.mask] >> 16)
 			case !c.plan.maskMode:
 				s.Masks += nf
 			case ch.mask == c.plan.common:
@@ -191,7 +191,7 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 	nf := len(c.bits)
 	bv, cv := base.Values(), cur.Values()
 	fbits, pr, maskEnc := c.bits[:nf], c.predRow[:nf], c.maskEnc
-	enc := &c.encFlat
+	ctxMask := c.ctxMask
 	p := &c.plan
 	// Per entity at most a 12-bit mask codeword (or nf+1 bits), 12+31 bits
 	// a field and a gap of at most 64 bits; 8 bytes of room for a store.
@@ -236,12 +236,18 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 		}
 	}
 	codingEnd = start + 8*pos + int(n)
-	for _, ch := range c.changed {
+	for i := range c.changed {
+		ch := &c.changed[i]
 		m := ch.mask
+		bo, co := int(ch.base)*nf, int(ch.cur)*nf
+		brow, crow := bv[bo:bo+nf:bo+nf], cv[co:co+nf:co+nf]
+		k := c.context(brow)
+		ch.ctx = uint32(k)
+		enc := c.ctxEnc[k*nf*33 : (k+1)*nf*33]
 		switch {
 		case nf == 1:
 		case maskEnc != nil:
-			e := maskEnc[m]
+			e := ctxMask[k<<nf|int(m)]
 			acc |= uint64(e&0xffff) << n
 			n += uint(e >> 16)
 		case !p.maskMode:
@@ -254,8 +260,6 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 			acc |= uint64(m<<1) << n // the "common" bit 0, then the mask
 			n += uint(nf) + 1
 		}
-		bo, co := int(ch.base)*nf, int(ch.cur)*nf
-		brow, crow := bv[bo:bo+nf:bo+nf], cv[co:co+nf:co+nf]
 		pred := brow
 		if c.pred != nil {
 			c.pred.Predict(brow, gap, m, pr)
@@ -273,7 +277,7 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 			// The codeword of z's bit length b, then the b-1 bits of z
 			// below its leading one: bitpack's WriteLengthCode, inline.
 			b := bits.Len32(z)
-			e := enc[f&31*33+b]
+			e := enc[f*33+b]
 			extra := uint(max(b-1, 0))
 			acc |= (uint64(e&0xffff) | uint64(z&(1<<extra-1))<<(e>>16)) << n
 			n += uint(e>>16) + extra // at most 7+12+31 bits
