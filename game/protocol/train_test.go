@@ -158,6 +158,21 @@ func TestTrainedCodes(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "masks: %#v\n", l)
+		for k := range tl.Contexts() {
+			for f, fd := range s.Fields {
+				l, err := tl.ContextLengths(k, f, codeMaxLen)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&b, "context %d %s: %#v\n", k, fd.Name, l)
+			}
+			l, err := tl.ContextMaskLengths(k, maskMaxLen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "context %d masks: %#v\n", k, l)
+			fmt.Fprintf(&b, "context %d: %d changes\n", k, tl.ContextChanges(k))
+		}
 		vt := arenaViewTally(t, s, []uint64{11, 12, 13}, 3000)
 		for _, made := range []bool{false, true} {
 			for f, fd := range s.Fields {
