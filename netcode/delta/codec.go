@@ -37,11 +37,11 @@ type Codec struct {
 	// none, one context of the schema's codes:
 	ctx        snapshot.Contexter // nil: one context
 	nctx       int
-	ctxEnc     []uint32        // per context, field and bit length: the codeword (packCode) at (k*fields+f)*33+n
-	ctxMask    []uint32        // per context and mask: the codeword at k<<fields | m; nil without a mask code
-	ctxCodes   []*bitpack.Code // per context and field, at k*fields+f
-	ctxMaskDec []*bitpack.Code // per context
-	check      bool            // deltas end with a check byte
+	ctxEnc     []*[32 * 33]uint32 // per context: field f's codeword (packCode) for bit length n at f*33+n
+	ctxMask    []uint32           // per context and mask: the codeword at k<<fields | m; nil without a mask code
+	ctxCodes   []*bitpack.Code    // per context and field, at k*fields+f
+	ctxMaskDec []*bitpack.Code    // per context
+	check      bool               // deltas end with a check byte
 	// New entities coded against guesses (every field has a NewCode):
 	spawnMode bool
 	newCodes  [2][]*bitpack.Code // per field: against the entity before, and as made (nil: exact)
@@ -83,7 +83,6 @@ type Codec struct {
 type change struct {
 	base, cur int32
 	mask      uint32
-	ctx       uint32 // its context, once writeChanges has coded it
 }
 
 // plan is what the encoder decided for one delta.
@@ -168,7 +167,10 @@ func (c *Codec) setContexts(s *snapshot.Schema) {
 	c.ctxCodes = make([]*bitpack.Code, c.nctx*nf)
 	c.ctxMaskDec = make([]*bitpack.Code, c.nctx)
 	if !c.generic {
-		c.ctxEnc = make([]uint32, c.nctx*nf*33)
+		c.ctxEnc = make([]*[32 * 33]uint32, c.nctx)
+		for k := range c.ctxEnc {
+			c.ctxEnc[k] = new([32 * 33]uint32)
+		}
 	}
 	if c.maskEnc != nil {
 		c.ctxMask = make([]uint32, c.nctx<<nf)
@@ -185,7 +187,7 @@ func (c *Codec) setContexts(s *snapshot.Schema) {
 			}
 			c.ctxCodes[k*nf+f] = code
 			if !c.generic {
-				copy(c.ctxEnc[(k*nf+f)*33:], packCode(code))
+				copy(c.ctxEnc[k][f*33:], packCode(code))
 			}
 		}
 		mask := s.MaskCode
