@@ -133,3 +133,36 @@ func (p *predictor) Age(now, child []uint32) (uint32, bool) {
 	}
 	return uint32(min(max(along-1, 0), 255)), true
 }
+
+// Contexts of changed entities (see snapshot.Contexter): each kind of
+// entity changes its own way, so each has its own mask and residual codes
+// (contextCodes). A player runs by input, which the predictor cannot
+// guess: its residuals are wide. A walking creature keeps close to its
+// prediction; an idle one mostly turns, or starts a walk. A projectile
+// differs from its prediction only when it hits something, too rarely to
+// train a code on: it keeps the schema's codes.
+const (
+	ctxPlayer = iota
+	ctxCreatureWalking
+	ctxCreatureIdle
+	ctxOther
+	numContexts
+)
+
+// Contexts implements snapshot.Contexter.
+func (p *predictor) Contexts() int { return numContexts }
+
+// Context implements snapshot.Contexter.
+func (p *predictor) Context(base []uint32) int {
+	switch base[FieldKind] {
+	case KindPlayer:
+		return ctxPlayer
+	case KindCreature:
+		if base[FieldState]&StateWalking != 0 {
+			return ctxCreatureWalking
+		}
+		return ctxCreatureIdle
+	default:
+		return ctxOther
+	}
+}

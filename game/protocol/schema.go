@@ -73,5 +73,6 @@ func Schema() *snapshot.Schema {
 	s.Check = true
 	pred := newPredictor()
 	s.Predictor, s.Spawner = pred, pred
+	s.Contexts = contextCodes()
 	return s
 }

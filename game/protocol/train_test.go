@@ -158,6 +158,21 @@ func TestTrainedCodes(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "masks: %#v\n", l)
+		for k := range tl.Contexts() {
+			for f, fd := range s.Fields {
+				l, err := tl.ContextLengths(k, f, codeMaxLen)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&b, "context %d %s: %#v\n", k, fd.Name, l)
+			}
+			l, err := tl.ContextMaskLengths(k, maskMaxLen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "context %d masks: %#v\n", k, l)
+			fmt.Fprintf(&b, "context %d: %d changes\n", k, tl.ContextChanges(k))
+		}
 		vt := arenaViewTally(t, s, []uint64{11, 12, 13}, 3000)
 		for _, made := range []bool{false, true} {
 			for f, fd := range s.Fields {
@@ -206,6 +221,37 @@ func TestTrainedCodes(t *testing.T) {
 			if shipped > 1.02*best+64 {
 				t.Errorf("new %s (made %v): the shipped code costs %.0f bits, a fresh one %.0f: retrain", fd.Name, made, shipped, best)
 			}
+		}
+	}
+	// The codes of each context (the schema's where a context has none).
+	for k, cc := range s.Contexts {
+		for f, fd := range s.Fields {
+			code := fd.Code
+			if f < len(cc.Fields) && cc.Fields[f] != nil {
+				code = cc.Fields[f]
+			}
+			l, err := fresh.ContextLengths(k, f, codeMaxLen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shipped, best := fresh.ContextBits(k, f, code), fresh.ContextBits(k, f, bitpack.MustCode(l...))
+			t.Logf("context %d %s: shipped code %.0f bits, fresh code %.0f, entropy %.0f", k, fd.Name, shipped, best, fresh.ContextBits(k, f, nil))
+			if shipped > 1.02*best+64 {
+				t.Errorf("context %d %s: the shipped code costs %.0f bits, a fresh one %.0f: retrain", k, fd.Name, shipped, best)
+			}
+		}
+		code := s.MaskCode
+		if cc.Mask != nil {
+			code = cc.Mask
+		}
+		l, err := fresh.ContextMaskLengths(k, maskMaxLen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shipped, best := fresh.ContextMaskBits(k, code), fresh.ContextMaskBits(k, bitpack.MustCode(l...))
+		t.Logf("context %d masks: shipped code %.0f bits, fresh code %.0f, entropy %.0f", k, shipped, best, fresh.ContextMaskBits(k, nil))
+		if shipped > 1.02*best+64 {
+			t.Errorf("context %d masks: the shipped code costs %.0f bits, a fresh one %.0f: retrain", k, shipped, best)
 		}
 	}
 	l, err := fresh.MaskLengths(maskMaxLen)

@@ -284,16 +284,18 @@ func TestWireDeltaSetsMasksAndResiduals(t *testing.T) {
 
 	// Each changed entity: its mask's codeword, then per field of the mask
 	// the length code of zigzag(value - prediction).
-	mask, x, y := s.MaskCode, s.Fields[FieldX].Code, s.Fields[FieldY].Code
-	c.code(mask, 0b000001, "entity 0: mask (x)")
-	c.lengthCode(x, 0, "x: zigzag(+48 - predicted +48)")
-	c.code(mask, 0b000001, "entity 1: mask (x)")
-	c.lengthCode(x, 4, "x: zigzag(+50 - predicted +48)")
-	c.code(mask, 0b000011, "entity 2: mask (x, y)")
-	c.lengthCode(x, 2, "x: zigzag(+1), not walking: predicted +0")
-	c.lengthCode(y, 2, "y: zigzag(+1)")
-	c.code(mask, 0b000001, "entity 3: mask (x)")
-	c.lengthCode(x, 20000, "x: zigzag(+10000)")
+	// The codes are those of the entity's context, from its baseline row:
+	// the first two walk, the others stand (§4.2).
+	walk, idle := s.Contexts[ctxCreatureWalking], s.Contexts[ctxCreatureIdle]
+	c.code(walk.Mask, 0b000001, "entity 0 (walking): mask (x)")
+	c.lengthCode(walk.Fields[FieldX], 0, "x: zigzag(+48 - predicted +48)")
+	c.code(walk.Mask, 0b000001, "entity 1 (walking): mask (x)")
+	c.lengthCode(walk.Fields[FieldX], 4, "x: zigzag(+50 - predicted +48)")
+	c.code(idle.Mask, 0b000011, "entity 2 (idle): mask (x, y)")
+	c.lengthCode(idle.Fields[FieldX], 2, "x: zigzag(+1), not walking: predicted +0")
+	c.lengthCode(idle.Fields[FieldY], 2, "y: zigzag(+1)")
+	c.code(idle.Mask, 0b000001, "entity 3 (idle): mask (x)")
+	c.lengthCode(idle.Fields[FieldX], 20000, "x: zigzag(+10000)")
 
 	// The new entities' rows. No player survives, so nothing names a
 	// maker: each is coded against the entity before it in slot order.
@@ -330,11 +332,12 @@ func TestWireDeltaExample(t *testing.T) {
 	c.id(7, 700, 2)
 	c.field(1, 1, "changed set: form (1 bitmask)")
 	c.field(2, 0b01, "changed set: bitmask over 2")
-	c.code(s.MaskCode, 0b000101, "entity 0: mask (x, heading)")
+	walk := s.Contexts[ctxCreatureWalking]
+	c.code(walk.Mask, 0b000101, "entity 0 (a walking creature): mask (x, heading)")
 	// Walking along heading 256 (+y): predicted x is unchanged (and y,
 	// +32, is not in the mask: it keeps its baseline value).
-	c.lengthCode(s.Fields[FieldX].Code, 16, "x: zigzag(+8 - predicted +0)")
-	c.lengthCode(s.Fields[FieldHeading].Code, 6, "heading: zigzag(+3)")
+	c.lengthCode(walk.Fields[FieldX], 16, "x: zigzag(+8 - predicted +0)")
+	c.lengthCode(walk.Fields[FieldHeading], 6, "heading: zigzag(+3)")
 	// The projectile's row: made by the one maker (the player, so no bits
 	// name it) one tick ago, two whole steps of 187 units along its aim
 	// from where it stands: exactly as guessed.
@@ -374,8 +377,9 @@ func TestWireDeltaResiduals(t *testing.T) {
 	c.gamma(0, 0, "new entities: count (no k follows)")
 	c.field(1, 1, "changed set: form (1 bitmask)")
 	setAt := c.field(2, 0b01, "changed set: bitmask over 2 (the projectile is as predicted)")
-	mask, x, h := s.MaskCode, s.Fields[FieldX].Code, s.Fields[FieldHeading].Code
-	c.code(mask, 0b000101, "entity 0: mask (x, heading)")
+	pl := s.Contexts[ctxPlayer]
+	mask, x, h := pl.Mask, pl.Fields[FieldX], pl.Fields[FieldHeading]
+	c.code(mask, 0b000101, "entity 0 (a player): mask (x, heading)")
 	c.lengthCode(x, 16384, "x: zigzag(+8192), a player: predicted +0")
 	c.lengthCode(h, 4, "heading: zigzag(+2), 1023 to 1 wraps")
 	c.end()

@@ -33,7 +33,15 @@ type Codec struct {
 	generic bool     // some field has no code
 	maskEnc []uint32 // the mask code's codewords (packCode); nil: masks coded per packet
 	maskDec *bitpack.Code
-	check   bool // deltas end with a check byte
+	// Changed entities coded per context (see snapshot.Contexter); with
+	// none, one context of the schema's codes:
+	ctx        snapshot.Contexter // nil: one context
+	nctx       int
+	ctxEnc     []*[32 * 33]uint32 // per context: field f's codeword (packCode) for bit length n at f*33+n
+	ctxMask    []uint32           // per context and mask: the codeword at k<<fields | m; nil without a mask code
+	ctxCodes   []*bitpack.Code    // per context and field, at k*fields+f
+	ctxMaskDec []*bitpack.Code    // per context
+	check      bool               // deltas end with a check byte
 	// New entities coded against guesses (every field has a NewCode):
 	spawnMode bool
 	newCodes  [2][]*bitpack.Code // per field: against the entity before, and as made (nil: exact)
@@ -67,7 +75,6 @@ type Codec struct {
 	maskHist [256]uint16
 	plan     plan
 	sizes    sizes
-	encFlat  [32 * 33]uint32    // enc, flat: field f's word for bit length n at f*33+n
 	newFlat  [2][32 * 33]uint32 // the new-entity codes (newCodes), laid out like encFlat
 }
 
@@ -137,7 +144,6 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 		switch {
 		case fd.Code != nil:
 			c.enc[f] = packCode(fd.Code)
-			copy(c.encFlat[f*33:], c.enc[f])
 		case fd.Bits > rawBits:
 			c.kbits[f] = uint8(bitpack.Len(uint32(fd.Bits - 1)))
 			c.generic = true
@@ -145,7 +151,65 @@ func NewCodec(s *snapshot.Schema) (*Codec, error) {
 			c.generic = true
 		}
 	}
+	c.setContexts(s)
 	return c, nil
+}
+
+// setContexts lays out the codes of changed entities per context: the
+// schema's, or with a Contexter and context codes, each context's, when
+// every field and the masks have codes.
+func (c *Codec) setContexts(s *snapshot.Schema) {
+	nf := len(c.bits)
+	c.nctx = 1
+	if cx, ok := s.Predictor.(snapshot.Contexter); ok && len(s.Contexts) > 0 && !c.generic && c.maskEnc != nil {
+		c.ctx, c.nctx = cx, len(s.Contexts)
+	}
+	c.ctxCodes = make([]*bitpack.Code, c.nctx*nf)
+	c.ctxMaskDec = make([]*bitpack.Code, c.nctx)
+	if !c.generic {
+		c.ctxEnc = make([]*[32 * 33]uint32, c.nctx)
+		for k := range c.ctxEnc {
+			c.ctxEnc[k] = new([32 * 33]uint32)
+		}
+	}
+	if c.maskEnc != nil {
+		c.ctxMask = make([]uint32, c.nctx<<nf)
+	}
+	for k := range c.nctx {
+		var cc snapshot.Codes
+		if c.ctx != nil {
+			cc = s.Contexts[k]
+		}
+		for f, fd := range s.Fields {
+			code := fd.Code
+			if f < len(cc.Fields) && cc.Fields[f] != nil {
+				code = cc.Fields[f]
+			}
+			c.ctxCodes[k*nf+f] = code
+			if !c.generic {
+				copy(c.ctxEnc[k][f*33:], packCode(code))
+			}
+		}
+		mask := s.MaskCode
+		if cc.Mask != nil {
+			mask = cc.Mask
+		}
+		c.ctxMaskDec[k] = mask
+		if c.maskEnc != nil {
+			copy(c.ctxMask[k<<nf:], packCode(mask))
+		}
+	}
+}
+
+// context returns the context of an entity whose baseline row is brow.
+func (c *Codec) context(brow []uint32) int {
+	if c.ctx == nil {
+		return 0
+	}
+	if k := c.ctx.Context(brow); uint(k) < uint(c.nctx) {
+		return k
+	}
+	return 0
 }
 
 // fit makes the per-baseline-entity scratch hold n entities. It grows by

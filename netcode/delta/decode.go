@@ -100,7 +100,7 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 		return err
 	}
 	full := fieldMask(uint8(nf))
-	fbits, fmasks, codes, pr := c.bits[:nf], c.fmasks[:nf], c.codes[:nf], c.predRow[:nf]
+	fbits, fmasks, pr := c.bits[:nf], c.fmasks[:nf], c.predRow[:nf]
 	bv, ov := base.Values(), out.Values()
 	if c.mover != nil {
 		c.fillMoved(bv, ov, gap, nsurv, identity)
@@ -110,11 +110,15 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 		if !identity {
 			bi, oi = int(c.sbase[sp]), int(c.sout[sp])
 		}
+		bo, oo := bi*int(nf), oi*int(nf)
+		brow, row := bv[bo:bo+int(nf):bo+int(nf)], ov[oo:oo+int(nf):oo+int(nf)]
+		k := c.context(brow)
+		codes := c.ctxCodes[k*int(nf) : (k+1)*int(nf)]
 		m := uint32(1)
 		switch {
 		case nf == 1:
 		case c.maskDec != nil:
-			m = uint32(r.ReadCode(c.maskDec))
+			m = uint32(r.ReadCode(c.ctxMaskDec[k]))
 		default:
 			if p.maskMode && r.ReadBool() {
 				m = p.common
@@ -125,8 +129,6 @@ func (c *Codec) decodeDelta(r *bitpack.Reader, gap uint32, base, out *snapshot.S
 		if m == 0 || m&^full != 0 {
 			return fmt.Errorf("%w: field mask %#x", ErrMalformed, m)
 		}
-		bo, oo := bi*int(nf), oi*int(nf)
-		brow, row := bv[bo:bo+int(nf):bo+int(nf)], ov[oo:oo+int(nf):oo+int(nf)]
 		pred := brow
 		if c.pred != nil {
 			c.pred.Predict(brow, gap, m, pr)

@@ -126,6 +126,7 @@ type Sizes struct {
 type sizes struct {
 	start int
 	at    [7]int // removed, new, changed, coding, changes, new rows, end
+	masks int    // the bits of the changed entities' mask codewords, with a mask code
 }
 
 // LastSizes returns where the bits of the last packet AppendDelta wrote
@@ -144,8 +145,10 @@ func (c *Codec) LastSizes() Sizes {
 		for _, ch := range c.changed {
 			switch {
 			case nf == 1:
-			case c.maskEnc != nil:
+			case c.maskEnc != nil && c.generic:
 				s.Masks += int(c.maskEnc[ch.mask] >> 16)
+			case c.maskEnc != nil: // per context: counted as written
+				s.Masks = z.masks
 			case !c.plan.maskMode:
 				s.Masks += nf
 			case ch.mask == c.plan.common:
@@ -191,7 +194,9 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 	nf := len(c.bits)
 	bv, cv := base.Values(), cur.Values()
 	fbits, pr, maskEnc := c.bits[:nf], c.predRow[:nf], c.maskEnc
-	enc := &c.encFlat
+	ctxMask, ctxEnc, cx := c.ctxMask, c.ctxEnc, c.ctx
+	enc := ctxEnc[0]
+	maskBits := 0
 	p := &c.plan
 	// Per entity at most a 12-bit mask codeword (or nf+1 bits), 12+31 bits
 	// a field and a gap of at most 64 bits; 8 bytes of room for a store.
@@ -238,12 +243,20 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 	codingEnd = start + 8*pos + int(n)
 	for _, ch := range c.changed {
 		m := ch.mask
+		bo, co := int(ch.base)*nf, int(ch.cur)*nf
+		brow, crow := bv[bo:bo+nf:bo+nf], cv[co:co+nf:co+nf]
+		k := 0
+		if cx != nil {
+			k = c.context(brow)
+			enc = ctxEnc[k]
+		}
 		switch {
 		case nf == 1:
 		case maskEnc != nil:
-			e := maskEnc[m]
+			e := ctxMask[k<<nf|int(m)]
 			acc |= uint64(e&0xffff) << n
 			n += uint(e >> 16)
+			maskBits += int(e >> 16)
 		case !p.maskMode:
 			acc |= uint64(m) << n
 			n += uint(nf)
@@ -254,8 +267,6 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 			acc |= uint64(m<<1) << n // the "common" bit 0, then the mask
 			n += uint(nf) + 1
 		}
-		bo, co := int(ch.base)*nf, int(ch.cur)*nf
-		brow, crow := bv[bo:bo+nf:bo+nf], cv[co:co+nf:co+nf]
 		pred := brow
 		if c.pred != nil {
 			c.pred.Predict(brow, gap, m, pr)
@@ -285,6 +296,7 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 	}
 	buf[pos] = byte(acc)
 	w.WriteStream(buf, 8*pos+int(n))
+	c.sizes.masks = maskBits
 	return setEnd, codingEnd
 }
 

@@ -569,3 +569,136 @@ func TestMoverMaskKeepsPrediction(t *testing.T) {
 		t.Fatalf("decoded without the mover: err %v, row %v", err, out.Row(0))
 	}
 }
+
+// contextPredictor is moverPredictor as a Contexter: a row's context is
+// its field 2 modulo 4, of 3 contexts (context 3 is out of range: read as
+// 0).
+type contextPredictor struct{ moverPredictor }
+
+func (contextPredictor) Contexts() int             { return 3 }
+func (contextPredictor) Context(base []uint32) int { return int(base[2] % 4) }
+
+// contextDrift is driftPredictor as a Contexter, like contextPredictor.
+type contextDrift struct{ driftPredictor }
+
+func (contextDrift) Contexts() int             { return 3 }
+func (contextDrift) Context(base []uint32) int { return int(base[2] % 4) }
+
+// trainContexts gives s, whose Predictor is a Contexter, the codes of
+// each context trained on deltas of random worlds that evolve by evolve.
+func trainContexts(t *testing.T, s *snapshot.Schema, rng *rand.Rand, evolve func(*snapshot.Snapshot) *snapshot.Snapshot) {
+	t.Helper()
+	tl, err := NewTally(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := randomWorld(rng, s, 200)
+	for range 20 {
+		tl.Add(base, evolve(base), 2)
+	}
+	s.Contexts = make([]snapshot.Codes, tl.Contexts())
+	for k := range s.Contexts {
+		s.Contexts[k].Fields = make([]*bitpack.Code, len(s.Fields))
+		for f := range s.Fields {
+			l, err := tl.ContextLengths(k, f, bitpack.MaxCodeLen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Contexts[k].Fields[f] = bitpack.MustCode(l...)
+		}
+		l, err := tl.ContextMaskLengths(k, bitpack.MaxCodeLen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Contexts[k].Mask = bitpack.MustCode(l...)
+	}
+}
+
+// A Contexter's entities are coded with their context's codes: deltas
+// round-trip, and where contexts change differently (context 1 jumps far,
+// the others creep), codes per context write fewer bits than one code for
+// all, which the tally counts the same.
+func TestContextCodes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	s := snapshot.MustSchema(9, 2, 0,
+		snapshot.Field{Name: "x", Bits: 16}, snapshot.Field{Name: "y", Bits: 16}, snapshot.Field{Name: "k", Bits: 4})
+	s.Predictor = contextDrift{}
+	step := func(b *snapshot.Snapshot) *snapshot.Snapshot {
+		cur := snapshot.New(b.Schema())
+		cur.CopyFrom(b)
+		for i := range cur.Len() {
+			row := cur.Row(i)
+			if rng.IntN(2) == 0 {
+				continue
+			}
+			d := uint32(rng.IntN(3)) + 1
+			if row[2]%4 == 1 {
+				d = uint32(rng.IntN(1 << 14))
+			}
+			row[0] = (row[0] + d) & 0xffff
+		}
+		return cur
+	}
+	tl, err := NewTally(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range [...]*snapshot.Snapshot{randomWorld(rng, s, 200), randomWorld(rng, s, 200)} {
+		tl.Add(w, step(w), 2)
+	}
+	for f := range s.Fields {
+		l, err := tl.Lengths(f, bitpack.MaxCodeLen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Fields[f].Code = bitpack.MustCode(l...)
+	}
+	l, err := tl.MaskLengths(bitpack.MaxCodeLen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.MaskCode = bitpack.MustCode(l...)
+	one := *s // the same codes for every context
+	one.Contexts = nil
+	trainContexts(t, s, rng, step)
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	byCtx, all := MustCodec(s), MustCodec(&one)
+	var bits [2]int
+	for run := range 20 {
+		base := randomWorld(rng, s, 150+rng.IntN(100))
+		cur := step(base)
+		for i, c := range []*Codec{byCtx, all} {
+			bits[i] += roundTrip(t, c, uint32(100+run), 98, base, cur)
+		}
+	}
+	t.Logf("codes per context: %d bytes, one code: %d", bits[0], bits[1])
+	if bits[0] >= bits[1]*95/100 {
+		t.Errorf("codes per context: %d bytes, one code: %d: want at least 5 %% fewer", bits[0], bits[1])
+	}
+}
+
+// A schema's context codes must match its fields and its Contexter.
+func TestContextCodesValidate(t *testing.T) {
+	s := snapshot.MustSchema(9, 2, 0, snapshot.Field{Name: "x", Bits: 4}, snapshot.Field{Name: "y", Bits: 4}, snapshot.Field{Name: "k", Bits: 2})
+	s.Predictor = contextPredictor{}
+	four := bitpack.MustCode(1, 2, 3, 4, 4)
+	for _, tc := range []struct {
+		name string
+		ctx  []snapshot.Codes
+		ok   bool
+	}{
+		{"none", nil, true},
+		{"one a context", []snapshot.Codes{{}, {Fields: []*bitpack.Code{four}}, {}}, true},
+		{"too few contexts", []snapshot.Codes{{}, {}}, false},
+		{"a code of the wrong width", []snapshot.Codes{{}, {Fields: []*bitpack.Code{nil, nil, four}}, {}}, false},
+		{"too many fields", []snapshot.Codes{{}, {Fields: make([]*bitpack.Code, 4)}, {}}, false},
+		{"a mask code of the wrong size", []snapshot.Codes{{Mask: four}, {}, {}}, false},
+	} {
+		s.Contexts = tc.ctx
+		if err := s.Validate(); (err == nil) != tc.ok {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+}

@@ -68,6 +68,15 @@
 // with the schema's predictor (Tally), and part of the game's protocol: a
 // field whose changes are small, or well predicted, costs a few bits.
 //
+// A Predictor that is a snapshot.Contexter sorts changed entities into
+// contexts by their baseline row, which the receiver holds before it
+// reads the mask; with context codes (snapshot.Schema.Contexts) and every
+// field and the masks coded, an entity of context k writes its mask and
+// residuals with context k's codes (a nil code: the schema's). Entities
+// that change differently (a player run by input, a creature that walks
+// as predicted) then do not pay for each other's changes. Tally counts
+// per context too (ContextLengths, ContextMaskLengths).
+//
 // # New entities
 //
 // A schema whose fields all have a new-entity code (snapshot.Field.NewCode)

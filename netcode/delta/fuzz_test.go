@@ -129,3 +129,16 @@ func fuzzDecodeDelta(f *testing.F, s *snapshot.Schema) {
 		}
 	})
 }
+
+// FuzzDecodeDeltaContexts is FuzzDecodeDeltaMoved with a Contexter and
+// codes per context: the schema's codes with their lengths reversed.
+func FuzzDecodeDeltaContexts(f *testing.F) {
+	s := codedFuzzSchema()
+	s.Predictor = contextPredictor{}
+	s.Contexts = []snapshot.Codes{
+		{},
+		{Mask: bitpack.MustCode(0, 7, 7, 6, 6, 5, 6, 5, 5, 3, 5, 4, 4, 2, 4, 3), Fields: []*bitpack.Code{bitpack.MustCode(10, 10, 9, 8, 7, 6, 5, 4, 3, 3, 3, 2, 3)}},
+		{Fields: []*bitpack.Code{nil, nil, bitpack.MustCode(5, 5, 3, 3, 2, 2, 4)}},
+	}
+	fuzzDecodeDelta(f, s)
+}

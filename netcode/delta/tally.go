@@ -19,6 +19,14 @@ type Tally struct {
 	masks  []uint64      // per field mask, for schemas of at most 8 fields
 	news   [2][][]uint64 // per field, against the entity before and as made
 	made   [2]uint64     // new entities coded against the entity before them, and as made by a maker
+	cx     snapshot.Contexter
+	ctx    []ctxTally // per context of the schema's Contexter, if any
+}
+
+// ctxTally is what a Tally counts for one context.
+type ctxTally struct {
+	counts [][]uint64
+	masks  []uint64
 }
 
 // NewTally returns an empty tally for s.
@@ -36,6 +44,19 @@ func NewTally(s *snapshot.Schema) (*Tally, error) {
 	if len(s.Fields) <= 8 {
 		t.masks = make([]uint64, 1<<len(s.Fields))
 	}
+	if cx, ok := s.Predictor.(snapshot.Contexter); ok {
+		t.cx = cx
+		t.ctx = make([]ctxTally, cx.Contexts())
+		for k := range t.ctx {
+			t.ctx[k].counts = make([][]uint64, len(s.Fields))
+			for f, fd := range s.Fields {
+				t.ctx[k].counts[f] = make([]uint64, int(fd.Bits)+1)
+			}
+			if t.masks != nil {
+				t.ctx[k].masks = make([]uint64, len(t.masks))
+			}
+		}
+	}
 	return t, nil
 }
 
@@ -49,12 +70,27 @@ func (t *Tally) Add(base, cur *snapshot.Snapshot, gap uint32) {
 	c.residuals(base, cur, gap) // computes them for coded fields too
 	resid := c.resid
 	for _, ch := range c.changed {
+		var ct *ctxTally
+		if t.cx != nil {
+			k := t.cx.Context(base.Row(int(ch.base)))
+			if uint(k) >= uint(len(t.ctx)) {
+				k = 0
+			}
+			ct = &t.ctx[k]
+		}
 		if t.masks != nil {
 			t.masks[ch.mask]++
+			if ct != nil {
+				ct.masks[ch.mask]++
+			}
 		}
 		for m := ch.mask; m != 0; m &= m - 1 {
 			f := bits.TrailingZeros32(m)
-			t.counts[f][bits.Len32(resid[0])]++
+			n := bits.Len32(resid[0])
+			t.counts[f][n]++
+			if ct != nil {
+				ct.counts[f][n]++
+			}
 			resid = resid[1:]
 		}
 	}
@@ -177,12 +213,16 @@ func lengthBits(counts []uint64, code *bitpack.Code) float64 {
 
 // MaskBits returns what the counted field masks cost with code, or with
 // the ideal code for the counts (their entropy) when code is nil.
-func (t *Tally) MaskBits(code *bitpack.Code) float64 {
+func (t *Tally) MaskBits(code *bitpack.Code) float64 { return maskBits(t.masks, code) }
+
+// maskBits returns what masks of the counts cost with code, or with the
+// ideal code when code is nil.
+func maskBits(masks []uint64, code *bitpack.Code) float64 {
 	var total, sum float64
-	for _, k := range t.masks {
+	for _, k := range masks {
 		total += float64(k)
 	}
-	for m, k := range t.masks {
+	for m, k := range masks {
 		if k == 0 {
 			continue
 		}
@@ -193,4 +233,53 @@ func (t *Tally) MaskBits(code *bitpack.Code) float64 {
 		}
 	}
 	return sum
+}
+
+// Contexts returns how many contexts the schema's Predictor sorts changed
+// entities into (see snapshot.Contexter): 0 if it is not a Contexter.
+func (t *Tally) Contexts() int { return len(t.ctx) }
+
+// ContextLengths is Lengths for the residuals of the changed entities of
+// context k alone: the lengths of snapshot.Schema.Contexts[k].Fields[f].
+func (t *Tally) ContextLengths(k, f int, maxLen uint8) ([]uint8, error) {
+	return huffmanOf(t.ctx[k].counts[f], 0, maxLen)
+}
+
+// ContextBits is Bits for the residuals of context k alone.
+func (t *Tally) ContextBits(k, f int, code *bitpack.Code) float64 {
+	return lengthBits(t.ctx[k].counts[f], code)
+}
+
+// ContextMaskLengths is MaskLengths for the masks of context k alone: the
+// lengths of snapshot.Schema.Contexts[k].Mask.
+func (t *Tally) ContextMaskLengths(k int, maxLen uint8) ([]uint8, error) {
+	if t.masks == nil {
+		return nil, nil
+	}
+	return huffmanOf(t.ctx[k].masks, 1, maxLen)
+}
+
+// ContextMaskBits is MaskBits for the masks of context k alone.
+func (t *Tally) ContextMaskBits(k int, code *bitpack.Code) float64 {
+	return maskBits(t.ctx[k].masks, code)
+}
+
+// huffmanOf returns the lengths of a Huffman code of at most maxLen bits
+// for counts, every symbol from first on given a codeword.
+func huffmanOf(counts []uint64, first int, maxLen uint8) ([]uint8, error) {
+	freq := make([]uint64, len(counts))
+	for n := first; n < len(counts); n++ {
+		freq[n] = counts[n] + 1
+	}
+	return bitpack.HuffmanLengths(freq, maxLen)
+}
+
+// ContextChanges returns how many changed entities of context k were
+// counted (0 for a schema of more than 8 fields).
+func (t *Tally) ContextChanges(k int) uint64 {
+	var n uint64
+	for _, c := range t.ctx[k].masks {
+		n += c
+	}
+	return n
 }

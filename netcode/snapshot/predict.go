@@ -186,3 +186,18 @@ func sinQuarter(t int64) int64 {
 // (len(IDs()) rows of NumFields values): for codecs and predictors that
 // walk rows in bulk. The slice is the snapshot's own: do not modify it.
 func (s *Snapshot) Values() []uint32 { return s.values }
+
+// Contexter is a Predictor that sorts changed entities into contexts by
+// their baseline row, which both ends hold before an entity's mask is
+// read: a delta codes the mask and residuals of an entity of context k
+// with Schema.Contexts[k], so entities whose changes differ in kind (a
+// player run by input, a creature that walks as predicted) each get codes
+// trained on their own. Like Predict, Context is pure integer work without
+// state or allocation.
+type Contexter interface {
+	// Contexts returns how many contexts there are: 1 to 16.
+	Contexts() int
+	// Context returns the context of an entity whose baseline row is base:
+	// 0 to Contexts()-1 (anything else is read as 0).
+	Context(base []uint32) int
+}

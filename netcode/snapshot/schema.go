@@ -69,6 +69,23 @@ type Schema struct {
 	// fields' NewCodes. Both ends must use the same one: it is part of the
 	// protocol.
 	Spawner Spawner
+	// Contexts, if not empty, are the codes of changed entities per
+	// context, when the Predictor is a Contexter (one entry per context;
+	// ignored otherwise, and for a schema whose fields or masks are not all
+	// coded: see package delta):
+	// an entity of context k writes its mask with Contexts[k].Mask and its
+	// residuals with Contexts[k].Fields, each nil code standing for the
+	// schema's (MaskCode, Field.Code). Trained on the game's traffic, they
+	// are part of the protocol.
+	Contexts []Codes
+}
+
+// Codes are the codes of one context's changed entities (see
+// Schema.Contexts): the field mask's and, per field in schema order, the
+// residuals'. A nil code, or a missing field, stands for the schema's.
+type Codes struct {
+	Mask   *bitpack.Code
+	Fields []*bitpack.Code
 }
 
 // NewSchema checks and returns a schema. maxEntities of 0 means one entity per slot.
@@ -125,6 +142,9 @@ func (s *Schema) Validate() error {
 			}
 		}
 	}
+	if err := s.validateContexts(); err != nil {
+		return err
+	}
 	if s.IndexBits == 0 || s.IndexBits > 16 {
 		return fmt.Errorf("%w: %d index bits (want 1 to 16)", ErrSchema, s.IndexBits)
 	}
@@ -168,4 +188,47 @@ func (s *Schema) SameLayout(o *Schema) bool {
 		}
 	}
 	return true
+}
+
+// validateContexts checks the context codes against the fields and the
+// Predictor.
+func (s *Schema) validateContexts() error {
+	if len(s.Contexts) == 0 {
+		return nil
+	}
+	if len(s.Contexts) > 16 {
+		return fmt.Errorf("%w: %d contexts (at most 16)", ErrSchema, len(s.Contexts))
+	}
+	if cx, ok := s.Predictor.(Contexter); ok && cx.Contexts() != len(s.Contexts) {
+		return fmt.Errorf("%w: %d context codes for a Contexter of %d contexts", ErrSchema, len(s.Contexts), cx.Contexts())
+	}
+	for k, cc := range s.Contexts {
+		if len(cc.Fields) > len(s.Fields) {
+			return fmt.Errorf("%w: context %d has codes of %d fields", ErrSchema, k, len(cc.Fields))
+		}
+		for f, code := range cc.Fields {
+			if code == nil {
+				continue
+			}
+			if code.Symbols() != int(s.Fields[f].Bits)+1 {
+				return fmt.Errorf("%w: context %d, field %d: a code of %d symbols for %d bits", ErrSchema, k, f, code.Symbols(), s.Fields[f].Bits)
+			}
+			for sym := range code.Symbols() {
+				if code.Len(sym) == 0 {
+					return fmt.Errorf("%w: context %d, field %d: bit length %d has no codeword", ErrSchema, k, f, sym)
+				}
+			}
+		}
+		if c := cc.Mask; c != nil {
+			if len(s.Fields) > 8 || c.Symbols() != 1<<len(s.Fields) {
+				return fmt.Errorf("%w: context %d: a mask code of %d symbols (want 1<<fields, at most 8 fields)", ErrSchema, k, c.Symbols())
+			}
+			for m := 1; m < c.Symbols(); m++ {
+				if c.Len(m) == 0 {
+					return fmt.Errorf("%w: context %d: mask %#x has no codeword", ErrSchema, k, m)
+				}
+			}
+		}
+	}
+	return nil
 }
