@@ -92,7 +92,10 @@ type plan struct {
 	common   uint32
 }
 
-var _ snapstream.Format = (*Codec)(nil)
+var (
+	_ snapstream.Format      = (*Codec)(nil)
+	_ snapstream.FullBounder = (*Codec)(nil)
+)
 
 // NewCodec returns a codec for s.
 func NewCodec(s *snapshot.Schema) (*Codec, error) {

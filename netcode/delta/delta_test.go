@@ -702,3 +702,23 @@ func TestContextCodesValidate(t *testing.T) {
 		}
 	}
 }
+
+// FullLenAtLeast never exceeds FullLen, and is exact for a snapshot whose
+// slot gaps all take one bit at order 0 (slots 0, 1, 2 ...).
+func TestFullLenAtLeast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	c := MustCodec(fuzzSchema)
+	for n := range 100 {
+		s := randomWorld(rng, fuzzSchema, n)
+		if lo, full := c.FullLenAtLeast(s), c.FullLen(s); lo > full {
+			t.Fatalf("%d entities: bound %d above FullLen %d", n, lo, full)
+		}
+	}
+	dense := snapshot.New(fuzzSchema)
+	for i := range 40 {
+		dense.AppendUnchecked(snapshot.EntityID{Index: uint16(i)})
+	}
+	if lo, full := c.FullLenAtLeast(dense), c.FullLen(dense); lo != full {
+		t.Errorf("slots 0 to 39: bound %d, FullLen %d, want equal", lo, full)
+	}
+}

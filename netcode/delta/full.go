@@ -22,6 +22,18 @@ func (c *Codec) FullLen(cur *snapshot.Snapshot) int {
 	return (n + 7) / 8
 }
 
+// FullLenAtLeast bounds FullLen from below without walking cur: every
+// entity's slot gap takes at least one bit. It implements
+// snapstream.FullBounder.
+func (c *Codec) FullLenAtLeast(cur *snapshot.Snapshot) int {
+	n := cur.Len()
+	bits := 1 + tickBits + bitpack.GammaLen(uint32(n), countOrder)
+	if n > 0 {
+		bits += orderBits + n*(1+int(c.schema.GenerationBits)+c.schema.EntityBits())
+	}
+	return (bits + 7) / 8
+}
+
 // writeEntities writes the count (coded gamma(order)), the slot-gap order and
 // the entities' ids, with their rows at full width if rows is true: all of
 // s, or the entities of s at the indices idx when idx is not nil.

@@ -36,3 +36,20 @@ type Format interface {
 	// when h.Full(). h is what ReadHeader returned for p.
 	Decode(p []byte, h Header, base, out *snapshot.Snapshot) error
 }
+
+// A FullBounder is a Format that bounds the length of a full packet
+// cheaply, without walking the snapshot: FullLenAtLeast(cur) is at most
+// FullLen(cur). Senders compare a delta with the bound first, and compute
+// FullLen only when the delta is not shorter than it.
+type FullBounder interface {
+	FullLenAtLeast(cur *snapshot.Snapshot) int
+}
+
+// DeltaSmaller reports whether a delta of n bytes is shorter than f's full
+// packet of cur, computing FullLen only when f's bound does not tell.
+func DeltaSmaller(f Format, n int, cur *snapshot.Snapshot) bool {
+	if b, ok := f.(FullBounder); ok && n < b.FullLenAtLeast(cur) {
+		return true
+	}
+	return n < f.FullLen(cur)
+}

@@ -88,7 +88,7 @@ func (s *Sender) Append(dst []byte, tick uint32, cur *snapshot.Snapshot) ([]byte
 	}
 	if why == SentDelta {
 		dst = s.format.AppendDelta(dst, tick, s.acked, base, cur)
-		if n := len(dst) - start; n >= s.format.FullLen(cur) {
+		if !DeltaSmaller(s.format, len(dst)-start, cur) {
 			dst, why = dst[:start], FullNotSmaller
 		}
 	}

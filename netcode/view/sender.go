@@ -645,7 +645,7 @@ func (s *Sender) encode(dst []byte, tick uint32, usable bool, rep *Report) []byt
 	if usable {
 		start := len(dst)
 		dst = sh.Format.AppendDelta(dst, tick, s.acked, sh.base, sh.cur)
-		if len(dst)-start < sh.Format.FullLen(sh.cur) {
+		if snapstream.DeltaSmaller(sh.Format, len(dst)-start, sh.cur) {
 			rep.Why = snapstream.SentDelta
 			return dst
 		}
