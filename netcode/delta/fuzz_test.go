@@ -69,25 +69,7 @@ func FuzzDecodeDelta(f *testing.F) {
 		cur := evolve(rng, base, float64(i)/5)
 		f.Add(c.AppendDelta(nil, newest+uint32(i), newest-1, base, cur))
 	}
-	out := snapshot.New(fuzzSchema)
-	again := snapshot.New(fuzzSchema)
-	f.Fuzz(func(t *testing.T, p []byte) {
-		h, err := c.ReadHeader(p, newest)
-		if err != nil || h.Full() {
-			return
-		}
-		if err := c.Decode(p, h, base, out); err != nil {
-			return
-		}
-		q := c.AppendDelta(nil, h.Tick, h.Baseline, base, out)
-		h2, err := c.ReadHeader(q, newest)
-		if err != nil || h2 != h {
-			t.Fatalf("re-encoded header %+v (%v), want %+v", h2, err, h)
-		}
-		if err := c.Decode(q, h2, base, again); err != nil || !again.Equal(out) {
-			t.Fatalf("re-encoded delta: %v, equal %v", err, again.Equal(out))
-		}
-	})
+	fuzzRoundTrip(f, c, base, newest)
 }
 
 func FuzzDecodeDeltaCoded(f *testing.F) { fuzzDecodeDelta(f, codedFuzzSchema()) }
@@ -109,8 +91,28 @@ func fuzzDecodeDelta(f *testing.F, s *snapshot.Schema) {
 		cur := evolve(rng, base, float64(i)/5)
 		f.Add(c.AppendDelta(nil, newest+uint32(i), newest-1, base, cur))
 	}
-	out := snapshot.New(s)
-	again := snapshot.New(s)
+	fuzzRoundTrip(f, c, base, newest)
+}
+
+// FuzzDecodeDeltaContexts is FuzzDecodeDeltaMoved with a Contexter and
+// codes per context: the schema's codes with their lengths reversed.
+func FuzzDecodeDeltaContexts(f *testing.F) {
+	s := codedFuzzSchema()
+	s.Predictor = contextPredictor{}
+	s.Contexts = []snapshot.Codes{
+		{},
+		{Mask: bitpack.MustCode(0, 7, 7, 6, 6, 5, 6, 5, 5, 3, 5, 4, 4, 2, 4, 3), Fields: []*bitpack.Code{bitpack.MustCode(10, 10, 9, 8, 7, 6, 5, 4, 3, 3, 3, 2, 3)}},
+		{Fields: []*bitpack.Code{nil, nil, bitpack.MustCode(5, 5, 3, 3, 2, 2, 4)}},
+	}
+	fuzzDecodeDelta(f, s)
+}
+
+// fuzzRoundTrip fuzzes c's deltas against base: a packet that decodes
+// encodes again to a packet with the same header that decodes to the same
+// snapshot. newest is the receiver's newest tick.
+func fuzzRoundTrip(f *testing.F, c *Codec, base *snapshot.Snapshot, newest uint32) {
+	out := snapshot.New(c.Schema())
+	again := snapshot.New(c.Schema())
 	f.Fuzz(func(t *testing.T, p []byte) {
 		h, err := c.ReadHeader(p, newest)
 		if err != nil || h.Full() {
@@ -128,17 +130,4 @@ func fuzzDecodeDelta(f *testing.F, s *snapshot.Schema) {
 			t.Fatalf("re-encoded delta: %v, equal %v", err, again.Equal(out))
 		}
 	})
-}
-
-// FuzzDecodeDeltaContexts is FuzzDecodeDeltaMoved with a Contexter and
-// codes per context: the schema's codes with their lengths reversed.
-func FuzzDecodeDeltaContexts(f *testing.F) {
-	s := codedFuzzSchema()
-	s.Predictor = contextPredictor{}
-	s.Contexts = []snapshot.Codes{
-		{},
-		{Mask: bitpack.MustCode(0, 7, 7, 6, 6, 5, 6, 5, 5, 3, 5, 4, 4, 2, 4, 3), Fields: []*bitpack.Code{bitpack.MustCode(10, 10, 9, 8, 7, 6, 5, 4, 3, 3, 3, 2, 3)}},
-		{Fields: []*bitpack.Code{nil, nil, bitpack.MustCode(5, 5, 3, 3, 2, 2, 4)}},
-	}
-	fuzzDecodeDelta(f, s)
 }

@@ -269,23 +269,5 @@ func FuzzDecodeDeltaSpawn(f *testing.F) {
 		_, cur := spawnWorlds(rand.New(rand.NewPCG(11, 12)), s, 6, uint32(i), i%2 == 0)
 		f.Add(c.AppendDelta(nil, newest, 500, base, cur))
 	}
-	out := snapshot.New(s)
-	again := snapshot.New(s)
-	f.Fuzz(func(t *testing.T, p []byte) {
-		h, err := c.ReadHeader(p, newest)
-		if err != nil || h.Full() {
-			return
-		}
-		if err := c.Decode(p, h, base, out); err != nil {
-			return
-		}
-		q := c.AppendDelta(nil, h.Tick, h.Baseline, base, out)
-		h2, err := c.ReadHeader(q, newest)
-		if err != nil || h2 != h {
-			t.Fatalf("re-encoded header %+v (%v), want %+v", h2, err, h)
-		}
-		if err := c.Decode(q, h2, base, again); err != nil || !again.Equal(out) {
-			t.Fatalf("re-encoded delta: %v, equal %v", err, again.Equal(out))
-		}
-	})
+	fuzzRoundTrip(f, c, base, newest)
 }
