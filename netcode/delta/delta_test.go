@@ -445,18 +445,7 @@ func testRoundTripsWithCodes(t *testing.T, pred snapshot.Predictor) {
 		for range 20 {
 			tl.Add(base, evolve(rng, base, 0.5), 2)
 		}
-		for f := range s.Fields {
-			l, err := tl.Lengths(f, bitpack.MaxCodeLen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Fields[f].Code = bitpack.MustCode(l...)
-		}
-		l, err := tl.MaskLengths(bitpack.MaxCodeLen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.MaskCode = bitpack.MustCode(l...)
+		useTrainedCodes(t, tl, s)
 		s.Check = len(widths) == 6 // one schema with check bytes
 		c := MustCodec(s)
 		for run := range 40 {
@@ -646,18 +635,7 @@ func TestContextCodes(t *testing.T) {
 	for _, w := range [...]*snapshot.Snapshot{randomWorld(rng, s, 200), randomWorld(rng, s, 200)} {
 		tl.Add(w, step(w), 2)
 	}
-	for f := range s.Fields {
-		l, err := tl.Lengths(f, bitpack.MaxCodeLen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Fields[f].Code = bitpack.MustCode(l...)
-	}
-	l, err := tl.MaskLengths(bitpack.MaxCodeLen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.MaskCode = bitpack.MustCode(l...)
+	useTrainedCodes(t, tl, s)
 	one := *s // the same codes for every context
 	one.Contexts = nil
 	trainContexts(t, s, rng, step)
@@ -721,4 +699,21 @@ func TestFullLenAtLeast(t *testing.T) {
 	if lo, full := c.FullLenAtLeast(dense), c.FullLen(dense); lo != full {
 		t.Errorf("slots 0 to 39: bound %d, FullLen %d, want equal", lo, full)
 	}
+}
+
+// useTrainedCodes gives every field of s and its masks the codes tl trained.
+func useTrainedCodes(t testing.TB, tl *Tally, s *snapshot.Schema) {
+	t.Helper()
+	for f := range s.Fields {
+		l, err := tl.Lengths(f, bitpack.MaxCodeLen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Fields[f].Code = bitpack.MustCode(l...)
+	}
+	l, err := tl.MaskLengths(bitpack.MaxCodeLen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.MaskCode = bitpack.MustCode(l...)
 }
