@@ -37,7 +37,7 @@ type Codec struct {
 	// none, one context of the schema's codes:
 	ctx        snapshot.Contexter // nil: one context
 	nctx       int
-	ctxEnc     []*[32 * 33]uint32 // per context: field f's codeword (packCode) for bit length n at f*33+n
+	ctxEnc     []*[32 * 33]uint32 // per context: field f's codeword for bit length n at f*33+n (packLengthCode)
 	ctxMask    []uint32           // per context and mask: the codeword at k<<fields | m; nil without a mask code
 	ctxCodes   []*bitpack.Code    // per context and field, at k*fields+f
 	ctxMaskDec []*bitpack.Code    // per context
@@ -190,7 +190,7 @@ func (c *Codec) setContexts(s *snapshot.Schema) {
 			}
 			c.ctxCodes[k*nf+f] = code
 			if !c.generic {
-				copy(c.ctxEnc[k][f*33:], packCode(code))
+				packLengthCode(c.ctxEnc[k][f*33:f*33+33], code)
 			}
 		}
 		mask := s.MaskCode

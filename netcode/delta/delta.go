@@ -283,11 +283,13 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 			z := bitpack.Zigzag(int32((crow[f]-pred[f])<<sh) >> sh)
 			// The codeword of z's bit length b, then the b-1 bits of z
 			// below its leading one: bitpack's WriteLengthCode, inline.
-			b := bits.Len32(z)
-			e := enc[f&31*33+b]
-			extra := uint(max(b-1, 0))
-			acc |= (uint64(e&0xffff) | uint64(z&(1<<extra-1))<<(e>>16)) << n
-			n += uint(e>>16) + extra // at most 7+12+31 bits
+			// The table holds the codeword, its length and the whole
+			// length; z without its leading one is z ^ 1<<b>>1 (0 if z is).
+			b := uint(bits.Len32(z))
+			e := enc[f&31*33+int(b)]
+			low := uint64(z) ^ 1<<b>>1
+			acc |= (uint64(e&0xffff) | low<<(e>>16&0xff)) << n
+			n += uint(e >> 24) // at most 7+12+31 bits
 		}
 		binary.LittleEndian.PutUint64(buf[pos:pos+8], acc)
 		pos += int(n >> 3)
@@ -331,6 +333,22 @@ func packCode(code *bitpack.Code) []uint32 {
 		enc[s] = word | uint32(l)<<16
 	}
 	return enc
+}
+
+// packLengthCode fills dst, one entry per bit length n, with the codeword
+// of n in code and what the whole of a value of that length costs:
+// word | length<<16 | (length+max(n-1, 0))<<24, the codeword then the n-1
+// bits below the value's leading one. Lengths past code's symbols cost
+// their extra bits only.
+func packLengthCode(dst []uint32, code *bitpack.Code) {
+	for n := range dst {
+		var word uint32
+		var l uint
+		if n < code.Symbols() {
+			word, l = code.Word(n)
+		}
+		dst[n] = word | uint32(l)<<16 | (uint32(l)+uint32(max(n-1, 0)))<<24
+	}
 }
 
 // analyse merges base and cur in slot order and lists the removed, the new

@@ -18,12 +18,13 @@ func newPredictor(c Config) *predictor {
 // Predict implements snapshot.Predictor.
 func (p *predictor) Predict(base []uint32, gap, mask uint32, pred []uint32) {
 	pred[FieldHeading], pred[FieldState] = base[FieldHeading], base[FieldState]
+	// Chosen without a branch: a flipped state overrides a walk.
 	n := uint32(1)
-	switch {
-	case mask&(1<<FieldState) != 0:
-		n = (gap + 1) / 2
-	case base[FieldState] == StateWalking:
+	if base[FieldState] == StateWalking {
 		n = gap
+	}
+	if mask&(1<<FieldState) != 0 {
+		n = (gap + 1) / 2
 	}
 	pred[FieldX], pred[FieldY] = p.steps.Advance(base[FieldX], base[FieldY], base[FieldHeading], n)
 }
