@@ -188,7 +188,7 @@ func NewSender(sh *Shared, cfg Config) (*Sender, error) {
 	maxAge := sh.Ring.Size() - cfg.History - 2
 	s := &Sender{
 		cfg: cfg, sh: sh,
-		hist:    newViewHistory(cfg.History+1, 0),
+		hist:    newViewHistory(cfg.History + 1),
 		perTick: cfg.Rate / cfg.TickRate,
 		maxAge:  uint32(max(maxAge, 1)),
 		waiting: make([]waiter, 0, 64),
@@ -286,10 +286,8 @@ func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Rep
 			// the history's storage.
 			out = s.hist.slot(tick)[:len(s.full)]
 		case s.allSent:
-			out = s.hist.slot(tick)
-			for _, e := range s.full {
-				out = append(out, e) // grows as entries written one by one do
-			}
+			// The same, written elsewhere: commit copies it in.
+			out = s.full
 		default:
 			if s.inSlot {
 				// build writes the history's storage: it reads a copy.
