@@ -3,7 +3,6 @@ package desktop
 import (
 	"fmt"
 	"image/color"
-	"math"
 	"strings"
 	"time"
 
@@ -186,14 +185,13 @@ func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
 	// Top centre: the round clock.
 	if g.records.hasClock {
 		tick, _ := g.cl.Newest()
-		left := float64(g.records.clock.Remaining(tick)) / g.cfg.TickRate
-		secs := int(math.Ceil(left))
+		rc := scoreboard.RoundClock(g.records.clock, tick, g.cfg.TickRate)
 		c := colText
-		if secs <= 10 {
+		if rc.Urgent {
 			c = colBad
 		}
-		drawText(dst, fmt.Sprintf("%d:%02d", secs/60, secs%60), f.huge, g.sw/2, 10, text.AlignCenter, c)
-		drawText(dst, fmt.Sprintf("ROUND %d", g.records.clock.Round), f.small, g.sw/2, 58, text.AlignCenter, colTextDim)
+		drawText(dst, rc.Time, f.huge, g.sw/2, 10, text.AlignCenter, c)
+		drawText(dst, rc.Label, f.small, g.sw/2, 58, text.AlignCenter, colTextDim)
 	}
 	// Notices under the clock.
 	for i, l := range g.hud.notices.Lines(now) {

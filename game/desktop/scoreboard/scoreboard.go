@@ -104,3 +104,26 @@ func Intermission(clock arena.Clock, rows []Row, me arena.PlayerID, tick uint32,
 	res.Me, res.Rank, res.MeOK = Find(rows, me)
 	return res, true
 }
+
+// Clock is the round clock as the HUD shows it.
+type Clock struct {
+	Time   string // minutes and seconds, "2:05"
+	Label  string // under the time: "ROUND 3", or "ROUND 4 IN" between rounds
+	Urgent bool   // the round's last ten seconds
+}
+
+// RoundClock returns the round clock at tick, a snapshot's: the time left
+// in the round, rounded up to whole seconds, or during the intermission
+// the time until the next round starts, so the clock never stands at 0:00
+// while the results count down.
+func RoundClock(c arena.Clock, tick uint32, tickRate float64) Clock {
+	if c.Intermission(tick) {
+		secs := int(math.Ceil(float64(c.UntilNext(tick)) / tickRate))
+		return Clock{Time: minutes(secs), Label: fmt.Sprintf("ROUND %d IN", c.Round+1)}
+	}
+	secs := int(math.Ceil(float64(c.Remaining(tick)) / tickRate))
+	return Clock{Time: minutes(secs), Label: fmt.Sprintf("ROUND %d", c.Round), Urgent: secs <= 10}
+}
+
+// minutes writes secs as m:ss.
+func minutes(secs int) string { return fmt.Sprintf("%d:%02d", secs/60, secs%60) }

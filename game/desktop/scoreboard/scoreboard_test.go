@@ -80,3 +80,26 @@ func TestIntermission(t *testing.T) {
 		t.Error("a player with no row is found")
 	}
 }
+
+func TestRoundClock(t *testing.T) {
+	clock := arena.Clock{Round: 3, Start: 1000, End: 4660, Next: 4810} // a 122 s round, 5 s between rounds
+	cases := []struct {
+		tick uint32
+		want Clock
+	}{
+		{1000, Clock{"2:02", "ROUND 3", false}},
+		{1001, Clock{"2:02", "ROUND 3", false}}, // 121.97 s left: rounded up
+		{4360, Clock{"0:10", "ROUND 3", true}},
+		{4330, Clock{"0:11", "ROUND 3", false}},
+		{4659, Clock{"0:01", "ROUND 3", true}},
+		{4660, Clock{"0:05", "ROUND 4 IN", false}}, // the intermission counts down to the next round
+		{4781, Clock{"0:01", "ROUND 4 IN", false}},
+		{4809, Clock{"0:01", "ROUND 4 IN", false}},
+		{4810, Clock{"0:00", "ROUND 3", true}}, // the next round is due, its clock not yet received
+	}
+	for _, c := range cases {
+		if got := RoundClock(clock, c.tick, 30); got != c.want {
+			t.Errorf("tick %d: %+v, want %+v", c.tick, got, c.want)
+		}
+	}
+}
