@@ -173,7 +173,7 @@ func (g *Game) Update() error {
 
 	st := g.input.Read(g.self.sx, g.self.sy, g.typing, g.overlay)
 	g.readTouch(&st, now)
-	if g.updatePause(st.Pressed&controls.KeyEscape != 0, now) {
+	if g.updatePause(st.Pressed&controls.KeyEscape != 0 || g.touch.out.Menu, now) {
 		// The pause menu has the keys: stand still, aim where the cursor is.
 		st = controls.State{Typing: true, MouseX: st.MouseX, MouseY: st.MouseY, PlayerX: st.PlayerX, PlayerY: st.PlayerY}
 	}

@@ -52,12 +52,16 @@ func NewPrefs(cfg PrefsConfig) *settingsui.Prefs {
 	return settingsui.NewPrefs(pc)
 }
 
-// uiReader reads the keyboard and mouse for the settings screen and the
-// pause menu.
+// uiReader reads the keyboard, the mouse and the fingers for the settings
+// screen and the pause menu. A finger is a mouse: one that lands clicks
+// where it lands, and while it stays down it holds and drags.
 type uiReader struct {
 	runes          []rune
 	mouseX, mouseY int
 	mouseSeen      bool
+	landed         []ebiten.TouchID
+	finger         ebiten.TouchID // the finger that clicked, while fingerDown
+	fingerDown     bool
 }
 
 // uiKeys maps keys to the settings screen's, each with key repeat.
@@ -105,6 +109,18 @@ func (r *uiReader) read() (in settingsui.Input, moved bool) {
 	in.Click = inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft)
 	in.Held = ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft)
 	_, in.Wheel = ebiten.Wheel()
+	r.landed = inpututil.AppendJustPressedTouchIDs(r.landed[:0])
+	switch {
+	case len(r.landed) > 0:
+		r.finger, r.fingerDown = r.landed[0], true
+		in.Click = true
+	case r.fingerDown && inpututil.IsTouchJustReleased(r.finger):
+		r.fingerDown = false
+	}
+	if r.fingerDown {
+		fx, fy := ebiten.TouchPosition(r.finger)
+		in.MouseX, in.MouseY, in.Held, moved = float64(fx), float64(fy), true, true
+	}
 	return in, moved
 }
 
@@ -246,11 +262,21 @@ func outline(dst *ebiten.Image, r settingsui.Rect, c color.Color) {
 
 // pauseState is the match's pause menu (Esc) and the settings screen it
 // opens. The match goes on underneath: only the player's own input stops.
+// Both are laid out on the landscape screen; on an upright one they are
+// drawn centred through layer, and the fingers and the cursor are moved
+// back by the same offset.
 type pauseState struct {
 	menu   *settingsui.Pause // nil when closed
 	screen *settingsScreen   // nil when closed
 	ui     uiReader
-	quit   bool // Quit game was chosen
+	quit   bool          // Quit game was chosen
+	layer  *ebiten.Image // the landscape screen they are drawn on, on an upright one
+}
+
+// uiOffset is where the landscape screen the pause menu and the settings
+// are laid out on sits on the actual screen: (0, 0) in landscape.
+func (g *Game) uiOffset() (x, y float64) {
+	return (g.sw - ScreenWidth) / 2, (g.sh - ScreenHeight) / 2
 }
 
 // open reports whether the pause menu or the settings screen has the keys.
@@ -279,6 +305,8 @@ func (g *Game) updatePause(escape bool, now time.Time) bool {
 		return false
 	}
 	in, moved := p.ui.read()
+	ox, oy := g.uiOffset()
+	in.MouseX, in.MouseY = in.MouseX-ox, in.MouseY-oy
 	if p.screen != nil {
 		before := g.prefs.Settings()
 		closed := p.screen.update(in)
@@ -311,12 +339,39 @@ func (g *Game) updatePause(escape bool, now time.Time) bool {
 // drawPause draws the pause menu or the settings screen, if open.
 func (g *Game) drawPause(dst *ebiten.Image, now time.Time) {
 	p := &g.pause
-	switch {
-	case p.screen != nil:
-		p.screen.draw(dst, now)
-	case p.menu != nil:
-		drawPauseMenu(dst, g.fonts, p.menu)
+	if !p.open() {
+		return
 	}
+	on := dst
+	ox, oy := g.uiOffset()
+	if ox != 0 || oy != 0 {
+		if p.layer == nil {
+			p.layer = ebiten.NewImage(ScreenWidth, ScreenHeight)
+		}
+		p.layer.Clear()
+		on = p.layer
+	}
+	dim := color.RGBA{0, 0, 0, 0x70}
+	if p.screen != nil {
+		dim = color.RGBA{0, 0, 0, 0x90}
+		p.screen.draw(on, now)
+	} else {
+		drawPauseMenu(on, g.fonts, p.menu)
+	}
+	if on == dst {
+		return
+	}
+	// The layer dims what is under it; the bands of the screen beside it
+	// are dimmed alike.
+	top, bottom := max(oy, 0), max(g.sh-oy-ScreenHeight, 0)
+	left, right := max(ox, 0), max(g.sw-ox-ScreenWidth, 0)
+	box(dst, 0, 0, g.sw, top, dim)
+	box(dst, 0, g.sh-bottom, g.sw, bottom, dim)
+	box(dst, 0, top, left, g.sh-top-bottom, dim)
+	box(dst, g.sw-right, top, right, g.sh-top-bottom, dim)
+	var op ebiten.DrawImageOptions
+	op.GeoM.Translate(ox, oy)
+	dst.DrawImage(p.layer, &op)
 }
 
 // drawPauseMenu draws the pause menu in the middle of the screen.

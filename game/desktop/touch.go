@@ -29,9 +29,15 @@ var (
 // readTouch reads the fingers on the screen and, once touch has been used,
 // merges what they mean into st: the sticks lead the gamepad's, fire, dash
 // and the scoreboard add to the keys'. A quick message tapped is sent.
+// While the pause menu is open the fingers are its (uiReader), and the
+// controls see none: every stick and button is let go.
 func (g *Game) readTouch(st *controls.State, now time.Time) {
 	t := &g.touch
-	t.out = t.pad.Update(t.layout, g.input.Touches())
+	var fingers []touch.Touch
+	if !g.pause.open() {
+		fingers = g.input.Touches()
+	}
+	t.out = t.pad.Update(t.layout, fingers)
 	if !t.pad.Active {
 		return
 	}
@@ -53,8 +59,8 @@ func (g *Game) readTouch(st *controls.State, now time.Time) {
 }
 
 // drawTouch draws the touch controls, once touch has been used: the two
-// sticks (faint where they rest, bright under a thumb), DASH, SCORES, CHAT
-// and the quick messages' list while it is open.
+// sticks (faint where they rest, bright under a thumb), DASH, SCORES, CHAT,
+// MENU and the quick messages' list while it is open.
 func (g *Game) drawTouch(dst *ebiten.Image) {
 	t := &g.touch
 	if !t.pad.Active {
@@ -94,6 +100,7 @@ func (g *Game) drawTouch(dst *ebiten.Image) {
 
 	touchButton(dst, f, l.Scores, "SCORES", t.pad.Scoreboard)
 	touchButton(dst, f, l.Chat, "CHAT", t.pad.ChatOpen)
+	touchButton(dst, f, l.Menu, "MENU", g.pause.open())
 	if t.pad.ChatOpen {
 		panel(dst, l.ChatPanel.X, l.ChatPanel.Y, l.ChatPanel.W, l.ChatPanel.H)
 		for i, m := range touch.QuickMessages() {

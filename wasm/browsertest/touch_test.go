@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/desktop/settingsui"
 	"github.com/sightline-game/sightline/game/desktop/touch"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
@@ -126,6 +127,40 @@ func touchSticks(t *testing.T, browser context.Context, srv *watchedServer) {
 	if moved := math.Hypot(p3.X-p2.X, p3.Y-p2.Y); moved > 5 {
 		t.Errorf("the aim stick moved the player %.0f px", moved)
 	}
+
+	// MENU opens the pause menu, which then has the fingers: a thumb on
+	// the move stick's side moves nobody. Resume, tapped, gives them back.
+	tap := func(at touch.Point) {
+		tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{at.X, at.Y})
+		time.Sleep(100 * time.Millisecond)
+		tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
+		time.Sleep(300 * time.Millisecond)
+	}
+	walk := func() (from, to arena.PlayerInfo, dir [2]float64) {
+		from, _ = srv.player(id)
+		dir, _ = srv.openDirection(from.X, from.Y)
+		tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{sx, sy})
+		tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{sx + push*dir[0], sy + push*dir[1]})
+		time.Sleep(time.Second)
+		to, _ = srv.player(id)
+		tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
+		time.Sleep(300 * time.Millisecond)
+		return from, to, dir
+	}
+	tap(l.Menu.Center())
+	from, to, _ := walk()
+	paused := math.Hypot(to.X-from.X, to.Y-from.Y)
+	resume := settingsui.NewPause(false, false).ItemRect(0) // the browser's menu: Resume, Settings
+	tap(touch.Point{X: resume.X + resume.W/2, Y: resume.Y + resume.H/2})
+	from, to, dir = walk()
+	resumed := (to.X-from.X)*dir[0] + (to.Y-from.Y)*dir[1]
+	t.Logf("figure touch menu: the move stick for 1 s with the pause menu open moved the player %.0f px; after Resume, %.0f px along it", paused, resumed)
+	if paused > 5 {
+		t.Errorf("with the pause menu open (MENU tapped) the move stick moved the player %.0f px", paused)
+	}
+	if resumed < 100 {
+		t.Errorf("after Resume was tapped the move stick moved the player %.0f px along it", resumed)
+	}
 	checkPage(t, tb)
 }
 
@@ -140,7 +175,7 @@ func touchPhone(t *testing.T, browser context.Context, srv *watchedServer) {
 		chromedp.EmulateScale(scale), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait)); err != nil {
 		t.Fatal(err)
 	}
-	srv.waitPlayer(t, 1)
+	id := srv.waitPlayer(t, 1)
 	fit := tb.pageFit(t)
 	t.Logf("figure phone page: %+v", fit)
 	if fit.InnerW != 360 || fit.InnerH != 640 || fit.Canvas != [4]float64{0, 0, 360, 640} || fit.ScrollW > 360 || fit.ScrollH > 640 {
@@ -166,6 +201,49 @@ func touchPhone(t *testing.T, browser context.Context, srv *watchedServer) {
 		t.Logf("phone screenshot saved at %s", p)
 	}
 	checkLayoutShot(t, "portrait", buf, 360*scale, 640*scale, 720, 1280)
+
+	// MENU, upright: the pause menu is laid out on the landscape screen and
+	// drawn centred on this one; Resume is tapped where it is drawn. Each
+	// CSS px is two logical px here.
+	l := touch.NewLayout(720, 1280)
+	tapAt := func(lx, ly float64) {
+		tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{lx / 2, ly / 2})
+		time.Sleep(100 * time.Millisecond)
+		tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
+		time.Sleep(300 * time.Millisecond)
+	}
+	// The length of the path the player walks while the stick leans left,
+	// right, up and down in turn, so that some way is open.
+	walked := func() float64 {
+		path := 0.0
+		at, _ := srv.player(id)
+		tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{80, 500})
+		for _, d := range [][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+			tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{80 + 40*d[0], 500 + 40*d[1]})
+			time.Sleep(300 * time.Millisecond)
+			p, _ := srv.player(id)
+			path += math.Hypot(p.X-at.X, p.Y-at.Y)
+			at = p
+		}
+		tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
+		time.Sleep(300 * time.Millisecond)
+		return path
+	}
+	tapAt(l.Menu.X+l.Menu.W/2, l.Menu.Y+l.Menu.H/2)
+	paused := walked()
+	menuShot := tb.capture(t)
+	resume := settingsui.NewPause(false, false).ItemRect(0)
+	tapAt(resume.X+resume.W/2+(720-1280)/2, resume.Y+resume.H/2+(1280-720)/2)
+	resumed := walked()
+	t.Logf("figure phone menu: upright, the move stick with the pause menu open moved the player %.0f px; after Resume, %.0f px", paused, resumed)
+	if paused > 5 || resumed < 100 {
+		t.Errorf("upright: with the pause menu open the player moved %.0f px, after Resume %.0f px", paused, resumed)
+	}
+	if p := os.Getenv("SIGHTLINE_PHONE_MENU_SCREENSHOT"); p != "" {
+		if err := os.WriteFile(p, menuShot, 0o644); err != nil {
+			t.Fatalf("SIGHTLINE_PHONE_MENU_SCREENSHOT: %v", err)
+		}
+	}
 
 	// The phone turns: the game takes the landscape layout, still unstretched.
 	if _, err := chromedp.Run(tb.ctx, chromedp.EmulateViewport(640, 360,

@@ -15,7 +15,8 @@
 //   - Dash is a button held down above and left of the aim stick's corner.
 //   - SCORES toggles the scoreboard; CHAT opens a list of QuickMessages (a
 //     canvas cannot summon a phone's on-screen keyboard): a tap on one says
-//     it, a tap anywhere else closes the list.
+//     it, a tap anywhere else closes the list. MENU opens the pause menu,
+//     as Esc does, whose items and settings then take taps as clicks.
 //
 // Nothing shows until a finger touches the screen: mouse and keyboard
 // players never see the controls.
@@ -91,9 +92,9 @@ type Layout struct {
 	MoveRest, AimRest Point
 	// Top is the top bar's height: a finger landing above it starts no stick.
 	Top float64
-	// Dash is the dash button; Scores and Chat the buttons top left.
-	Dash         Circle
-	Scores, Chat Rect
+	// Dash is the dash button; Scores, Chat and Menu the buttons top left.
+	Dash               Circle
+	Scores, Chat, Menu Rect
 	// ChatRows are the quick messages' rows, while the list is open, and
 	// ChatPanel the panel around them.
 	ChatPanel Rect
@@ -115,6 +116,7 @@ func NewLayout(w, h float64) Layout {
 	l.Dash = Circle{X: l.AimRest.X - 1.9*l.Radius, Y: l.AimRest.Y - 1.1*l.Radius, R: r}
 	l.Scores = Rect{X: 16, Y: 76, W: 132, H: 48}
 	l.Chat = Rect{X: l.Scores.X + l.Scores.W + 12, Y: 76, W: 108, H: 48}
+	l.Menu = Rect{X: l.Chat.X + l.Chat.W + 12, Y: 76, W: 108, H: 48}
 	pw := min(560, w-40)
 	rowH := 64.0
 	ph := rowH*QuickCount + 24
@@ -172,6 +174,8 @@ type Output struct {
 	Scoreboard bool
 	// Say is the quick message tapped this frame ("" if none).
 	Say string
+	// Menu is set the frame MENU is tapped: open the pause menu.
+	Menu bool
 }
 
 // Pad is the touch controls' state from frame to frame. Its zero value is
@@ -217,7 +221,7 @@ func (p *Pad) Update(l Layout, touches []Touch) Output {
 		case p.Aim.Held && t.ID == p.Aim.ID:
 			p.Aim.follow(t.X, t.Y)
 		case !p.wasDown(t.ID):
-			if s := p.press(l, t); s != "" {
+			if s := p.press(l, t, &out); s != "" {
 				out.Say = s
 			}
 		}
@@ -243,8 +247,8 @@ func (p *Pad) Update(l Layout, touches []Touch) Output {
 }
 
 // press handles a finger that just landed; it returns the quick message it
-// chose, if any.
-func (p *Pad) press(l Layout, t Touch) string {
+// chose, if any, and notes a tap on MENU in out.
+func (p *Pad) press(l Layout, t Touch, out *Output) string {
 	if p.ChatOpen {
 		p.ChatOpen = false
 		for i, r := range l.ChatRows {
@@ -259,6 +263,8 @@ func (p *Pad) press(l Layout, t Touch) string {
 		p.Scoreboard = !p.Scoreboard
 	case l.Chat.Contains(t.X, t.Y):
 		p.ChatOpen = true
+	case l.Menu.Contains(t.X, t.Y):
+		out.Menu = true
 	case l.Dash.Contains(t.X, t.Y):
 		p.DashHeld, p.dashID = true, t.ID
 	case t.Y < l.Top:

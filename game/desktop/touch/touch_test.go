@@ -28,7 +28,7 @@ func TestLayoutFits(t *testing.T) {
 		stick := func(p Point) Rect { return Rect{p.X - l.Radius, p.Y - l.Radius, 2 * l.Radius, 2 * l.Radius} }
 		named := map[string]Rect{
 			"move": stick(l.MoveRest), "aim": stick(l.AimRest), "dash": circleRect(l.Dash),
-			"scores": l.Scores, "chat": l.Chat,
+			"scores": l.Scores, "chat": l.Chat, "menu": l.Menu,
 		}
 		for n, r := range named {
 			if r.X < 0 || r.Y < 0 || r.X+r.W > l.W || r.Y+r.H > l.H-64 {
@@ -196,5 +196,17 @@ func TestButtons(t *testing.T) {
 	p.Update(l, nil)
 	if p.Update(l, []Touch{{ID: 10, X: l.W - 20, Y: 20}}); p.Aim.Held || p.Move.Held {
 		t.Error("a touch in the top bar started a stick")
+	}
+	// MENU: asks for the pause menu on the frame it lands, once.
+	p.Update(l, nil)
+	m := l.Menu.Center()
+	if out = p.Update(l, []Touch{{ID: 11, X: m.X, Y: m.Y}}); !out.Menu || p.Move.Held || p.Aim.Held || p.ChatOpen || p.Scoreboard {
+		t.Errorf("MENU: %+v (move %v aim %v chat %v scores %v)", out, p.Move.Held, p.Aim.Held, p.ChatOpen, p.Scoreboard)
+	}
+	if out = p.Update(l, []Touch{{ID: 11, X: m.X, Y: m.Y}}); out.Menu {
+		t.Error("MENU asked again while the finger stayed down")
+	}
+	if out = p.Update(l, nil); out.Menu {
+		t.Error("MENU asked again when the finger lifted")
 	}
 }
