@@ -155,14 +155,8 @@ func (c *conn) opened(ch transport.Channel) {
 
 // Send sends p on channel ch without blocking.
 func (c *conn) Send(ch transport.Channel, p []byte) error {
-	if ch >= transport.NumChannels {
-		return ErrUnknownChannel
-	}
-	if len(p) > transport.MaxMessageSize {
-		return transport.ErrTooLarge
-	}
-	if c.Closed() {
-		return transport.ErrClosed
+	if err := c.CheckSend(ch, p); err != nil {
+		return err
 	}
 	dc := c.chans[ch]
 	o := &c.out[ch]
@@ -177,24 +171,8 @@ func (c *conn) Send(ch transport.Channel, p []byte) error {
 		o.buf = js.Global().Get("Uint8Array").New(transport.MaxMessageSize)
 	}
 	js.CopyBytesToJS(o.buf, p)
-	if _, err := call(dc, "send", o.buf.Call("subarray", 0, len(p))); err != nil {
-		if c.Closed() {
-			return transport.ErrClosed
-		}
-		err = fmt.Errorf("%w: send on %s: %v", transport.ErrClosed, ch, err)
-		c.Fail(err)
-		return err
-	}
-	c.Sends.Sent(len(p))
-	return nil
-}
-
-// Close ends the connection: it closes the channels and the
-// RTCPeerConnection and releases the handlers. It is safe to call more
-// than once.
-func (c *conn) Close() error {
-	c.shutdown(nil)
-	return nil
+	_, err := call(dc, "send", o.buf.Call("subarray", 0, len(p)))
+	return c.AfterSend(ch, len(p), err)
 }
 
 // shutdown ends the connection once: it stops the inbox (StartEnding),

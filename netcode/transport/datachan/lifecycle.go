@@ -24,11 +24,13 @@ import (
 // once, so a Close during an ending in progress does not wait for it.
 // Messages that arrived before the end can still be received after Done.
 //
-// A transport's connection embeds a *Lifecycle, whose Receive, Done and
-// Stats are those of [transport.Conn]. Safe for concurrent use.
+// A transport's connection embeds a *Lifecycle, whose Receive, Close, Done
+// and Stats are those of [transport.Conn]; its Send begins with CheckSend
+// and ends with AfterSend. Safe for concurrent use.
 type Lifecycle struct {
-	// Sends counts what the connection's Send hands to the network and what
-	// it drops as congested; Stats reports them.
+	// Sends counts what the connection's Send hands to the network
+	// (AfterSend counts it) and what it drops as congested; Stats reports
+	// them.
 	Sends SendCounters
 
 	inbox             *Inbox
@@ -47,8 +49,9 @@ type Lifecycle struct {
 
 // NewLifecycle returns the lifecycle of a new connection with cfg's
 // limits (cfg's defaults apply), logging to log. end is the transport's
-// teardown: [Lifecycle.Fail] runs it on a goroutine of its own, and it must
-// call StartEnding first and FinishEnding last.
+// teardown: Close runs it with a nil cause and [Lifecycle.Fail] on a
+// goroutine of its own; it must call StartEnding first and FinishEnding
+// last.
 func NewLifecycle(cfg Config, log *slog.Logger, end func(cause error)) *Lifecycle {
 	cfg = cfg.WithDefaults()
 	return &Lifecycle{
@@ -74,6 +77,52 @@ func (l *Lifecycle) Push(ch transport.Channel, p []byte) {
 // arrived before the connection ended can still be received after Done.
 func (l *Lifecycle) Receive(fn func(ch transport.Channel, p []byte)) int {
 	return l.inbox.Receive(fn)
+}
+
+// CheckSend returns the error Send must return before it tries to send p
+// on channel ch: [ErrUnknownChannel] for a channel outside
+// [0, transport.NumChannels), [transport.ErrTooLarge] for a message over
+// [transport.MaxMessageSize], [transport.ErrClosed] once the connection is
+// closed; nil if p may go.
+func (l *Lifecycle) CheckSend(ch transport.Channel, p []byte) error {
+	switch {
+	case ch >= transport.NumChannels:
+		return ErrUnknownChannel
+	case len(p) > transport.MaxMessageSize:
+		return transport.ErrTooLarge
+	case l.closed.Load():
+		return transport.ErrClosed
+	}
+	return nil
+}
+
+// AfterSend returns what Send returns once the WebRTC stack has taken
+// (err nil) or refused (err) a message of n bytes on channel ch: nil, the
+// message counted; [transport.ErrClosed] if the connection closed
+// meanwhile; otherwise an error wrapping transport.ErrClosed and err, for
+// which the connection ends, as Fail does.
+func (l *Lifecycle) AfterSend(ch transport.Channel, n int, err error) error {
+	if err != nil {
+		if l.closed.Load() {
+			return transport.ErrClosed
+		}
+		err = fmt.Errorf("%w: send on %s: %v", transport.ErrClosed, ch, err)
+		l.Fail(err)
+		return err
+	}
+	l.Sends.Sent(n)
+	return nil
+}
+
+// Close ends the connection and waits for the transport's teardown to
+// finish. If the connection is already ending (its peer left, the network
+// failed, or another Close is at work), Close returns at once instead of
+// waiting for that: a match loop that drops a player must not stall on a
+// teardown in progress. Done is closed when the connection has ended.
+// Close is safe to call more than once and returns nil.
+func (l *Lifecycle) Close() error {
+	l.end(nil)
+	return nil
 }
 
 // Done is closed when the connection has ended.

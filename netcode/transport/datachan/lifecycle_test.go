@@ -5,21 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sightline-game/sightline/netcode/transport"
 )
 
-// lifeConn is the smallest transport over a Lifecycle: its teardown counts
-// itself and can be held open by a test.
+// lifeConn is the smallest transport over a Lifecycle: its teardown
+// records the cause it was given and can be held open by a test.
 type lifeConn struct {
 	*Lifecycle
-	teardowns atomic.Int32
-	hold      chan struct{} // if not nil, the teardown waits for it to close
+	hold chan struct{} // if not nil, the teardown waits for it to close
+
+	tornMu sync.Mutex
+	torn   []error // the cause of every teardown
 }
 
 func newLifeConn(cfg Config, log *slog.Logger) *lifeConn {
@@ -35,11 +37,20 @@ func (c *lifeConn) shutdown(cause error) {
 	if !c.StartEnding(cause) {
 		return
 	}
-	c.teardowns.Add(1)
+	c.tornMu.Lock()
+	c.torn = append(c.torn, cause)
+	c.tornMu.Unlock()
 	if c.hold != nil {
 		<-c.hold
 	}
 	c.FinishEnding()
+}
+
+// teardowns returns the causes the teardown was run for.
+func (c *lifeConn) teardowns() []error {
+	c.tornMu.Lock()
+	defer c.tornMu.Unlock()
+	return append([]error(nil), c.torn...)
 }
 
 // waitDone fails the test if c does not end within a few seconds.
@@ -60,11 +71,13 @@ func TestLifecycleEndsOnceForTheFirstCause(t *testing.T) {
 	}
 	c.shutdown(first)
 	c.shutdown(errors.New("later"))
-	c.shutdown(nil)
+	if err := c.Close(); err != nil {
+		t.Fatalf("Close after the end: %v", err)
+	}
 	c.Fail(errors.New("failed later"))
 	waitDone(t, c)
-	if n := c.teardowns.Load(); n != 1 {
-		t.Fatalf("torn down %d times, want 1", n)
+	if torn := c.teardowns(); len(torn) != 1 || torn[0] != first {
+		t.Fatalf("torn down for %v, want once for %v", torn, first)
 	}
 	if !c.Closed() || c.Err() != first {
 		t.Fatalf("after the end: closed %v, err %v; want true, %v", c.Closed(), c.Err(), first)
@@ -73,8 +86,17 @@ func TestLifecycleEndsOnceForTheFirstCause(t *testing.T) {
 
 func TestLifecycleCloseHasNoCause(t *testing.T) {
 	c := newLifeConn(Config{}, nil)
-	c.shutdown(nil)
-	waitDone(t, c)
+	if err := c.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	select {
+	case <-c.Done():
+	default:
+		t.Fatal("Close returned before Done was closed")
+	}
+	if torn := c.teardowns(); len(torn) != 1 || torn[0] != nil {
+		t.Fatalf("torn down for %v, want once for nil", torn)
+	}
 	if err := c.Err(); err != nil {
 		t.Fatalf("ended by Close, err %v; want nil", err)
 	}
@@ -97,10 +119,13 @@ func TestLifecycleFailFromManyGoroutines(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				start.Wait()
-				if i%2 == 0 {
+				switch i % 3 {
+				case 0:
 					c.Fail(causes[i])
-				} else {
+				case 1:
 					c.shutdown(causes[i])
+				default:
+					c.Push(transport.Snapshots, []byte{byte(i)})
 				}
 				_ = c.Closed()
 				_ = c.Stats()
@@ -109,16 +134,13 @@ func TestLifecycleFailFromManyGoroutines(t *testing.T) {
 		start.Done()
 		wg.Wait()
 		waitDone(t, c)
-		if got := c.teardowns.Load(); got != 1 {
-			t.Fatalf("round %d: torn down %d times, want 1", round, got)
+		torn := c.teardowns()
+		if len(torn) != 1 {
+			t.Fatalf("round %d: torn down %d times, want 1", round, len(torn))
 		}
 		err := c.Err()
-		found := false
-		for _, cause := range causes {
-			found = found || err == cause
-		}
-		if !found {
-			t.Fatalf("round %d: err %v is none of the causes given", round, err)
+		if err != torn[0] || !slices.Contains(causes, err) {
+			t.Fatalf("round %d: err %v, torn down for %v; want the same, one of the causes given", round, err, torn[0])
 		}
 	}
 }
@@ -131,7 +153,7 @@ func TestLifecycleCloseDuringEnding(t *testing.T) {
 	cause := fmt.Errorf("%w: channel closed", ErrPeerGone)
 	c.Fail(cause)
 	deadline := time.Now().Add(5 * time.Second)
-	for c.teardowns.Load() == 0 {
+	for len(c.teardowns()) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("Fail did not start the teardown")
 		}
@@ -139,7 +161,7 @@ func TestLifecycleCloseDuringEnding(t *testing.T) {
 	}
 	returned := make(chan struct{})
 	go func() {
-		c.shutdown(nil)
+		_ = c.Close()
 		close(returned)
 	}()
 	select {
@@ -157,8 +179,8 @@ func TestLifecycleCloseDuringEnding(t *testing.T) {
 	}
 	close(c.hold)
 	waitDone(t, c)
-	if n := c.teardowns.Load(); n != 1 {
-		t.Fatalf("torn down %d times, want 1", n)
+	if torn := c.teardowns(); len(torn) != 1 || torn[0] != cause {
+		t.Fatalf("torn down for %v, want once for %v", torn, cause)
 	}
 }
 
@@ -166,8 +188,7 @@ func TestLifecycleReceiveAfterDone(t *testing.T) {
 	c := newLifeConn(Config{}, nil)
 	c.Push(transport.Events, []byte("before"))
 	c.Push(transport.Snapshots, []byte("snap"))
-	c.shutdown(nil)
-	waitDone(t, c)
+	_ = c.Close()
 	c.Push(transport.Events, []byte("after"))
 	var got []string
 	if n := c.Receive(func(ch transport.Channel, p []byte) { got = append(got, ch.String()+":"+string(p)) }); n != 2 {
@@ -176,7 +197,9 @@ func TestLifecycleReceiveAfterDone(t *testing.T) {
 	if strings.Join(got, " ") != "events:before snapshots:snap" {
 		t.Fatalf("received %q after Done", got)
 	}
-	c.Sends.Sent(7)
+	if err := c.AfterSend(transport.Events, 7, nil); err != nil {
+		t.Fatalf("AfterSend of a message taken: %v", err)
+	}
 	c.Sends.Congested()
 	want := transport.Stats{SentMessages: 1, SentBytes: 7, Congested: 1, ReceivedMessages: 2, ReceivedBytes: 10}
 	if got := c.Stats(); got != want {
@@ -213,6 +236,7 @@ func TestLifecyclePeerState(t *testing.T) {
 		{"disconnected twice", []string{"disconnected", "disconnected"}, "disconnected", "webrtc: peer gone: disconnected for 20ms"},
 		{"reconnected", []string{"disconnected", "connected"}, "connected", ""},
 		{"recovered by the time", []string{"disconnected"}, "connected", ""},
+		{"reconnecting by the time", []string{"disconnected"}, "connecting", ""},
 		{"connecting", []string{"new", "connecting"}, "connecting", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -226,7 +250,7 @@ func TestLifecyclePeerState(t *testing.T) {
 					t.Fatalf("ended: %v", c.Err())
 				case <-time.After(10 * timeout):
 				}
-				c.shutdown(nil)
+				_ = c.Close()
 				return
 			}
 			waitDone(t, c)
@@ -246,7 +270,7 @@ func TestLifecycleEndStopsDisconnectTimer(t *testing.T) {
 	if !armed {
 		t.Fatal("disconnected armed no timer")
 	}
-	c.shutdown(nil)
+	_ = c.Close()
 	c.PeerState("disconnected", func() string { return "disconnected" })
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -281,4 +305,55 @@ func dropTime(groups []string, a slog.Attr) slog.Attr {
 		return slog.Attr{}
 	}
 	return a
+}
+
+func TestLifecycleCheckSend(t *testing.T) {
+	c := newLifeConn(Config{}, nil)
+	for _, tc := range []struct {
+		ch   transport.Channel
+		n    int
+		want error
+	}{
+		{transport.Snapshots, 0, nil},
+		{transport.Events, transport.MaxMessageSize, nil},
+		{transport.Events, transport.MaxMessageSize + 1, transport.ErrTooLarge},
+		{transport.NumChannels, 1, ErrUnknownChannel},
+	} {
+		if err := c.CheckSend(tc.ch, make([]byte, tc.n)); err != tc.want {
+			t.Errorf("CheckSend(%v, %d bytes) = %v, want %v", tc.ch, tc.n, err, tc.want)
+		}
+	}
+	_ = c.Close()
+	if err := c.CheckSend(transport.Inputs, []byte{1}); err != transport.ErrClosed {
+		t.Fatalf("CheckSend after Close = %v, want ErrClosed", err)
+	}
+}
+
+func TestLifecycleAfterSend(t *testing.T) {
+	refused := errors.New("data channel is not open")
+
+	c := newLifeConn(Config{}, nil)
+	if err := c.AfterSend(transport.Inputs, 5, nil); err != nil {
+		t.Fatalf("a message taken: %v", err)
+	}
+	err := c.AfterSend(transport.Inputs, 5, refused)
+	if !errors.Is(err, transport.ErrClosed) || err.Error() != "transport: connection closed: send on inputs: data channel is not open" {
+		t.Fatalf("a message refused: %v", err)
+	}
+	waitDone(t, c)
+	if c.Err() != err {
+		t.Fatalf("ended for %v, want the send's error %v", c.Err(), err)
+	}
+	if s := c.Stats(); s.SentMessages != 1 || s.SentBytes != 5 {
+		t.Fatalf("counted %d messages, %d bytes sent; want 1, 5", s.SentMessages, s.SentBytes)
+	}
+
+	closed := newLifeConn(Config{}, nil)
+	_ = closed.Close()
+	if err := closed.AfterSend(transport.Events, 3, refused); err != transport.ErrClosed {
+		t.Fatalf("a message refused after Close: %v, want ErrClosed", err)
+	}
+	if closed.Err() != nil {
+		t.Fatalf("a refusal after Close changed the cause to %v", closed.Err())
+	}
 }

@@ -94,14 +94,8 @@ func (c *conn) setChannel(ch transport.Channel, dc *webrtc.DataChannel) error {
 
 // Send sends p on channel ch without blocking.
 func (c *conn) Send(ch transport.Channel, p []byte) error {
-	if ch >= transport.NumChannels {
-		return ErrUnknownChannel
-	}
-	if len(p) > transport.MaxMessageSize {
-		return transport.ErrTooLarge
-	}
-	if c.Closed() {
-		return transport.ErrClosed
+	if err := c.CheckSend(ch, p); err != nil {
+		return err
 	}
 	dc := c.chans[ch].Load()
 	if dc == nil {
@@ -111,26 +105,7 @@ func (c *conn) Send(ch transport.Channel, p []byte) error {
 		c.Sends.Congested()
 		return transport.ErrCongested
 	}
-	if err := dc.Send(p); err != nil {
-		if c.Closed() {
-			return transport.ErrClosed
-		}
-		err = fmt.Errorf("%w: send on %s: %v", transport.ErrClosed, ch, err)
-		c.Fail(err)
-		return err
-	}
-	c.Sends.Sent(len(p))
-	return nil
-}
-
-// Close ends the connection and waits until its goroutines have ended. If
-// the connection is already ending (its peer left, the network failed, or
-// another Close is at work), Close returns at once instead of waiting for
-// that: a match loop that drops a player must not stall on a teardown in
-// progress. Done is closed when the connection has ended.
-func (c *conn) Close() error {
-	c.shutdown(nil)
-	return nil
+	return c.AfterSend(ch, len(p), dc.Send(p))
 }
 
 // shutdown ends the connection once: it stops the queue (StartEnding),
