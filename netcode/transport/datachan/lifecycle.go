@@ -50,8 +50,8 @@ type Lifecycle struct {
 // NewLifecycle returns the lifecycle of a new connection with cfg's
 // limits (cfg's defaults apply), logging to log. end is the transport's
 // teardown: Close runs it with a nil cause and [Lifecycle.Fail] on a
-// goroutine of its own; it must call StartEnding first and FinishEnding
-// last.
+// goroutine of its own. It must begin with StartEnding and, when that
+// returns true, call FinishEnding once its own resources are freed.
 func NewLifecycle(cfg Config, log *slog.Logger, end func(cause error)) *Lifecycle {
 	cfg = cfg.WithDefaults()
 	return &Lifecycle{
