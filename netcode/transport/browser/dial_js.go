@@ -60,7 +60,7 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 	c.checkGathered() // gathering may have completed already
 	select {
 	case <-c.gathered:
-	case <-c.done:
+	case <-c.Done():
 		return nil, fmt.Errorf("browser: gathering candidates: %w", c.endErr())
 	case <-ctx.Done():
 		return fail(fmt.Errorf("browser: gathering candidates: %w", ctx.Err()))
@@ -82,7 +82,7 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 	case <-c.ready:
 		log.Debug("connected")
 		return c, nil
-	case <-c.done:
+	case <-c.Done():
 		return nil, fmt.Errorf("browser: connecting: %w", c.endErr())
 	case <-ctx.Done():
 		return fail(fmt.Errorf("browser: opening channels: %w", ctx.Err()))
@@ -100,7 +100,7 @@ func awaitCall(ctx context.Context, v js.Value, method string, args ...any) (js.
 
 // endErr returns why the connection ended, transport.ErrClosed if by Close.
 func (c *conn) endErr() error {
-	if err := c.err(); err != nil {
+	if err := c.Err(); err != nil {
 		return err
 	}
 	return transport.ErrClosed

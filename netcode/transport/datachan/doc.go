@@ -1,6 +1,7 @@
 // Package datachan holds what the two WebRTC transports share, in plain Go
 // with no WebRTC stack behind it: the limits of a connection ([Config]), its
-// bounded receive queue ([Inbox] over [Queue]), the signalling exchange's
+// bounded receive queue ([Inbox] over [Queue]), how it ends, once and for
+// one cause ([Lifecycle], which holds the inbox), the signalling exchange's
 // JSON body and protocol version ([SDPMessage], [ProtocolVersion], [RetryAfter])
 // and the sentinel errors both report.
 //

@@ -1,12 +1,10 @@
 package webrtc
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/pion/webrtc/v4"
 	"github.com/sightline-game/sightline/netcode/transport"
@@ -28,20 +26,13 @@ type conn struct {
 	onReady  func()
 	onClosed func()
 
-	inbox *datachan.Inbox // filled by the channels' readers, drained by Receive
-
 	mu       sync.Mutex
-	closing  bool // set first thing in shutdown: no more attaching or timers
-	cause    error
 	openMask uint8
-	discTime *time.Timer // pending end of a disconnected state
+	ready    chan struct{} // closed when all four channels are open
 
-	closed atomic.Bool
-	ending atomic.Bool   // set by the one call of shutdown that tears down
-	ready  chan struct{} // closed when all four channels are open
-	done   chan struct{} // closed when the connection has ended
-
-	sends datachan.SendCounters
+	// Lifecycle holds the inbox, filled by the channels' readers and
+	// drained by Receive, the counters, and the connection's end.
+	*datachan.Lifecycle
 
 	platformConn
 }
@@ -53,42 +44,18 @@ func newConn(pc *webrtc.PeerConnection, cfg ConnConfig, log *slog.Logger) *conn 
 		pc:    pc,
 		cfg:   cfg.WithDefaults(),
 		log:   log,
-		inbox: datachan.NewInbox(cfg),
 		ready: make(chan struct{}),
-		done:  make(chan struct{}),
 	}
+	c.Lifecycle = datachan.NewLifecycle(cfg, log, c.shutdown)
 	return c
 }
 
 // watchState ends the connection when the PeerConnection fails, closes, or
 // stays disconnected for longer than DisconnectTimeout.
 func (c *conn) watchState() {
+	current := func() string { return c.pc.ConnectionState().String() }
 	c.pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
-		c.log.Debug("peer connection state", "state", s.String())
-		switch s {
-		case webrtc.PeerConnectionStateFailed:
-			c.fail(fmt.Errorf("%w: connection failed", ErrPeerGone))
-		case webrtc.PeerConnectionStateClosed:
-			c.fail(fmt.Errorf("%w: connection closed", ErrPeerGone))
-		case webrtc.PeerConnectionStateDisconnected:
-			c.mu.Lock()
-			if c.discTime == nil && !c.closing {
-				d := c.cfg.DisconnectTimeout
-				c.discTime = time.AfterFunc(d, func() {
-					if c.pc.ConnectionState() == webrtc.PeerConnectionStateDisconnected {
-						c.fail(fmt.Errorf("%w: disconnected for %v", ErrPeerGone, d))
-					}
-				})
-			}
-			c.mu.Unlock()
-		case webrtc.PeerConnectionStateConnected:
-			c.mu.Lock()
-			if c.discTime != nil {
-				c.discTime.Stop()
-				c.discTime = nil
-			}
-			c.mu.Unlock()
-		}
+		c.PeerState(s.String(), current)
 	})
 }
 
@@ -103,11 +70,11 @@ func (c *conn) setChannel(ch transport.Channel, dc *webrtc.DataChannel) error {
 	}
 	dc.OnOpen(func() {
 		if err := c.attach(ch, dc); err != nil {
-			c.fail(fmt.Errorf("webrtc: attach %s channel: %w", ch, err))
+			c.Fail(fmt.Errorf("webrtc: attach %s channel: %w", ch, err))
 			return
 		}
 		c.mu.Lock()
-		if c.closing {
+		if c.Closed() {
 			c.mu.Unlock()
 			return
 		}
@@ -125,113 +92,32 @@ func (c *conn) setChannel(ch transport.Channel, dc *webrtc.DataChannel) error {
 	return nil
 }
 
-// push queues a copy of a received message. It runs on the channels' reading
-// goroutines (natively) or in the browser's message callbacks.
-func (c *conn) push(ch transport.Channel, p []byte) {
-	if !c.inbox.Push(ch, p) {
-		c.fail(fmt.Errorf("%w: %d messages waiting", ErrEventsOverflow, c.cfg.ReceiveQueueLen))
-	}
-}
-
 // Send sends p on channel ch without blocking.
 func (c *conn) Send(ch transport.Channel, p []byte) error {
-	if ch >= transport.NumChannels {
-		return ErrUnknownChannel
-	}
-	if len(p) > transport.MaxMessageSize {
-		return transport.ErrTooLarge
-	}
-	if c.closed.Load() {
-		return transport.ErrClosed
+	if err := c.CheckSend(ch, p); err != nil {
+		return err
 	}
 	dc := c.chans[ch].Load()
 	if dc == nil {
 		return transport.ErrClosed
 	}
 	if c.cfg.Congested(ch, dc.BufferedAmount(), len(p)) {
-		c.sends.Congested()
+		c.Sends.Congested()
 		return transport.ErrCongested
 	}
-	if err := dc.Send(p); err != nil {
-		if c.closed.Load() {
-			return transport.ErrClosed
-		}
-		err = fmt.Errorf("%w: send on %s: %v", transport.ErrClosed, ch, err)
-		c.fail(err)
-		return err
-	}
-	c.sends.Sent(len(p))
-	return nil
+	return c.AfterSend(ch, len(p), dc.Send(p))
 }
 
-// Receive calls fn for every queued message in arrival order. Messages that
-// arrived before the connection ended can still be received after Done.
-func (c *conn) Receive(fn func(ch transport.Channel, p []byte)) int {
-	return c.inbox.Receive(fn)
-}
-
-// Close ends the connection and waits until its goroutines have ended. If
-// the connection is already ending (its peer left, the network failed, or
-// another Close is at work), Close returns at once instead of waiting for
-// that: a match loop that drops a player must not stall on a teardown in
-// progress. Done is closed when the connection has ended.
-func (c *conn) Close() error {
-	c.shutdown(nil)
-	return nil
-}
-
-// Done is closed when the connection has ended.
-func (c *conn) Done() <-chan struct{} { return c.done }
-
-// Stats returns the connection's counters. ReceivedMessages counts messages
-// taken off the network, including those later dropped from a full receive
-// queue (QueueDropped).
-func (c *conn) Stats() transport.Stats { return c.sends.Stats(c.inbox) }
-
-// err returns why the connection ended (nil if by Close or still open).
-func (c *conn) err() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.cause
-}
-
-// fail ends the connection for cause without waiting; it is safe to call
-// from pion's callbacks and from the connection's own goroutines.
-func (c *conn) fail(cause error) {
-	if c.closed.Load() {
-		return
-	}
-	go c.shutdown(cause)
-}
-
-// shutdown ends the connection once: it stops the queue, closes the data
-// channels and the PeerConnection, waits for the reading goroutines, closes
-// done and runs onClosed. Calls after the first return at once.
+// shutdown ends the connection once: it stops the queue (StartEnding),
+// closes the data channels and the PeerConnection, waits for the reading
+// goroutines, closes Done and runs onClosed. Calls after the first return at
+// once.
 func (c *conn) shutdown(cause error) {
-	if !c.ending.CompareAndSwap(false, true) {
+	if !c.StartEnding(cause) {
 		return
-	}
-	c.inbox.Stop()
-	c.mu.Lock()
-	c.closing = true
-	c.cause = cause
-	if c.discTime != nil {
-		c.discTime.Stop()
-		c.discTime = nil
-	}
-	c.mu.Unlock()
-	c.closed.Store(true)
-
-	switch {
-	case cause == nil:
-		c.log.Debug("connection closed")
-	case errors.Is(cause, ErrPeerGone):
-		c.log.Info("connection ended", "reason", cause.Error())
-	default:
-		c.log.Warn("connection ended", "reason", cause.Error())
 	}
 	c.closePlatform()
-	close(c.done)
+	c.FinishEnding()
 	if c.onClosed != nil {
 		c.onClosed()
 	}

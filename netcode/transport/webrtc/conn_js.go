@@ -29,13 +29,13 @@ func (c *conn) prepare(ch transport.Channel, dc *webrtc.DataChannel) error {
 	f := js.FuncOf(func(this js.Value, args []js.Value) any {
 		data := args[0].Get("data")
 		if data.Type() == js.TypeString {
-			c.push(ch, []byte(data.String()))
+			c.Push(ch, []byte(data.String()))
 			return nil
 		}
 		u8 := uint8Array.New(data)
 		n := u8.Get("byteLength").Int()
 		if n > transport.MaxMessageSize {
-			c.fail(fmt.Errorf("%w: message of %d bytes on %s", transport.ErrTooLarge, n, ch))
+			c.Fail(fmt.Errorf("%w: message of %d bytes on %s", transport.ErrTooLarge, n, ch))
 			return nil
 		}
 		if cap(scratch) < n {
@@ -43,7 +43,7 @@ func (c *conn) prepare(ch transport.Channel, dc *webrtc.DataChannel) error {
 		}
 		scratch = scratch[:n]
 		js.CopyBytesToGo(scratch, u8)
-		c.push(ch, scratch)
+		c.Push(ch, scratch)
 		return nil
 	})
 	c.mu.Lock()
@@ -51,7 +51,7 @@ func (c *conn) prepare(ch transport.Channel, dc *webrtc.DataChannel) error {
 	c.mu.Unlock()
 	v.Set("onmessage", f)
 	dc.OnClose(func() {
-		c.fail(fmt.Errorf("%w: %s channel closed", ErrPeerGone, ch))
+		c.Fail(fmt.Errorf("%w: %s channel closed", ErrPeerGone, ch))
 	})
 	return nil
 }

@@ -33,7 +33,7 @@ func (c *conn) attach(ch transport.Channel, dc *webrtc.DataChannel) error {
 		return err
 	}
 	c.mu.Lock()
-	if c.closing {
+	if c.Closed() {
 		c.mu.Unlock()
 		_ = rwc.Close()
 		return transport.ErrClosed
@@ -53,13 +53,13 @@ func (c *conn) readLoop(ch transport.Channel, rwc datachannel.ReadWriteCloser) {
 		n, _, err := rwc.ReadDataChannel(buf)
 		if err != nil {
 			if errors.Is(err, io.ErrShortBuffer) {
-				c.fail(fmt.Errorf("%w: message over %d bytes on %s", transport.ErrTooLarge, transport.MaxMessageSize, ch))
+				c.Fail(fmt.Errorf("%w: message over %d bytes on %s", transport.ErrTooLarge, transport.MaxMessageSize, ch))
 			} else {
-				c.fail(fmt.Errorf("%w: %s channel closed (%v)", ErrPeerGone, ch, err))
+				c.Fail(fmt.Errorf("%w: %s channel closed (%v)", ErrPeerGone, ch, err))
 			}
 			return
 		}
-		c.push(ch, buf[:n])
+		c.Push(ch, buf[:n])
 	}
 }
 

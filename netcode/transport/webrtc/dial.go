@@ -86,8 +86,8 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 	case <-c.ready:
 		log.Debug("connected")
 		return c, nil
-	case <-c.done:
-		err := c.err()
+	case <-c.Done():
+		err := c.Err()
 		if err == nil {
 			err = transport.ErrClosed
 		}

@@ -434,14 +434,14 @@ func (s *Server) startSession(r *http.Request, log *slog.Logger) (*conn, rejecti
 	c := newConn(pc, s.cfg.ConnConfig, log)
 	// The timer is armed once the session is registered.
 	timer := time.AfterFunc(time.Duration(math.MaxInt64), func() {
-		if c.closed.Load() {
+		if c.Closed() {
 			return
 		}
 		select {
 		case <-c.ready:
 		default:
 			s.stats.timedOut.Add(1)
-			c.fail(fmt.Errorf("rejecting peer: %w (%v)", ErrConnectTimeout, s.cfg.ConnectTimeout))
+			c.Fail(fmt.Errorf("rejecting peer: %w (%v)", ErrConnectTimeout, s.cfg.ConnectTimeout))
 		}
 	})
 	c.onReady = func() {
@@ -465,7 +465,7 @@ func (s *Server) startSession(r *http.Request, log *slog.Logger) (*conn, rejecti
 			err = c.setChannel(ch, dc)
 		}
 		if err != nil {
-			c.fail(fmt.Errorf("rejecting peer: %w", err))
+			c.Fail(fmt.Errorf("rejecting peer: %w", err))
 		}
 	})
 	return c, rejection{}, true
@@ -503,7 +503,7 @@ func (s *Server) answer(ctx context.Context, c *conn, offer string, log *slog.Lo
 	defer cancel()
 	select {
 	case <-gathered:
-	case <-c.done:
+	case <-c.Done():
 		return "", s.other("server closed"), false
 	case <-gatherCtx.Done():
 		c.Close()
@@ -693,7 +693,7 @@ func (s *Server) AcceptRoute(ctx context.Context, route string) (transport.Conn,
 			} else {
 				s.acceptQ[route] = q
 			}
-			if c.closed.Load() {
+			if c.Closed() {
 				continue
 			}
 			more := len(q) > 0
@@ -740,7 +740,7 @@ func (s *Server) Close() error {
 		go func() {
 			defer wg.Done()
 			c.Close()
-			<-c.done // if another goroutine was tearing it down
+			<-c.Done() // if another goroutine was tearing it down
 		}()
 	}
 	wg.Wait()

@@ -158,7 +158,7 @@ func TestVNetBlackout(t *testing.T) {
 	start := time.Now()
 	for who, c := range map[string]transport.Conn{"client": cc, "server": sc} {
 		waitDone(t, c, 5*time.Second)
-		err := c.(*conn).err()
+		err := c.(*conn).Err()
 		t.Logf("%s ended %v after the blackout: %v", who, time.Since(start).Round(time.Millisecond), err)
 		if !errors.Is(err, ErrPeerGone) || !strings.Contains(err.Error(), "disconnected") {
 			t.Errorf("%s: cause %v, want disconnected", who, err)

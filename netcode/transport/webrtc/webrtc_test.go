@@ -313,7 +313,7 @@ func TestCloseReachesPeer(t *testing.T) {
 			if !slices.Equal(got, []uint32{99}) {
 				t.Errorf("final event: got %v", got)
 			}
-			if err := to.(*conn).err(); !errors.Is(err, ErrPeerGone) {
+			if err := to.(*conn).Err(); !errors.Is(err, ErrPeerGone) {
 				t.Errorf("peer's cause = %v, want ErrPeerGone", err)
 			}
 			deadline := time.Now().Add(2 * time.Second)
@@ -399,7 +399,7 @@ func TestEventsOverflowClosesConnection(t *testing.T) {
 		}
 	}
 	waitDone(t, sc, 5*time.Second)
-	if err := sc.(*conn).err(); !errors.Is(err, ErrEventsOverflow) {
+	if err := sc.(*conn).Err(); !errors.Is(err, ErrEventsOverflow) {
 		t.Errorf("cause = %v, want ErrEventsOverflow", err)
 	}
 	waitDone(t, cc, 5*time.Second)
