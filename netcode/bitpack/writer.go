@@ -21,7 +21,7 @@ func (w *Writer) Reset(dst []byte) { *w = Writer{buf: dst} }
 
 // Write appends the low n bits of v (n from 0 to 32). Bits of v above n are ignored.
 func (w *Writer) Write(v uint32, n uint) {
-	w.acc |= uint64(v&mask(n)) << w.n
+	w.acc |= uint64(v&mask(n)) << (w.n & 63) // w.n < 32: the mask spares Go's check of the shift
 	w.n += n
 	if w.n >= 32 {
 		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(w.acc))
@@ -127,7 +127,7 @@ func RiceLen(v uint32, k uint) int { return int(v>>k) + 1 + int(k) }
 func (w *Writer) WriteStream(p []byte, n int) {
 	acc, k, buf := w.acc, w.n, w.buf // in registers for the loop
 	for ; n >= 32; n -= 32 {
-		acc |= uint64(binary.LittleEndian.Uint32(p)) << k
+		acc |= uint64(binary.LittleEndian.Uint32(p)) << (k & 63)
 		buf = binary.LittleEndian.AppendUint32(buf, uint32(acc))
 		acc >>= 32
 		p = p[4:]

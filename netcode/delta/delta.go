@@ -189,7 +189,10 @@ func (c *Codec) writeMask(w *bitpack.Writer, m uint32) {
 // an advance by the whole bytes written) and joins them to w at the end.
 // With riceK >= 0 the changed set's gaps, coded Rice(riceK), and the
 // packet's coding come first. It returns where in w the gaps and the
-// coding ended.
+// coding ended. Every shift by a variable count is masked to the count's
+// range (n & 63 where n < 64): Go otherwise checks each one for a count of
+// the word's width or more, three instructions a shift, and in this loop
+// that was a sixth of its instructions.
 func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, gap uint32, riceK int) (setEnd, codingEnd int) {
 	nf := len(c.bits)
 	bv, cv := base.Values(), cur.Values()
@@ -220,21 +223,21 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 				n += 40
 				binary.LittleEndian.PutUint64(buf[pos:pos+8], acc)
 				pos += int(n >> 3)
-				acc >>= n &^ 7
+				acc >>= n & 56
 				n &= 7
 			}
-			acc |= (1<<q | uint64(g&(1<<k-1))<<(q+1)) << n
+			acc |= (1<<(q&63) | uint64(g&(1<<k-1))<<((q+1)&63)) << (n & 63)
 			n += q + 1 + k // at most 7+40+15 bits
 			binary.LittleEndian.PutUint64(buf[pos:pos+8], acc)
 			pos += int(n >> 3)
-			acc >>= n &^ 7
+			acc >>= n & 56
 			n &= 7
 		}
 	}
 	setEnd = start + 8*pos + int(n)
 	if nf > 1 && maskEnc == nil && riceK >= 0 { // the mask mode
 		if p.maskMode {
-			acc |= uint64(1|p.common<<1) << n
+			acc |= uint64(1|p.common<<1) << (n & 63)
 			n += 1 + uint(nf)
 		} else {
 			n++
@@ -254,17 +257,17 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 		case nf == 1:
 		case maskEnc != nil:
 			e := ctxMask[k<<nf|int(m)]
-			acc |= uint64(e&0xffff) << n
+			acc |= uint64(e&0xffff) << (n & 63)
 			n += uint(e >> 16)
 			maskBits += int(e >> 16)
 		case !p.maskMode:
-			acc |= uint64(m) << n
+			acc |= uint64(m) << (n & 63)
 			n += uint(nf)
 		case m == p.common:
-			acc |= 1 << n
+			acc |= 1 << (n & 63)
 			n++
 		default:
-			acc |= uint64(m<<1) << n // the "common" bit 0, then the mask
+			acc |= uint64(m<<1) << (n & 63) // the "common" bit 0, then the mask
 			n += uint(nf) + 1
 		}
 		pred := brow
@@ -276,10 +279,10 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 			// Store what is pending: n < 8+32 here, so acc holds it all.
 			binary.LittleEndian.PutUint64(buf[pos:pos+8], acc)
 			pos += int(n >> 3)
-			acc >>= n &^ 7
+			acc >>= n & 56
 			n &= 7
 			f := bits.TrailingZeros32(m)
-			sh := 32 - fbits[f]
+			sh := (32 - fbits[f]) & 31
 			z := bitpack.Zigzag(int32((crow[f]-pred[f])<<sh) >> sh)
 			// The codeword of z's bit length b, then the b-1 bits of z
 			// below its leading one: bitpack's WriteLengthCode, inline.
@@ -287,13 +290,13 @@ func (c *Codec) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, ga
 			// length; z without its leading one is z ^ 1<<b>>1 (0 if z is).
 			b := uint(bits.Len32(z))
 			e := enc[f&31*33+int(b)]
-			low := uint64(z) ^ 1<<b>>1
-			acc |= (uint64(e&0xffff) | low<<(e>>16&0xff)) << n
+			low := uint64(z) ^ 1<<(b&63)>>1
+			acc |= (uint64(e&0xffff) | low<<(e>>16&63)) << (n & 63)
 			n += uint(e >> 24) // at most 7+12+31 bits
 		}
 		binary.LittleEndian.PutUint64(buf[pos:pos+8], acc)
 		pos += int(n >> 3)
-		acc >>= n &^ 7
+		acc >>= n & 56
 		n &= 7
 	}
 	buf[pos] = byte(acc)
@@ -498,7 +501,7 @@ func (c *Codec) diffRows(bv, cv []uint32, useMaskHist bool) {
 			neq(b[4], v[4])<<4 | neq(b[5], v[5])<<5 | neq(b[6], v[6])<<6 | neq(b[7], v[7])<<7
 		if whole {
 			// Rows of 1, 2, 4 or 8 values: the group holds whole rows.
-			for e := uint32(k) / nf; nib != 0; e, nib = e+1, nib>>nf {
+			for e := uint32(k) / nf; nib != 0; e, nib = e+1, nib>>(nf&31) {
 				if part := nib & rowMask; part != 0 {
 					c.addChange(int32(e), int32(e), int32(e), part, useMaskHist)
 				}
@@ -512,7 +515,7 @@ func (c *Codec) diffRows(bv, cv []uint32, useMaskHist bool) {
 		for j := k; j < len(bv); j++ {
 			nib |= neq(bv[j], cv[j]) << (j - k)
 		}
-		for e := uint32(k) / nf; nib != 0; e, nib = e+1, nib>>nf {
+		for e := uint32(k) / nf; nib != 0; e, nib = e+1, nib>>(nf&31) {
 			if part := nib & rowMask; part != 0 {
 				c.addChange(int32(e), int32(e), int32(e), part, useMaskHist)
 			}
