@@ -502,7 +502,7 @@ func (s *Sender) changedCost(old, cur []uint32) int32 {
 	fieldBits := s.sh.fieldBits
 	old, cur = old[:len(fieldBits)], cur[:len(fieldBits)]
 	for f, b := range fieldBits {
-		sh := 32 - b
+		sh := (32 - b) & 31 // masked: spares Go's check of the shift count
 		d := int32((cur[f]-old[f])<<sh) >> sh
 		z := uint32(d<<1) ^ uint32(d>>31)
 		c := int32(min(2+bits.Len32(z), 1+int(b)))
