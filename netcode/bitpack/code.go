@@ -183,7 +183,7 @@ func (r *Reader) ReadCode(c *Code) int {
 		r.err = ErrShort
 		return 0
 	}
-	r.acc >>= l
+	r.acc >>= l & 63
 	r.n -= l
 	return int(e >> 4)
 }
@@ -305,13 +305,15 @@ func (r *Reader) ReadLengthCode(c *Code) uint32 {
 	if l == 0 || b > 32 || l+extra > r.n || r.err != nil {
 		return r.lengthCodeError(c, l, b)
 	}
-	v := uint32(r.acc>>l) & mask(extra)
-	r.acc >>= l + extra
+	// l < 16, extra < 32 and b <= 32 here: the shifts' counts are masked
+	// to their ranges, which spares Go's check of each.
+	v := uint32(r.acc>>(l&63)) & mask(extra)
+	r.acc >>= (l + extra) & 63
 	r.n -= l + extra
 	if b == 0 {
 		return 0
 	}
-	return v | 1<<(b-1)
+	return v | 1<<((b-1)&31)
 }
 
 // lengthCodeError notes why a length code could not be read.

@@ -34,13 +34,13 @@ func (r *Reader) fill(n uint) {
 	if r.n < n && r.pos+8 <= len(r.b) {
 		k := (63 - r.n) >> 3 // whole bytes that fit
 		w := binary.LittleEndian.Uint64(r.b[r.pos:])
-		r.acc |= w << r.n & (1<<(r.n+8*k) - 1)
+		r.acc |= w << (r.n & 63) & (1<<((r.n+8*k)&63) - 1) // counts below 64: masked, Go checks no shift
 		r.pos += int(k)
 		r.n += 8 * k
 		return
 	}
 	for r.n < n && r.pos < len(r.b) {
-		r.acc |= uint64(r.b[r.pos]) << r.n
+		r.acc |= uint64(r.b[r.pos]) << (r.n & 63)
 		r.pos++
 		r.n += 8
 	}
@@ -59,7 +59,7 @@ func (r *Reader) Read(n uint) uint32 {
 		}
 	}
 	v := uint32(r.acc & uint64(mask(n)))
-	r.acc >>= n
+	r.acc >>= n & 63
 	r.n -= n
 	return v
 }
