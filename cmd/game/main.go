@@ -3,6 +3,7 @@
 //	game                         host a local match with 8 bots and play it
 //	game -host -addr :8080       host a LAN match others can join, and play it
 //	game -join http://HOST:8080  join a match server (cmd/server or another game's -host)
+//	game -join URL -match 2      join match 2 of a server hosting several (cmd/server -matches N)
 //	game -browse                 start at a menu of the matches on the LAN
 //
 // A hosted match with -addr is announced on the LAN (UDP broadcast beacons
@@ -38,6 +39,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/lobby"
@@ -77,18 +79,19 @@ func run() int {
 
 // options are the command line's settings.
 type options struct {
-	join, addr, webDir, matchName, name, screenshot, level string
-	host, browse, announce, autopilot, overlay             bool
-	udpPort, bots, maxClients, lanPort, fps                int
-	seed                                                   uint64
-	exitAfter, latency, jitter                             time.Duration
-	loss, burst                                            float64
+	join, match, addr, webDir, matchName, name, screenshot, level string
+	host, browse, announce, autopilot, overlay                    bool
+	udpPort, bots, maxClients, lanPort, fps                       int
+	seed                                                          uint64
+	exitAfter, latency, jitter                                    time.Duration
+	loss, burst                                                   float64
 }
 
 // parseFlags reads the command line into options.
 func parseFlags() options {
 	var o options
 	flag.StringVar(&o.join, "join", "", "join the match server at this URL (http://host:8080) instead of hosting")
+	flag.StringVar(&o.match, "match", "", "with -join: the match to join on a server hosting several (an id from its /matches); empty: the server picks")
 	flag.BoolVar(&o.host, "host", false, "host a match in this process (the default without -join or -browse)")
 	flag.BoolVar(&o.browse, "browse", false, "start at a menu of the matches on the LAN (join one, type an address, or host)")
 	flag.StringVar(&o.addr, "addr", ":8080", "with -host: HTTP address where LAN players join (\"off\": nobody)")
@@ -131,6 +134,8 @@ func (o options) check() (slog.Level, error) {
 	switch {
 	case modes > 1:
 		return lv, errors.New("-join, -host and -browse exclude each other")
+	case o.match != "" && o.join == "":
+		return lv, errors.New("-match needs -join")
 	case o.screenshot != "" && o.exitAfter <= 0:
 		return lv, errors.New("-screenshot needs -exit-after")
 	case o.lanPort < 1 || o.lanPort > 65535:
@@ -173,9 +178,9 @@ func firstScene(ctx context.Context, l *launcher, o options) (desktop.Scene, err
 	case o.join != "":
 		dctx, cancel := context.WithTimeout(ctx, joinTimeout)
 		defer cancel()
-		g, err := l.join(dctx, o.join, "")
+		g, err := l.join(dctx, o.join, o.match)
 		if err != nil {
-			return nil, fmt.Errorf("join %s: %w", o.join, err)
+			return nil, fmt.Errorf("join %s: %w", client.SignalURL(o.join, o.match), err)
 		}
 		return g, nil
 	default:
