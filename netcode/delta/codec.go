@@ -63,13 +63,14 @@ type Codec struct {
 	newIdx   []int32  // encoder: indices in cur of new entities
 	newIDs   []snapshot.EntityID
 	newVals  []uint32
-	predRow  []uint32 // one predicted row
-	side     []byte   // encoder: the changes, packed apart (see writeChanges)
-	fmasks   []uint32 // per field: its values' mask
-	makers   []maker  // surviving entities that can make others, in slot order
-	newOut   []int32  // decoder: per new entity, its index in the output
-	spawnRow []uint32 // the guess of the new entity's chosen maker
-	spawnTry []uint32 // encoder: a maker's guess being tried
+	predRow  []uint32         // one predicted row
+	side     []byte           // encoder: the changes, packed apart (see writeChanges)
+	fmasks   []uint32         // per field: its values' mask
+	makers   []maker          // surviving entities that can make others, in slot order (listed when there are new entities)
+	cmp      snapshot.Changes // encoder: the changes analyse found by the plain comparison
+	newOut   []int32          // decoder: per new entity, its index in the output
+	spawnRow []uint32         // the guess of the new entity's chosen maker
+	spawnTry []uint32         // encoder: a maker's guess being tried
 
 	rhist    [32][33]uint32 // per generic field: residuals by bit length
 	maskHist [256]uint16
@@ -93,8 +94,9 @@ type plan struct {
 }
 
 var (
-	_ snapstream.Format      = (*Codec)(nil)
-	_ snapstream.FullBounder = (*Codec)(nil)
+	_ snapstream.Format          = (*Codec)(nil)
+	_ snapstream.FullBounder     = (*Codec)(nil)
+	_ snapstream.ChangesAppender = (*Codec)(nil)
 )
 
 // NewCodec returns a codec for s.

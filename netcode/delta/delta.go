@@ -21,6 +21,20 @@ const rawBits = 2
 // below tick and at most 32767 ticks older.
 func (c *Codec) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snapshot.Snapshot) []byte {
 	c.analyse(base, cur)
+	return c.appendDelta(dst, tick, baseline, base, cur)
+}
+
+// AppendDeltaChanges is AppendDelta for a caller that knows how cur
+// differs from base: ch, which must be exact (snapshot.Changes). The
+// packet is the one AppendDelta writes; the codec only skips comparing the
+// snapshots. It implements snapstream.ChangesAppender.
+func (c *Codec) AppendDeltaChanges(dst []byte, tick, baseline uint32, base, cur *snapshot.Snapshot, ch *snapshot.Changes) []byte {
+	c.take(base, cur, ch)
+	return c.appendDelta(dst, tick, baseline, base, cur)
+}
+
+// appendDelta writes the delta once analyse or take has listed the changes.
+func (c *Codec) appendDelta(dst []byte, tick, baseline uint32, base, cur *snapshot.Snapshot) []byte {
 	if c.mover != nil {
 		c.moveChanges(base, cur, tick-baseline)
 	}
@@ -357,8 +371,7 @@ func packLengthCode(dst []uint32, code *bitpack.Code) {
 // analyse merges base and cur in slot order and lists the removed, the new
 // and the changed entities with their field masks.
 func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
-	nb, nc := base.Len(), cur.Len()
-	c.fit(nb)
+	c.fit(base.Len())
 	c.removed, c.chgPos, c.changed, c.newIdx = c.removed[:0], c.chgPos[:0], c.changed[:0], c.newIdx[:0]
 	c.makers = c.makers[:0]
 	useMaskHist := len(c.bits) > 1 && len(c.bits) <= 8 && c.maskEnc == nil
@@ -370,47 +383,41 @@ func (c *Codec) analyse(base, cur *snapshot.Snapshot) {
 		c.diffRows(base.Values(), cur.Values(), useMaskHist)
 		return // the usual case: the same entities
 	}
-	nf := len(c.bits)
-	bv, cv := base.Values(), cur.Values()
-	i, j, surv := 0, 0, int32(0)
-	for i < nb && j < nc {
-		bi, cj := bids[i], cids[j]
-		if bi == cj {
-			bo, co := i*nf, j*nf
-			brow, crow := bv[bo:bo+nf], cv[co:co+nf]
-			var m uint32
-			for f, v := range brow {
-				if v != crow[f] {
-					m |= 1 << f
-				}
-			}
-			if m != 0 {
-				c.addChange(int32(i), int32(j), surv, m, useMaskHist)
-			}
-			if c.spawner != nil {
-				c.addMaker(crow, int32(j), int32(i))
-			}
-			i, j, surv = i+1, j+1, surv+1
-			continue
-		}
+	// Entities came or went: the plain comparison, then as if handed it.
+	c.cmp.Compare(base, cur)
+	c.take(base, cur, &c.cmp)
+}
+
+// take lists the changes ch names, as analyse would have found them, and
+// the makers among the survivors when there are new entities to guess.
+func (c *Codec) take(base, cur *snapshot.Snapshot, ch *snapshot.Changes) {
+	c.fit(base.Len())
+	c.removed = append(c.removed[:0], ch.Removed...)
+	c.newIdx = append(c.newIdx[:0], ch.New...)
+	c.chgPos, c.changed, c.makers = c.chgPos[:0], c.changed[:0], c.makers[:0]
+	useMaskHist := len(c.bits) > 1 && len(c.bits) <= 8 && c.maskEnc == nil
+	if useMaskHist {
+		c.maskHist = [256]uint16{}
+	}
+	for _, x := range ch.Changed {
+		c.addChange(x.Base, x.Cur, x.Survivor, x.Fields, useMaskHist)
+	}
+	if c.spawner == nil || len(c.newIdx) == 0 {
+		return
+	}
+	// The survivors, in slot order: every entity of both but the removed
+	// and the new.
+	removed, added := c.removed, c.newIdx
+	for i, j := int32(0), int32(0); i < int32(base.Len()) && j < int32(cur.Len()); {
 		switch {
-		case bi.Index < cj.Index:
-			c.removed = append(c.removed, int32(i))
-			i++
-		case cj.Index < bi.Index:
-			c.newIdx = append(c.newIdx, int32(j))
-			j++
-		default: // the slot's occupant changed
-			c.removed = append(c.removed, int32(i))
-			c.newIdx = append(c.newIdx, int32(j))
+		case len(removed) > 0 && removed[0] == i:
+			removed, i = removed[1:], i+1
+		case len(added) > 0 && added[0] == j:
+			added, j = added[1:], j+1
+		default:
+			c.addMaker(cur.Row(int(j)), j, i)
 			i, j = i+1, j+1
 		}
-	}
-	for ; i < nb; i++ {
-		c.removed = append(c.removed, int32(i))
-	}
-	for ; j < nc; j++ {
-		c.newIdx = append(c.newIdx, int32(j))
 	}
 }
 

@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"bytes"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -36,6 +37,7 @@ func roundTrip(t testing.TB, c *Codec, tick, baseline uint32, base, cur *snapsho
 		}
 	} else {
 		p = c.AppendDelta(nil, tick, baseline, base, cur)
+		sameWithChanges(t, c, tick, baseline, base, cur, p)
 	}
 	h, err := c.ReadHeader(p, baseline+1)
 	if base == nil {
@@ -65,6 +67,17 @@ func roundTrip(t testing.TB, c *Codec, tick, baseline uint32, base, cur *snapsho
 		t.Fatalf("decoded %d entities differ from %d sent (%d differ)", out.Len(), cur.Len(), out.Diff(cur))
 	}
 	return len(p)
+}
+
+// sameWithChanges checks that the codec, handed how cur differs from base,
+// writes p, the packet it wrote comparing them itself.
+func sameWithChanges(t testing.TB, c *Codec, tick, baseline uint32, base, cur *snapshot.Snapshot, p []byte) {
+	t.Helper()
+	var ch snapshot.Changes
+	ch.Compare(base, cur)
+	if q := c.AppendDeltaChanges(nil, tick, baseline, base, cur, &ch); !bytes.Equal(q, p) {
+		t.Fatalf("handed the changes: %d bytes %x; comparing itself: %d bytes %x", len(q), q, len(p), p)
+	}
 }
 
 func TestSeedCase200Entities(t *testing.T) {

@@ -155,6 +155,7 @@ func TestSpawnRoundTripsAndDamage(t *testing.T) {
 			cur := evolve(rng, base, 0.4)
 			gap := uint32(1 + i%8)
 			p := c.AppendDelta(nil, 500+gap, 500, base, cur)
+			sameWithChanges(t, c, 500+gap, 500, base, cur, p)
 			h, err := c.ReadHeader(p, 500+gap)
 			if err != nil {
 				t.Fatal(err)

@@ -45,6 +45,15 @@ type FullBounder interface {
 	FullLenAtLeast(cur *snapshot.Snapshot) int
 }
 
+// A ChangesAppender is a Format whose deltas can start from the caller's
+// account of how cur differs from base, which must be exact, rather than
+// compare the two snapshots itself. A sender that builds each view beside
+// its baseline knows the changes as it goes (package view does).
+// AppendDeltaChanges writes the packet AppendDelta would.
+type ChangesAppender interface {
+	AppendDeltaChanges(dst []byte, tick, baseline uint32, base, cur *snapshot.Snapshot, ch *snapshot.Changes) []byte
+}
+
 // DeltaSmaller reports whether a delta of n bytes is shorter than f's full
 // packet of cur, computing FullLen only when f's bound does not tell.
 func DeltaSmaller(f Format, n int, cur *snapshot.Snapshot) bool {

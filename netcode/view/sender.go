@@ -96,6 +96,10 @@ type Shared struct {
 	// scratch of sortByRow, grown to the world's rows
 	byRow []Candidate
 	rows  []uint64 // a bit per row: a candidate holds it
+	// How cur differs from base as merge built them, for a Format that
+	// takes it (changesFmt, nil if the Format does not).
+	changes    snapshot.Changes
+	changesFmt snapstream.ChangesAppender
 }
 
 // NewShared returns the shared part of a match's senders.
@@ -106,6 +110,7 @@ func NewShared(ring *WorldRing, f snapstream.Format) *Shared {
 		sh.fieldBits[i] = fd.Bits
 	}
 	sh.newBits = newEntityOverhead + int(s.GenerationBits) + s.EntityBits()
+	sh.changesFmt, _ = f.(snapstream.ChangesAppender)
 	return sh
 }
 
@@ -355,7 +360,8 @@ func (s *Sender) skip(dst []byte, rep Report) ([]byte, Report) {
 // in slot order. It writes the view as if every changed and new entity is
 // sent (full, and the values in the Shared's current snapshot), an item
 // for each changed or new entity with their total cost, and, when the
-// packet is a delta, the baseline's values in the Shared's base snapshot.
+// packet is a delta, the baseline's values in the Shared's base snapshot
+// and how the two differ (the Shared's changes).
 // An unchanged entity costs no item: one whose row held its value since
 // the baseline's tick (the ring says so) needs no look-up of that value.
 func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snapshot.Snapshot, rep *Report) {
@@ -368,6 +374,8 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 	cur, bs := s.sh.cur, s.sh.base
 	cur.Reset()
 	bs.Reset()
+	chg := &s.sh.changes
+	chg.Reset()
 	curIDs, curVals := cur.Extend(len(cands))
 	baseIDs, baseVals := bs.Extend(len(base))
 	// It goes where the history keeps this tick's view if that has the
@@ -387,12 +395,13 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 	total := int64(0)
 	waiting := s.waiting
 	src := cursor{ring: ring}
-	i, w := 0, 0
+	i, w, surv := 0, 0, int32(0)
 	for j, c := range cands {
 		id := ids[c.Row]
 		for i < len(base) && base[i].Slot < id.Index {
 			// Left the area (or the world).
 			rep.Removed++
+			chg.Removed = append(chg.Removed, int32(i))
 			baseEntry(&src, base[i], baseIDs[i:i+1], baseVals[i*nf:i*nf+nf])
 			i++
 		}
@@ -419,9 +428,11 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 			src.seek(b.Source)
 			if b.Generation != id.Generation {
 				rep.Removed++ // the slot holds another entity now: it starts afresh
+				chg.Removed = append(chg.Removed, int32(i-1))
 				prev = nil
 				copyRow(bv, src.snap.Row(int(src.rowOf[b.Slot])))
 			} else {
+				surv++
 				if b.Source >= held[c.Row] && src.snap != nil {
 					// Held its value since the baseline's: unchanged.
 					copyRow(bv, row)
@@ -437,13 +448,19 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 				if slices.Equal(was, row) {
 					continue
 				}
-				isNew, from, cost = false, b.Source, s.changedCost(was, row)
+				var fields uint32
+				isNew, from = false, b.Source
+				cost, fields = s.changedCost(was, row)
+				chg.Changed = append(chg.Changed, snapshot.Change{Base: int32(i - 1), Cur: int32(j), Survivor: surv - 1, Fields: fields})
 				// A value about to outlive the ring goes regardless, unless
 				// the budget is in debt.
 				if !rep.Lean && tick-b.Source >= s.maxAge {
 					must = true
 				}
 			}
+		}
+		if isNew {
+			chg.New = append(chg.New, int32(j))
 		}
 		order = append(order, int32(len(items)))
 		items = slices.Grow(items, 1)[:len(items)+1]
@@ -458,6 +475,7 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 	}
 	for ; i < len(base); i++ {
 		rep.Removed++
+		chg.Removed = append(chg.Removed, int32(i))
 		baseEntry(&src, base[i], baseIDs[i:i+1], baseVals[i*nf:i*nf+nf])
 	}
 	s.items, s.order, s.total, s.full, s.inSlot = items, order, total, out, inSlot
@@ -493,8 +511,10 @@ func pending(it *item, prev *waiter, p float32, tick uint32) {
 	}
 }
 
-// changedCost estimates the bits of a changed entity.
-func (s *Sender) changedCost(old, cur []uint32) int32 {
+// changedCost estimates the bits of a changed entity, and returns the
+// mask of its fields that changed.
+func (s *Sender) changedCost(old, cur []uint32) (int32, uint32) {
+	var mask uint32
 	n := int32(changedOverhead)
 	if len(old) > 1 {
 		n += int32(len(old))
@@ -509,9 +529,16 @@ func (s *Sender) changedCost(old, cur []uint32) int32 {
 		if old[f] == cur[f] {
 			c = 0 // unchanged: only its bit of the mask
 		}
+		mask |= neq(old[f], cur[f]) << (f & 31)
 		n += c
 	}
-	return n
+	return n, mask
+}
+
+// neq is 1 if a != b, else 0, without a branch.
+func neq(a, b uint32) uint32 {
+	x := a ^ b
+	return (x | -x) >> 31
 }
 
 // choose marks what this tick's budget sends, highest key first. When
@@ -642,7 +669,12 @@ func (s *Sender) encode(dst []byte, tick uint32, usable bool, rep *Report) []byt
 	sh := s.sh
 	if usable {
 		start := len(dst)
-		dst = sh.Format.AppendDelta(dst, tick, s.acked, sh.base, sh.cur)
+		if s.allSent && sh.changesFmt != nil {
+			// The view merge built: the changes it listed are the packet's.
+			dst = sh.changesFmt.AppendDeltaChanges(dst, tick, s.acked, sh.base, sh.cur, &sh.changes)
+		} else {
+			dst = sh.Format.AppendDelta(dst, tick, s.acked, sh.base, sh.cur)
+		}
 		if snapstream.DeltaSmaller(sh.Format, len(dst)-start, sh.cur) {
 			rep.Why = snapstream.SentDelta
 			return dst

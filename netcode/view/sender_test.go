@@ -1,7 +1,9 @@
 package view_test
 
 import (
+	"bytes"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -250,5 +252,64 @@ func TestSilentClientFullViewsRateLimited(t *testing.T) {
 	}
 	if biggest > int(cfg.Rate/tickRate) {
 		t.Fatalf("a full view of %d bytes exceeds the tick's allowance of %.0f", biggest, cfg.Rate/tickRate)
+	}
+}
+
+// plainFormat hides the codec's ChangesAppender: a sender using it has the
+// codec compare the snapshots itself.
+type plainFormat struct{ snapstream.Format }
+
+// With a budget that sends every change, the sender hands the codec the
+// changes it found while it merged. Tick by tick, as entities walk, enter
+// and leave the view, and as acknowledgements come late or not at all, its
+// packets are the ones the codec writes comparing the views itself, and
+// they decode to the view sent.
+func TestChangesHandedToTheCodec(t *testing.T) {
+	c := newCrowd(t, 2000, 0.3, 5)
+	cfg := view.Config{History: history, Rate: 1e6, TickRate: tickRate}
+	area := interest.NewArea(600*units, 50*units, 1<<c.schema.IndexBits)
+	o := &observer{area: area, sender: newSender(t, view.NewShared(c.ring, delta.MustCodec(c.schema)), cfg)}
+	plain := newSender(t, view.NewShared(c.ring, plainFormat{delta.MustCodec(c.schema)}), cfg)
+	recv := snapstream.NewReceiver(delta.MustCodec(c.schema), c.schema, history)
+	rng := rand.New(rand.NewPCG(5, 6))
+	var deltas, changed, entered, left int
+	for t0 := 1; t0 <= 900; t0++ {
+		tick := uint32(t0)
+		c.step(tick)
+		if t0 > 3 && rng.IntN(4) != 0 { // three acks in four arrive, 100 ms late
+			o.sender.Ack(tick - 3)
+			plain.Ack(tick - 3)
+		}
+		x, y := centre(4 * tick) // a brisk walk: the view changes
+		cands := o.candidates(c, x, y, -1)
+		cands2 := append([]view.Candidate(nil), cands...)
+		got, rep := o.sender.Append(nil, tick, cands)
+		want, _ := plain.Append(nil, tick, cands2)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("tick %d: handed the changes, %d bytes; comparing itself, %d bytes", tick, len(got), len(want))
+		}
+		if rep.Skipped {
+			continue
+		}
+		if rep.Deferred != 0 {
+			t.Fatalf("tick %d: %d entities deferred under a budget meant to send all", tick, rep.Deferred)
+		}
+		h, err := recv.Receive(got)
+		if err != nil {
+			t.Fatalf("tick %d: %v", tick, err)
+		}
+		if !recv.Snapshot(h.Tick).Equal(o.sender.LastView()) {
+			t.Fatalf("tick %d: the decoded view differs from the view sent", tick)
+		}
+		if rep.Why == snapstream.SentDelta {
+			deltas++
+			changed += rep.Sent
+			left += rep.Removed
+			entered += rep.InView - (recv.Snapshot(h.Baseline).Len() - rep.Removed)
+		}
+	}
+	t.Logf("%d deltas: %d entities sent, %d entered, %d left", deltas, changed, entered, left)
+	if deltas < 800 || entered < 100 || left < 100 {
+		t.Fatalf("%d deltas, %d entities entered, %d left: the views did not change enough to test", deltas, entered, left)
 	}
 }
