@@ -100,6 +100,20 @@ type Shared struct {
 	// takes it (changesFmt, nil if the Format does not).
 	changes    snapshot.Changes
 	changesFmt snapstream.ChangesAppender
+	scratch    scratch
+}
+
+// scratch is what one Append fills and leaves behind. The Senders of a
+// Shared run one at a time, so they share it: it stays in the cache from
+// one client to the next, where each client's own would have to be
+// fetched again.
+type scratch struct {
+	items []item   // the changed and new entities, in slot order
+	order []int32  // indices of items, highest key first once sorted
+	keys  []uint64 // scratch of sortOrder
+	spare []Entry  // storage for the view when the history's is short
+	// baseOf is, per entity of the view, its place in the baseline (join).
+	baseOf []int32
 }
 
 // NewShared returns the shared part of a match's senders.
@@ -168,15 +182,12 @@ type Sender struct {
 	// waiting; merge walks it beside the candidates.
 	waiting []waiter
 	nextW   []waiter
-	items   []item   // the changed and new entities, in slot order
-	order   []int32  // indices of items, highest key first once sorted
-	sorted  bool     // order is sorted
-	allSent bool     // every item is chosen: full is the view
-	full    []Entry  // the view with every changed and new entity sent
-	inSlot  bool     // full is in the history's storage for the tick
-	spare   []Entry  // storage for full when not
-	total   int64    // cost of the items
-	keys    []uint64 // scratch of sortOrder
+	*scratch
+	sorted  bool    // order is sorted
+	allSent bool    // every item is chosen: full is the view
+	full    []Entry // the view with every changed and new entity sent
+	inSlot  bool    // full is in the history's storage for the tick (else in spare)
+	total   int64   // cost of the items
 	scale   costScale
 	stats   SenderStats
 }
@@ -198,9 +209,7 @@ func NewSender(sh *Shared, cfg Config) (*Sender, error) {
 		maxAge:  uint32(max(maxAge, 1)),
 		waiting: make([]waiter, 0, 64),
 		nextW:   make([]waiter, 0, 64),
-		items:   make([]item, 0, 64),
-		order:   make([]int32, 0, 64),
-		keys:    make([]uint64, 0, 64),
+		scratch: &sh.scratch,
 	}
 	return s, nil
 }
@@ -364,17 +373,17 @@ func (s *Sender) skip(dst []byte, rep Report) ([]byte, Report) {
 // and how the two differ (the Shared's changes).
 // An unchanged entity costs no item: one whose row held its value since
 // the baseline's tick (the ring says so) needs no look-up of that value.
+//
+// It goes in passes, each a short loop over the view with few variables
+// (the compiler keeps them in registers, where one loop doing everything
+// spilled most of them on every entity): place the candidates, join them
+// with the baseline, find the changes, then settle the items' priorities.
 func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snapshot.Snapshot, rep *Report) {
-	ring := s.sh.Ring
-	ids := world.IDs()
-	held := ring.heldSince(tick)
-	nf := len(s.sh.fieldBits)
-	// The view as if every changed and new entity is sent (build redoes
-	// it if some are not), and the baseline's values when there is one.
-	cur, bs := s.sh.cur, s.sh.base
+	sh := s.sh
+	cur, bs := sh.cur, sh.base
 	cur.Reset()
 	bs.Reset()
-	chg := &s.sh.changes
+	chg := &sh.changes
 	chg.Reset()
 	curIDs, curVals := cur.Extend(len(cands))
 	baseIDs, baseVals := bs.Extend(len(base))
@@ -389,103 +398,162 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 		out, inSlot = s.spare, false
 	}
 	out = out[:len(cands)]
-	items := s.items[:0]
-	newBits := int32(s.sh.newBits)
-	order := s.order[:0]
-	total := int64(0)
-	waiting := s.waiting
-	src := cursor{ring: ring}
-	i, w, surv := 0, 0, int32(0)
+	place(tick, cands, world, out, curIDs, curVals, len(sh.fieldBits))
+	for i, e := range base {
+		baseIDs[i] = snapshot.EntityID{Index: e.Slot, Generation: e.Generation}
+	}
+	baseOf := s.join(base, curIDs)
+	rep.Removed += len(chg.Removed)
+	src := cursor{ring: sh.Ring}
+	for _, i := range chg.Removed {
+		src.seek(base[i].Source)
+		copyRow(baseVals[int(i)*len(sh.fieldBits):][:len(sh.fieldBits)], src.snap.Row(int(src.rowOf[base[i].Slot])))
+	}
+	s.items = s.changes(tick, base, baseOf, cands, &src)
+	s.order, s.total = s.settle(tick, cands, rep.Lean)
+	s.full, s.inSlot = out, inSlot
+}
+
+// place writes each candidate as sent this tick: its entry in the view, its
+// id and its values.
+func place(tick uint32, cands []Candidate, world *snapshot.Snapshot, out []Entry, curIDs []snapshot.EntityID, curVals []uint32, nf int) {
+	ids, vals := world.IDs(), world.Values()
+	out, curIDs = out[:len(cands)], curIDs[:len(cands)]
 	for j, c := range cands {
 		id := ids[c.Row]
+		out[j] = Entry{Slot: id.Index, Generation: id.Generation, Source: tick}
+		curIDs[j] = id
+		copyRow(curVals[j*nf:j*nf+nf], vals[int(c.Row)*nf:])
+	}
+}
+
+// Places in the baseline of entities not in it (join).
+const (
+	notInBaseline = -1
+	replacing     = -2 // the baseline has another generation in the slot
+)
+
+// join walks the baseline and the view in slot order. It returns, for each
+// entity of the view, its index in the baseline, or notInBaseline or
+// replacing for a new one, and lists the removed and the new in the
+// Shared's changes.
+func (s *Sender) join(base []Entry, curIDs []snapshot.EntityID) []int32 {
+	chg := &s.sh.changes
+	baseOf := slices.Grow(s.baseOf[:0], len(curIDs))[:len(curIDs)]
+	i := 0
+	for j, id := range curIDs {
 		for i < len(base) && base[i].Slot < id.Index {
-			// Left the area (or the world).
-			rep.Removed++
-			chg.Removed = append(chg.Removed, int32(i))
-			baseEntry(&src, base[i], baseIDs[i:i+1], baseVals[i*nf:i*nf+nf])
+			chg.Removed = append(chg.Removed, int32(i)) // left the area (or the world)
 			i++
 		}
-		for w < len(waiting) && waiting[w].slot < id.Index {
-			w++ // waited, but is no candidate now: stops waiting
+		baseOf[j] = notInBaseline
+		if i < len(base) && base[i].Slot == id.Index {
+			if base[i].Generation == id.Generation {
+				baseOf[j] = int32(i)
+			} else {
+				chg.Removed = append(chg.Removed, int32(i)) // another entity: it starts afresh
+				baseOf[j] = replacing
+			}
+			i++
+		}
+		if baseOf[j] < 0 {
+			chg.New = append(chg.New, int32(j))
+		}
+	}
+	for ; i < len(base); i++ {
+		chg.Removed = append(chg.Removed, int32(i))
+	}
+	s.baseOf = baseOf
+	return baseOf
+}
+
+// changes writes the survivors' baseline values, lists the changed ones in
+// the Shared's changes, and returns an item for each changed and new
+// entity, in slot order, with its cost.
+func (s *Sender) changes(tick uint32, base []Entry, baseOf []int32, cands []Candidate, src *cursor) []item {
+	sh := s.sh
+	held := sh.Ring.heldSince(tick)
+	nf := len(sh.fieldBits)
+	curVals, baseVals := sh.cur.Values(), sh.base.Values()
+	chg := &sh.changes
+	items := s.items[:0]
+	newBits := int32(sh.newBits)
+	surv := int32(0)
+	for j, i := range baseOf[:len(cands)] {
+		c := cands[j]
+		if i < 0 {
+			items = addItem(items, int32(j), c.Row, 0, newBits, true)
+			continue
+		}
+		surv++
+		b := base[i]
+		row, bv := curVals[j*nf:j*nf+nf], baseVals[int(i)*nf:int(i)*nf+nf]
+		if b.Source >= held[c.Row] {
+			// Held its value since the baseline's: unchanged.
+			copyRow(bv, row)
+			continue
+		}
+		src.seek(b.Source)
+		if src.snap == nil || src.rowOf[b.Slot] < 0 {
+			// A usable baseline's values are all in the ring (its oldest
+			// is, and the ticks since are committed in order).
+			panic(fmt.Sprintf("view: the baseline's value of %d/%d from tick %d has left the ring", b.Slot, b.Generation, b.Source))
+		}
+		was := src.snap.Row(int(src.rowOf[b.Slot]))
+		copyRow(bv, was)
+		cost, fields := s.changedCost(was, row)
+		if fields == 0 {
+			continue
+		}
+		chg.Changed = append(chg.Changed, snapshot.Change{Base: i, Cur: int32(j), Survivor: surv - 1, Fields: fields})
+		items = addItem(items, int32(j), c.Row, b.Source, cost, false)
+	}
+	return items
+}
+
+// addItem appends an item for the entity at place at of the view, at row
+// of the world, with the source tick of its baseline value (changed only).
+// Each field is written in place: a composite literal would go through a
+// temporary on the stack.
+func addItem(items []item, at, row int32, src uint32, cost int32, isNew bool) []item {
+	items = slices.Grow(items, 1)[:len(items)+1]
+	it := &items[len(items)-1]
+	it.at, it.row, it.src, it.cost = at, row, src, cost
+	it.isNew, it.chosen, it.must = isNew, false, false
+	return items
+}
+
+// settle fills in the items' slots, musts and accumulated priorities,
+// walking the entities that waited beside them, and returns the order to
+// sort them in and their total cost. An entity about to outlive the ring
+// goes regardless, unless the budget is in debt (lean).
+func (s *Sender) settle(tick uint32, cands []Candidate, lean bool) ([]int32, int64) {
+	order := s.order[:0]
+	total := int64(0)
+	curIDs := s.sh.cur.IDs()
+	waiting := s.waiting
+	w := 0
+	for k := range s.items {
+		it := &s.items[k]
+		c := cands[it.at]
+		it.slot = curIDs[it.at].Index
+		it.must = c.Must || (!it.isNew && !lean && tick-it.src >= s.maxAge)
+		for w < len(waiting) && waiting[w].slot < it.slot {
+			w++ // waited, but is no candidate now, or is unchanged: stops waiting
 		}
 		var prev *waiter
-		if w < len(waiting) && waiting[w].slot == id.Index {
+		if w < len(waiting) && waiting[w].slot == it.slot {
 			prev = &waiting[w]
 			w++
 		}
-		out[j] = Entry{Slot: id.Index, Generation: id.Generation, Source: tick}
-		row := world.Row(int(c.Row))
-		curIDs[j] = id
-		copyRow(curVals[j*nf:j*nf+nf], row)
-		isNew, must := true, c.Must
-		var from uint32 // the source tick of a changed entity's baseline value
-		cost := newBits
-		if i < len(base) && base[i].Slot == id.Index {
-			b := base[i]
-			bv := baseVals[i*nf : i*nf+nf]
-			baseIDs[i] = snapshot.EntityID{Index: b.Slot, Generation: b.Generation}
-			i++
-			src.seek(b.Source)
-			if b.Generation != id.Generation {
-				rep.Removed++ // the slot holds another entity now: it starts afresh
-				chg.Removed = append(chg.Removed, int32(i-1))
-				prev = nil
-				copyRow(bv, src.snap.Row(int(src.rowOf[b.Slot])))
-			} else {
-				surv++
-				if b.Source >= held[c.Row] && src.snap != nil {
-					// Held its value since the baseline's: unchanged.
-					copyRow(bv, row)
-					continue
-				}
-				if src.snap == nil || src.rowOf[b.Slot] < 0 {
-					// A usable baseline's values are all in the ring (its
-					// oldest is, and the ticks since are committed in order).
-					panic(fmt.Sprintf("view: the baseline's value of %d/%d from tick %d has left the ring", b.Slot, b.Generation, b.Source))
-				}
-				was := src.snap.Row(int(src.rowOf[b.Slot]))
-				copyRow(bv, was)
-				if slices.Equal(was, row) {
-					continue
-				}
-				var fields uint32
-				isNew, from = false, b.Source
-				cost, fields = s.changedCost(was, row)
-				chg.Changed = append(chg.Changed, snapshot.Change{Base: int32(i - 1), Cur: int32(j), Survivor: surv - 1, Fields: fields})
-				// A value about to outlive the ring goes regardless, unless
-				// the budget is in debt.
-				if !rep.Lean && tick-b.Source >= s.maxAge {
-					must = true
-				}
-			}
+		if s.baseOf[it.at] == replacing {
+			prev = nil // what waited was the slot's last entity
 		}
-		if isNew {
-			chg.New = append(chg.New, int32(j))
-		}
-		order = append(order, int32(len(items)))
-		items = slices.Grow(items, 1)[:len(items)+1]
-		// Each field written in place: a composite literal would go
-		// through a temporary on the stack.
-		it := &items[len(items)-1]
-		it.at, it.slot, it.row = int32(j), id.Index, c.Row
-		it.isNew, it.chosen, it.must = isNew, false, must
-		it.src, it.cost = from, cost
 		pending(it, prev, c.Priority, tick)
-		total += int64(cost)
+		order = append(order, int32(k))
+		total += int64(it.cost)
 	}
-	for ; i < len(base); i++ {
-		rep.Removed++
-		chg.Removed = append(chg.Removed, int32(i))
-		baseEntry(&src, base[i], baseIDs[i:i+1], baseVals[i*nf:i*nf+nf])
-	}
-	s.items, s.order, s.total, s.full, s.inSlot = items, order, total, out, inSlot
-}
-
-// baseEntry writes a baseline entry's id and value from the ring.
-func baseEntry(src *cursor, e Entry, id []snapshot.EntityID, vals []uint32) {
-	src.seek(e.Source)
-	id[0] = snapshot.EntityID{Index: e.Slot, Generation: e.Generation}
-	copyRow(vals, src.snap.Row(int(src.rowOf[e.Slot])))
+	return order, total
 }
 
 // copyRow copies an entity's values.

@@ -90,7 +90,7 @@ func TestChooseMatchesSortedRule(t *testing.T) {
 	odd := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), 1, 1, 2.5, -3, math.MaxFloat32, math.SmallestNonzeroFloat32}
 	fitted, bound := 0, 0
 	for round := range 2000 {
-		s := &Sender{}
+		s := &Sender{scratch: &scratch{}}
 		n := rng.IntN(60)
 		for k := range n {
 			it := item{at: int32(k), slot: uint16(k), isNew: rng.IntN(2) == 0, cost: int32(1 + rng.IntN(90)), must: rng.IntN(15) == 0}
