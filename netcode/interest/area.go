@@ -33,38 +33,45 @@ func (e *Entities) Load(s *snapshot.Snapshot, fx, fy int) {
 type Area struct {
 	Radius, Margin uint32
 	// The members of the newest update (cur) and of the one before (last),
-	// each a bitmap over slots and the members' generations in slot order:
-	// a few hundred bytes that stay in cache, where a table of every
-	// slot's generation would not.
-	cur, last members
+	// in slot order: a few hundred bytes, where a table of every slot's
+	// generation would not stay in the cache.
+	cur, last []snapshot.EntityID
 	rows      []uint64 // Query's scratch: a bit per row of the members
 }
 
-// members is a set of entities: a bitmap over slots, per word of it the
-// number of members in the words before, and the generations in slot order.
-type members struct {
-	bits  []uint64
-	ranks []uint32
-	gens  []uint16
-}
-
-// gen returns the generation of the member in slot s, if there is one.
-func (m *members) gen(s uint16) (uint16, bool) {
-	w, bit := m.bits[s>>6], uint64(1)<<(s&63)
-	if w&bit == 0 {
+// lastGen returns the generation of the last update's member in slot s, if
+// there is one. It halves the members without a branch on their slots:
+// which half holds s is as good as random.
+func (a *Area) lastGen(s uint16) (uint16, bool) {
+	m := a.last
+	if len(m) == 0 {
 		return 0, false
 	}
-	return m.gens[m.ranks[s>>6]+uint32(bits.OnesCount64(w&(bit-1)))], true
+	lo, n := 0, len(m)
+	for n > 1 {
+		half := n / 2
+		// lo moves up by half when that member's slot is at most s:
+		// all ones when s - slot is not negative.
+		up := ^((int(s) - int(m[lo+half].Index)) >> 63)
+		lo += half & up
+		n -= half
+	}
+	if m[lo].Index != s {
+		return 0, false
+	}
+	return m[lo].Generation, true
+}
+
+// was reports whether the entity in slot s of generation gen was a member
+// at the last update.
+func (a *Area) was(s, gen uint16) bool {
+	g, ok := a.lastGen(s)
+	return ok && g == gen
 }
 
 // NewArea returns an area over slots 0..slots-1.
 func NewArea(radius, margin uint32, slots int) *Area {
-	words := (slots + 63) / 64
-	a := &Area{Radius: radius, Margin: margin}
-	for _, m := range []*members{&a.cur, &a.last} {
-		m.bits, m.ranks = make([]uint64, words), make([]uint32, words)
-	}
-	return a
+	return &Area{Radius: radius, Margin: margin}
 }
 
 // Reach is the query radius that finds every possible member: Radius+Margin.
@@ -74,21 +81,17 @@ func (a *Area) Reach() uint32 { return a.Radius + a.Margin }
 // in the order of near. near must hold every entity within Reach of (x, y),
 // as a grid query gives.
 func (a *Area) Update(dst []int32, ents *Entities, near []int32, x, y uint32) []int32 {
-	cur, last := a.begin()
+	cur := a.begin()
 	enter := uint64(a.Radius) * uint64(a.Radius)
-	first := len(dst)
 	for _, e := range near {
-		s := ents.Slots[e]
-		if dist2(ents.Xs[e], ents.Ys[e], x, y) > enter {
-			// Beyond the entry radius: stays only if it was in.
-			if g, ok := last.gen(s); !ok || g != ents.Generations[e] {
-				continue
-			}
+		id := snapshot.EntityID{Index: ents.Slots[e], Generation: ents.Generations[e]}
+		if dist2(ents.Xs[e], ents.Ys[e], x, y) > enter && !a.was(id.Index, id.Generation) {
+			continue // beyond the entry radius: stays only if it was in
 		}
 		dst = append(dst, e)
-		cur.bits[s>>6] |= 1 << (s & 63)
+		cur = append(cur, id)
 	}
-	cur.place(dst[first:], ents)
+	a.end(cur)
 	return dst
 }
 
@@ -115,8 +118,8 @@ func (a *Area) Query(dst []int32, g *Grid, ents *Entities, x, y uint32) []int32 
 		}
 		dst = out[:n]
 	}
-	// Then, over them, the members: a bit for each one's slot and row.
-	cur, last := a.begin()
+	// Then, over them, the members: a bit for each one's row.
+	cur := a.begin()
 	if words := (len(ents.Slots) + 63) / 64; len(a.rows) < words {
 		a.rows = make([]uint64, words)
 	}
@@ -124,71 +127,48 @@ func (a *Area) Query(dst []int32, g *Grid, ents *Entities, x, y uint32) []int32 
 	enter := uint64(a.Radius) * uint64(a.Radius)
 	for _, k := range dst[first:] {
 		p, e := g.at[k], g.items[k]
-		s := ents.Slots[e]
-		if dist2(p.x, p.y, x, y) > enter {
-			if gen, ok := last.gen(s); !ok || gen != ents.Generations[e] {
-				continue
-			}
+		if dist2(p.x, p.y, x, y) > enter && !a.was(ents.Slots[e], ents.Generations[e]) {
+			continue // beyond the entry radius: stays only if it was in
 		}
-		cur.bits[s>>6] |= 1 << (s & 63)
 		rows[e>>6] |= 1 << (e & 63)
 	}
-	// Last, the rows in order, with the generations in slot order; the
-	// row bits are cleared for the next query.
-	cur.rank()
+	// Last, the rows in order, and the members' ids; the row bits are
+	// cleared for the next query.
 	dst = dst[:first]
 	for w, left := range rows {
 		for left != 0 {
 			e := int32(w*64 + bits.TrailingZeros64(left))
 			left &= left - 1
 			dst = append(dst, e)
-			cur.setGen(ents.Slots[e], ents.Generations[e])
+			cur = append(cur, snapshot.EntityID{Index: ents.Slots[e], Generation: ents.Generations[e]})
 		}
 		rows[w] = 0
 	}
+	a.end(cur)
 	return dst
 }
 
 // begin starts an update: the newest members become the last ones, and
-// the set to fill is emptied.
-func (a *Area) begin() (cur, last *members) {
-	a.cur, a.last = a.last, a.cur
-	clear(a.cur.bits)
-	return &a.cur, &a.last
+// it returns the storage for the new members, emptied.
+func (a *Area) begin() []snapshot.EntityID {
+	a.cur, a.last = a.last[:0], a.cur
+	return a.cur
 }
 
-// place records the generations of the members, whose rows are rows and
-// whose slots are set in m's bitmap, in slot order.
-func (m *members) place(rows []int32, ents *Entities) {
-	m.rank()
-	for _, e := range rows {
-		m.setGen(ents.Slots[e], ents.Generations[e])
+// end records cur as the members, sorting them by slot if they are not:
+// rows in increasing order are in slot order when the entities are loaded
+// from a snapshot (Entities.Load), so a query's are.
+func (a *Area) end(cur []snapshot.EntityID) {
+	for k := 1; k < len(cur); k++ {
+		if cur[k-1].Index >= cur[k].Index {
+			slices.SortFunc(cur, func(x, y snapshot.EntityID) int { return int(x.Index) - int(y.Index) })
+			break
+		}
 	}
-}
-
-// rank counts the members before each word of the bitmap and makes room
-// for their generations.
-func (m *members) rank() {
-	n := uint32(0)
-	for i, w := range m.bits {
-		m.ranks[i] = n
-		n += uint32(bits.OnesCount64(w))
-	}
-	if uint32(cap(m.gens)) < n {
-		m.gens = make([]uint16, n, 2*n) // room to grow: memberships vary
-	}
-	m.gens = m.gens[:n]
-}
-
-// setGen records the generation of the member in slot s, once rank has
-// placed the members.
-func (m *members) setGen(s, gen uint16) {
-	w := m.bits[s>>6]
-	m.gens[m.ranks[s>>6]+uint32(bits.OnesCount64(w&(1<<(s&63)-1)))] = gen
+	a.cur = cur
 }
 
 // Reset forgets every member (a new connection).
 func (a *Area) Reset() {
-	clear(a.cur.bits)
-	clear(a.last.bits)
+	a.cur, a.last = a.cur[:0], a.last[:0]
 }
