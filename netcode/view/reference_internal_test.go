@@ -303,30 +303,7 @@ func (r *refSender) commit(tick uint32, out []Entry, items []refItem, n int, rep
 		}
 	}
 	r.waiting = next
-	st := &r.stats
-	st.newest = tick
-	st.Packets++
-	st.Bytes += uint64(n)
-	st.EntitiesSent += uint64(rep.Sent)
-	st.Deferrals += uint64(rep.Deferred)
-	st.MaxDeferral = max(st.MaxDeferral, rep.OldestDeferral)
-	if rep.Lean {
-		st.Lean++
-	} else {
-		st.MaxValueAge = max(st.MaxValueAge, rep.OldestValue)
-	}
-	switch rep.Why {
-	case snapstream.SentDelta:
-		st.Deltas++
-		st.SenderStats.BaselineAge += uint64(tick - r.acked)
-	case snapstream.FullNoAck:
-		st.FullNoAck++
-	case snapstream.FullTooOld:
-		st.FullTooOld++
-	case snapstream.FullNotSmaller:
-		st.FullNotSmaller++
-	}
-	if rep.Why != snapstream.SentDelta {
+	if r.stats.add(tick, r.acked, n, rep) {
 		r.lastFull = tick
 	}
 }

@@ -800,7 +800,14 @@ func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
 
 // record counts a packet in the sender's stats.
 func (s *Sender) record(tick uint32, n int, rep *Report) {
-	st := &s.stats
+	if s.stats.add(tick, s.acked, n, rep) {
+		s.lastFull = tick
+	}
+}
+
+// add counts a packet of n bytes sent at tick with a client that
+// acknowledged acked; it reports whether the packet was a full view.
+func (st *SenderStats) add(tick, acked uint32, n int, rep *Report) (full bool) {
 	st.newest = tick
 	st.Packets++
 	st.Bytes += uint64(n)
@@ -815,7 +822,7 @@ func (s *Sender) record(tick uint32, n int, rep *Report) {
 	switch rep.Why {
 	case snapstream.SentDelta:
 		st.Deltas++
-		st.SenderStats.BaselineAge += uint64(tick - s.acked)
+		st.SenderStats.BaselineAge += uint64(tick - acked)
 	case snapstream.FullNoAck:
 		st.FullNoAck++
 	case snapstream.FullTooOld:
@@ -823,7 +830,5 @@ func (s *Sender) record(tick uint32, n int, rep *Report) {
 	case snapstream.FullNotSmaller:
 		st.FullNotSmaller++
 	}
-	if rep.Why != snapstream.SentDelta {
-		s.lastFull = tick
-	}
+	return rep.Why != snapstream.SentDelta
 }
