@@ -19,6 +19,12 @@
 // removed. Without a usable baseline the view starts empty and grows by the
 // budget, so even a client joining a crowd never gets a datagram over the cap.
 //
+// The Sender builds the new view beside its baseline in one merge, so it
+// knows what was removed, what is new and which fields of each survivor
+// changed. When every change goes it hands that list to the Format
+// (snapstream.ChangesAppender, which package delta's Codec is) instead of
+// having it compare the two views again; the packet is the same.
+//
 // The budget has a floor, MinRate: the packet header and the player's own
 // entity at its largest, every tick. Both go every tick whatever the budget
 // holds (a packet that costs more than the tick's allowance is a debt the
