@@ -102,6 +102,15 @@ func arenaViewTally(t testing.TB, s *snapshot.Schema, seeds []uint64, ticks int)
 	if err != nil {
 		t.Fatal(err)
 	}
+	arenaViews(t, s, seeds, ticks, tl.Add)
+	return tl
+}
+
+// arenaViews plays bot matches and calls fn with each delta the views of a
+// few players make: the view (every entity within ViewRadius of the
+// player) against the same player's view gap ticks older.
+func arenaViews(t testing.TB, s *snapshot.Schema, seeds []uint64, ticks int, fn func(base, cur *snapshot.Snapshot, gap uint32)) {
+	t.Helper()
 	const ring = 32
 	r := int64(protocol.PosQuant.Quantize(protocol.ViewRadius) - protocol.PosQuant.Quantize(0))
 	for _, seed := range seeds {
@@ -128,13 +137,12 @@ func arenaViewTally(t testing.TB, s *snapshot.Schema, seeds []uint64, ticks int)
 					}
 				}
 				if g := trainingGaps[(tick+v)%len(trainingGaps)]; tick > ring {
-					tl.Add(snaps[v][(tick-g)%ring], dst, uint32(g))
+					fn(snaps[v][(tick-g)%ring], dst, uint32(g))
 				}
 				v++
 			}
 		})
 	}
-	return tl
 }
 
 // The shipped codes are as good as codes trained afresh: on matches of

@@ -62,38 +62,25 @@ func NewTally(s *snapshot.Schema) (*Tally, error) {
 
 // Add counts the residuals of a delta of cur against base, gap ticks older.
 func (t *Tally) Add(base, cur *snapshot.Snapshot, gap uint32) {
-	c := t.c
-	c.analyse(base, cur)
-	if c.mover != nil {
-		c.moveChanges(base, cur, gap)
-	}
-	c.residuals(base, cur, gap) // computes them for coded fields too
-	resid := c.resid
-	for _, ch := range c.changed {
+	t.Symbols(base, cur, gap, func(y Symbol) {
 		var ct *ctxTally
 		if t.cx != nil {
-			k := t.cx.Context(base.Row(int(ch.base)))
-			if uint(k) >= uint(len(t.ctx)) {
-				k = 0
-			}
-			ct = &t.ctx[k]
+			ct = &t.ctx[y.Context]
 		}
-		if t.masks != nil {
-			t.masks[ch.mask]++
+		switch {
+		case y.Field >= 0:
+			t.counts[y.Field][y.Value]++
 			if ct != nil {
-				ct.masks[ch.mask]++
+				ct.counts[y.Field][y.Value]++
 			}
-		}
-		for m := ch.mask; m != 0; m &= m - 1 {
-			f := bits.TrailingZeros32(m)
-			n := bits.Len32(resid[0])
-			t.counts[f][n]++
+		case t.masks != nil:
+			t.masks[y.Value]++
 			if ct != nil {
-				ct.counts[f][n]++
+				ct.masks[y.Value]++
 			}
-			resid = resid[1:]
 		}
-	}
+	})
+	c := t.c
 	if !c.spawnMode {
 		return
 	}
@@ -109,6 +96,42 @@ func (t *Tally) Add(base, cur *snapshot.Snapshot, gap uint32) {
 				continue
 			}
 			t.news[k][f][bits.Len32(bitpack.Zigzag(wrapDiff(v, guess[f], c.bits[f])))]++
+		}
+	}
+}
+
+// Symbol is one thing a delta codes for a changed entity with the
+// schema's codes: its field mask (Field -1, Value the mask) or the bit
+// length of one field's residual (Field f, Value the length), with the
+// entity's context (0 without a snapshot.Contexter).
+type Symbol struct {
+	Context, Field, Value int
+}
+
+// Symbols calls fn with the symbols of the changed entities of a delta of
+// cur against base, gap ticks older, in the packet's order: per entity its
+// mask, then each changed field's residual length. It counts nothing, so
+// that another way of coding them can be measured on the traffic Add
+// trained the codes on.
+func (t *Tally) Symbols(base, cur *snapshot.Snapshot, gap uint32, fn func(Symbol)) {
+	c := t.c
+	c.analyse(base, cur)
+	if c.mover != nil {
+		c.moveChanges(base, cur, gap)
+	}
+	c.residuals(base, cur, gap) // computes them for coded fields too
+	resid := c.resid
+	for _, ch := range c.changed {
+		k := 0
+		if t.cx != nil {
+			if k = t.cx.Context(base.Row(int(ch.base))); uint(k) >= uint(len(t.ctx)) {
+				k = 0
+			}
+		}
+		fn(Symbol{Context: k, Field: -1, Value: int(ch.mask)})
+		for m := ch.mask; m != 0; m &= m - 1 {
+			fn(Symbol{Context: k, Field: bits.TrailingZeros32(m), Value: bits.Len32(resid[0])})
+			resid = resid[1:]
 		}
 	}
 }
@@ -249,6 +272,12 @@ func (t *Tally) ContextLengths(k, f int, maxLen uint8) ([]uint8, error) {
 func (t *Tally) ContextBits(k, f int, code *bitpack.Code) float64 {
 	return lengthBits(t.ctx[k].counts[f], code)
 }
+
+// ContextCounts is Counts for the residuals of context k alone.
+func (t *Tally) ContextCounts(k, f int) []uint64 { return t.ctx[k].counts[f] }
+
+// ContextMaskCounts is MaskCounts for the masks of context k alone.
+func (t *Tally) ContextMaskCounts(k int) []uint64 { return t.ctx[k].masks }
 
 // ContextMaskLengths is MaskLengths for the masks of context k alone: the
 // lengths of snapshot.Schema.Contexts[k].Mask.
