@@ -423,7 +423,14 @@ func place(tick uint32, cands []Candidate, world *snapshot.Snapshot, out []Entry
 		id := ids[c.Row]
 		out[j] = Entry{Slot: id.Index, Generation: id.Generation, Source: tick}
 		curIDs[j] = id
-		copyRow(curVals[j*nf:j*nf+nf], vals[int(c.Row)*nf:])
+	}
+	// The values in a loop of their own, each row's place the rest of the
+	// last one's: fewer variables live, and no multiplying by the place.
+	dst := curVals[:len(cands)*nf]
+	for _, c := range cands {
+		r := int(c.Row) * nf
+		copyRow(dst[:nf], vals[r:r+nf])
+		dst = dst[nf:]
 	}
 }
 
