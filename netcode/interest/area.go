@@ -133,19 +133,23 @@ func (a *Area) Query(dst []int32, g *Grid, ents *Entities, x, y uint32) []int32 
 		rows[e>>6] |= 1 << (e & 63)
 	}
 	// Last, the rows in order, and the members' ids; the row bits are
-	// cleared for the next query.
-	dst = dst[:first]
+	// cleared for the next query. The members are among the places found,
+	// so they fit where those were, and their ids in as many.
+	found := dst[first:]
+	cur = slices.Grow(cur, len(found))[:len(found)]
+	n := 0
 	for w, left := range rows {
 		for left != 0 {
 			e := int32(w*64 + bits.TrailingZeros64(left))
 			left &= left - 1
-			dst = append(dst, e)
-			cur = append(cur, snapshot.EntityID{Index: ents.Slots[e], Generation: ents.Generations[e]})
+			found[n] = e
+			cur[n] = snapshot.EntityID{Index: ents.Slots[e], Generation: ents.Generations[e]}
+			n++
 		}
 		rows[w] = 0
 	}
-	a.end(cur)
-	return dst
+	a.end(cur[:n])
+	return dst[:first+n]
 }
 
 // begin starts an update: the newest members become the last ones, and

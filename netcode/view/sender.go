@@ -91,8 +91,10 @@ type Shared struct {
 	base   *snapshot.Snapshot
 	cur    *snapshot.Snapshot
 	// costs of fields, computed once
-	fieldBits []uint8
-	newBits   int
+	fieldBits   []uint8
+	fields      []fieldCost
+	newBits     int
+	changedBits int32 // a changed entity's cost before its values
 	// scratch of sortByRow, grown to the world's rows
 	byRow []Candidate
 	rows  []uint64 // a bit per row: a candidate holds it
@@ -122,6 +124,11 @@ func NewShared(ring *WorldRing, f snapstream.Format) *Shared {
 	sh := &Shared{Ring: ring, Format: f, base: snapshot.New(s), cur: snapshot.New(s), fieldBits: make([]uint8, len(s.Fields))}
 	for i, fd := range s.Fields {
 		sh.fieldBits[i] = fd.Bits
+		sh.fields = append(sh.fields, fieldCost{shift: uint32(32-fd.Bits) & 31, most: 1 + int32(fd.Bits)})
+	}
+	sh.changedBits = changedOverhead
+	if len(s.Fields) > 1 {
+		sh.changedBits += int32(len(s.Fields)) // the mask
 	}
 	sh.newBits = newEntityOverhead + int(s.GenerationBits) + s.EntityBits()
 	sh.changesFmt, _ = f.(snapstream.ChangesAppender)
@@ -482,14 +489,17 @@ func (s *Sender) changes(tick uint32, base []Entry, baseOf []int32, cands []Cand
 	held := sh.Ring.heldSince(tick)
 	nf := len(sh.fieldBits)
 	curVals, baseVals := sh.cur.Values(), sh.base.Values()
-	chg := &sh.changes
-	items := s.items[:0]
+	// At most one item and one change per candidate: written in place.
+	items := slices.Grow(s.items[:0], len(cands))[:len(cands)]
+	changed := slices.Grow(sh.changes.Changed[:0], len(cands))[:len(cands)]
+	ni, nc := 0, 0
 	newBits := int32(sh.newBits)
 	surv := int32(0)
 	for j, i := range baseOf[:len(cands)] {
 		c := cands[j]
 		if i < 0 {
-			items = addItem(items, int32(j), c.Row, 0, newBits, true)
+			items[ni].set(int32(j), c.Row, 0, newBits, true)
+			ni++
 			continue
 		}
 		surv++
@@ -512,22 +522,22 @@ func (s *Sender) changes(tick uint32, base []Entry, baseOf []int32, cands []Cand
 		if fields == 0 {
 			continue
 		}
-		chg.Changed = append(chg.Changed, snapshot.Change{Base: i, Cur: int32(j), Survivor: surv - 1, Fields: fields})
-		items = addItem(items, int32(j), c.Row, b.Source, cost, false)
+		changed[nc] = snapshot.Change{Base: i, Cur: int32(j), Survivor: surv - 1, Fields: fields}
+		nc++
+		items[ni].set(int32(j), c.Row, b.Source, cost, false)
+		ni++
 	}
-	return items
+	sh.changes.Changed = changed[:nc]
+	return items[:ni]
 }
 
-// addItem appends an item for the entity at place at of the view, at row
-// of the world, with the source tick of its baseline value (changed only).
+// set makes it the item of the entity at place at of the view, at row of
+// the world, with the source tick of its baseline value (changed only).
 // Each field is written in place: a composite literal would go through a
 // temporary on the stack.
-func addItem(items []item, at, row int32, src uint32, cost int32, isNew bool) []item {
-	items = slices.Grow(items, 1)[:len(items)+1]
-	it := &items[len(items)-1]
+func (it *item) set(at, row int32, src uint32, cost int32, isNew bool) {
 	it.at, it.row, it.src, it.cost = at, row, src, cost
 	it.isNew, it.chosen, it.must = isNew, false, false
-	return items
 }
 
 // settle fills in the items' slots, musts and accumulated priorities,
@@ -535,7 +545,7 @@ func addItem(items []item, at, row int32, src uint32, cost int32, isNew bool) []
 // sort them in and their total cost. An entity about to outlive the ring
 // goes regardless, unless the budget is in debt (lean).
 func (s *Sender) settle(tick uint32, cands []Candidate, lean bool) ([]int32, int64) {
-	order := s.order[:0]
+	order := slices.Grow(s.order[:0], len(s.items))[:len(s.items)]
 	total := int64(0)
 	curIDs := s.sh.cur.IDs()
 	waiting := s.waiting
@@ -557,7 +567,7 @@ func (s *Sender) settle(tick uint32, cands []Candidate, lean bool) ([]int32, int
 			prev = nil // what waited was the slot's last entity
 		}
 		pending(it, prev, c.Priority, tick)
-		order = append(order, int32(k))
+		order[k] = int32(k)
 		total += int64(it.cost)
 	}
 	return order, total
@@ -589,31 +599,27 @@ func pending(it *item, prev *waiter, p float32, tick uint32) {
 // changedCost estimates the bits of a changed entity, and returns the
 // mask of its fields that changed.
 func (s *Sender) changedCost(old, cur []uint32) (int32, uint32) {
-	var mask uint32
-	n := int32(changedOverhead)
-	if len(old) > 1 {
-		n += int32(len(old))
-	}
-	fieldBits := s.sh.fieldBits
-	old, cur = old[:len(fieldBits)], cur[:len(fieldBits)]
-	for f, b := range fieldBits {
-		sh := (32 - b) & 31 // masked: spares Go's check of the shift count
-		d := int32((cur[f]-old[f])<<sh) >> sh
+	fields := s.sh.fields
+	old, cur = old[:len(fields)], cur[:len(fields)]
+	n, mask := s.sh.changedBits, uint32(0)
+	for f, fc := range fields {
+		x := cur[f] - old[f]
+		d := int32(x<<(fc.shift&31)) >> (fc.shift & 31) // masked: spares Go's check of the count
 		z := uint32(d<<1) ^ uint32(d>>31)
-		c := int32(min(2+bits.Len32(z), 1+int(b)))
-		if old[f] == cur[f] {
-			c = 0 // unchanged: only its bit of the mask
-		}
-		mask |= neq(old[f], cur[f]) << (f & 31)
-		n += c
+		differs := (x | -x) >> 31 // 1 if the value changed
+		// An unchanged field costs only its bit of the mask.
+		n += min(int32(2+bits.Len32(z)), fc.most) & -int32(differs)
+		mask |= differs << (f & 31)
 	}
 	return n, mask
 }
 
-// neq is 1 if a != b, else 0, without a branch.
-func neq(a, b uint32) uint32 {
-	x := a ^ b
-	return (x | -x) >> 31
+// fieldCost is what changedCost needs of a field: the shift that sign
+// extends a difference from the field's width (below 32), and the most a
+// value costs written raw.
+type fieldCost struct {
+	shift uint32
+	most  int32
 }
 
 // choose marks what this tick's budget sends, highest key first. When
