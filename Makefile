@@ -4,7 +4,7 @@ FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all run serve web netbench test vet build bench bench-go bench-table fuzz soak clean check-go deps
+.PHONY: all run serve web netbench test vet build bench bench-go bench-pair bench-table fuzz soak clean check-go deps
 
 all: build
 
@@ -73,6 +73,13 @@ bench: bench-go bench-table
 
 bench-go: check-go
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./netcode/... ./cmd/netbench/
+
+## bench-pair: one benchmark beside the same benchmark of an older revision,
+## run alternately, with the ratio of each pair (scripts/benchpair.sh: BASE,
+## PKG, BENCH, METRIC, ROUNDS). By default the tick pipeline against the code
+## of before protocol version 4.
+bench-pair: check-go
+	GO=$(GO) ./scripts/benchpair.sh
 
 bench-table: check-go
 	$(GO) run ./cmd/netbench -table
