@@ -69,7 +69,9 @@ func (a *Area) was(s, gen uint16) bool {
 	return ok && g == gen
 }
 
-// NewArea returns an area over slots 0..slots-1.
+// NewArea returns an area for entities of slots 0..slots-1. It keeps no
+// table of the slots (its members are a list), so slots only documents the
+// range.
 func NewArea(radius, margin uint32, slots int) *Area {
 	return &Area{Radius: radius, Margin: margin}
 }
