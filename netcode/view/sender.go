@@ -91,7 +91,6 @@ type Shared struct {
 	base   *snapshot.Snapshot
 	cur    *snapshot.Snapshot
 	// costs of fields, computed once
-	fieldBits   []uint8
 	fields      []fieldCost
 	newBits     int
 	changedBits int32 // a changed entity's cost before its values
@@ -121,9 +120,8 @@ type scratch struct {
 // NewShared returns the shared part of a match's senders.
 func NewShared(ring *WorldRing, f snapstream.Format) *Shared {
 	s := ring.Schema()
-	sh := &Shared{Ring: ring, Format: f, base: snapshot.New(s), cur: snapshot.New(s), fieldBits: make([]uint8, len(s.Fields))}
-	for i, fd := range s.Fields {
-		sh.fieldBits[i] = fd.Bits
+	sh := &Shared{Ring: ring, Format: f, base: snapshot.New(s), cur: snapshot.New(s)}
+	for _, fd := range s.Fields {
 		sh.fields = append(sh.fields, fieldCost{shift: uint32(32-fd.Bits) & 31, most: 1 + int32(fd.Bits)})
 	}
 	sh.changedBits = changedOverhead
@@ -405,7 +403,7 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 		out, inSlot = s.spare, false
 	}
 	out = out[:len(cands)]
-	place(tick, cands, world, out, curIDs, curVals, len(sh.fieldBits))
+	place(tick, cands, world, out, curIDs, curVals, len(sh.fields))
 	for i, e := range base {
 		baseIDs[i] = snapshot.EntityID{Index: e.Slot, Generation: e.Generation}
 	}
@@ -414,7 +412,7 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 	src := cursor{ring: sh.Ring}
 	for _, i := range chg.Removed {
 		src.seek(base[i].Source)
-		copyRow(baseVals[int(i)*len(sh.fieldBits):][:len(sh.fieldBits)], src.snap.Row(int(src.rowOf[base[i].Slot])))
+		copyRow(baseVals[int(i)*len(sh.fields):][:len(sh.fields)], src.snap.Row(int(src.rowOf[base[i].Slot])))
 	}
 	s.items = s.changes(tick, base, baseOf, cands, &src)
 	s.order, s.total = s.settle(tick, cands, rep.Lean)
@@ -487,7 +485,7 @@ func (s *Sender) join(base []Entry, curIDs []snapshot.EntityID) []int32 {
 func (s *Sender) changes(tick uint32, base []Entry, baseOf []int32, cands []Candidate, src *cursor) []item {
 	sh := s.sh
 	held := sh.Ring.heldSince(tick)
-	nf := len(sh.fieldBits)
+	nf := len(sh.fields)
 	curVals, baseVals := sh.cur.Values(), sh.base.Values()
 	// At most one item and one change per candidate: written in place.
 	items := slices.Grow(s.items[:0], len(cands))[:len(cands)]
