@@ -71,6 +71,8 @@ func main() {
 	debugGC := flag.Bool("debug-gc", false, "serve POST /debug/gc: a full collection, answering the live heap (for leak checks)")
 	useAgones := flag.Bool("agones", false, "run the Agones lifecycle through the SDK sidecar (localhost:$AGONES_SDK_HTTP_PORT)")
 	agonesHealth := flag.Duration("agones-health", 2*time.Second, "with -agones: the time between health pings to the SDK sidecar")
+	maxRewind := flag.Duration("max-rewind", arena.DefaultRewindTicks*time.Second/arena.TickRate,
+		"judge a shot against the targets as its shooter saw them, at most this far back (0: in the present; at most 1s)")
 	flag.Parse()
 
 	var lv slog.Level
@@ -80,6 +82,10 @@ func main() {
 	}
 	if *nmatches < 1 {
 		fmt.Fprintln(os.Stderr, "server: -matches must be at least 1")
+		os.Exit(2)
+	}
+	if *maxRewind > arena.MaxRewindTicks*time.Second/arena.TickRate {
+		fmt.Fprintf(os.Stderr, "server: -max-rewind %v: at most %v\n", *maxRewind, arena.MaxRewindTicks*time.Second/arena.TickRate)
 		os.Exit(2)
 	}
 	if err := (server.Config{TickRate: *tick, Rate: *rate}).Validate(); err != nil {
@@ -92,7 +98,7 @@ func main() {
 	if err := run(ctx, log, options{
 		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, matches: *nmatches, verify: *verify, creatures: *creatures,
 		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
-		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones, agonesHealth: *agonesHealth,
+		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones, agonesHealth: *agonesHealth, maxRewind: *maxRewind,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -122,6 +128,8 @@ type options struct {
 	agones     bool
 	// agonesHealth is the time between health pings with -agones.
 	agonesHealth time.Duration
+	// maxRewind is the farthest back a shot is judged (-max-rewind).
+	maxRewind time.Duration
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {

@@ -30,7 +30,7 @@ func newHost(log *slog.Logger, o options) (*server.Host, error) {
 		if o.matches > 1 {
 			mlog, name = log.With("match", id), "Match "+id
 		}
-		world, err := arena.NewWorld(arena.Config{Seed: o.seed + uint64(i), Creatures: o.creatures, MaxPlayers: o.maxClients + o.bots})
+		world, err := arena.NewWorld(arena.Config{Seed: o.seed + uint64(i), Creatures: o.creatures, MaxPlayers: o.maxClients + o.bots, RewindTicks: arena.RewindTicksOf(o.maxRewind)})
 		if err != nil {
 			return nil, err
 		}

@@ -47,6 +47,11 @@ type Config struct {
 	// IntermissionTicks is the pause between a round's end and the next
 	// round's start (default 5 s; negative: none).
 	IntermissionTicks int
+	// RewindTicks is how far back, at most, a shot is judged against the
+	// targets as its shooter saw them (View): default DefaultRewindTicks,
+	// at most MaxRewindTicks; negative: every shot is judged in the
+	// present.
+	RewindTicks int
 }
 
 func (c Config) withDefaults() Config {
@@ -71,6 +76,7 @@ func (c Config) withDefaults() Config {
 	c.SpreadGuns = orDefault(c.SpreadGuns, DefaultSpreadGuns)
 	c.PowerUps = orDefault(c.PowerUps, DefaultPowerUps)
 	c.IntermissionTicks = orDefault(c.IntermissionTicks, DefaultIntermissionTicks)
+	c.RewindTicks = orDefault(c.RewindTicks, DefaultRewindTicks)
 	return c
 }
 
@@ -96,6 +102,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: MaxPlayers %d", ErrConfig, c.MaxPlayers)
 	case c.RoundTicks < 1:
 		return fmt.Errorf("%w: RoundTicks %d", ErrConfig, c.RoundTicks)
+	case c.RewindTicks > MaxRewindTicks:
+		return fmt.Errorf("%w: RewindTicks %d (at most %d)", ErrConfig, c.RewindTicks, MaxRewindTicks)
 	case c.allPickups() > MaxPickups:
 		return fmt.Errorf("%w: %d pickups (at most %d)", ErrConfig, c.allPickups(), MaxPickups)
 	}

@@ -24,6 +24,10 @@ type Input struct {
 	Buttons      uint8
 	MoveX, MoveY int8    // -127..127 each: the direction and strength of movement
 	Aim          float64 // radians
+	// View is what the client was drawing of the others when it made the
+	// input: its shots are judged against that (lag compensation), as far
+	// back as Config.RewindTicks allows.
+	View View
 }
 
 // wrapAngle returns a in [0, 2π).

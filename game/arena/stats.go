@@ -38,6 +38,8 @@ type Stats struct {
 	PlayersRefused uint64
 	// EventsDropped counts happenings lost because nobody took them.
 	EventsDropped uint64
+	// Rewind counts the shots judged by what their shooters saw.
+	Rewind RewindStats
 }
 
 // InputsDropped returns the inputs dropped for any reason.

@@ -19,6 +19,9 @@ func (w *World) Step() {
 	w.stepPlayers()
 	w.stepCreatures()
 	w.buildGrid()
+	if w.cfg.RewindTicks > 0 {
+		w.recordPoses()
+	}
 	w.stepBites()
 	w.stepShots()
 	w.stepPickups()
@@ -35,7 +38,7 @@ func (w *World) stepPlayers() {
 		if p.dead && w.tick >= p.respawnAt {
 			w.respawnPlayer(p, slot)
 		}
-		fire := false
+		fire, view := false, View{}
 		if p.queued > 0 {
 			q := p.queue[0]
 			copy(p.queue[:], p.queue[1:p.queued])
@@ -45,7 +48,7 @@ func (w *World) stepPlayers() {
 			if q.aimOK {
 				p.aim = q.aim
 			}
-			fire = q.fire
+			fire, view = q.fire, q.view
 			w.pressDash(p, &q)
 			w.stats.InputsApplied++
 		} // else: keep walking (or dashing) the same way, without firing
@@ -58,7 +61,7 @@ func (w *World) stepPlayers() {
 		p.moving = x != p.x || y != p.y
 		p.x, p.y = x, y
 		if fire {
-			w.fire(p, slot)
+			w.fire(p, slot, view)
 		}
 	}
 }
@@ -240,8 +243,17 @@ func (w *World) stepShots() {
 				w.freeShot(k)
 				break
 			}
-			if t := w.nearest(s.x, s.y, ProjectileRadius, s.ownerSlot, false); t >= 0 {
+			t := int32(-1)
+			if s.rewound {
+				t = w.seenTarget(s, s.x, s.y, ProjectileRadius)
+			} else {
+				t = w.nearest(s.x, s.y, ProjectileRadius, s.ownerSlot, false)
+			}
+			if t >= 0 {
 				w.stats.Hits++
+				if s.rewound {
+					w.countRewoundHit(s, t)
+				}
 				if k := w.credit(s.owner); k != nil {
 					k.hits++
 				}

@@ -10,7 +10,7 @@ import "math"
 // slot count rules out in play, when too few projectile slots are free.
 // Every projectile's damage is fixed now: doubled while the player's
 // power-up lasts (PowerFactor).
-func (w *World) fire(p *player, slot int) {
+func (w *World) fire(p *player, slot int, view View) {
 	if w.intermission || (p.hasShot && w.tick-p.lastShot < p.shotWait) {
 		w.stats.ShotsRefused++
 		return
@@ -27,12 +27,18 @@ func (w *World) fire(p *player, slot int) {
 		dmg *= PowerFactor
 		w.stats.PoweredShots++
 	}
+	seen, rewound := w.seenFrom(view)
 	for k := range n {
 		aim := p.aim
 		if n > 1 {
 			aim = wrapAngle(aim + float64(k-(n-1)/2)*SpreadAngle)
 		}
-		w.launch(p, slot, aim, ticks, dmg, weapon)
+		s := w.launch(p, slot, aim, ticks, dmg, weapon)
+		s.seen, s.rewound = seen, rewound
+		if rewound {
+			w.stats.Rewind.Shots++
+			w.stats.Rewind.Ticks += uint64(w.tick-seen.From-1)*256 - uint64(seen.Gap)*uint64(seen.Frac)
+		}
 	}
 	p.lastShot, p.hasShot, p.shotWait = w.tick, true, wait
 	p.shieldUntil = min(p.shieldUntil, w.tick) // a shielded player who shoots can be shot
@@ -45,7 +51,7 @@ func (w *World) fire(p *player, slot int) {
 }
 
 // launch spawns one projectile of player p at its centre heading aim.
-func (w *World) launch(p *player, slot int, aim float64, ticks uint32, dmg int, weapon Weapon) {
+func (w *World) launch(p *player, slot int, aim float64, ticks uint32, dmg int, weapon Weapon) *shot {
 	k, _ := w.free.pop() // fire checked there are enough
 	sin, cos := math.Sincos(aim)
 	w.shots[k] = shot{
@@ -56,6 +62,7 @@ func (w *World) launch(p *player, slot int, aim float64, ticks uint32, dmg int, 
 	}
 	w.bumpGen(w.shotBase + int(k))
 	w.stats.ShotsFired++
+	return &w.shots[k]
 }
 
 // canTake reports whether a live player may take a pickup of kind: a health

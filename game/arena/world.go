@@ -40,6 +40,7 @@ type World struct {
 	free                 slotRing
 	pickups              []pickup
 	grid                 grid
+	past                 rewind // the targets' recent poses, for shots judged in the past
 
 	round                uint32
 	roundStart, roundEnd uint32
@@ -69,6 +70,7 @@ type queuedInput struct {
 	aimOK  bool
 	fire   bool
 	dash   bool
+	view   View // what the client drew when it made the input
 }
 
 type player struct {
@@ -122,6 +124,10 @@ type shot struct {
 	expires   uint32 // the first tick it is gone
 	damage    int    // fixed when fired (doubled by a power-up)
 	weapon    Weapon // WeaponGun or WeaponSpread
+	// seen is what the shooter drew when it fired, if rewound: the shot
+	// is judged against the targets as they were drawn then (rewind.go).
+	seen    View
+	rewound bool
 }
 
 type pickup struct {
@@ -184,6 +190,9 @@ func NewWorld(cfg Config) (*World, error) {
 	w.rng = rand.New(w.pcg)
 	w.gens = make([]uint8, w.shotBase+nShots)
 	w.grid.init(cfg.Creatures + cfg.MaxPlayers)
+	if cfg.RewindTicks > 0 {
+		w.past.init(cfg.Creatures + cfg.MaxPlayers)
+	}
 	for i := range w.shots {
 		w.free.push(int32(i))
 	}
@@ -412,7 +421,7 @@ type checkedInput struct {
 }
 
 func checkInput(seq uint32, in Input) checkedInput {
-	q := checkedInput{queuedInput: queuedInput{seq: seq, fire: in.Buttons&ButtonFire != 0, dash: in.Buttons&ButtonDash != 0}}
+	q := checkedInput{queuedInput: queuedInput{seq: seq, fire: in.Buttons&ButtonFire != 0, dash: in.Buttons&ButtonDash != 0, view: in.View}}
 	q.dx, q.dy = MoveIntent(in.MoveX, in.MoveY)
 	mx, my := float64(in.MoveX), float64(in.MoveY)
 	q.clamped = in.MoveX == math.MinInt8 || in.MoveY == math.MinInt8 || mx*mx+my*my > 127*127 ||

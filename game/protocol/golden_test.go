@@ -101,7 +101,7 @@ func goldens(t *testing.T) []golden {
 			if err != nil {
 				return err
 			}
-			a, b := ParseInput(in.Input(0)), ParseInput(in.Input(1))
+			a, b := ParseInput(in.Input(0), in.Ack), ParseInput(in.Input(1), in.Ack)
 			if !in.Verify || in.Ack != 102 || in.NewestSeq != 57 || in.Count != 2 || a.Buttons != arena.ButtonFire || a.MoveX != 127 || b.MoveY != -90 {
 				return fmt.Errorf("%+v %+v %+v", in, a, b)
 			}

@@ -8,10 +8,12 @@ import (
 )
 
 // InputSize is the size of one encoded input.
-const InputSize = 5
+const InputSize = 9
 
 // AppendInput appends the input's InputSize bytes: buttons, move x, move y,
-// and the aim as a little-endian uint16 fraction of a turn.
+// the aim as a little-endian uint16 fraction of a turn, and the view the
+// client was drawing: the low 16 bits of View.From (little-endian; 0 says
+// no view), View.Gap and View.Frac.
 func AppendInput(dst []byte, in arena.Input) []byte {
 	aim := in.Aim / (2 * math.Pi)
 	aim -= math.Floor(aim)
@@ -19,17 +21,44 @@ func AppendInput(dst []byte, in arena.Input) []byte {
 		aim = 0
 	}
 	dst = append(dst, in.Buttons, byte(in.MoveX), byte(in.MoveY))
-	return binary.LittleEndian.AppendUint16(dst, uint16(uint32(math.Round(aim*65536)))) // 1.0 wraps to 0
+	dst = binary.LittleEndian.AppendUint16(dst, uint16(uint32(math.Round(aim*65536)))) // 1.0 wraps to 0
+	v := in.View
+	if v.From == 0 {
+		v = arena.View{}
+	}
+	dst = binary.LittleEndian.AppendUint16(dst, uint16(v.From))
+	return append(dst, v.Gap, v.Frac)
 }
 
 // ParseInput reads an input from its InputSize bytes (p must hold them).
 // Buttons the arena does not know are dropped; a move of -128 reads as
-// -127.
-func ParseInput(p []byte) arena.Input {
-	return arena.Input{
+// -127. The view's 16 bits of tick name the newest tick at or before
+// newest (the newest tick the client acknowledged) that ends in them, and
+// the view is cut so that it draws nothing newer than newest: a client
+// cannot claim to have seen a tick it had not received. With view tick 0,
+// or newest 0, the input claims no view (the zero arena.View).
+func ParseInput(p []byte, newest uint32) arena.Input {
+	in := arena.Input{
 		Buttons: p[0] & (arena.ButtonFire | arena.ButtonDash),
 		MoveX:   max(int8(p[1]), -127),
 		MoveY:   max(int8(p[2]), -127),
 		Aim:     float64(binary.LittleEndian.Uint16(p[3:])) / 65536 * 2 * math.Pi,
 	}
+	low := binary.LittleEndian.Uint16(p[5:])
+	if low == 0 || newest == 0 {
+		return in
+	}
+	from := newest - uint32(uint16(newest)-low)
+	if from == 0 || from > newest { // before the first tick
+		return in
+	}
+	gap, frac := p[7], p[8]
+	if uint32(gap) > newest-from {
+		gap = uint8(newest - from)
+	}
+	if gap == 0 {
+		frac = 0
+	}
+	in.View = arena.View{From: from, Gap: gap, Frac: frac}
+	return in
 }

@@ -82,7 +82,7 @@ func (c *client) message(ch transport.Channel, p []byte) {
 func (c *client) event(e events.Event) { c.srv.fromClient(c, e) }
 
 func (c *client) input(seq uint32, p []byte) {
-	c.world.ApplyInput(c.id, seq, protocol.ParseInput(p))
+	c.world.ApplyInput(c.id, seq, protocol.ParseInput(p, c.sess.AckedTick()))
 }
 
 // done reports whether the connection has ended.

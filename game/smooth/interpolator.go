@@ -109,6 +109,8 @@ type Interpolator struct {
 	rt   float64   // render time, in ticks
 	rtAt time.Time // local time of rt
 	rtOK bool
+
+	view arena.View // what the last Sample drew
 }
 
 // NewInterpolator returns an interpolator for a server ticking tickRate
@@ -190,6 +192,7 @@ func (ip *Interpolator) Reset() {
 	}
 	ip.has, ip.started, ip.rtOK = false, false, false
 	ip.n, ip.late2, ip.off, ip.rt = 0, 0, 0, 0
+	ip.view = arena.View{}
 }
 
 // jitterTicks returns the jitter allowance in ticks.
@@ -282,15 +285,43 @@ func (ip *Interpolator) Sample(now time.Time, fn func(id snapshot.EntityID, e En
 	switch {
 	case a != nil && b != nil:
 		ta, tb := float64(ip.newest)-float64(da), float64(ip.newest)-float64(db)
-		interpolate(a, b, (rt-ta)/(tb-ta), fn)
+		alpha := (rt - ta) / (tb - ta)
+		ip.view = viewOf(a.tick, b.tick, alpha)
+		interpolate(a, b, alpha, fn)
 	case b != nil: // before everything held
+		ip.view = arena.View{From: oldest.tick}
 		interpolate(oldest, oldest, 0, fn)
 	case prev == nil: // a single tick held
+		ip.view = arena.View{From: a.tick}
 		interpolate(a, a, 0, fn)
 	default: // past the newest: a is the newest
+		ip.view = arena.View{From: a.tick}
 		ext := min(rt-float64(ip.newest), MaxExtrapolationTicks) / float64(dPrev)
 		extrapolate(prev, a, ext, fn)
 	}
+}
+
+// View returns what the last Sample drew, as an input states it (its
+// arena.Input.View): the two ticks it drew between and how far, in 256ths,
+// or the one tick it drew (extrapolating past the newest tick counts as
+// drawing the newest). The zero View before the first Sample.
+func (ip *Interpolator) View() arena.View { return ip.view }
+
+// viewOf returns the View of a frame drawn alpha of the way from tick a to
+// tick b: the fraction rounded to 256ths, a gap too long for a byte or a
+// fraction that rounds to a whole tick drawn as the nearer tick.
+func viewOf(a, b uint32, alpha float64) arena.View {
+	frac := math.Round(alpha * 256)
+	switch {
+	case b-a > math.MaxUint8 || frac >= 256 && alpha >= 0.5:
+		if alpha >= 0.5 {
+			return arena.View{From: b}
+		}
+		return arena.View{From: a}
+	case frac <= 0:
+		return arena.View{From: a}
+	}
+	return arena.View{From: a, Gap: uint8(b - a), Frac: uint8(frac)}
 }
 
 // interpolate draws the entities of a and b at alpha between them.

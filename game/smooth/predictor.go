@@ -117,7 +117,7 @@ func (p *Predictor) Apply(seq uint32, in arena.Input) {
 // server wraps it.
 func asSent(in arena.Input) arena.Input {
 	var b [protocol.InputSize]byte
-	in = protocol.ParseInput(protocol.AppendInput(b[:0], in))
+	in = protocol.ParseInput(protocol.AppendInput(b[:0], in), 0)
 	in.Aim = quant.WrapAngle(in.Aim)
 	return in
 }

@@ -103,7 +103,7 @@ func (s *worldSim) tick(seq uint32) {
 		s.predicted[seq] = [2]float64{x, y}
 	}
 	if !s.lost[seq] {
-		s.up = append(s.up, upMsg{at: int(seq + s.latency), seq: seq, in: protocol.ParseInput(protocol.AppendInput(nil, in))})
+		s.up = append(s.up, upMsg{at: int(seq + s.latency), seq: seq, in: protocol.ParseInput(protocol.AppendInput(nil, in), 0)})
 	}
 
 	// The server: inputs that arrived, a step, the player's state.

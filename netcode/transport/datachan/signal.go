@@ -19,7 +19,9 @@ import (
 // and 2 (spread gun, power-up), and the loadout record is new.
 // Version 4: snapshot deltas code changed fields against a prediction with
 // trained prefix codes, masks by a trained code, and sets by Rice codes.
-const ProtocolVersion = 4
+// Version 5: an input says what the client was drawing (its view: two
+// ticks and the fraction between them), and shots are judged by it.
+const ProtocolVersion = 5
 
 // MaxAnswerBytes caps the answer a client reads.
 const MaxAnswerBytes = 64 << 10

@@ -1,0 +1,220 @@
+package arena
+
+import (
+	"math"
+	"time"
+)
+
+// View is what a client was drawing of everyone else when it made an input:
+// the entities as they were between ticks From and From+Gap, Frac/256 of
+// the way from the first to the second (Gap 0: tick From alone). A client
+// draws others in the past (interpolation), so this is what its player aimed
+// at, and what the world judges that input's shots against (lag
+// compensation). The zero View (From 0, never a tick of play) claims
+// nothing: the input's shots are judged in the present, as a server-side
+// bot's are.
+type View struct {
+	From uint32
+	Gap  uint8
+	Frac uint8
+}
+
+// Rewind limits.
+const (
+	// MaxRewindTicks is the farthest back a shot may be judged: 1 s, as far
+	// as the most generous systems go. Config.RewindTicks is at most this.
+	MaxRewindTicks = TickRate
+	// DefaultRewindTicks is Config.RewindTicks's default: 10 ticks
+	// (333 ms). At 150 ms round trip a shooter's view lags the world by
+	// about 190 ms (half the round trip until the input arrives, a tick
+	// in the server's queue, half the round trip and the interpolation
+	// delay until the world is drawn); 10 ticks covers that up to about
+	// 250 ms round trip with jitter, and bounds a victim's "shot behind
+	// cover" to a third of a second.
+	DefaultRewindTicks = 10
+	// rewindHistory is how many ticks of target positions a world keeps:
+	// a power of two above MaxRewindTicks + 1.
+	rewindHistory = 32
+)
+
+// maxTargetStep bounds how far a target moves in one tick (a dash), so a
+// shot judged k ticks back need only look at the targets within k of
+// these steps of where they are now.
+const maxTargetStep = max(DashSpeed, PlayerSpeed, CreatureSpeed) * Dt
+
+// pose is a target (creature or player) as it was at the end of a tick.
+type pose struct {
+	x, y  float64
+	gen   uint8
+	alive bool
+}
+
+// rewind is the history of target poses, by tick modulo rewindHistory:
+// ticks[k] says which tick poses[k] holds.
+type rewind struct {
+	ticks [rewindHistory]uint32
+	poses [rewindHistory][]pose // by slot, creatures then players
+}
+
+func (r *rewind) init(targets int) {
+	for k := range r.poses {
+		r.poses[k] = make([]pose, targets)
+	}
+}
+
+// recordPoses keeps every target's pose at the end of tick (after everyone
+// moved, before projectiles fly).
+func (w *World) recordPoses() {
+	k := w.tick % rewindHistory
+	w.past.ticks[k] = w.tick
+	ps := w.past.poses[k]
+	for i := range w.creatures {
+		c := &w.creatures[i]
+		ps[i] = pose{x: c.x, y: c.y, gen: w.gens[i], alive: !c.dead}
+	}
+	for i := range w.players {
+		p := &w.players[i]
+		slot := w.playerBase + i
+		ps[slot] = pose{x: p.x, y: p.y, gen: w.gens[slot], alive: p.active && !p.dead}
+	}
+}
+
+// posesAt returns the poses of tick t, or nil if the history no longer (or
+// not yet) holds it.
+func (w *World) posesAt(t uint32) []pose {
+	k := t % rewindHistory
+	if w.past.ticks[k] != t || w.past.poses[k] == nil {
+		return nil
+	}
+	return w.past.poses[k]
+}
+
+// seenFrom clamps a client's claimed view for a shot fired this tick: it
+// cannot have drawn this tick or a later one, nor anything older than the
+// world's rewind allows. It returns the view to judge by and whether the
+// shot is judged in the past at all.
+func (w *World) seenFrom(v View) (View, bool) {
+	limit := uint32(w.cfg.RewindTicks)
+	if limit == 0 || v.From == 0 || w.tick <= 1 {
+		return View{}, false
+	}
+	newest := w.tick - 1
+	if int32(v.From-newest) > 0 {
+		v.From, v.Gap, v.Frac = newest, 0, 0
+	}
+	if gap := uint32(v.Gap); v.From+gap > newest {
+		v.Gap = uint8(newest - v.From)
+	}
+	if v.Gap == 0 {
+		v.Frac = 0
+	}
+	if w.tick-v.From > limit {
+		w.stats.Rewind.Clamped++
+		v.From, v.Gap, v.Frac = w.tick-limit, 0, 0
+	}
+	// A shot's flight on tick t is judged against the poses of the tick
+	// after the one drawn when it was made (the world judges its own tick t
+	// against the poses at its end): a client that drew the newest tick
+	// saw the present.
+	if v.From == newest {
+		return View{}, false
+	}
+	return v, true
+}
+
+// seenTarget returns the slot of the target nearest to (x, y) among those a
+// circle of radius r there touches as shot s's shooter saw them on the
+// s.flown-th tick of its flight, skipping the shooter; -1 if none. A
+// target counts only if it is still the same entity and alive now: a shot
+// never hurts a player who has since died or respawned.
+func (w *World) seenTarget(s *shot, x, y, r float64) int32 {
+	k := s.flown // 1 on the tick it is fired: the tick after the one drawn
+	a := w.posesAt(s.seen.From + k)
+	b := w.posesAt(s.seen.From + uint32(s.seen.Gap) + k)
+	if a == nil || b == nil {
+		return w.nearest(x, y, r, s.ownerSlot, false)
+	}
+	f := float64(s.seen.Frac) / 256
+	// Only targets near enough now can have been where the shot is then.
+	back := w.tick - (s.seen.From + k)
+	reach := r + float64(back+1)*maxTargetStep
+	const maxTargetRadius = max(PlayerRadius, CreatureRadius)
+	g := &w.grid
+	x0, x1 := cellCoord(x-reach-maxTargetRadius), cellCoord(x+reach+maxTargetRadius)
+	y0, y1 := cellCoord(y-reach-maxTargetRadius), cellCoord(y+reach+maxTargetRadius)
+	best, bestD := int32(-1), math.Inf(1)
+	for cy := y0; cy <= y1; cy++ {
+		for cx := x0; cx <= x1; cx++ {
+			c := cy*gridSide + cx
+			for _, slot := range g.items[g.start[c]:g.start[c+1]] {
+				if slot == s.ownerSlot {
+					continue
+				}
+				pa, pb := &a[slot], &b[slot]
+				gen := w.gens[slot]
+				var px, py float64
+				switch {
+				case pa.alive && pb.alive && pa.gen == gen && pb.gen == gen:
+					px, py = pa.x+(pb.x-pa.x)*f, pa.y+(pb.y-pa.y)*f
+				case f < 0.5 && pa.alive && pa.gen == gen:
+					px, py = pa.x, pa.y
+				case f >= 0.5 && pb.alive && pb.gen == gen:
+					px, py = pb.x, pb.y
+				default:
+					continue
+				}
+				tr := float64(PlayerRadius)
+				if int(slot) < w.playerBase {
+					tr = CreatureRadius
+				}
+				dx, dy := px-x, py-y
+				d := dx*dx + dy*dy
+				if d < (r+tr)*(r+tr) && (d < bestD || (d == bestD && slot < best)) {
+					best, bestD = slot, d
+				}
+			}
+		}
+	}
+	return best
+}
+
+// RewindStats are the counters of shots judged by what their shooters saw.
+type RewindStats struct {
+	// Shots counts projectiles judged in the past; Ticks is the sum of how
+	// far back each was judged when fired, in 256ths of a tick (Ticks /
+	// Shots / 256 is the mean rewind in ticks).
+	Shots, Ticks uint64
+	// Clamped counts shots whose shooter claimed a view older than the
+	// rewind allows: they were judged at the limit.
+	Clamped uint64
+	// Hits counts those projectiles' hits; BehindCover those of them on a
+	// player whom the projectile could no longer see when it hit (a wall
+	// between the projectile and where the player is now): the price a
+	// victim pays for the shooter's fairness.
+	Hits, BehindCover uint64
+}
+
+// countRewoundHit counts a hit of rewound shot s on target t, and whether
+// the target, if a player, stood out of the projectile's sight when it was
+// hit.
+func (w *World) countRewoundHit(s *shot, t int32) {
+	w.stats.Rewind.Hits++
+	if int(t) < w.playerBase {
+		return
+	}
+	p := &w.players[int(t)-w.playerBase]
+	if !w.m.Clear(s.x, s.y, p.x, p.y, 0) {
+		w.stats.Rewind.BehindCover++
+	}
+}
+
+// RewindTicksOf returns the Config.RewindTicks for a rewind of at most d:
+// d in whole ticks, rounded to the nearest, and -1 (none) for d <= 0 or
+// less than half a tick. It does not bound d: Config's validation does.
+func RewindTicksOf(d time.Duration) int {
+	n := int(math.Round(d.Seconds() * TickRate))
+	if n <= 0 {
+		return -1
+	}
+	return n
+}
