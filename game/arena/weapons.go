@@ -31,7 +31,7 @@ func (w *World) fire(p *player, slot int, view View) {
 	for k := range n {
 		aim := p.aim
 		if n > 1 {
-			aim = wrapAngle(aim + float64(k-(n-1)/2)*SpreadAngle)
+			aim = PelletAim(aim, k)
 		}
 		s := w.launch(p, slot, aim, ticks, dmg, weapon)
 		s.seen, s.rewound = seen, rewound
@@ -48,6 +48,13 @@ func (w *World) fire(p *player, slot int, view View) {
 		p.spread--
 		p.loadDirty = true
 	}
+}
+
+// PelletAim returns the heading of pellet k (0..SpreadPellets-1) of a
+// spread shot fired along aim (in [0, 2π)): the middle one along the aim,
+// the others SpreadAngle apart, in [0, 2π).
+func PelletAim(aim float64, k int) float64 {
+	return wrapAngle(aim + float64(k-(SpreadPellets-1)/2)*SpreadAngle)
 }
 
 // launch spawns one projectile of player p at its centre heading aim.

@@ -36,13 +36,25 @@ func Fill(dst *snapshot.Snapshot, ents []arena.Entity) {
 // heading is h: its quantized spawn point advanced e.Flown whole steps,
 // held inside the field's range.
 func shotPoint(e *arena.Entity, h uint32) (uint32, uint32) {
-	dx, dy := shotSteps.Units(h)
-	n := int64(e.Flown)
-	x := int64(PosQuant.Quantize(e.SpawnX)) + n*int64(dx)
-	y := int64(PosQuant.Quantize(e.SpawnY)) + n*int64(dy)
-	top := int64(1)<<PosQuant.Bits() - 1
-	return uint32(min(max(x, 0), top)), uint32(min(max(y, 0), top))
+	return ShotPoint(PosQuant.Quantize(e.SpawnX), PosQuant.Quantize(e.SpawnY), h, e.Flown)
 }
+
+// ShotPoint returns the wire position of a projectile fired from the
+// quantized point (x, y) with quantized heading h after it has flown n
+// ticks: the point advanced n whole steps of [ShotStep], held inside the
+// field's range. A client that predicts its own shots draws them on this
+// path, so the server's copy of each continues it exactly.
+func ShotPoint(x, y, h, n uint32) (uint32, uint32) {
+	dx, dy := shotSteps.Units(h)
+	px := int64(x) + int64(n)*int64(dx)
+	py := int64(y) + int64(n)*int64(dy)
+	top := int64(1)<<PosQuant.Bits() - 1
+	return uint32(min(max(px, 0), top)), uint32(min(max(py, 0), top))
+}
+
+// ShotStep returns a projectile's step a tick with quantized heading h, in
+// whole position units (1/UnitsPerPx px).
+func ShotStep(h uint32) (dx, dy int32) { return shotSteps.Units(h) }
 
 // shotSteps is a projectile's step a tick on the wire (newShotSteps); it
 // is never modified.
