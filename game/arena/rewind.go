@@ -218,3 +218,6 @@ func RewindTicksOf(d time.Duration) int {
 	}
 	return n
 }
+
+// RewindStats returns the counters of shots judged in the past.
+func (w *World) RewindStats() RewindStats { return w.stats.Rewind }

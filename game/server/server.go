@@ -18,6 +18,7 @@ type Server struct {
 	period time.Duration // of one tick
 	world  World
 	clock  RoundClock // world, if it plays in rounds
+	judge  ShotJudge  // world, if it judges shots in the past
 	ring   *view.WorldRing
 	shared *view.Shared
 	grid   *interest.Grid
@@ -57,8 +58,10 @@ func New(cfg Config, world World) (*Server, error) {
 	sch := cfg.Session.Schema
 	ring := view.NewWorldRing(sch, 2*(cfg.Session.History+1))
 	clock, _ := world.(RoundClock)
+	judge, _ := world.(ShotJudge)
 	return &Server{
 		clock:  clock,
+		judge:  judge,
 		cfg:    cfg,
 		period: time.Duration(float64(time.Second) / cfg.TickRate),
 		world:  world,

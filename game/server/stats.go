@@ -3,6 +3,7 @@ package server
 import (
 	"time"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/netcode/transport"
 )
 
@@ -40,7 +41,10 @@ type Stats struct {
 	Round        uint32
 	RoundLeft    time.Duration
 	Intermission bool
-	Players      []PlayerStats
+	// Rewind counts the shots judged by what their shooters saw, for a
+	// World that does (ShotJudge).
+	Rewind  arena.RewindStats
+	Players []PlayerStats
 }
 
 // PlayerStats are one client's counters.
@@ -132,6 +136,9 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 		if now := s.clock.Tick(); !st.Intermission && end > now {
 			st.RoundLeft = time.Duration(float64(end-now) / s.cfg.TickRate * float64(time.Second))
 		}
+	}
+	if s.judge != nil {
+		st.Rewind = s.judge.RewindStats()
 	}
 	st.FullFallbacks, st.BadInputs, st.BadAcks = s.goneFull, s.goneBad, s.goneBadAcks
 	st.WrongChannel, st.WrongChannelBytes = s.goneWrongWay, s.goneWrongWayBytes

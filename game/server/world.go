@@ -45,3 +45,9 @@ type RoundClock interface {
 	// Tick returns the world's ticks stepped.
 	Tick() uint32
 }
+
+// ShotJudge is a World that judges shots by what their shooters saw
+// (arena's does): the server's Stats then carry its counters.
+type ShotJudge interface {
+	RewindStats() arena.RewindStats
+}
