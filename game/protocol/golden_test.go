@@ -72,8 +72,10 @@ func goldens(t *testing.T) []golden {
 		}
 		return nil
 	}
-	in1 := arena.Input{Buttons: arena.ButtonFire, MoveX: 127, MoveY: 0, Aim: 0}
-	in2 := arena.Input{MoveX: 90, MoveY: -90, Aim: 3.14159265}
+	// Input #57 was made drawing the others 3/4 of the way from tick 100
+	// to 101; #56 drawing tick 99 alone.
+	in1 := arena.Input{Buttons: arena.ButtonFire, MoveX: 127, MoveY: 0, Aim: 0, View: arena.View{From: 100, Gap: 1, Frac: 192}}
+	in2 := arena.Input{MoveX: 90, MoveY: -90, Aim: 3.14159265, View: arena.View{From: 99}}
 	return []golden{
 		{"snapshot-full", full, func(p []byte) error { return decodeInto(p, 0, nil, t100, snapstream.Header{Tick: 100}) }},
 		{"snapshot-delta", dlt, func(p []byte) error {
@@ -102,7 +104,8 @@ func goldens(t *testing.T) []golden {
 				return err
 			}
 			a, b := ParseInput(in.Input(0), in.Ack), ParseInput(in.Input(1), in.Ack)
-			if !in.Verify || in.Ack != 102 || in.NewestSeq != 57 || in.Count != 2 || a.Buttons != arena.ButtonFire || a.MoveX != 127 || b.MoveY != -90 {
+			if !in.Verify || in.Ack != 102 || in.NewestSeq != 57 || in.Count != 2 || a.Buttons != arena.ButtonFire || a.MoveX != 127 || b.MoveY != -90 ||
+				a.View != in1.View || b.View != in2.View {
 				return fmt.Errorf("%+v %+v %+v", in, a, b)
 			}
 			return nil

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/netcode/bitpack"
 	"github.com/sightline-game/sightline/netcode/delta"
 	"github.com/sightline-game/sightline/netcode/events"
@@ -478,7 +480,7 @@ func wireSession() session.Config {
 		Schema:     Schema(),
 		Format:     func(s *snapshot.Schema) snapstream.Format { return delta.MustCodec(s) },
 		History:    32,
-		InputSize:  5,
+		InputSize:  InputSize,
 		Redundancy: 4,
 	}
 }
@@ -493,13 +495,17 @@ func TestWireInputSequences(t *testing.T) {
 	if want := []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; !bytes.Equal(before, want) {
 		t.Fatalf("before the first input: % x", before)
 	}
-	in := []byte{0x01, 0x7f, 0x00, 0x00, 0x40} // fire, move (127, 0), aim 0x4000 (π/2)
+	// Fire, move (127, 0), aim 0x4000 (π/2), no view (nothing drawn yet).
+	in := []byte{0x01, 0x7f, 0x00, 0x00, 0x40, 0, 0, 0, 0}
+	if got := AppendInput(nil, arena.Input{Buttons: arena.ButtonFire, MoveX: 127, Aim: math.Pi / 2}); !bytes.Equal(got, in) {
+		t.Fatalf("the first input encodes as % x", got)
+	}
 	first := wireGolden(t, "input-first", cli.AppendInput(nil, in))
-	if want := []byte{0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0x01, 0x7f, 0x00, 0x00, 0x40}; !bytes.Equal(first, want) {
+	if want := append([]byte{0, 0, 0, 0, 0, 1, 0, 0, 0, 1}, in...); !bytes.Equal(first, want) {
 		t.Fatalf("first input: % x", first)
 	}
-	second := cli.AppendInput(nil, []byte{0, 0, 0, 0, 0})
-	if binary.LittleEndian.Uint32(second[5:]) != 2 || second[9] != 2 || !bytes.Equal(second[15:], in) {
+	second := cli.AppendInput(nil, make([]byte, InputSize))
+	if binary.LittleEndian.Uint32(second[5:]) != 2 || second[9] != 2 || !bytes.Equal(second[10+InputSize:], in) {
 		t.Fatalf("second input datagram: % x", second)
 	}
 
@@ -515,7 +521,7 @@ func TestWireInputSequences(t *testing.T) {
 		{"before the first input", before, nil, nil},
 		{"first input", first, nil, []uint32{1}},
 		{"first input again", first, nil, []uint32{1}},
-		{"newest 0 with an input", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0}, session.ErrMalformed, []uint32{1}},
+		{"newest 0 with an input", append([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, make([]byte, InputSize)...), session.ErrMalformed, []uint32{1}},
 		{"second input", second, nil, []uint32{1, 2}},
 	} {
 		err := srv.HandleInput(tc.p, apply)
