@@ -38,7 +38,7 @@ func (w *World) Hash() uint64 {
 		h.bool(p.moving, p.dead, p.hasShot)
 		h.u64(uint64(p.applied), uint64(p.newest), uint64(p.queued))
 		for _, q := range p.queue[:p.queued] {
-			h.u64(uint64(q.seq))
+			h.u64(uint64(q.seq), uint64(q.view.From), uint64(q.view.Gap), uint64(q.view.Frac))
 			h.f64(q.dx, q.dy, q.aim)
 			h.bool(q.aimOK, q.fire)
 		}
@@ -55,6 +55,8 @@ func (w *World) Hash() uint64 {
 		if s.live {
 			h.f64(s.x, s.y, s.vx, s.vy, s.heading)
 			h.u64(uint64(s.owner), uint64(s.ownerSlot), uint64(s.expires), uint64(s.damage), uint64(s.weapon))
+			h.u64(uint64(s.seen.From), uint64(s.seen.Gap), uint64(s.seen.Frac))
+			h.bool(s.rewound)
 		}
 	}
 	for i := range w.free.size {
