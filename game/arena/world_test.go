@@ -367,6 +367,9 @@ func TestStepDoesNotAllocate(t *testing.T) {
 			if (seq+uint32(id))%40 == 0 {
 				in.Buttons |= ButtonDash
 			}
+			if id%2 == 0 && w.tick > 8 { // half the players drew the world 6 ticks back
+				in.View = View{From: w.tick - 6, Gap: 1, Frac: 100}
+			}
 			w.ApplyInput(id, seq, in)
 		}
 		if seq%100 == 0 { // spread guns and power-ups for everyone now and then
@@ -391,10 +394,19 @@ func TestStepDoesNotAllocate(t *testing.T) {
 	if w.stats.ShotsFired < 1000 || w.stats.Hits == 0 || w.stats.Dashes == 0 {
 		t.Fatalf("the run did not shoot: %+v", w.stats)
 	}
+	if w.stats.Rewind.Shots == 0 || w.stats.Rewind.Hits == 0 {
+		t.Fatalf("no shot was judged in the past: %+v", w.stats.Rewind)
+	}
 }
 
-// BenchmarkStep: a full match, 300 creatures and 64 players firing.
+// BenchmarkStep: a full match, 300 creatures and 64 players firing, their
+// shots judged in the present or (rewound) 6 ticks back.
 func BenchmarkStep(b *testing.B) {
+	b.Run("present", func(b *testing.B) { benchStep(b, false) })
+	b.Run("rewound", func(b *testing.B) { benchStep(b, true) })
+}
+
+func benchStep(b *testing.B, rewound bool) {
 	w, err := NewWorld(Config{Seed: 3})
 	if err != nil {
 		b.Fatal(err)
@@ -410,6 +422,9 @@ func BenchmarkStep(b *testing.B) {
 			in := Input{Buttons: ButtonFire, MoveX: int8(100 * math.Cos(a)), MoveY: int8(100 * math.Sin(a)), Aim: a}
 			if (seq+uint32(id))%40 == 0 {
 				in.Buttons |= ButtonDash
+			}
+			if rewound && w.tick > 8 {
+				in.View = View{From: w.tick - 6, Gap: 1, Frac: 100}
 			}
 			w.ApplyInput(id, seq, in)
 		}
