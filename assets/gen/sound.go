@@ -111,6 +111,15 @@ func effects() []effect {
 			v.tone(0, sine, steady(1200), perc(0.001, 0.01), 0.4)
 			v.noise(0, 8000, 3000, perc(0.0005, 0.003), 0.4)
 		}},
+		// confirm: the own shot hit: a bright metallic tick, two quick
+		// pings (3.5 kHz then 4.7 kHz) with an inharmonic partial each.
+		{"confirm", 0.08, 12, func(v *voice) {
+			for i, f := range []float64{3520, 4700} {
+				start := 0.03 * float64(i)
+				v.tone(start, sine, steady(f), perc(0.001, 0.018), 0.8)
+				v.tone(start, sine, steady(f*1.48), perc(0.001, 0.01), 0.3)
+			}
+		}},
 	}
 }
 

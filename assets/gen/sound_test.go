@@ -11,7 +11,7 @@ import (
 )
 
 // The sounds the game plays by name (game/sound).
-var wantSounds = []string{"shot", "spread", "hit", "hurt", "death", "pickup", "power", "dash", "round_start", "round_end", "click"}
+var wantSounds = []string{"shot", "spread", "hit", "hurt", "death", "pickup", "power", "dash", "round_start", "round_end", "click", "confirm"}
 
 // maxSoundBytes is the sounds' share of the assets' 400 KiB.
 const maxSoundBytes = 140_000
@@ -123,7 +123,7 @@ func TestSoundsAreDistinct(t *testing.T) {
 		return spectralCentroid(ds[i].samples)
 	}
 	for _, c := range []struct{ low, high string }{
-		{"hurt", "shot"}, {"death", "pickup"}, {"hit", "click"}, {"hurt", "hit"}, {"round_end", "click"},
+		{"hurt", "shot"}, {"death", "pickup"}, {"hit", "click"}, {"hurt", "hit"}, {"round_end", "click"}, {"hit", "confirm"},
 	} {
 		if l, h := centroid(c.low), centroid(c.high); l >= h {
 			t.Errorf("%s (centroid %.0f Hz) is not lower than %s (%.0f Hz)", c.low, l, c.high, h)

@@ -80,6 +80,9 @@ func (g *Game) drawWorld(dst *ebiten.Image, now time.Time) {
 		if haveSelf && id.Index == slot && g.self.ok {
 			return // drawn from the prediction
 		}
+		if e.Kind == protocol.KindProjectile && g.shotHidden(id) {
+			return // an own shot's copy: drawn from the prediction, its flash already shown
+		}
 		d := drawnEntity{id: id, Entity: e, anim: g.anims.see(id, e.Kind, e.X, e.Y, e.Heading, now)}
 		if e.Kind == protocol.KindProjectile {
 			g.shots = append(g.shots, d)
@@ -111,6 +114,7 @@ func (g *Game) drawWorld(dst *ebiten.Image, now time.Time) {
 	for i := range g.shots {
 		g.drawShot(dst, &g.shots[i])
 	}
+	g.drawOwnShots(dst, now)
 	g.drawEffects(dst, now, false)
 }
 

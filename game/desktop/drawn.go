@@ -33,6 +33,24 @@ type Drawn struct {
 	// is known.
 	MapSeed   uint64     `json:"map_seed"`
 	MapOrigin [2]float64 `json:"map_origin"`
+	// OwnShots are the own player's predicted projectiles drawn
+	// (smooth.Shots), from the frame of the press on; each is also in Over.
+	OwnShots []DrawnShot `json:"own_shots"`
+	// SelfWorld is the own player's drawn position in world px: screen
+	// px = world px - SelfWorld + Self.At.
+	SelfWorld [2]float64 `json:"self_world"`
+	// InputSeq is the newest input sent; Applied the newest the server
+	// had applied by the newest snapshot.
+	InputSeq uint32 `json:"input_seq"`
+	Applied  uint32 `json:"applied"`
+	// Presses are the latest fire presses that fired a predicted shot,
+	// oldest first.
+	Presses []DrawnPress `json:"presses"`
+	// ShotStats are the predicted shots' counters.
+	ShotStats DrawnShotStats `json:"shot_stats"`
+	// HitMarker is whether the frame showed the mark of an own hit the
+	// server reported.
+	HitMarker bool `json:"hit_marker,omitempty"`
 	// Draws counts the frame's draw calls for the world (the map's chunks,
 	// every sprite, the health bars), before Ebitengine batches them.
 	Draws int `json:"draws"`
@@ -55,6 +73,44 @@ type DrawnMark struct {
 	Radius float64    `json:"radius"`
 }
 
+// DrawnShot is one of the own predicted projectiles drawn.
+type DrawnShot struct {
+	At        [2]float64 `json:"at"`      // screen px of the bolt's core
+	Seq       uint32     `json:"seq"`     // the input that fired it
+	Pellet    int        `json:"pellet"`  // 0, or the spread fan's pellet
+	Heading   float64    `json:"heading"` // radians
+	Opacity   float64    `json:"opacity"` // 1, falling while a rejected shot fades
+	Confirmed bool       `json:"confirmed,omitempty"`
+	Rejected  bool       `json:"rejected,omitempty"`
+}
+
+// DrawnPress is a fire press that fired a predicted shot.
+type DrawnPress struct {
+	Seq    uint32 `json:"seq"` // the input that carried it
+	Spread bool   `json:"spread,omitempty"`
+	// DrawnAfter is how many frames after the press its bolt was first
+	// drawn: 0 for the first frame drawn after the press's Update; -1
+	// while never (a wall at the muzzle stops it at once).
+	DrawnAfter int `json:"drawn_after"`
+	// FirstDist is how far (px) from the own player the bolt was first
+	// drawn.
+	FirstDist float64 `json:"first_dist"`
+	// ServerAfterMs is how long after the press a snapshot said the server
+	// had applied its input, ConfirmedAfterMs how long until the server's
+	// copy of the shot was seen (0: not yet).
+	ServerAfterMs    float64 `json:"server_after_ms"`
+	ConfirmedAfterMs float64 `json:"confirmed_after_ms"`
+}
+
+// DrawnShotStats are smooth.ShotStats, with the handover in px.
+type DrawnShotStats struct {
+	Fired        uint64  `json:"fired"`
+	Confirmed    uint64  `json:"confirmed"`
+	Rejected     uint64  `json:"rejected"`
+	HandoverMean float64 `json:"handover_mean"`
+	HandoverMax  float64 `json:"handover_max"`
+}
+
 // markOver records img drawn at (x, y) over the bodies, however it is
 // turned and pivoted.
 func (d *Drawn) markOver(x, y float64, img *ebiten.Image) {
@@ -75,6 +131,7 @@ func drawnBody(x, y, r float64, c color.RGBA, state uint32) DrawnBody {
 func (d *Drawn) reset() {
 	d.SelfShown = false
 	d.Players, d.Creatures, d.Over = d.Players[:0], d.Creatures[:0], d.Over[:0]
+	d.OwnShots, d.HitMarker = d.OwnShots[:0], false
 	d.MapSeed, d.MapOrigin, d.Draws = 0, [2]float64{}, 0
 }
 

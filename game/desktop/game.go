@@ -96,6 +96,8 @@ type Game struct {
 	mini    *minimap
 	pred    *smooth.Predictor
 	interp  *smooth.Interpolator
+	fired   *smooth.Shots // the own projectiles, predicted (ownshots.go)
+	own     ownShots
 
 	// Animation: what was drawn last frame, the effects playing.
 	anims    animState
@@ -167,6 +169,7 @@ func (g *Game) Update() error {
 	now := time.Now()
 	g.lastUpdate.Store(now.UnixNano())
 	g.net.update(g, now)
+	g.noticeRejected(now)
 	g.records.read(g)
 	g.soundRecords(now)
 	g.ensureMap()
@@ -270,6 +273,7 @@ func (g *Game) ensureMap() {
 	g.mapDraw = newMapLayer(g.m, g.sprites)
 	g.mini = newMinimap(g.m)
 	g.pred = smooth.NewPredictor(g.m)
+	g.fired = smooth.NewShots(g.m)
 }
 
 // Draw draws one frame.
@@ -288,6 +292,7 @@ func (g *Game) drawFrame(dst *ebiten.Image, now time.Time) {
 	}
 	drawVoid(dst, &g.cam)
 	g.drawWorld(dst, now)
+	g.recordOwnShots()
 	g.drawDamageFlash(dst, now)
 	if g.mini != nil {
 		g.mini.draw(dst, g, now)

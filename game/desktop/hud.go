@@ -3,6 +3,7 @@ package desktop
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"strings"
 	"time"
 
@@ -88,8 +89,13 @@ func (g *Game) event(e events.Event) {
 		if h.Target == uint32(me) {
 			g.hud.hurtAt = now
 		}
-		if h.Attacker == uint32(me) && me != 0 {
+		if h.Attacker == uint32(me) && me != 0 && h.Target != uint32(me) {
+			// The server says the own shot hit: the mark and the tick.
+			// Damage is only ever the server's to say.
 			g.hud.hitAt = now
+			if g.snd.mix != nil {
+				g.snd.mix.HitConfirm(now)
+			}
 		}
 	case events.KindJoin:
 		j, err := events.ParseJoin(e.Body)
@@ -315,24 +321,40 @@ func (g *Game) drawDamageFlash(dst *ebiten.Image, now time.Time) {
 	}
 }
 
-// drawCrosshair draws the aim cursor, with a hit marker after a hit.
+// hitMarkReach is how far ahead of the own player, along its aim, the hit
+// marker shows when there is no cursor (the touch controls, the autopilot).
+const hitMarkReach = 110
+
+// drawCrosshair draws the aim cursor, and after a hit the server reported
+// for the own shot a hit marker on it (without a cursor: ahead of the own
+// player along its aim), fading.
 func (g *Game) drawCrosshair(dst *ebiten.Image, now time.Time) {
-	if g.cfg.Autopilot != nil || g.typing || g.touch.pad.Active {
-		return
+	x, y, cursor := 0.0, 0.0, false
+	if g.cfg.Autopilot == nil && !g.typing && !g.touch.pad.Active {
+		mx, my := ebiten.CursorPosition()
+		x, y = float64(mx), float64(my)
+		cursor = x > 0 || y > 0
 	}
-	mx, my := ebiten.CursorPosition()
-	x, y := float64(mx), float64(my)
-	if x <= 0 && y <= 0 {
-		return
-	}
-	ring(dst, x, y, 9, 1.5, fade(colText, 0.8))
-	for _, d := range [4][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-		line(dst, x+d[0]*5, y+d[1]*5, x+d[0]*13, y+d[1]*13, 1.5, colText)
-	}
-	if !g.hud.hitAt.IsZero() && now.Sub(g.hud.hitAt) < hitMarker {
-		for _, d := range [4][2]float64{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}} {
-			line(dst, x+d[0]*6, y+d[1]*6, x+d[0]*14, y+d[1]*14, 2.5, colBad)
+	if cursor {
+		ring(dst, x, y, 9, 1.5, fade(colText, 0.8))
+		for _, d := range [4][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			line(dst, x+d[0]*5, y+d[1]*5, x+d[0]*13, y+d[1]*13, 1.5, colText)
 		}
+	} else if g.self.ok {
+		x, y = g.self.sx+math.Cos(g.self.heading)*hitMarkReach, g.self.sy+math.Sin(g.self.heading)*hitMarkReach
+	} else {
+		return
+	}
+	age := now.Sub(g.hud.hitAt)
+	if g.hud.hitAt.IsZero() || age >= hitMarker {
+		return
+	}
+	g.drawn.HitMarker = true
+	g.drawn.Over = append(g.drawn.Over, DrawnMark{At: [2]float64{x, y}, Radius: 20})
+	c := fade(colBad, 1-0.7*float64(age)/float64(hitMarker))
+	grow := 2 * float64(age) / float64(hitMarker)
+	for _, d := range [4][2]float64{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}} {
+		line(dst, x+d[0]*(6+grow), y+d[1]*(6+grow), x+d[0]*(14+grow), y+d[1]*(14+grow), 2.5, c)
 	}
 }
 

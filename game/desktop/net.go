@@ -88,6 +88,7 @@ func (n *netState) update(g *Game, now time.Time) {
 			continue
 		}
 		g.interp.Push(t, now, s)
+		g.confirmShots(t, s, now) // before the sound, which skips the predicted shots' copies
 		g.soundSnapshot(now, t, s)
 		n.reconcile(g, t, s, now)
 	}
@@ -129,6 +130,7 @@ func (n *netState) send(g *Game, now time.Time, in arena.Input) {
 	due := int64(now.Sub(n.epoch) / n.tickDur)
 	k := min(due-n.sentTicks, maxInputsPerUpdate)
 	n.sentTicks = due
+	in.View = g.interp.View() // what the player saw when giving it: the last frame drawn
 	for ; k > 0 && !n.closed; k-- {
 		if err := g.cl.SendInput(in); err != nil && !errors.Is(err, transport.ErrCongested) {
 			g.log.Warn("input not sent", "err", err)
@@ -139,6 +141,7 @@ func (n *netState) send(g *Game, now time.Time, in arena.Input) {
 		n.rtt.Sent(seq, now)
 		if g.pred != nil {
 			g.pred.Apply(seq, in)
+			g.predictShot(now, seq, in)
 		}
 		n.lastApply = now
 	}

@@ -29,6 +29,7 @@ func (g *Game) initSound(s *audio.Sound) {
 	g.snd.out, g.snd.mix = s, s.Mixer()
 	if g.snd.mix != nil {
 		g.snd.mix.Reset()
+		g.snd.mix.HideShots(g.shotHidden)
 	}
 }
 

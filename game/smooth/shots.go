@@ -46,8 +46,9 @@ const (
 // PredictedShot is one of the player's own projectiles, drawn on the
 // predicted timeline from the frame the fire button was pressed.
 type PredictedShot struct {
-	Seq     uint32 // the input that fired it
-	Pellet  int    // 0 for the gun; 0..arena.SpreadPellets-1 for a spread shot
+	Seq     uint32       // the input that fired it
+	Pellet  int          // 0 for the gun; 0..arena.SpreadPellets-1 for a spread shot
+	Weapon  arena.Weapon // what fired it: arena.WeaponGun or arena.WeaponSpread
 	State   ShotState
 	Server  snapshot.EntityID // the server's copy, once ShotConfirmed
 	heading uint32            // quantized
@@ -140,7 +141,7 @@ func (s *Shots) Fire(seq uint32, x, y, aim float64, weapon arena.Weapon) bool {
 			s.shots = s.shots[:len(s.shots)-1]
 		}
 		s.shots = append(s.shots, PredictedShot{
-			Seq: seq, Pellet: k, heading: protocol.HeadingQuant.Quantize(a),
+			Seq: seq, Pellet: k, Weapon: weapon, heading: protocol.HeadingQuant.Quantize(a),
 			sx: qx, sy: qy, flown: 1, life: life,
 		})
 		s.stats.Fired++

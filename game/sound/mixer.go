@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/assets"
+	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
 // Request asks the Player to start one effect.
@@ -77,9 +78,10 @@ type Mixer struct {
 	nextID  uint64
 	started [NumSounds]time.Time // last start of each effect
 
-	world  worldState  // what the snapshots showed
-	recs   recordState // what the records held
-	events eventState  // events waiting for a position
+	world  worldState                   // what the snapshots showed
+	hidden func(snapshot.EntityID) bool // projectiles that are the own predicted shots' copies
+	recs   recordState                  // what the records held
+	events eventState                   // events waiting for a position
 }
 
 // New returns a Mixer that plays through out.
@@ -143,6 +145,25 @@ func (m *Mixer) Listen(x, y float64) { m.lx, m.ly, m.listener = x, y, true }
 
 // Dash plays the own player's dash starting.
 func (m *Mixer) Dash(now time.Time) { m.playCentred(now, Dash, 1) }
+
+// OwnShot plays the own player's shot the moment it is fired (spread: the
+// spread gun's fan), centred: the client draws the projectile from the press
+// on, and its copy in the snapshots plays nothing (HideShots).
+func (m *Mixer) OwnShot(now time.Time, spread bool) {
+	if spread {
+		m.playCentred(now, Spread, 1)
+		return
+	}
+	m.playCentred(now, Shot, 1)
+}
+
+// HideShots tells the Mixer which projectiles in the snapshots are copies of
+// shots already played by OwnShot: hidden reports it by entity id (nil: none).
+func (m *Mixer) HideShots(hidden func(snapshot.EntityID) bool) { m.hidden = hidden }
+
+// HitConfirm plays the tick that says the own shot hit (a Hit event whose
+// attacker is the own player), centred.
+func (m *Mixer) HitConfirm(now time.Time) { m.playCentred(now, Confirm, 1) }
 
 // Click plays a menu button.
 func (m *Mixer) Click(now time.Time) { m.playCentred(now, Click, 1) }

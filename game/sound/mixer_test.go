@@ -513,3 +513,30 @@ func TestReset(t *testing.T) {
 		t.Fatalf("played %s, want a shot", rec)
 	}
 }
+
+// The own shot plays at the press (OwnShot), and its copy in the snapshots,
+// which HideShots names, plays nothing; another projectile beside the own
+// player still plays. The own hit's tick (HitConfirm) plays centred.
+func TestOwnShotsAndHitConfirm(t *testing.T) {
+	rec := &recorder{}
+	m := New(rec, Config{})
+	m.SetSelf(me, mySlot)
+	m.Listen(lx, ly)
+	own := snapshot.EntityID{Index: 300, Generation: 1}
+	m.HideShots(func(id snapshot.EntityID) bool { return id == own })
+	m.Snapshot(t0, 1, snap(t, self))
+	m.OwnShot(t0.Add(10*time.Millisecond), false)
+	m.Snapshot(t0.Add(200*time.Millisecond), 2, snap(t, self, shotAt(300, lx+10, ly)))
+	want := []Request{{Sound: Shot, Volume: level(Shot)}}
+	if !samePlayed(rec.played, want) {
+		t.Errorf("own shot and its copy: played %v, want %v", rec, fmtPlayed(want))
+	}
+	rec.reset()
+	m.Snapshot(t0.Add(300*time.Millisecond), 3, snap(t, self, shotAt(300, lx+30, ly), shotAt(301, lx-10, ly)))
+	m.OwnShot(t0.Add(310*time.Millisecond), true)
+	m.HitConfirm(t0.Add(400 * time.Millisecond))
+	want = []Request{{Sound: Shot, Volume: vol(Shot, 10), Pan: -10.0 / 900}, {Sound: Spread, Volume: level(Spread)}, {Sound: Confirm, Volume: level(Confirm)}}
+	if !samePlayed(rec.played, want) {
+		t.Errorf("another shot, an own spread and a hit: played %v, want %v", rec, fmtPlayed(want))
+	}
+}

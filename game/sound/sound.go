@@ -9,7 +9,9 @@
 //
 // What plays on what:
 //
-//	shot         a projectile appears next to a player in a new snapshot
+//	shot         a projectile appears next to a player in a new snapshot;
+//	             the own player's when fired (Mixer.OwnShot), its copies
+//	             in the snapshots then silent (Mixer.HideShots)
 //	spread       several appear at once at one spot (the spread gun's fan)
 //	hit          a Hit event on another player, at that player; a
 //	             creature's health dropping, at the creature
@@ -22,6 +24,9 @@
 //	round_start  the clock record's round number going up
 //	round_end    a RoundOver event
 //	click        a menu button (Mixer.Click)
+//	confirm      the own shot hit: a Hit event whose attacker is the own
+//	             player (Mixer.HitConfirm), centred, besides the hit at
+//	             the target
 //
 // Volume falls off with the square of the distance from the listener (the
 // own player) to nothing at the hearing radius, and the pan follows the
@@ -49,6 +54,7 @@ const (
 	RoundStart
 	RoundEnd
 	Click
+	Confirm
 	// NumSounds counts the effects.
 	NumSounds
 )
@@ -78,6 +84,8 @@ func (s Sound) String() string {
 		return "round_end"
 	case Click:
 		return "click"
+	case Confirm:
+		return "confirm"
 	}
 	return "unknown"
 }
@@ -95,6 +103,8 @@ func level(s Sound) float64 {
 		return 0.7
 	case Click:
 		return 0.6
+	case Confirm:
+		return 0.5
 	case Dash:
 		return 0.6
 	case Pickup, Power:

@@ -127,7 +127,7 @@ func (m *Mixer) Snapshot(now time.Time, tick uint32, s *snapshot.Snapshot) {
 				m.playAt(now, Hit, cur.x, cur.y, 1)
 			}
 		case protocol.KindProjectile:
-			if !was {
+			if !was && (m.hidden == nil || !m.hidden(id)) {
 				w.fresh = append(w.fresh, point{cur.x, cur.y})
 			}
 		}

@@ -1,0 +1,195 @@
+package desktop
+
+import (
+	"math"
+	"time"
+
+	"github.com/sightline-game/sightline/assets/sheet"
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/smooth"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+// The own shots' feedback.
+const (
+	// rejectNoticeGap is the least time between two notices of shots the
+	// server did not make.
+	rejectNoticeGap = time.Second
+	// maxPresses is how many of the latest presses the Drawn record keeps.
+	maxPresses = 16
+)
+
+// ownShots is the game's side of the player's own predicted shots
+// (smooth.Shots): the presses that fired them, for the Drawn record, and
+// when the last notice of a rejected shot went up.
+type ownShots struct {
+	frames     uint64 // frames drawn so far
+	presses    []press
+	rejectedAt time.Time
+}
+
+// press is one fire press that fired a predicted shot.
+type press struct {
+	DrawnPress
+	at    time.Time
+	frame uint64 // the frame drawn next after the press
+}
+
+// shotHidden reports whether the server's projectile id is the copy of a
+// predicted shot, drawn (and heard) from the prediction instead.
+func (g *Game) shotHidden(id snapshot.EntityID) bool {
+	return g.fired != nil && g.fired.Hides(id)
+}
+
+// predictShot follows the own shots through input seq, just applied to the
+// predictor: the shots in flight fly a tick, and a fire press fires, in
+// the frame of the press, with its muzzle flash and sound.
+func (g *Game) predictShot(now time.Time, seq uint32, in arena.Input) {
+	if g.fired == nil || g.pred == nil {
+		return
+	}
+	g.fired.Step(g.underDrawnBody)
+	if in.Buttons&arena.ButtonFire == 0 || !g.pred.Ready() || g.intermission() {
+		return
+	}
+	weapon := arena.WeaponGun
+	if g.records.own.ok && g.records.own.Weapon == arena.WeaponSpread {
+		weapon = arena.WeaponSpread
+	}
+	x, y := g.pred.Current()
+	if !g.fired.Fire(seq, x, y, in.Aim, weapon) {
+		return
+	}
+	aim := protocol.HeadingQuant.Dequantize(protocol.HeadingQuant.Quantize(in.Aim))
+	mx := x + math.Cos(aim)*gunReach - math.Sin(aim)*gunSide
+	my := y + math.Sin(aim)*gunReach + math.Cos(aim)*gunSide
+	g.anims.add(effect{kind: effectFlash, x: mx, y: my, angle: aim, start: now})
+	if g.snd.mix != nil {
+		g.snd.mix.OwnShot(now, weapon == arena.WeaponSpread)
+	}
+	o := &g.own
+	if len(o.presses) == maxPresses {
+		o.presses = append(o.presses[:0], o.presses[1:]...)
+	}
+	o.presses = append(o.presses, press{DrawnPress: DrawnPress{Seq: seq, Spread: weapon == arena.WeaponSpread, DrawnAfter: -1}, at: now, frame: o.frames})
+}
+
+// intermission reports whether the round clock says the match is between
+// rounds, when no shot is fired.
+func (g *Game) intermission() bool {
+	tick, _ := g.cl.Newest()
+	return g.records.hasClock && g.records.clock.Intermission(tick)
+}
+
+// underDrawnBody reports whether a live player or creature, as last drawn,
+// lies under the circle of radius r at (x, y): where the shooter sees a
+// predicted shot stop.
+func (g *Game) underDrawnBody(x, y, r float64) bool {
+	for i := range g.ents {
+		e := &g.ents[i]
+		br := float64(arena.PlayerRadius)
+		switch {
+		case e.Kind == protocol.KindCreature:
+			br = arena.CreatureRadius
+		case e.Kind != protocol.KindPlayer || e.State&protocol.StateDead != 0:
+			continue
+		}
+		if math.Hypot(x-e.X, y-e.Y) < r+br {
+			return true
+		}
+	}
+	return false
+}
+
+// confirmShots matches the predicted shots with the server's projectiles
+// in tick t's snapshot s, and notes when the server applied each press.
+func (g *Game) confirmShots(t uint32, s *snapshot.Snapshot, now time.Time) {
+	if g.fired == nil {
+		return
+	}
+	applied, ok := g.cl.AppliedInput(t)
+	if !ok {
+		return
+	}
+	g.fired.Confirm(s, applied, now)
+	for i := range g.own.presses {
+		p := &g.own.presses[i]
+		if p.ServerAfterMs == 0 && int32(applied-p.Seq) >= 0 {
+			p.ServerAfterMs = max(ms(now.Sub(p.at)), 0.001)
+		}
+	}
+}
+
+// noticeRejected puts up a notice when the server did not make predicted
+// shots (they fade out meanwhile), at most once every rejectNoticeGap.
+func (g *Game) noticeRejected(now time.Time) {
+	if g.fired == nil || g.fired.TakeRejected() == 0 || now.Sub(g.own.rejectedAt) < rejectNoticeGap {
+		return
+	}
+	g.own.rejectedAt = now
+	g.hud.notice(now, "shot not confirmed by the server")
+}
+
+// drawOwnShots draws the own predicted shots on the predicted timeline, as
+// the own player is drawn, with the bolt of drawShot; a shot the server did
+// not make fades.
+func (g *Game) drawOwnShots(dst *ebiten.Image, now time.Time) {
+	o := &g.own
+	defer func() { o.frames++ }()
+	if g.fired == nil {
+		return
+	}
+	g.fired.Each(g.net.alpha(now), now, func(sh *smooth.PredictedShot, wx, wy, heading, opacity float64) {
+		for i := range o.presses {
+			p := &o.presses[i]
+			if p.Seq != sh.Seq {
+				continue
+			}
+			if p.DrawnAfter < 0 {
+				p.DrawnAfter = int(o.frames - p.frame)
+				p.FirstDist = math.Hypot(wx-g.self.x, wy-g.self.y)
+			}
+			if sh.State == smooth.ShotConfirmed && p.ConfirmedAfterMs == 0 {
+				p.ConfirmedAfterMs = max(ms(now.Sub(p.at)), 0.001)
+			}
+		}
+		if !g.cam.Visible(wx, wy, 40) {
+			return
+		}
+		x, y := g.cam.ToScreen(wx, wy)
+		img := g.sprites.bolt[sheet.BoltGun]
+		if sh.Weapon == arena.WeaponSpread {
+			img = g.sprites.bolt[sheet.BoltShell]
+		}
+		g.drawn.markOver(x, y, img)
+		g.drawn.OwnShots = append(g.drawn.OwnShots, DrawnShot{
+			At: [2]float64{x, y}, Seq: sh.Seq, Pellet: sh.Pellet, Heading: heading, Opacity: opacity,
+			Confirmed: sh.State == smooth.ShotConfirmed, Rejected: sh.State == smooth.ShotRejected,
+		})
+		g.drawSprite(dst, img, spriteDraw{X: x, Y: y, Angle: heading, Alpha: max(opacity, 0.01), Pivot: true, OX: sheet.BoltCoreX, OY: sheet.BoltH / 2})
+	})
+}
+
+// recordOwnShots copies what the Drawn record says of the own shots beyond
+// the bolts drawn: the latest presses, the inputs and the counters.
+func (g *Game) recordOwnShots() {
+	d := &g.drawn
+	d.InputSeq = g.cl.InputSeq()
+	if tick, s := g.cl.Newest(); s != nil {
+		d.Applied, _ = g.cl.AppliedInput(tick)
+	}
+	d.Presses = d.Presses[:0]
+	for _, p := range g.own.presses {
+		d.Presses = append(d.Presses, p.DrawnPress)
+	}
+	if g.fired != nil {
+		st := g.fired.Stats()
+		d.ShotStats = DrawnShotStats{Fired: st.Fired, Confirmed: st.Confirmed, Rejected: st.Rejected, HandoverMean: st.HandoverMean(), HandoverMax: st.HandoverMax}
+	}
+	d.SelfWorld = [2]float64{g.self.x, g.self.y}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,0 +1,219 @@
+package xvfbtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The link of the own-shot test: latency added each way by the game's
+// conditioner, so that the server's copy of a shot comes back at least
+// twice that after the press.
+const (
+	shotLatency = 75 * time.Millisecond
+	shotRunFor  = 9 * time.Second
+)
+
+// TestOwnShotDrawnAtThePressInXvfb joins the game (with -autopilot, which
+// fires now and then) to a match server over a link of shotLatency each
+// way, and reads what its last frame drew: the latest presses of the fire
+// button, and for each the frame its bolt was first drawn in, how far from
+// the own player, and when the server applied the press and its copy of the
+// shot was seen. Every bolt drawn must have been drawn in the first frame
+// after its press at the muzzle, a round trip (two shotLatency) before the
+// server could have shown it; the server's copies must have been found on
+// the predicted paths, close; and the bolts of the last frame must be in the
+// picture where the record says.
+func TestOwnShotDrawnAtThePressInXvfb(t *testing.T) {
+	xvfb := needXvfb(t)
+	bin := gameBinary(t)
+	dir := t.TempDir()
+	server := filepath.Join(dir, "server")
+	build := exec.Command(goTool(), "build", "-o", server, "./cmd/server")
+	build.Dir = moduleRoot(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cmd/server: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	base := "http://" + freeTCPAddr(t)
+	srv := exec.CommandContext(ctx, server, "-addr", strings.TrimPrefix(base, "http://"),
+		"-udp-port", strconv.Itoa(freeUDPPort(t)), "-bots", "2", "-seed", "7", "-announce=false")
+	var srvOut lockedBuffer
+	srv.Stdout, srv.Stderr = &srvOut, &srvOut
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		srv.Process.Kill()
+		srv.Wait()
+		if t.Failed() {
+			t.Logf("server output:\n%s", srvOut.String())
+		}
+	}()
+	if _, err := waitMatches(ctx, base, func(m map[string]int) bool { return len(m) == 1 }); err != nil {
+		t.Fatalf("the server never listed its match: %v", err)
+	}
+
+	shot := filepath.Join(dir, "shot.png")
+	run := exec.CommandContext(ctx, xvfb, "-a", "-s", "-screen 0 1280x720x24",
+		bin, "-join", base, "-name", "shooter", "-latency", shotLatency.String(), "-seed", "11",
+		"-fps", "30", "-autopilot", "-screenshot", shot, "-exit-after", shotRunFor.String())
+	run.Dir = dir
+	run.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir) // not the user's settings
+	var out bytes.Buffer
+	run.Stdout, run.Stderr = &out, &out
+	if err := run.Run(); err != nil {
+		t.Fatalf("game under xvfb-run: %v; output:\n%s", err, out.String())
+	}
+	if strings.Contains(out.String(), "panic:") {
+		t.Fatalf("the game panicked:\n%s", out.String())
+	}
+	d := readShotDrawn(t, filepath.Join(dir, "shot.json"))
+	st := d.ShotStats
+	t.Logf("figure own shots: %d projectiles predicted, %d confirmed, %d rejected; handover mean %.2f px, max %.2f px; last frame: input %d, server applied %d, %d own bolts",
+		st.Fired, st.Confirmed, st.Rejected, st.HandoverMean, st.HandoverMax, d.InputSeq, d.Applied, len(d.OwnShots))
+
+	// The presses: each bolt drawn in the first frame after its press, at
+	// the muzzle, long before the server applied the press.
+	drawn, applied := 0, 0
+	for _, p := range d.Presses {
+		t.Logf("press of input %d: first drawn %d frames after, %.0f px from the player; server applied it after %.0f ms, its copy seen after %.0f ms",
+			p.Seq, p.DrawnAfter, p.FirstDist, p.ServerAfterMs, p.ConfirmedAfterMs)
+		if p.DrawnAfter < 0 {
+			continue // stopped at once (a wall at the muzzle): never drawn
+		}
+		drawn++
+		if p.DrawnAfter > 0 {
+			t.Errorf("the bolt of input %d was first drawn %d frames after the press, want the first frame after it", p.Seq, p.DrawnAfter)
+		}
+		if p.FirstDist > maxMuzzleDist {
+			t.Errorf("the bolt of input %d was first drawn %.0f px from the player, want at most %d (the muzzle and a tick of flight)", p.Seq, p.FirstDist, maxMuzzleDist)
+		}
+		if p.ServerAfterMs > 0 {
+			applied++
+			if p.ServerAfterMs < 2*ms(shotLatency) {
+				t.Errorf("the server applied input %d %.0f ms after the press, less than the round trip of %.0f ms", p.Seq, p.ServerAfterMs, 2*ms(shotLatency))
+			}
+		}
+		if p.ConfirmedAfterMs > 0 && p.ConfirmedAfterMs < 2*ms(shotLatency) {
+			t.Errorf("the server's copy of input %d's shot was seen %.0f ms after the press, less than the round trip", p.Seq, p.ConfirmedAfterMs)
+		}
+	}
+	t.Logf("figure own shots: %d presses recorded, %d of their bolts drawn, %d of those applied by the server since", len(d.Presses), drawn, applied)
+	if len(d.Presses) < 3 || drawn < 2 || applied < 1 {
+		t.Errorf("%d presses, %d bolts drawn, %d applied by the server: too few to judge (want 3, 2, 1)", len(d.Presses), drawn, applied)
+	}
+	if st.Confirmed == 0 {
+		t.Error("the server's copy of no predicted shot was found")
+	} else if st.HandoverMean > maxHandoverMean {
+		t.Errorf("the server's copies stood %.2f px from the predicted shots on average, want at most %.1f", st.HandoverMean, maxHandoverMean)
+	}
+
+	// The last frame's own bolts, in the picture.
+	img := readPNG(t, shot)
+	for _, s := range d.OwnShots {
+		if s.Opacity < 1 || !image.Pt(int(s.At[0]), int(s.At[1])).In(screenRect.Inset(4)) {
+			continue
+		}
+		n := boltPixels(img, s.At, 4)
+		t.Logf("own bolt of input %d (pellet %d, confirmed %v) at (%.0f, %.0f): %d bolt-coloured px around it", s.Seq, s.Pellet, s.Confirmed, s.At[0], s.At[1], n)
+		if n < 3 {
+			t.Errorf("the own bolt of input %d drawn at (%.0f, %.0f) shows %d bolt-coloured px within 4 px, want at least 3", s.Seq, s.At[0], s.At[1], n)
+		}
+	}
+}
+
+// maxMuzzleDist bounds how far from the own player a bolt is first drawn:
+// the gun's reach and one tick of flight (700 px/s at 30 ticks), with
+// room for the player's own step.
+const maxMuzzleDist = 48
+
+// maxHandoverMean bounds the mean distance between a predicted shot and
+// the server's copy at the same flight: the spawn point is the predicted
+// player's, which reconciliation keeps within a px or so.
+const maxHandoverMean = 3.0
+
+// boltPixels counts the pixels within r of at in the gun bolt's or a
+// pellet's bright yellow-orange (assets/gen's bolts: core 0xfff4b0 or
+// 0xffd9a0, glow 0xffb31a or 0xff7a2a).
+func boltPixels(img image.Image, at [2]float64, r int) int {
+	n := 0
+	for y := int(at[1]) - r; y <= int(at[1])+r; y++ {
+		for x := int(at[0]) - r; x <= int(at[0])+r; x++ {
+			if !image.Pt(x, y).In(img.Bounds()) {
+				continue
+			}
+			c := rgbAt(img, x, y)
+			if c.R >= 0xe0 && c.G >= 0x70 && c.B < c.G && int(c.R)-int(c.B) >= 0x30 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// shotDrawn mirrors what the game's Drawn record says of the own shots.
+type shotDrawn struct {
+	OwnShots []struct {
+		At        [2]float64 `json:"at"`
+		Seq       uint32     `json:"seq"`
+		Pellet    int        `json:"pellet"`
+		Opacity   float64    `json:"opacity"`
+		Confirmed bool       `json:"confirmed"`
+	} `json:"own_shots"`
+	InputSeq uint32 `json:"input_seq"`
+	Applied  uint32 `json:"applied"`
+	Presses  []struct {
+		Seq              uint32  `json:"seq"`
+		DrawnAfter       int     `json:"drawn_after"`
+		FirstDist        float64 `json:"first_dist"`
+		ServerAfterMs    float64 `json:"server_after_ms"`
+		ConfirmedAfterMs float64 `json:"confirmed_after_ms"`
+	} `json:"presses"`
+	ShotStats struct {
+		Fired        uint64  `json:"fired"`
+		Confirmed    uint64  `json:"confirmed"`
+		Rejected     uint64  `json:"rejected"`
+		HandoverMean float64 `json:"handover_mean"`
+		HandoverMax  float64 `json:"handover_max"`
+	} `json:"shot_stats"`
+}
+
+func readShotDrawn(t *testing.T, path string) *shotDrawn {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no record of what the frame drew: %v", err)
+	}
+	var d shotDrawn
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &d
+}
+
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("screenshot is not a PNG: %v", err)
+	}
+	return img
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
