@@ -5,6 +5,11 @@ type Stats struct {
 	// InputsQueued counts inputs ApplyInput accepted; InputsApplied those a
 	// Step consumed.
 	InputsQueued, InputsApplied uint64
+	// InputWaitTicks sums the ticks each applied input waited in its
+	// player's queue beyond the first step it could have been applied on:
+	// / InputsApplied is the mean wait, latency a player feels and a shot
+	// judged in the past has to cover.
+	InputWaitTicks uint64
 	// InputsClamped counts accepted inputs that needed correcting: a stick
 	// longer than 1 or at -128, unknown buttons, or a non-finite aim.
 	InputsClamped uint64

@@ -51,6 +51,7 @@ func (w *World) stepPlayers() {
 			fire, view = q.fire, q.view
 			w.pressDash(p, &q)
 			w.stats.InputsApplied++
+			w.stats.InputWaitTicks += uint64(w.tick - q.at - 1)
 		} // else: keep walking (or dashing) the same way, without firing
 		p.moving = false
 		if p.dead {

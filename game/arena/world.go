@@ -70,7 +70,8 @@ type queuedInput struct {
 	aimOK  bool
 	fire   bool
 	dash   bool
-	view   View // what the client drew when it made the input
+	view   View   // what the client drew when it made the input
+	at     uint32 // the world's tick when it arrived
 }
 
 type player struct {
@@ -410,6 +411,7 @@ func (w *World) ApplyInput(id PlayerID, seq uint32, in Input) {
 		at--
 	}
 	copy(p.queue[at+1:p.queued+1], p.queue[at:p.queued])
+	q.at = w.tick
 	p.queue[at] = q.queuedInput
 	p.queued++
 	p.newest = max(p.newest, seq)
