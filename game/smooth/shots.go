@@ -24,6 +24,11 @@ const (
 	// a prediction's rounding (the spawn point is the predicted player's,
 	// quantized), far less than two shots of a spread fan apart.
 	matchUnits = 8 * protocol.UnitsPerPx
+	// maxFlightSlack is how many ticks the server's copy may have flown
+	// more or less than one input a tick makes it: the server's queue
+	// may apply an input a tick or two later than the one before. Two
+	// shots along one line are at least arena.FireInterval ticks apart.
+	maxFlightSlack = 2
 	// maxPredicted bounds the predicted shots alive at once: more than a
 	// player can have in flight (arena.ShotsInFlight).
 	maxPredicted = 2 * arena.ShotsInFlight
@@ -155,20 +160,26 @@ func (s *Shots) Fire(seq uint32, x, y, aim float64, weapon arena.Weapon) bool {
 // applied. A shot stops at a wall, at the end of its life, or where hit
 // (if not nil) reports a drawn target under it: a circle of radius r at
 // (x, y) px. Stopping at a target draws what the shooter will see; the
-// damage, if any, is the server's to say.
+// damage, if any, is the server's to say. A rejected shot flies on while
+// it fades, through the targets.
 func (s *Shots) Step(hit func(x, y, r float64) bool) {
 	s.compact()
 	for i := range s.shots {
 		sh := &s.shots[i]
-		if sh.ended || sh.State == ShotRejected {
+		if sh.ended {
 			continue
 		}
+
 		if sh.flown >= sh.life {
 			sh.ended, sh.endAt = true, float64(sh.flown)
 			continue
 		}
 		sh.flown++
-		s.fly(sh, hit)
+		if sh.State == ShotRejected {
+			s.fly(sh, nil)
+		} else {
+			s.fly(sh, hit)
+		}
 	}
 }
 
@@ -217,7 +228,7 @@ func (s *Shots) Confirm(st *snapshot.Snapshot, applied uint32, now time.Time) {
 			if int32(applied-sh.Seq) < 0 {
 				continue // the server has not fired it yet
 			}
-			if s.match(sh, st) {
+			if s.match(sh, st, applied) {
 				continue
 			}
 			if int32(applied-sh.Seq) >= shotGrace {
@@ -245,13 +256,21 @@ func (s *Shots) Confirm(st *snapshot.Snapshot, applied uint32, now time.Time) {
 	}
 }
 
-// match looks for the server's copy of pending shot sh in st.
-func (s *Shots) match(sh *PredictedShot, st *snapshot.Snapshot) bool {
+// match looks for the server's copy of pending shot sh in st, a tick on
+// which the server had applied the player's inputs up to applied: a
+// projectile with the same heading on the shot's path. With one input
+// applied a tick, the copy has flown applied-sh.Seq+1 ticks; of the
+// projectiles on the path (a player who stands and aims one way fires
+// shot after shot along one line), the one nearest that flight is the
+// copy, and one more than maxFlightSlack ticks from it is not.
+func (s *Shots) match(sh *PredictedShot, st *snapshot.Snapshot, applied uint32) bool {
 	dx, dy := protocol.ShotStep(sh.heading)
 	step2 := float64(dx)*float64(dx) + float64(dy)*float64(dy)
 	if step2 == 0 {
 		return false
 	}
+	want := float64(applied-sh.Seq) + 1
+	best, bestN, bestOff := -1, 0.0, math.Inf(1)
 	ids := st.IDs()
 	for j := range ids {
 		row := st.Row(j)
@@ -267,20 +286,28 @@ func (s *Shots) match(sh *PredictedShot, st *snapshot.Snapshot) bool {
 		if ex*ex+ey*ey > matchUnits*matchUnits {
 			continue
 		}
-		sh.State, sh.Server = ShotConfirmed, ids[j]
-		d := math.Hypot(ex, ey) * protocol.PosQuant.Precision()
-		s.stats.Confirmed++
-		s.stats.HandoverSum += d
-		s.stats.HandoverMax = max(s.stats.HandoverMax, d)
-		// Draw on along the server's path from here.
-		sx := int64(row[protocol.FieldX]) - int64(n)*int64(dx)
-		sy := int64(row[protocol.FieldY]) - int64(n)*int64(dy)
-		if sx >= 0 && sy >= 0 && sx < 1<<16 && sy < 1<<16 {
-			sh.sx, sh.sy = uint32(sx), uint32(sy)
+		if off := math.Abs(n - want); off <= maxFlightSlack && off < bestOff {
+			best, bestN, bestOff = j, n, off
 		}
-		return true
 	}
-	return false
+	if best < 0 {
+		return false
+	}
+	row := st.Row(best)
+	ex := float64(row[protocol.FieldX]) - float64(sh.sx) - bestN*float64(dx)
+	ey := float64(row[protocol.FieldY]) - float64(sh.sy) - bestN*float64(dy)
+	sh.State, sh.Server = ShotConfirmed, ids[best]
+	d := math.Hypot(ex, ey) * protocol.PosQuant.Precision()
+	s.stats.Confirmed++
+	s.stats.HandoverSum += d
+	s.stats.HandoverMax = max(s.stats.HandoverMax, d)
+	// Draw on along the server's path from here.
+	sx := int64(row[protocol.FieldX]) - int64(bestN)*int64(dx)
+	sy := int64(row[protocol.FieldY]) - int64(bestN)*int64(dy)
+	if sx >= 0 && sy >= 0 && sx < 1<<16 && sy < 1<<16 {
+		sh.sx, sh.sy = uint32(sx), uint32(sy)
+	}
+	return true
 }
 
 // claimed reports whether another predicted shot already took server
@@ -315,6 +342,9 @@ func (s *Shots) Each(alpha float64, now time.Time, fn func(sh *PredictedShot, x,
 	for i := range s.shots {
 		sh := &s.shots[i]
 		t := float64(sh.flown) - 1 + alpha
+		if sh.ended {
+			t = min(t, sh.endAt) // where it stopped, not a tick back each tick
+		}
 		op := 1.0
 		switch {
 		case sh.State == ShotRejected:
