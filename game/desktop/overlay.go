@@ -58,7 +58,12 @@ func (g *Game) drawOverlay(dst *ebiten.Image, now time.Time) {
 	add("interp delay %d ms   jitter %d ms", g.interp.Delay().Milliseconds(), g.interp.Jitter().Milliseconds())
 	if g.pred != nil {
 		ex, ey := g.pred.Error()
-		add("prediction error %.1f px", math.Hypot(ex, ey))
+		shots := ""
+		if g.fired != nil {
+			st := g.fired.Stats()
+			shots = fmt.Sprintf("   shots seen %d/%d", st.Confirmed, st.Fired)
+		}
+		add("prediction error %.1f px%s", math.Hypot(ex, ey), shots)
 	}
 
 	lineH := 17.0

@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/sightline-game/sightline/assets/sheet"
@@ -29,6 +30,17 @@ type ownShots struct {
 	frames     uint64 // frames drawn so far
 	presses    []press
 	rejectedAt time.Time
+	// The bolts drawn last frame and this one: one gone before its time
+	// met a wall or a body, where sparks fly.
+	last, cur []ownBolt
+}
+
+// ownBolt is a predicted shot as a frame drew it.
+type ownBolt struct {
+	seq           uint32
+	pellet        int
+	x, y, heading float64 // world px, radians
+	early         bool    // not yet near the end of its flight
 }
 
 // press is one fire press that fired a predicted shot.
@@ -142,12 +154,19 @@ func (g *Game) drawOwnShots(dst *ebiten.Image, now time.Time) {
 	if g.fired == nil {
 		return
 	}
+	o.last, o.cur = o.cur, o.last[:0]
 	g.fired.Each(g.net.alpha(now), now, func(sh *smooth.PredictedShot, wx, wy, heading, opacity float64) {
+		life := projectileLife
+		if sh.Weapon == arena.WeaponSpread {
+			life = time.Duration(arena.SpreadTicks) * time.Second / arena.TickRate
+		}
+		bolt := ownBolt{seq: sh.Seq, pellet: sh.Pellet, x: wx, y: wy, heading: heading}
 		for i := range o.presses {
 			p := &o.presses[i]
 			if p.Seq != sh.Seq {
 				continue
 			}
+			bolt.early = opacity >= 1 && now.Sub(p.at) < life-100*time.Millisecond
 			if p.DrawnAfter < 0 {
 				p.DrawnAfter = int(o.frames - p.frame)
 				p.FirstDist = math.Hypot(wx-g.self.x, wy-g.self.y)
@@ -156,6 +175,7 @@ func (g *Game) drawOwnShots(dst *ebiten.Image, now time.Time) {
 				p.ConfirmedAfterMs = max(ms(now.Sub(p.at)), 0.001)
 			}
 		}
+		o.cur = append(o.cur, bolt)
 		if !g.cam.Visible(wx, wy, 40) {
 			return
 		}
@@ -171,6 +191,14 @@ func (g *Game) drawOwnShots(dst *ebiten.Image, now time.Time) {
 		})
 		g.drawSprite(dst, img, spriteDraw{X: x, Y: y, Angle: heading, Alpha: max(opacity, 0.01), Pivot: true, OX: sheet.BoltCoreX, OY: sheet.BoltH / 2})
 	})
+	// A bolt gone early stopped where it met something: sparks there, as
+	// for the projectiles of others (settleAnims), drawn with the effects
+	// over the bodies.
+	for _, b := range o.last {
+		if b.early && !slices.ContainsFunc(o.cur, func(c ownBolt) bool { return c.seq == b.seq && c.pellet == b.pellet }) {
+			g.anims.add(effect{kind: effectSparks, x: b.x + math.Cos(b.heading)*6, y: b.y + math.Sin(b.heading)*6, start: now})
+		}
+	}
 }
 
 // recordOwnShots copies what the Drawn record says of the own shots beyond

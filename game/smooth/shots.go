@@ -169,7 +169,6 @@ func (s *Shots) Step(hit func(x, y, r float64) bool) {
 		if sh.ended {
 			continue
 		}
-
 		if sh.flown >= sh.life {
 			sh.ended, sh.endAt = true, float64(sh.flown)
 			continue
