@@ -1,0 +1,340 @@
+package duel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/smooth"
+	"github.com/sightline-game/sightline/netcode/events"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+)
+
+// Config sets up a duel. Zero fields take the defaults noted.
+type Config struct {
+	// Seed drives the choice of spots and the strafer's turns.
+	Seed uint64
+	// Seconds is the play to count: the time the strafer, as the aimer
+	// draws it, is in sight (default 20).
+	Seconds float64
+	// Timeout ends a duel that has not counted Seconds by then (default
+	// 20 times Seconds plus a minute).
+	Timeout time.Duration
+	// Rewind, if set, reads the server's rewind counters (false: not now).
+	Rewind func() (arena.RewindStats, bool)
+}
+
+type phase uint8
+
+const (
+	phaseJoin   phase = iota // waiting for both players
+	phaseGather              // walking to the spots
+	phaseBout                // the aimer shoots, the strafer strafes
+	phaseDown                // the strafer is dead: waiting for its respawn
+	phaseDrain               // counted enough: waiting for the last shots' hits
+	phaseDone
+)
+
+// Durations of the duel's waits.
+const (
+	gatherTimeout = 30 * time.Second       // then new spots
+	drainTime     = 2500 * time.Millisecond // longer than a bolt's life and a round trip
+)
+
+// Duel drives an aimer and a strafer, each over its own client, and counts.
+// Call Frame at every frame (at least once a tick); Done reports the end,
+// Result what it measured. A Duel is not safe for concurrent use.
+type Duel struct {
+	cfg     Config
+	rng     *rand.Rand
+	a, s    *side
+	aimer   *Aimer
+	strafer *Strafer
+
+	phase        phase
+	walkA, walkS walker
+	anchor       point
+	phaseAt      time.Time
+	start        time.Time
+	nextInput    time.Time
+	tickDur      time.Duration
+	counted      time.Duration
+	elapsed      time.Duration
+
+	shots, hits, kills int
+	bout               []uint32 // the inputs that fired the bout's counted shots
+	died               bool     // the aimer took in the tick of the strafer's death
+
+	rewind0   arena.RewindStats
+	rewindSet bool
+	err       error
+	res       Result
+}
+
+// New returns a duel of the players of two clients, new to the match:
+// the aimer's and the strafer's. It sets the aimer's OnEvent.
+func New(cfg Config, aimer, strafer *client.Client) *Duel {
+	if cfg.Seconds <= 0 {
+		cfg.Seconds = 20
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = time.Duration(20*cfg.Seconds)*time.Second + time.Minute
+	}
+	d := &Duel{
+		cfg:     cfg,
+		rng:     rand.New(rand.NewPCG(cfg.Seed, 0xd0e1)),
+		a:       newSide(aimer, cfg.Seed*2+1),
+		s:       newSide(strafer, cfg.Seed*2+2),
+		tickDur: time.Second / arena.TickRate,
+	}
+	d.aimer = newAimer(d.a)
+	d.strafer = newStrafer(d.s, cfg.Seed)
+	d.a.onTick = d.aimerTick
+	aimer.OnEvent(d.event)
+	return d
+}
+
+// Aimer returns the aimer.
+func (d *Duel) Aimer() *Aimer { return d.aimer }
+
+// Counting reports whether the duel is in a bout (the aimer shooting).
+func (d *Duel) Counting() bool { return d.phase == phaseBout }
+
+// Done reports whether the duel is over.
+func (d *Duel) Done() bool { return d.phase == phaseDone }
+
+// Err returns why the duel ended early, if it did.
+func (d *Duel) Err() error { return d.err }
+
+// event counts the aimer's hits on the strafer.
+func (d *Duel) event(e events.Event) {
+	if e.Kind != events.KindHit {
+		return
+	}
+	h, err := events.ParseHit(e.Body)
+	if err != nil || h.Attacker == 0 || arena.PlayerID(h.Attacker) != d.a.id || arena.PlayerID(h.Target) != d.s.id {
+		return
+	}
+	d.hits++
+}
+
+// aimerTick looks, in every tick the aimer takes in during a bout, for
+// the strafer's death; its shots fired after it on the server, or still on
+// their way to the strafer, had no outcome: they are not counted.
+func (d *Duel) aimerTick(t uint32, st *snapshot.Snapshot) {
+	if d.phase != phaseBout || d.died {
+		return
+	}
+	i, ok := st.Find(d.aimer.target)
+	if !ok {
+		return
+	}
+	row := st.Row(i)
+	if row[protocol.FieldState]&protocol.StateDead == 0 {
+		return
+	}
+	d.died = true
+	d.kills++
+	if applied, ok := d.a.cl.AppliedInput(t); ok {
+		for _, seq := range d.bout {
+			if int32(seq-applied) > 0 {
+				d.shots--
+			}
+		}
+	}
+	j, ok := st.Find(d.a.self)
+	if !ok {
+		return
+	}
+	me, target := rowPoint(st.Row(j)), rowPoint(row)
+	ids := st.IDs()
+	for k := range ids {
+		r := st.Row(k)
+		if r[protocol.FieldKind] != protocol.KindProjectile {
+			continue
+		}
+		dy, dx := math.Sincos(protocol.HeadingQuant.Dequantize(r[protocol.FieldHeading]))
+		p := rowPoint(r)
+		if (p.x-me.x)*dx+(p.y-me.y)*dy < (target.x-me.x)*dx+(target.y-me.y)*dy {
+			d.shots-- // not there yet
+		}
+	}
+}
+
+func rowPoint(r []uint32) point {
+	return point{protocol.PosQuant.Dequantize(r[protocol.FieldX]), protocol.PosQuant.Dequantize(r[protocol.FieldY])}
+}
+
+// Frame takes in what arrived by now and, when an input is due (one a
+// tick), plays both players' next.
+func (d *Duel) Frame(now time.Time) {
+	if d.phase == phaseDone {
+		return
+	}
+	if d.start.IsZero() {
+		d.start, d.nextInput, d.phaseAt = now, now, now
+	}
+	d.elapsed = now.Sub(d.start)
+	d.a.poll(now)
+	d.s.poll(now)
+	for _, c := range []*client.Client{d.a.cl, d.s.cl} {
+		select {
+		case <-c.Done():
+			d.finish(errors.New("duel: a connection ended"))
+			return
+		default:
+		}
+	}
+	if d.elapsed > d.cfg.Timeout {
+		d.finish(fmt.Errorf("duel: %.1f s counted of %.1f s in %v", d.counted.Seconds(), d.cfg.Seconds, d.cfg.Timeout))
+		return
+	}
+	if now.Before(d.nextInput) {
+		return
+	}
+	d.nextInput = d.nextInput.Add(d.tickDur)
+	if now.Sub(d.nextInput) > 4*d.tickDur {
+		d.nextInput = now.Add(d.tickDur) // a stall is skipped, not caught up
+	}
+	d.play(now)
+}
+
+// play makes and sends both players' inputs for one tick.
+func (d *Duel) play(now time.Time) {
+	d.aimer.draw(func(fn func(snapshot.EntityID, smooth.Entity)) { d.a.interp.Sample(now, fn) })
+	var ax, ay, sx, sy int8
+	fire := false
+	switch d.phase {
+	case phaseJoin:
+		if d.a.ready() && d.s.ready() {
+			d.aimer.target = d.s.self
+			d.gather(now)
+		}
+	case phaseGather:
+		if now.Sub(d.phaseAt) > gatherTimeout {
+			d.gather(now)
+		}
+		var doneA, doneS bool
+		ax, ay, doneA = d.walkA.stick(d.a.position())
+		sx, sy, doneS = d.walkS.stick(d.s.position())
+		if doneA && doneS {
+			d.phase, d.phaseAt, d.died, d.bout = phaseBout, now, false, d.bout[:0]
+			d.strafer.startAt(d.anchor)
+			if !d.rewindSet && d.cfg.Rewind != nil {
+				d.rewind0, d.rewindSet = d.cfg.Rewind()
+			}
+		}
+	case phaseBout:
+		switch {
+		case d.died || !d.s.ready():
+			d.phase, d.phaseAt = phaseDown, now
+		case d.counted.Seconds() >= d.cfg.Seconds:
+			d.phase, d.phaseAt = phaseDrain, now
+		default:
+			sx, sy = d.strafer.next()
+			if d.aimer.inSight() {
+				fire = true
+				d.counted += d.tickDur
+			}
+		}
+	case phaseDown:
+		if d.s.ready() {
+			d.gather(now)
+		}
+	case phaseDrain:
+		if now.Sub(d.phaseAt) >= drainTime {
+			d.finish(nil)
+			return
+		}
+	}
+	in, _ := d.aimer.input(ax, ay, fire)
+	seq, errA := d.a.send(in)
+	if d.a.pred != nil && d.aimer.sent(seq, in) {
+		d.shots++
+		d.bout = append(d.bout, seq)
+	}
+	_, errS := d.s.send(arena.Input{MoveX: sx, MoveY: sy})
+	if err := errors.Join(errA, errS); err != nil {
+		d.finish(fmt.Errorf("duel: send: %w", err))
+	}
+}
+
+// gather picks a new pair of spots near both players and walks them there.
+func (d *Duel) gather(now time.Time) {
+	pa, ps := d.a.position(), d.s.position()
+	spot, anchor, ok := pickSpots(d.a.m, d.rng, pa, ps)
+	if !ok {
+		d.finish(errors.New("duel: no pair of spots on the map"))
+		return
+	}
+	d.anchor = anchor
+	d.walkA.to(d.a.m, pa, spot)
+	d.walkS.to(d.s.m, ps, anchor)
+	d.phase, d.phaseAt = phaseGather, now
+}
+
+// finish ends the duel and sums it up.
+func (d *Duel) finish(err error) {
+	d.phase, d.err = phaseDone, err
+	r := Result{Shots: d.shots, Hits: d.hits, Kills: d.kills, CountedSeconds: d.counted.Seconds(), Seconds: d.elapsed.Seconds()}
+	if r.Shots > 0 {
+		r.HitRate = float64(r.Hits) / float64(r.Shots)
+	}
+	if d.a.shots != nil {
+		st := d.a.shots.Stats()
+		r.Predicted, r.Confirmed, r.Rejected = st.Fired, st.Confirmed, st.Rejected
+		r.HandoverMeanPx, r.HandoverMaxPx = st.HandoverMean(), st.HandoverMax
+	}
+	for _, c := range []*client.Client{d.a.cl, d.s.cl} {
+		st := c.Stats()
+		r.VerifiedTicks += st.Verified
+		r.MismatchedTicks += st.Mismatched
+	}
+	if d.rewindSet {
+		if end, ok := d.cfg.Rewind(); ok {
+			r.RewindKnown = true
+			r.RewoundShots = end.Shots - d.rewind0.Shots
+			r.RewindClamped = end.Clamped - d.rewind0.Clamped
+			r.RewoundHits = end.Hits - d.rewind0.Hits
+			r.BehindCoverHits = end.BehindCover - d.rewind0.BehindCover
+			if r.RewoundShots > 0 {
+				ticks := float64(end.Ticks-d.rewind0.Ticks) / 256 / float64(r.RewoundShots)
+				r.MeanRewindMs = ticks * 1000 / arena.TickRate
+			}
+		}
+	}
+	if err != nil {
+		r.Error = err.Error()
+	}
+	d.res = r
+}
+
+// Result returns what the duel measured (the zero Result before it ends).
+func (d *Duel) Result() Result { return d.res }
+
+// Run plays the duel in real time, a frame every frame (at least a tick's
+// worth a tick: 1/60 s is what a game does), until it is over or ctx ends.
+// before, if set, runs before every frame (a conditioner's Pump).
+func (d *Duel) Run(ctx context.Context, frame time.Duration, before func()) error {
+	t := time.NewTicker(frame)
+	defer t.Stop()
+	for !d.Done() {
+		select {
+		case <-ctx.Done():
+			d.finish(ctx.Err())
+			return ctx.Err()
+		case <-t.C:
+		}
+		if before != nil {
+			before()
+		}
+		d.Frame(time.Now())
+	}
+	return d.err
+}

@@ -1,0 +1,37 @@
+package duel
+
+// Result is what a duel measured.
+type Result struct {
+	// Shots counts the aimer's counted shots: fired while the strafer, as
+	// the aimer drew it, was in sight at MinRange to MaxRange, less those
+	// whose outcome a kill cut short. Hits counts the server's hits of the
+	// aimer on the strafer; HitRate is Hits / Shots.
+	Shots   int     `json:"shots"`
+	Hits    int     `json:"hits"`
+	HitRate float64 `json:"hit_rate"`
+	Kills   int     `json:"kills"`
+	// The aimer's predicted shots (smooth.Shots): the distance between a
+	// predicted shot and the server's copy when the copy arrived, and the
+	// predicted shots the server did not make.
+	Predicted      uint64  `json:"predicted_shots"`
+	Confirmed      uint64  `json:"confirmed_shots"`
+	Rejected       uint64  `json:"rejected_shots"`
+	HandoverMeanPx float64 `json:"handover_mean_px"`
+	HandoverMaxPx  float64 `json:"handover_max_px"`
+	// The server's rewind counters over the counted period (from the
+	// first bout on), when the duel could read them (RewindKnown).
+	RewindKnown     bool    `json:"rewind_known"`
+	RewoundShots    uint64  `json:"rewound_shots"`
+	RewindClamped   uint64  `json:"rewind_clamped"`
+	RewoundHits     uint64  `json:"rewound_hits"`
+	BehindCoverHits uint64  `json:"behind_cover_hits"`
+	MeanRewindMs    float64 `json:"mean_rewind_ms"`
+	// Both clients verify every tick against the server's hash.
+	VerifiedTicks   uint64 `json:"verified_ticks"`
+	MismatchedTicks uint64 `json:"mismatched_ticks"`
+	// CountedSeconds is the play counted (the strafer in sight);
+	// Seconds the whole duel, walking and respawns included.
+	CountedSeconds float64 `json:"counted_seconds"`
+	Seconds        float64 `json:"seconds"`
+	Error          string  `json:"error,omitempty"`
+}

@@ -1,0 +1,134 @@
+package duel
+
+import (
+	"errors"
+	"time"
+
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/bots/brain"
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/smooth"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+	"github.com/sightline-game/sightline/netcode/transport"
+)
+
+// side is one player's client as a game drives it: it takes in every
+// decoded tick in order (interpolation, reconciliation of the predicted
+// movement, confirmation of the predicted shots) and sends inputs, each
+// applied to the prediction under its sequence number.
+type side struct {
+	cl     *client.Client
+	m      *arena.Map
+	pred   *smooth.Predictor
+	interp *smooth.Interpolator
+	shots  *smooth.Shots
+	items  *brain.Brain // reads the loadout records
+
+	self       uint16
+	id         arena.PlayerID
+	pushed     uint32
+	havePushed bool
+	alive      bool // the player's own entity in the newest tick taken in
+
+	// onTick, if set, sees every tick taken in, in order, after the
+	// prediction has been reconciled with it.
+	onTick func(t uint32, s *snapshot.Snapshot)
+}
+
+func newSide(cl *client.Client, seed uint64) *side {
+	return &side{cl: cl, interp: smooth.NewInterpolator(arena.TickRate), items: brain.New(seed)}
+}
+
+// ready reports whether the side knows its player and map and has a
+// position to predict from.
+func (s *side) ready() bool { return s.pred != nil && s.pred.Ready() }
+
+// poll takes in what arrived by now.
+func (s *side) poll(now time.Time) {
+	s.cl.Poll()
+	if s.pred == nil {
+		slot, ok := s.cl.Self()
+		id, _ := s.cl.Player()
+		if ok {
+			s.self, s.id = slot, id
+			s.m = arena.NewMap(s.cl.MapSeed())
+			s.pred, s.shots = smooth.NewPredictor(s.m), smooth.NewShots(s.m)
+		}
+	}
+	newest, snap := s.cl.Newest()
+	if snap == nil || (s.havePushed && int32(newest-s.pushed) <= 0) {
+		return
+	}
+	from := newest // the first time: only the newest
+	if s.havePushed {
+		from = s.pushed + 1
+		if int32(newest-from) >= protocol.History {
+			from = newest - protocol.History + 1
+		}
+	}
+	for t := from; int32(t-newest) <= 0; t++ {
+		st := s.cl.Snapshot(t)
+		if st == nil {
+			continue
+		}
+		s.interp.Push(t, now, st)
+		s.reconcile(t, st, now)
+		if s.onTick != nil {
+			s.onTick(t, st)
+		}
+	}
+	s.pushed, s.havePushed = newest, true
+	s.items.Read(s.cl)
+}
+
+func (s *side) reconcile(t uint32, st *snapshot.Snapshot, now time.Time) {
+	if s.pred == nil {
+		return
+	}
+	i, ok := st.Find(s.self)
+	if !ok {
+		return
+	}
+	seq, ok := s.cl.AppliedInput(t)
+	if !ok {
+		return
+	}
+	row := st.Row(i)
+	x, y := protocol.PosQuant.Dequantize(row[protocol.FieldX]), protocol.PosQuant.Dequantize(row[protocol.FieldY])
+	alive := row[protocol.FieldState]&protocol.StateDead == 0
+	if alive && !s.alive {
+		s.shots.Reset() // a respawn: the fire clock starts again
+	}
+	s.alive = alive
+	s.pred.Reconcile(x, y, seq, alive)
+	s.shots.Confirm(st, seq, now)
+}
+
+// position returns the predicted position after the newest input.
+func (s *side) position() point {
+	x, y := s.pred.Current()
+	return point{x, y}
+}
+
+// send sends in and applies it to the prediction; it returns the input's
+// sequence number. A congested link is no error: the next inputs carry it.
+func (s *side) send(in arena.Input) (uint32, error) {
+	err := s.cl.SendInput(in)
+	if errors.Is(err, transport.ErrCongested) {
+		err = nil
+	}
+	seq := s.cl.InputSeq()
+	if s.pred != nil {
+		s.pred.Apply(seq, in)
+	}
+	return seq, err
+}
+
+// weapon returns what the player's next shot fires, as its loadout record says.
+func (s *side) weapon() arena.Weapon {
+	if l := s.items.Loadout(); l.Weapon == arena.WeaponSpread && l.Shots > 0 {
+		return arena.WeaponSpread
+	}
+	return arena.WeaponGun
+}
