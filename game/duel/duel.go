@@ -43,7 +43,7 @@ const (
 
 // Durations of the duel's waits.
 const (
-	gatherTimeout = 30 * time.Second       // then new spots
+	gatherTimeout = 30 * time.Second        // then new spots
 	drainTime     = 2500 * time.Millisecond // longer than a bolt's life and a round trip
 )
 
