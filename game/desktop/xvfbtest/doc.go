@@ -7,7 +7,10 @@
 // colour of its sprite, and the map's tiles, where the map has them, as
 // textured plates and bevelled blocks rather than flat rectangles; and it
 // shows the same checks rejecting bodies and a map looked for in the wrong
-// place, and tiles painted flat. One hosts a match with bots and plays it; the other hosts a
+// place, and tiles painted flat. The own-shot test joins a match server over
+// a link with 75 ms added each way and reads, beside its last frame, the
+// latest fire presses: each bolt drawn in the first frame after its press,
+// a round trip before the server's copy. One hosts a match with bots and plays it; the other hosts a
 // match that announces itself on the LAN and starts a second game at the
 // menu (-browse), which must list it with its ping. The settings tests run
 // the game on an Xvfb of their own and press keys and click through the

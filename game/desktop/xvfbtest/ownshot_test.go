@@ -141,8 +141,8 @@ const maxMuzzleDist = 48
 
 // maxHandoverMean bounds the mean distance between a predicted shot and
 // the server's copy at the same flight: the spawn point is the predicted
-// player's, which reconciliation keeps within a px or so.
-const maxHandoverMean = 3.0
+// player's, the server's within its rounding (measured: 0.07 px).
+const maxHandoverMean = 1.0
 
 // boltPixels counts the pixels within r of at in the gun bolt's or a
 // pellet's bright yellow-orange (assets/gen's bolts: core 0xfff4b0 or
