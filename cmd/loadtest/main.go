@@ -25,6 +25,15 @@
 // live heap per match:
 //
 //	loadtest -capacity -seconds 10
+//
+// With -duel it measures instead how fair shooting is at the link's
+// latency (game/duel): two clients, an aimer that aims perfectly at what it
+// draws and a strafer, meet about 300 px apart and duel for -seconds of
+// counted play (respawns and walks not counted); it prints the hit rate,
+// the handover of the aimer's predicted shots and the server's rewind
+// counters (from /debug/vars). Best on a server with no bots or creatures:
+//
+//	loadtest -duel -latency 75ms -jitter 10ms -seconds 30 -json
 package main
 
 import (
@@ -81,6 +90,8 @@ func main() {
 	flag.IntVar(&co.People, "capacity-people", 4, "with -capacity: of them, real WebRTC clients over loopback")
 	flag.IntVar(&co.Max, "capacity-max", 256, "with -capacity: the most matches tried")
 	flag.DurationVar(&co.Warmup, "capacity-warmup", 3*time.Second, "with -capacity: the time between connecting and measuring")
+	duelRun := flag.Bool("duel", false, "duel an aimer and a strafer for -seconds of counted play and report the hit rate (see the package doc)")
+	duelSeed := flag.Uint64("duel-seed", 1, "with -duel: the seed of the spots and the strafer's turns")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	flag.Parse()
 
@@ -125,6 +136,24 @@ func main() {
 			}
 		}
 		if r.Holds == 0 {
+			os.Exit(1)
+		}
+		return
+	}
+	if *duelRun {
+		r, err := runDuel(ctx, o, *duelSeed)
+		if *asJSON {
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", "  ")
+			enc.Encode(r)
+		} else {
+			fmt.Println(formatDuel(r))
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest: -duel:", err)
+			os.Exit(1)
+		}
+		if r.MismatchedTicks != 0 || r.VerifiedTicks == 0 {
 			os.Exit(1)
 		}
 		return
