@@ -42,6 +42,7 @@ func (w *World) Hash() uint64 {
 			h.f64(q.dx, q.dy, q.aim)
 			h.bool(q.aimOK, q.fire)
 		}
+		h.u64(uint64(p.spare))
 		p.hashDash(&h)
 		p.hashLoadout(&h)
 		h.u64(uint64(p.kills), uint64(p.deaths), uint64(p.score))

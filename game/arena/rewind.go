@@ -95,7 +95,7 @@ func (w *World) posesAt(t uint32) []pose {
 // shot is judged in the past at all.
 func (w *World) seenFrom(v View) (View, bool) {
 	limit := uint32(w.cfg.RewindTicks)
-	if limit == 0 || v.From == 0 || w.tick <= 1 {
+	if limit == 0 || v.From == 0 || w.tick <= limit+1 {
 		return View{}, false
 	}
 	newest := w.tick - 1
@@ -108,9 +108,11 @@ func (w *World) seenFrom(v View) (View, bool) {
 	if v.Gap == 0 {
 		v.Frac = 0
 	}
-	if w.tick-v.From > limit {
+	// Judged a tick after the one drawn (below), a view of From is
+	// w.tick-From-1 ticks back.
+	if w.tick-v.From-1 > limit {
 		w.stats.Rewind.Clamped++
-		v.From, v.Gap, v.Frac = w.tick-limit, 0, 0
+		v.From, v.Gap, v.Frac = w.tick-limit-1, 0, 0
 	}
 	// A shot's flight on tick t is judged against the poses of the tick
 	// after the one drawn when it was made (the world judges its own tick t
@@ -221,3 +223,9 @@ func RewindTicksOf(d time.Duration) int {
 
 // RewindStats returns the counters of shots judged in the past.
 func (w *World) RewindStats() RewindStats { return w.stats.Rewind }
+
+// InputWait returns Stats' InputWaitTicks and InputsApplied: the ticks
+// the applied inputs waited in their queues, and how many were applied.
+func (w *World) InputWait() (ticks, inputs uint64) {
+	return w.stats.InputWaitTicks, w.stats.InputsApplied
+}

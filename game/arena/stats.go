@@ -10,6 +10,10 @@ type Stats struct {
 	// / InputsApplied is the mean wait, latency a player feels and a shot
 	// judged in the past has to cover.
 	InputWaitTicks uint64
+	// InputsTrimmed counts queued inputs dropped because the queue had
+	// held a spare input for SpareTicks (its movement lost, its buttons
+	// carried over).
+	InputsTrimmed uint64
 	// InputsClamped counts accepted inputs that needed correcting: a stick
 	// longer than 1 or at -128, unknown buttons, or a non-finite aim.
 	InputsClamped uint64

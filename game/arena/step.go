@@ -39,6 +39,7 @@ func (w *World) stepPlayers() {
 			w.respawnPlayer(p, slot)
 		}
 		fire, view := false, View{}
+		w.trimQueue(p)
 		if p.queued > 0 {
 			q := p.queue[0]
 			copy(p.queue[:], p.queue[1:p.queued])
@@ -369,4 +370,35 @@ func (w *World) stepPickups() {
 			break
 		}
 	}
+}
+
+// trimQueue lets a player's input queue shrink when it has held more
+// than one spare input for SpareTicks steps in a row. The queue is the
+// input's jitter buffer: one spare input covers an input that arrives a
+// little late (the server does not step that player without an input, and
+// the client's prediction holds). But the queue only ever grows: a burst
+// of late inputs (a stall on the way) leaves them queued for the rest of
+// the connection, each a tick of delay between the player's hand and the
+// world, which a shot judged in the past must also rewind over. So when
+// three or more inputs have waited at every step for SpareTicks, the
+// oldest is dropped: its movement is lost (the client's prediction
+// corrects by a step, smoothly), its fire and dash carry over to the next.
+// One spare input always stays.
+func (w *World) trimQueue(p *player) {
+	if p.queued < 3 {
+		p.spare = 0
+		return
+	}
+	if p.spare++; p.spare < SpareTicks {
+		return
+	}
+	p.spare = 0
+	old, next := &p.queue[0], &p.queue[1]
+	if old.fire && !next.fire {
+		next.fire, next.view = true, old.view
+	}
+	next.dash = next.dash || old.dash
+	copy(p.queue[:], p.queue[1:p.queued])
+	p.queued--
+	w.stats.InputsTrimmed++
 }

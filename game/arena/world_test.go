@@ -450,3 +450,38 @@ func benchStep(b *testing.B, rewound bool) {
 	}
 	b.ReportMetric(float64(live), "projectiles")
 }
+
+// A queue that holds two spare inputs or more for SpareTicks steps in a row
+// drops its oldest, carrying its fire over: three inputs queued at once,
+// then one a tick, wait three ticks each at first, two after SpareTicks,
+// one after twice that, and then the queue keeps that one spare input.
+func TestInputQueueTrims(t *testing.T) {
+	w := newBare(t, Config{Seed: 1})
+	w.AddPlayer(1)
+	p := w.playerOf(t, 1)
+	seq := uint32(0)
+	send := func(in Input) {
+		seq++
+		w.ApplyInput(1, seq, in)
+	}
+	send(Input{MoveX: 127})
+	send(Input{MoveX: 127, Buttons: ButtonFire}) // the one the first trim drops
+	send(Input{MoveX: 127})
+	var waits []int // inputs queued before each step
+	for range 3*SpareTicks + 10 {
+		send(Input{MoveX: 127})
+		waits = append(waits, p.queued-1)
+		w.Step()
+	}
+	for k, want := range map[int]int{0: 3, SpareTicks - 2: 3, SpareTicks + 1: 2, 2*SpareTicks + 1: 1, 3*SpareTicks + 9: 1} {
+		if waits[k] != want {
+			t.Errorf("step %d: %d inputs queued behind the new one, want %d", k, waits[k], want)
+		}
+	}
+	if st := w.Stats(); st.InputsTrimmed != 2 {
+		t.Fatalf("%d inputs trimmed, want 2", st.InputsTrimmed)
+	}
+	if st := w.Stats(); st.ShotsFired != 1 {
+		t.Fatalf("the dropped input's fire: %d shots", st.ShotsFired)
+	}
+}

@@ -43,8 +43,12 @@ type Stats struct {
 	Intermission bool
 	// Rewind counts the shots judged by what their shooters saw, for a
 	// World that does (ShotJudge).
-	Rewind  arena.RewindStats
-	Players []PlayerStats
+	Rewind arena.RewindStats
+	// InputWaitTicks and InputsApplied are the ticks the world's applied
+	// inputs waited in their queues and how many it applied (ShotJudge):
+	// InputWaitTicks/InputsApplied is the mean wait.
+	InputWaitTicks, InputsApplied uint64
+	Players                       []PlayerStats
 }
 
 // PlayerStats are one client's counters.
@@ -139,6 +143,7 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 	}
 	if s.judge != nil {
 		st.Rewind = s.judge.RewindStats()
+		st.InputWaitTicks, st.InputsApplied = s.judge.InputWait()
 	}
 	st.FullFallbacks, st.BadInputs, st.BadAcks = s.goneFull, s.goneBad, s.goneBadAcks
 	st.WrongChannel, st.WrongChannelBytes = s.goneWrongWay, s.goneWrongWayBytes

@@ -47,7 +47,12 @@ type RoundClock interface {
 }
 
 // ShotJudge is a World that judges shots by what their shooters saw
-// (arena's does): the server's Stats then carry its counters.
+// (arena's does): the server's Stats then carry its counters, and how long
+// inputs wait in its queue, which a rewind has to cover.
 type ShotJudge interface {
 	RewindStats() arena.RewindStats
+	// InputWait returns the ticks the applied inputs waited in their
+	// queues beyond the first step they could have been applied on, and
+	// how many inputs were applied.
+	InputWait() (ticks, inputs uint64)
 }
