@@ -31,7 +31,7 @@ const duelFrame = time.Second / 60
 
 // runDuel connects an aimer and a strafer to the server at o.URL, each
 // through its own conditioner, and duels for o.Seconds of counted play.
-func runDuel(ctx context.Context, o options, seed uint64) (duelResult, error) {
+func runDuel(ctx context.Context, o options, seed uint64, cover bool) (duelResult, error) {
 	out := duelResult{URL: o.URL, LatencyMs: ms(o.Link.Latency), JitterMs: ms(o.Link.Jitter)}
 	start := time.Now()
 	var cls [2]*client.Client
@@ -52,7 +52,7 @@ func runDuel(ctx context.Context, o options, seed uint64) (duelResult, error) {
 		cls[i] = client.New(conn, client.Config{Verify: true, Logger: o.Logger, Name: name})
 		defer cls[i].Close()
 	}
-	d := duel.New(duel.Config{Seed: seed, Seconds: o.Seconds, Rewind: func() (arena.RewindStats, bool) { return serverRewind(ctx, o.URL) }},
+	d := duel.New(duel.Config{Seed: seed, Seconds: o.Seconds, Cover: cover, Rewind: func() (arena.RewindStats, bool) { return serverRewind(ctx, o.URL) }},
 		cls[0], cls[1])
 	err := d.Run(ctx, duelFrame, func() {
 		for _, c := range conds {

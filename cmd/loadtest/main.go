@@ -92,6 +92,7 @@ func main() {
 	flag.DurationVar(&co.Warmup, "capacity-warmup", 3*time.Second, "with -capacity: the time between connecting and measuring")
 	duelRun := flag.Bool("duel", false, "duel an aimer and a strafer for -seconds of counted play and report the hit rate (see the package doc)")
 	duelSeed := flag.Uint64("duel-seed", 1, "with -duel: the seed of the spots and the strafer's turns")
+	duelCover := flag.Bool("duel-cover", false, "with -duel: a wall in the strafer's circle, which it ducks behind now and then (measures hits behind cover)")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	flag.Parse()
 
@@ -141,7 +142,7 @@ func main() {
 		return
 	}
 	if *duelRun {
-		r, err := runDuel(ctx, o, *duelSeed)
+		r, err := runDuel(ctx, o, *duelSeed, *duelCover)
 		if *asJSON {
 			enc := json.NewEncoder(os.Stdout)
 			enc.SetIndent("", "  ")

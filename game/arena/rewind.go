@@ -190,22 +190,23 @@ type RewindStats struct {
 	// rewind allows: they were judged at the limit.
 	Clamped uint64
 	// Hits counts those projectiles' hits; BehindCover those of them on a
-	// player whom the projectile could no longer see when it hit (a wall
-	// between the projectile and where the player is now): the price a
-	// victim pays for the shooter's fairness.
+	// player who stood behind cover when hit: a wall between where the
+	// player is now and the projectile, or the point it was fired from.
+	// It is the price a victim pays for the shooter's fairness.
 	Hits, BehindCover uint64
 }
 
 // countRewoundHit counts a hit of rewound shot s on target t, and whether
-// the target, if a player, stood out of the projectile's sight when it was
-// hit.
+// the target, if a player, stood behind cover when it was hit: out of
+// sight of the projectile, or of the point it was fired from (where the
+// victim, drawing the shooter in its own past, sees the shots come from).
 func (w *World) countRewoundHit(s *shot, t int32) {
 	w.stats.Rewind.Hits++
 	if int(t) < w.playerBase {
 		return
 	}
 	p := &w.players[int(t)-w.playerBase]
-	if !w.m.Clear(s.x, s.y, p.x, p.y, 0) {
+	if !w.m.Clear(s.x, s.y, p.x, p.y, 0) || !w.m.Clear(s.x0, s.y0, p.x, p.y, 0) {
 		w.stats.Rewind.BehindCover++
 	}
 }

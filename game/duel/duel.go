@@ -28,6 +28,11 @@ type Config struct {
 	Timeout time.Duration
 	// Rewind, if set, reads the server's rewind counters (false: not now).
 	Rewind func() (arena.RewindStats, bool)
+	// Cover puts a wall in the strafer's circle, so that it ducks out of
+	// the aimer's sight now and then: what the server's count of hits
+	// behind cover (the victim's price of compensation) is measured on.
+	// Without it the duel is in the open.
+	Cover bool
 }
 
 type phase uint8
@@ -268,7 +273,7 @@ func (d *Duel) play(now time.Time) {
 // gather picks a new pair of spots near both players and walks them there.
 func (d *Duel) gather(now time.Time) {
 	pa, ps := d.a.position(), d.s.position()
-	spot, anchor, ok := pickSpots(d.a.m, d.rng, pa, ps)
+	spot, anchor, ok := pickSpots(d.a.m, d.rng, pa, ps, d.cfg.Cover)
 	if !ok {
 		d.finish(errors.New("duel: no pair of spots on the map"))
 		return

@@ -19,17 +19,24 @@ const (
 )
 
 // pickSpots returns an aimer's spot and a strafer's anchor Distance apart
-// near the middle of a and b: the anchor with no wall within StrafeRadius
-// (and a margin) of it, the spot open, and a projectile's way clear from
-// the spot to the anchor and to the edge of the strafer's circle all round.
+// near the middle of a and b, the spot open and a projectile's way clear
+// from the spot to the anchor. In the open (cover false) the anchor has no
+// wall within StrafeRadius (and a margin) of it, and the way is clear to
+// the edge of the strafer's circle all round. With cover, a wall stands in
+// the strafer's circle: of eight points on its edge, two to five are out
+// of the spot's sight, so that the strafer ducks behind it now and then.
 // It looks ever farther from the middle; ok is false if nothing fits.
-func pickSpots(m *arena.Map, rng *rand.Rand, a, b point) (spot, anchor point, ok bool) {
+func pickSpots(m *arena.Map, rng *rand.Rand, a, b point, cover bool) (spot, anchor point, ok bool) {
 	mid := point{(a.x + b.x) / 2, (a.y + b.y) / 2}
 	for try := range 20000 {
 		r := 32 + float64(try)/4
 		ang := rng.Float64() * 2 * math.Pi
 		anchor = point{mid.x + r*rng.Float64()*math.Cos(ang), mid.y + r*rng.Float64()*math.Sin(ang)}
-		if m.Blocked(anchor.x, anchor.y, StrafeRadius+arena.PlayerRadius+24) {
+		if cover {
+			if m.Blocked(anchor.x, anchor.y, arena.PlayerRadius+24) {
+				continue
+			}
+		} else if m.Blocked(anchor.x, anchor.y, StrafeRadius+arena.PlayerRadius+24) {
 			continue
 		}
 		ang = rng.Float64() * 2 * math.Pi
@@ -37,15 +44,14 @@ func pickSpots(m *arena.Map, rng *rand.Rand, a, b point) (spot, anchor point, ok
 		if m.Blocked(spot.x, spot.y, arena.PlayerRadius+8) || !m.Clear(spot.x, spot.y, anchor.x, anchor.y, arena.ProjectileRadius) {
 			continue
 		}
-		clear := true
+		hidden := 0
 		for k := range 8 {
 			s, c := math.Sincos(float64(k) * math.Pi / 4)
 			if !m.Clear(spot.x, spot.y, anchor.x+StrafeRadius*c, anchor.y+StrafeRadius*s, arena.ProjectileRadius) {
-				clear = false
-				break
+				hidden++
 			}
 		}
-		if clear {
+		if (!cover && hidden == 0) || (cover && hidden >= 2 && hidden <= 5) {
 			return spot, anchor, true
 		}
 	}
