@@ -139,45 +139,23 @@ func (w *World) seenTarget(s *shot, x, y, r float64) int32 {
 	f := float64(s.seen.Frac) / 256
 	// Only targets near enough now can have been where the shot is then.
 	back := w.tick - (s.seen.From + k)
-	reach := r + float64(back+1)*maxTargetStep
-	const maxTargetRadius = max(PlayerRadius, CreatureRadius)
-	g := &w.grid
-	x0, x1 := cellCoord(x-reach-maxTargetRadius), cellCoord(x+reach+maxTargetRadius)
-	y0, y1 := cellCoord(y-reach-maxTargetRadius), cellCoord(y+reach+maxTargetRadius)
-	best, bestD := int32(-1), math.Inf(1)
-	for cy := y0; cy <= y1; cy++ {
-		for cx := x0; cx <= x1; cx++ {
-			c := cy*gridSide + cx
-			for _, slot := range g.items[g.start[c]:g.start[c+1]] {
-				if slot == s.ownerSlot {
-					continue
-				}
-				pa, pb := &a[slot], &b[slot]
-				gen := w.gens[slot]
-				var px, py float64
-				switch {
-				case pa.alive && pb.alive && pa.gen == gen && pb.gen == gen:
-					px, py = pa.x+(pb.x-pa.x)*f, pa.y+(pb.y-pa.y)*f
-				case f < 0.5 && pa.alive && pa.gen == gen:
-					px, py = pa.x, pa.y
-				case f >= 0.5 && pb.alive && pb.gen == gen:
-					px, py = pb.x, pb.y
-				default:
-					continue
-				}
-				tr := float64(PlayerRadius)
-				if int(slot) < w.playerBase {
-					tr = CreatureRadius
-				}
-				dx, dy := px-x, py-y
-				d := dx*dx + dy*dy
-				if d < (r+tr)*(r+tr) && (d < bestD || (d == bestD && slot < best)) {
-					best, bestD = slot, d
-				}
-			}
+	return w.nearestOf(x, y, r, float64(back+1)*maxTargetStep, s.ownerSlot, false, func(slot int32) (float64, float64, float64, bool) {
+		pa, pb := &a[slot], &b[slot]
+		gen := w.gens[slot]
+		tr := float64(PlayerRadius)
+		if int(slot) < w.playerBase {
+			tr = CreatureRadius
 		}
-	}
-	return best
+		switch {
+		case pa.alive && pb.alive && pa.gen == gen && pb.gen == gen:
+			return pa.x + (pb.x-pa.x)*f, pa.y + (pb.y-pa.y)*f, tr, true
+		case f < 0.5 && pa.alive && pa.gen == gen:
+			return pa.x, pa.y, tr, true
+		case f >= 0.5 && pb.alive && pb.gen == gen:
+			return pb.x, pb.y, tr, true
+		}
+		return 0, 0, 0, false
+	})
 }
 
 // RewindStats are the counters of shots judged by what their shooters saw.

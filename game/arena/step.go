@@ -182,10 +182,17 @@ func (w *World) target(slot int32) (x, y, r float64, alive bool) {
 // a circle of radius r there touches, skipping slot skip and, if
 // playersOnly, creatures; -1 if none.
 func (w *World) nearest(x, y, r float64, skip int32, playersOnly bool) int32 {
+	return w.nearestOf(x, y, r, 0, skip, playersOnly, w.target)
+}
+
+// nearestOf is nearest with the targets where at says (their position and
+// radius, and whether they can be hit), among the targets the grid has
+// within reach of where at says: 0 when at gives the present.
+func (w *World) nearestOf(x, y, r, reach float64, skip int32, playersOnly bool, at func(slot int32) (x, y, r float64, alive bool)) int32 {
 	const maxTargetRadius = max(PlayerRadius, CreatureRadius)
 	g := &w.grid
-	x0, x1 := cellCoord(x-r-maxTargetRadius), cellCoord(x+r+maxTargetRadius)
-	y0, y1 := cellCoord(y-r-maxTargetRadius), cellCoord(y+r+maxTargetRadius)
+	x0, x1 := cellCoord(x-r-reach-maxTargetRadius), cellCoord(x+r+reach+maxTargetRadius)
+	y0, y1 := cellCoord(y-r-reach-maxTargetRadius), cellCoord(y+r+reach+maxTargetRadius)
 	best, bestD := int32(-1), math.Inf(1)
 	for cy := y0; cy <= y1; cy++ {
 		for cx := x0; cx <= x1; cx++ {
@@ -194,7 +201,7 @@ func (w *World) nearest(x, y, r float64, skip int32, playersOnly bool) int32 {
 				if slot == skip || (playersOnly && int(slot) < w.playerBase) {
 					continue
 				}
-				tx, ty, tr, alive := w.target(slot)
+				tx, ty, tr, alive := at(slot)
 				if !alive {
 					continue
 				}

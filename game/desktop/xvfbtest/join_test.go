@@ -24,33 +24,9 @@ func TestJoinAChosenMatchInXvfb(t *testing.T) {
 	xvfb := needXvfb(t)
 	bin := gameBinary(t)
 	dir := t.TempDir()
-	server := filepath.Join(dir, "server")
-	build := exec.Command(goTool(), "build", "-o", server, "./cmd/server")
-	build.Dir = moduleRoot(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building cmd/server: %v\n%s", err, out)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-
-	base := "http://" + freeTCPAddr(t)
-	srv := exec.CommandContext(ctx, server, "-addr", strings.TrimPrefix(base, "http://"),
-		"-udp-port", strconv.Itoa(freeUDPPort(t)), "-matches", "2", "-bots", "1", "-announce=false")
-	var srvOut lockedBuffer
-	srv.Stdout, srv.Stderr = &srvOut, &srvOut
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		srv.Process.Kill()
-		srv.Wait()
-		if t.Failed() {
-			t.Logf("server output:\n%s", srvOut.String())
-		}
-	}()
-	if _, err := waitMatches(ctx, base, func(m map[string]int) bool { return len(m) == 2 }); err != nil {
-		t.Fatalf("the server never listed two matches: %v", err)
-	}
+	base := startServer(t, ctx, dir, 2, "-matches", "2", "-bots", "1")
 
 	game := func(seconds int, args ...string) *exec.Cmd {
 		args = append([]string{"-a", "-s", "-screen 0 1280x720x24", bin, "-join", base}, args...)
@@ -86,6 +62,39 @@ func TestJoinAChosenMatchInXvfb(t *testing.T) {
 	if err == nil || !strings.Contains(bad.String(), `no match "9"`) {
 		t.Errorf("-match 9 on a server with matches 1 and 2: exit %v, output:\n%s", err, bad.String())
 	}
+}
+
+// startServer builds cmd/server into dir and runs it with args on a free
+// HTTP address and UDP port until ctx ends or the test does, and returns
+// its base URL once it lists matches matches. Its output is logged if the
+// test fails.
+func startServer(t *testing.T, ctx context.Context, dir string, matches int, args ...string) string {
+	t.Helper()
+	server := filepath.Join(dir, "server")
+	build := exec.Command(goTool(), "build", "-o", server, "./cmd/server")
+	build.Dir = moduleRoot(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cmd/server: %v\n%s", err, out)
+	}
+	base := "http://" + freeTCPAddr(t)
+	args = append([]string{"-addr", strings.TrimPrefix(base, "http://"), "-udp-port", strconv.Itoa(freeUDPPort(t)), "-announce=false"}, args...)
+	srv := exec.CommandContext(ctx, server, args...)
+	var srvOut lockedBuffer
+	srv.Stdout, srv.Stderr = &srvOut, &srvOut
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Process.Kill()
+		srv.Wait()
+		if t.Failed() {
+			t.Logf("server output:\n%s", srvOut.String())
+		}
+	})
+	if _, err := waitMatches(ctx, base, func(m map[string]int) bool { return len(m) == matches }); err != nil {
+		t.Fatalf("the server never listed %d matches: %v", matches, err)
+	}
+	return base
 }
 
 // waitMatches polls the server's GET /matches until ok holds for the

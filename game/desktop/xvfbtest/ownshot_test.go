@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,33 +36,9 @@ func TestOwnShotDrawnAtThePressInXvfb(t *testing.T) {
 	xvfb := needXvfb(t)
 	bin := gameBinary(t)
 	dir := t.TempDir()
-	server := filepath.Join(dir, "server")
-	build := exec.Command(goTool(), "build", "-o", server, "./cmd/server")
-	build.Dir = moduleRoot(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building cmd/server: %v\n%s", err, out)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-
-	base := "http://" + freeTCPAddr(t)
-	srv := exec.CommandContext(ctx, server, "-addr", strings.TrimPrefix(base, "http://"),
-		"-udp-port", strconv.Itoa(freeUDPPort(t)), "-bots", "2", "-seed", "7", "-announce=false")
-	var srvOut lockedBuffer
-	srv.Stdout, srv.Stderr = &srvOut, &srvOut
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		srv.Process.Kill()
-		srv.Wait()
-		if t.Failed() {
-			t.Logf("server output:\n%s", srvOut.String())
-		}
-	}()
-	if _, err := waitMatches(ctx, base, func(m map[string]int) bool { return len(m) == 1 }); err != nil {
-		t.Fatalf("the server never listed its match: %v", err)
-	}
+	base := startServer(t, ctx, dir, 1, "-bots", "2", "-seed", "7")
 
 	shot := filepath.Join(dir, "shot.png")
 	run := exec.CommandContext(ctx, xvfb, "-a", "-s", "-screen 0 1280x720x24",
