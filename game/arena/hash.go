@@ -40,7 +40,7 @@ func (w *World) Hash() uint64 {
 		for _, q := range p.queue[:p.queued] {
 			h.u64(uint64(q.seq), uint64(q.view.From), uint64(q.view.Gap), uint64(q.view.Frac))
 			h.f64(q.dx, q.dy, q.aim)
-			h.bool(q.aimOK, q.fire)
+			h.bool(q.aimOK, q.fire, q.early)
 		}
 		h.u64(uint64(p.spare))
 		p.hashDash(&h)

@@ -38,7 +38,7 @@ func (w *World) stepPlayers() {
 		if p.dead && w.tick >= p.respawnAt {
 			w.respawnPlayer(p, slot)
 		}
-		fire, view := false, View{}
+		fire, view, early := false, View{}, false
 		w.trimQueue(p)
 		if p.queued > 0 {
 			q := p.queue[0]
@@ -49,7 +49,7 @@ func (w *World) stepPlayers() {
 			if q.aimOK {
 				p.aim = q.aim
 			}
-			fire, view = q.fire, q.view
+			fire, view, early = q.fire, q.view, q.early
 			w.pressDash(p, &q)
 			w.stats.InputsApplied++
 			w.stats.InputWaitTicks += uint64(w.tick - q.at - 1)
@@ -63,7 +63,7 @@ func (w *World) stepPlayers() {
 		p.moving = x != p.x || y != p.y
 		p.x, p.y = x, y
 		if fire {
-			w.fire(p, slot, view)
+			w.fire(p, slot, view, early)
 		}
 	}
 }
@@ -389,7 +389,12 @@ func (w *World) stepPickups() {
 // world, which a shot judged in the past must also rewind over. So when
 // three or more inputs have waited at every step for SpareTicks, the
 // oldest is dropped: its movement is lost (the client's prediction
-// corrects by a step, smoothly), its fire and dash carry over to the next.
+// corrects by a step, smoothly), its fire and dash carry over to the next
+// (a fire as pressed a tick earlier, so that the gun's interval counts from
+// it, as the client's prediction of its shots does). A trim between two
+// shots at the gun's interval refuses the second, as the interval counts
+// ticks: a flood of inputs, which the queue trims every SpareTicks, must
+// not fire faster.
 // One spare input always stays.
 func (w *World) trimQueue(p *player) {
 	if p.queued < 3 {
@@ -402,7 +407,7 @@ func (w *World) trimQueue(p *player) {
 	p.spare = 0
 	old, next := &p.queue[0], &p.queue[1]
 	if old.fire && !next.fire {
-		next.fire, next.view = true, old.view
+		next.fire, next.view, next.early = true, old.view, true
 	}
 	next.dash = next.dash || old.dash
 	copy(p.queue[:], p.queue[1:p.queued])

@@ -10,7 +10,7 @@ import "math"
 // slot count rules out in play, when too few projectile slots are free.
 // Every projectile's damage is fixed now: doubled while the player's
 // power-up lasts (PowerFactor).
-func (w *World) fire(p *player, slot int, view View) {
+func (w *World) fire(p *player, slot int, view View, early bool) {
 	if w.intermission || (p.hasShot && w.tick-p.lastShot < p.shotWait) {
 		w.stats.ShotsRefused++
 		return
@@ -41,6 +41,9 @@ func (w *World) fire(p *player, slot int, view View) {
 		}
 	}
 	p.lastShot, p.hasShot, p.shotWait = w.tick, true, wait
+	if early { // pressed on the input the queue dropped before this one
+		p.lastShot--
+	}
 	p.shieldUntil = min(p.shieldUntil, w.tick) // a shielded player who shoots can be shot
 	p.shots += uint32(n)
 	if weapon == WeaponSpread {

@@ -344,3 +344,54 @@ func TestIntermission(t *testing.T) {
 		t.Fatalf("next round: intermission %v, %d shots, B's health %d, spread %d", w.Intermission(), len(shotsOf(w, 1)), b.health, a.spread)
 	}
 }
+
+// A press on an input the queue trims carries over to the next input and
+// counts from the trimmed input's tick, as a client predicting its shots
+// counts it: the shot FireInterval inputs after it fires too.
+func TestFireCarriedOverATrim(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// The first press is on the input sent this many steps before the
+		// step that trims the queue: 3 is the input the trim drops.
+		before int
+	}{
+		{"a press on the trimmed input", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newBare(t, Config{Seed: 1})
+			w.AddPlayer(1)
+			for range SpawnShieldTicks {
+				w.Step()
+			}
+			p := w.playerOf(t, 1)
+			seq := uint32(0)
+			send := func(fire bool) {
+				seq++
+				in := Input{MoveX: 50}
+				if fire {
+					in.Buttons = ButtonFire
+				}
+				w.ApplyInput(1, seq, in)
+			}
+			for range 3 { // three inputs wait ahead of each new one
+				send(false)
+			}
+			var first uint32
+			for range SpareTicks + 20 {
+				toTrim := SpareTicks - 1 - p.spare // steps until the one that trims (0: this one)
+				fire := first == 0 && toTrim == tc.before || first != 0 && seq+1 == first+FireInterval
+				send(fire)
+				if fire && first == 0 {
+					first = seq
+				}
+				w.Step()
+			}
+			if w.stats.InputsTrimmed != 1 {
+				t.Fatalf("%d trims, want 1", w.stats.InputsTrimmed)
+			}
+			if got := w.stats.ShotsFired; got != 2 || w.stats.ShotsRefused != 0 {
+				t.Fatalf("%d shots fired, %d refused; want 2, 0", got, w.stats.ShotsRefused)
+			}
+		})
+	}
+}

@@ -71,6 +71,7 @@ type queuedInput struct {
 	fire   bool
 	dash   bool
 	view   View   // what the client drew when it made the input
+	early  bool   // fire carried over from the input trimmed before it
 	at     uint32 // the world's tick when it arrived
 }
 
