@@ -126,8 +126,8 @@ func TestSignallingErrors(t *testing.T) {
 		{"answer", http.MethodPost, offerJSON("answer", validSDP), http.StatusBadRequest, "not an offer"},
 		{"malformed SDP", http.MethodPost, offerJSON("offer", "v=0\r\nthis is not sdp\r\n"), http.StatusBadRequest, "malformed SDP: "},
 		{"empty SDP", http.MethodPost, offerJSON("offer", ""), http.StatusBadRequest, "malformed SDP: "},
-		{"an older version", http.MethodPost, `{"type":"offer","sdp":"v=0","version":3}`, http.StatusBadRequest, "protocol version 3; this server speaks 4"},
-		{"no version (1)", http.MethodPost, `{"type":"offer","sdp":"v=0"}`, http.StatusBadRequest, "protocol version 1; this server speaks 4"},
+		{"an older version", http.MethodPost, `{"type":"offer","sdp":"v=0","version":4}`, http.StatusBadRequest, "protocol version 4; this server speaks 5"},
+		{"no version (1)", http.MethodPost, `{"type":"offer","sdp":"v=0"}`, http.StatusBadRequest, "protocol version 1; this server speaks 5"},
 	}
 	for _, tc := range cases {
 		code, body := post(t, ts, tc.method, "application/json", tc.body)

@@ -14,14 +14,14 @@ func TestParseOffer(t *testing.T) {
 		want       string // the SDP, or the error's text
 		ok         bool
 	}{
-		{"offer", `{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `","version":4}`, minimalSDP, true},
-		{"offer without a version (1)", `{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `"}`, "protocol version 1; this server speaks 4", false},
+		{"offer", `{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `","version":5}`, minimalSDP, true},
+		{"offer without a version (1)", `{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `"}`, "protocol version 1; this server speaks 5", false},
 		{"answer", `{"type":"answer","sdp":"` + jsonSDP(minimalSDP) + `"}`, "not an offer", false},
 		{"not JSON", "hello", "not an offer", false},
-		{"version 3", `{"type":"offer","sdp":"v=0","version":3}`, "protocol version 3; this server speaks 4", false},
-		{"version 5", `{"type":"offer","sdp":"v=0","version":5}`, "protocol version 5; this server speaks 4", false},
-		{"empty SDP", `{"type":"offer","sdp":"","version":4}`, "malformed SDP: ", false},
-		{"broken SDP", `{"type":"offer","sdp":"v=0\r\nthis is not sdp\r\n","version":4}`, "malformed SDP: ", false},
+		{"version 4", `{"type":"offer","sdp":"v=0","version":4}`, "protocol version 4; this server speaks 5", false},
+		{"version 6", `{"type":"offer","sdp":"v=0","version":6}`, "protocol version 6; this server speaks 5", false},
+		{"empty SDP", `{"type":"offer","sdp":"","version":5}`, "malformed SDP: ", false},
+		{"broken SDP", `{"type":"offer","sdp":"v=0\r\nthis is not sdp\r\n","version":5}`, "malformed SDP: ", false},
 	} {
 		sdp, err := parseOffer([]byte(tc.body))
 		switch {
@@ -42,9 +42,9 @@ func jsonSDP(s string) string {
 // never panics, refuses with one of its reasons, and what it accepts goes
 // through a second encode and parse unchanged.
 func FuzzParseOffer(f *testing.F) {
-	f.Add([]byte(`{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `","version":4}`))
+	f.Add([]byte(`{"type":"offer","sdp":"` + jsonSDP(minimalSDP) + `","version":5}`))
 	f.Add([]byte(`{"type":"offer","sdp":"v=0\r\nthis is not sdp\r\n"}`))
-	f.Add([]byte(`{"type":"offer","sdp":"v=0","version":4}`))
+	f.Add([]byte(`{"type":"offer","sdp":"v=0","version":5}`))
 	f.Add([]byte(`{"type":"answer"}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
