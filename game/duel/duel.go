@@ -126,6 +126,9 @@ func (d *Duel) event(e events.Event) {
 	if err != nil || h.Attacker == 0 || arena.PlayerID(h.Attacker) != d.a.id || arena.PlayerID(h.Target) != d.s.id {
 		return
 	}
+	if h.Damage == arena.SpreadDamage || h.Damage == arena.SpreadDamage*arena.PowerFactor {
+		return // a pellet's: spread shots are not counted
+	}
 	d.hits++
 }
 
@@ -259,8 +262,11 @@ func (d *Duel) play(now time.Time) {
 		}
 	}
 	in, _ := d.aimer.input(ax, ay, fire)
+	weapon := d.a.weapon()
 	seq, errA := d.a.send(in)
-	if d.a.pred != nil && d.aimer.sent(seq, in) {
+	// A spread gun picked up on the way fires pellets that do not reach
+	// 300 px: they are fired (to get the gun back) but not counted.
+	if d.a.pred != nil && d.aimer.sent(seq, in) && weapon == arena.WeaponGun {
 		d.shots++
 		d.bout = append(d.bout, seq)
 	}
