@@ -3,7 +3,6 @@ package xvfbtest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"image"
 	"image/png"
 	"os"
@@ -54,7 +53,7 @@ func TestOwnShotDrawnAtThePressInXvfb(t *testing.T) {
 	if strings.Contains(out.String(), "panic:") {
 		t.Fatalf("the game panicked:\n%s", out.String())
 	}
-	d := readShotDrawn(t, filepath.Join(dir, "shot.json"))
+	d := readRecord[shotDrawn](t, filepath.Join(dir, "shot.json"))
 	st := d.ShotStats
 	t.Logf("figure own shots: %d projectiles predicted, %d confirmed, %d rejected; handover mean %.2f px, max %.2f px; last frame: input %d, server applied %d, %d own bolts",
 		st.Fired, st.Confirmed, st.Rejected, st.HandoverMean, st.HandoverMax, d.InputSeq, d.Applied, len(d.OwnShots))
@@ -169,19 +168,6 @@ type shotDrawn struct {
 		HandoverMean float64 `json:"handover_mean"`
 		HandoverMax  float64 `json:"handover_max"`
 	} `json:"shot_stats"`
-}
-
-func readShotDrawn(t *testing.T, path string) *shotDrawn {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("no record of what the frame drew: %v", err)
-	}
-	var d shotDrawn
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return &d
 }
 
 func readPNG(t *testing.T, path string) image.Image {

@@ -215,13 +215,17 @@ type drawn struct {
 	Draws     int         `json:"draws"`
 }
 
-func readDrawn(t *testing.T, path string) *drawn {
+func readDrawn(t *testing.T, path string) *drawn { return readRecord[drawn](t, path) }
+
+// readRecord reads the game's record of what a frame drew (the JSON beside
+// its screenshot) into a T.
+func readRecord[T any](t *testing.T, path string) *T {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("no record of what the frame drew: %v", err)
 	}
-	var d drawn
+	var d T
 	if err := json.Unmarshal(b, &d); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
