@@ -3,6 +3,7 @@ package protocol
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"math/big"
 	"os"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/netcode/bitpack"
 	"github.com/sightline-game/sightline/netcode/transport/datachan"
 )
@@ -202,5 +204,26 @@ func TestSpecInput(t *testing.T) {
 	}
 	if want := fmt.Sprintf("An input is %d bytes", InputSize); !strings.Contains(string(b), want) {
 		t.Errorf("the spec does not say %q", want)
+	}
+}
+
+// The speeds of §4.3's step tables are the predictor's.
+func TestSpecStepTables(t *testing.T) {
+	b, err := os.ReadFile(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, tc := range []struct {
+		what  string
+		speed float64 // px/s
+	}{
+		{"Projectiles use S = %d", arena.ProjectileSpeed},
+		{"creatures S = %d", arena.CreatureSpeed},
+	} {
+		s := int(math.Round(tc.speed * arena.Dt * UnitsPerPx * 256))
+		if want := fmt.Sprintf(tc.what, s); !strings.Contains(doc, want) {
+			t.Errorf("the spec does not say %q", want)
+		}
 	}
 }
