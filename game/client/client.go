@@ -21,7 +21,7 @@ import (
 )
 
 // SignalPath is where a match server takes WebRTC offers.
-const SignalPath = "/signal"
+const SignalPath = protocol.SignalPath
 
 // Config sets up a client. Zero fields take the defaults noted.
 type Config struct {

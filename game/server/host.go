@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"sync"
 
-	gameclient "github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/transport"
 )
 
@@ -81,7 +81,7 @@ func (h *Host) Pick(id string, people func(id string) int) (string, error) {
 		m, ok := h.Match(id)
 		switch {
 		case !ok:
-			return "", fmt.Errorf("no match %q on this server (GET %s lists them): %w", id, gameclient.MatchesPath, ErrNoMatch)
+			return "", fmt.Errorf("no match %q on this server (GET %s lists them): %w", id, protocol.MatchesPath, ErrNoMatch)
 		case m.Bots+people(m.ID) >= m.Server.MaxClients():
 			return "", fmt.Errorf("match %q is full: %w", id, ErrMatchFull)
 		}
@@ -100,12 +100,12 @@ func (h *Host) Pick(id string, people func(id string) int) (string, error) {
 }
 
 // List returns every match as GET /matches lists it: players are people
-// and bots (gameclient.MatchInfo).
-func (h *Host) List() []gameclient.MatchInfo {
-	out := make([]gameclient.MatchInfo, len(h.matches))
+// and bots (protocol.MatchInfo).
+func (h *Host) List() []protocol.MatchInfo {
+	out := make([]protocol.MatchInfo, len(h.matches))
 	for i, m := range h.matches {
 		st := m.Server.Stats()
-		out[i] = gameclient.MatchInfo{
+		out[i] = protocol.MatchInfo{
 			ID: m.ID, Name: m.Name, Players: st.Clients, Bots: m.Bots, Capacity: m.Server.MaxClients(),
 			Round: st.Round, TimeLeftS: math.Round(st.RoundLeft.Seconds()*10) / 10, Intermission: st.Intermission, Overruns: st.Overruns,
 			TickP99Ms: float64(st.TickP99.Microseconds()) / 1000,
@@ -135,14 +135,14 @@ func (h *Host) Players() (players, capacity int) {
 }
 
 // ServeHTTP answers GET (and HEAD) /matches with the match list as JSON
-// (gameclient.MatchList), and any other method with 405 "method not allowed".
+// (protocol.MatchList), and any other method with 405 "method not allowed".
 func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := json.Marshal(gameclient.MatchList{Matches: h.List()})
+	body, err := json.Marshal(protocol.MatchList{Matches: h.List()})
 	if err != nil { // a list of plain values: not expected
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return

@@ -1,0 +1,48 @@
+package protocol
+
+// The match server's HTTP paths and the match list's JSON: what a client
+// and the server it joins agree on before any data channel opens
+// (docs/PROTOCOL.md §1).
+
+// SignalPath is where a match server takes WebRTC offers.
+const SignalPath = "/signal"
+
+// MatchesPath is where a match server lists its matches (GET, JSON: a
+// MatchList).
+const MatchesPath = "/matches"
+
+// MatchQuery is the query parameter of a signalling request that names the
+// match to join: POST /signal?match=ID.
+const MatchQuery = "match"
+
+// MatchInfo is one match a server hosts, as GET /matches lists it.
+type MatchInfo struct {
+	// ID names the match in POST /signal?match=ID.
+	ID string `json:"id"`
+	// Name is the match's name for people.
+	Name string `json:"name"`
+	// Players counts everyone in the match: connected people and the
+	// server's bots (Bots of them).
+	Players int `json:"players"`
+	// Bots is how many of Players are the server's bots.
+	Bots int `json:"bots"`
+	// Capacity is the most players (people and bots) the match takes.
+	Capacity int `json:"capacity"`
+	// Round is the round under way (1 for the first); TimeLeftS the
+	// seconds left in it (0 during the intermission between two rounds).
+	Round        uint32  `json:"round"`
+	TimeLeftS    float64 `json:"time_left_s"`
+	Intermission bool    `json:"intermission"`
+	// Overruns counts the match's ticks that took longer than the tick
+	// period, and TickP99Ms the 99th percentile of its ticks' times.
+	Overruns  uint64  `json:"overruns"`
+	TickP99Ms float64 `json:"tick_p99_ms"`
+}
+
+// Full reports whether the match has no room for another player.
+func (m MatchInfo) Full() bool { return m.Players >= m.Capacity }
+
+// MatchList is the body of GET /matches.
+type MatchList struct {
+	Matches []MatchInfo `json:"matches"`
+}
