@@ -37,7 +37,6 @@ import (
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/settings"
-	"github.com/sightline-game/sightline/netcode/transport/browser"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 )
 
@@ -64,7 +63,6 @@ func main() {
 	// it only from a click.
 	st := prefs.Settings()
 	snd.SetVolume(st.MasterVolume, st.EffectsVolume, st.Mute)
-	name := prefs.Name()
 
 	mark(page, "setupMs") // sound (its output opened) and settings ready
 
@@ -73,28 +71,26 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	mark(page, "signallingMs")
 	page.Set("match", match)
-	conn, err := browser.Dial(ctx, client.SignalURL(origin, match), browser.Config{Logger: log})
+	conn, err := client.Connect(ctx, origin, client.ConnectConfig{Match: match, Logger: log})
 	cancel()
 	if err != nil {
 		fail(page, fmt.Sprintf("could not join the match: %v", err))
 		return
 	}
-	start := time.Now()
-	cond := conditioner.New(conn, func() time.Duration { return time.Since(start) }, uint64(start.UnixNano()))
-	cl := client.New(cond, client.Config{Verify: true, Name: name, Logger: log})
 	mark(page, "connectedMs")
-	go markFirstSnapshot(page, cl)
 
-	// The overlay comes from the settings (desktop.New reads it from prefs).
+	// The overlay comes from the settings (desktop.Play reads it from prefs).
 	status := "playing at " + origin
 	if match != "" {
 		status += ", match " + match
 	}
-	g, err := desktop.New(desktop.Config{Client: cl, Conditioner: cond, Name: name, Prefs: prefs, Status: status, Logger: log, Sound: snd})
+	g, err := desktop.Play(conn, desktop.PlayConfig{Prefs: prefs, Status: status, Seed: uint64(time.Now().UnixNano()), Logger: log, Sound: snd})
 	if err != nil {
 		fail(page, err.Error())
 		return
 	}
+	cl, cond := g.Client(), g.Conditioner()
+	go markFirstSnapshot(page, cl)
 	js.Global().Set("sightlineConditions", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) >= 3 {
 			c := conditioner.Conditions{

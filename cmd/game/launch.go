@@ -9,15 +9,11 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/bots/brain"
-	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/lan"
-	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
-	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
 // joinTimeout bounds connecting to a match server.
@@ -65,11 +61,7 @@ func (l *launcher) close() {
 // called match, if not empty) and returns the game that plays it.
 func (l *launcher) join(ctx context.Context, url, match string) (*desktop.Game, error) {
 	url = strings.TrimSuffix(url, "/")
-	conn, err := webrtc.Dial(ctx, client.SignalURL(url, match), webrtc.DialConfig{IncludeLoopback: true, Logger: l.log})
-	if err != nil {
-		return nil, err
-	}
-	return l.newGame(conn, "playing on "+url, nil)
+	return l.track(desktop.Join(ctx, url, match, l.playConfig("playing on "+url, nil)))
 }
 
 // hostAndPlay starts a match server in this process (announced on the LAN
@@ -91,51 +83,47 @@ func (l *launcher) hostAndPlay(ctx context.Context) (*desktop.Game, error) {
 			l.log.Error("match server stopped", "err", err)
 		}
 	}()
-	g, err := l.newGame(m.join(l.clock), m.status, stop)
+	g, err := l.track(desktop.Play(m.join(l.clock), l.playConfig(m.status, stop)))
 	if err != nil {
 		stop()
+		return nil, err
 	}
-	return g, err
+	l.mu.Lock()
+	l.closers = append(l.closers, stop)
+	l.mu.Unlock()
+	return g, nil
 }
 
-// newGame plays the match on conn: the link conditioner around it (so the
-// overlay can make the link worse on purpose), the client, and the game,
-// under the name in the settings now. stop, if set, ends the match hosted
-// here when the player leaves it.
-func (l *launcher) newGame(conn transport.Conn, status string, stop func()) (*desktop.Game, error) {
-	cond := conditioner.New(conn, l.clock, l.seed^0x636f6e64)
-	cond.Set(conditioner.Conditions{Loss: l.play.loss, BurstLen: l.play.burst, Latency: l.play.latency, Jitter: l.play.jitter})
-	name := l.prefs.Name()
-	cl := client.New(cond, client.Config{Verify: true, Name: name, Logger: l.log})
-	var once sync.Once
-	end := func() {
-		once.Do(func() {
-			cl.Close()
-			if stop != nil {
-				stop()
-			}
-		})
-	}
-	cfg := desktop.Config{
-		Client: cl, Conditioner: cond, Name: name, TickRate: protocol.DefaultTickRate,
-		Status: status, ShowOverlay: l.play.overlay, Prefs: l.prefs, Logger: l.log, Sound: l.sound,
+// playConfig is how the player plays every match (under the name in the
+// settings when it starts). stop, if set, ends the match hosted here when
+// the player leaves it.
+func (l *launcher) playConfig(status string, stop func()) desktop.PlayConfig {
+	cfg := desktop.PlayConfig{
+		Prefs: l.prefs, Status: status, ShowOverlay: l.play.overlay,
+		Conditions: conditioner.Conditions{Loss: l.play.loss, BurstLen: l.play.burst, Latency: l.play.latency, Jitter: l.play.jitter},
+		Clock:      l.clock, Seed: l.seed, Logger: l.log, Sound: l.sound,
 	}
 	if l.leave != nil {
 		cfg.Leave = func() desktop.Scene {
-			end()
+			if stop != nil {
+				stop()
+			}
 			return l.leave()
 		}
 	}
 	if l.play.autopilot {
 		cfg.Autopilot = brain.NewWanderer(l.seed ^ 0x6175746f).Next
 	}
-	g, err := desktop.New(cfg)
+	return cfg
+}
+
+// track keeps a game made for closing when the process ends.
+func (l *launcher) track(g *desktop.Game, err error) (*desktop.Game, error) {
 	if err != nil {
-		cl.Close()
 		return nil, err
 	}
 	l.mu.Lock()
-	l.closers = append(l.closers, end)
+	l.closers = append(l.closers, g.Close)
 	l.mu.Unlock()
 	return g, nil
 }

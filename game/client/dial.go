@@ -5,21 +5,40 @@ package client
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
-// Dial connects to the match server at baseURL (http://host:port) over
-// WebRTC (pion, natively; the browser build dials with package
-// transport/browser) and returns a client whose channels are open. With
-// cfg.Match set it joins that match of the server (SignalURL).
+// Connect opens a player's connection to the match server at baseURL
+// (http://host:port): natively over pion, with loopback candidates so that
+// a match hosted on this machine can be joined; the browser build dials
+// through the page's RTCPeerConnection instead. It returns when the
+// channels are open.
+func Connect(ctx context.Context, baseURL string, cfg ConnectConfig) (transport.Conn, error) {
+	return connect(ctx, baseURL, cfg.Match, webrtc.DialConfig{IncludeLoopback: true, Logger: cfg.Logger})
+}
+
+// Dial connects a headless client to the match server at baseURL over
+// WebRTC with dial's transport options and returns it with its channels
+// open. With cfg.Match set it joins that match of the server (SignalURL).
 func Dial(ctx context.Context, baseURL string, cfg Config, dial webrtc.DialConfig) (*Client, error) {
 	if dial.Logger == nil {
 		dial.Logger = cfg.Logger
 	}
-	conn, err := webrtc.Dial(ctx, SignalURL(baseURL, cfg.Match), dial)
+	conn, err := connect(ctx, baseURL, cfg.Match, dial)
+	if err != nil {
+		return nil, err
+	}
+	return New(conn, cfg), nil
+}
+
+func connect(ctx context.Context, baseURL, match string, dial webrtc.DialConfig) (transport.Conn, error) {
+	baseURL = strings.TrimSuffix(baseURL, "/")
+	conn, err := webrtc.Dial(ctx, SignalURL(baseURL, match), dial)
 	if err != nil {
 		return nil, fmt.Errorf("client: connect to %s: %w", baseURL, err)
 	}
-	return New(conn, cfg), nil
+	return conn, nil
 }

@@ -85,6 +85,10 @@ type Game struct {
 	input   Input
 	cam     camera.Camera
 
+	// closeClient closes cl, for a Game made by Play (nil: New's caller
+	// owns the client).
+	closeClient func()
+
 	net     netState
 	hud     hudState
 	records recordState

@@ -1,0 +1,13 @@
+package client
+
+import "log/slog"
+
+// ConnectConfig says how a player's connection reaches a match server
+// (see Connect), the same on every platform.
+type ConnectConfig struct {
+	// Match names the match to join on a server hosting several; empty
+	// lets the server choose.
+	Match string
+	// Logger receives the connection's trouble (nil: slog.Default()).
+	Logger *slog.Logger
+}

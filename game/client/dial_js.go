@@ -1,0 +1,24 @@
+//go:build js
+
+package client
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/browser"
+)
+
+// Connect opens a player's connection to the match server at baseURL
+// through the page's RTCPeerConnection (package transport/browser); the
+// native build dials over pion. It returns when the channels are open.
+func Connect(ctx context.Context, baseURL string, cfg ConnectConfig) (transport.Conn, error) {
+	baseURL = strings.TrimSuffix(baseURL, "/")
+	conn, err := browser.Dial(ctx, SignalURL(baseURL, cfg.Match), browser.Config{Logger: cfg.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("client: connect to %s: %w", baseURL, err)
+	}
+	return conn, nil
+}
