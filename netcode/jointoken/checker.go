@@ -1,0 +1,153 @@
+package jointoken
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// CheckerConfig sets up a Checker. Zero fields take the defaults noted.
+type CheckerConfig struct {
+	// Key opens the tokens.
+	Key Key
+	// Server is this server's address as tokens name it (host:port, the
+	// address a fleet hands its players). A token naming another server
+	// is refused; so is any token naming a server when Server is empty.
+	Server string
+	// MaxTTL refuses tokens that expire further ahead than this, which
+	// bounds how long a used id is remembered (default 10 minutes).
+	MaxTTL time.Duration
+	// MaxUsed bounds the used ids remembered (default 65536, about 2 MB);
+	// when that many unexpired ids are held, new tokens get ErrFull until
+	// some expire.
+	MaxUsed int
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// Checker admits tokens for one server, each once.
+type Checker struct {
+	cfg CheckerConfig
+
+	mu   sync.Mutex
+	used map[[idSize]byte]time.Time // accepted ids, until they expire
+}
+
+// NewChecker returns a Checker of cfg.
+func NewChecker(cfg CheckerConfig) *Checker {
+	if cfg.MaxTTL <= 0 {
+		cfg.MaxTTL = 10 * time.Minute
+	}
+	if cfg.MaxUsed <= 0 {
+		cfg.MaxUsed = 1 << 16
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Checker{cfg: cfg, used: make(map[[idSize]byte]time.Time)}
+}
+
+// Check opens token and admits it for the match called match (empty: the
+// one the token names, or any) and returns its claims, with Match set to
+// the match it joins. A token is admitted once: its id is remembered until
+// it expires.
+func (c *Checker) Check(token, match string) (Claims, error) {
+	cl, err := Open(c.cfg.Key, token)
+	if err != nil {
+		return Claims{}, err
+	}
+	now := c.cfg.Now()
+	switch {
+	case !now.Before(cl.Expires):
+		return Claims{}, fmt.Errorf("%w %v ago", ErrExpired, now.Sub(cl.Expires).Round(time.Second))
+	case cl.Expires.Sub(now) > c.cfg.MaxTTL:
+		return Claims{}, fmt.Errorf("%w: expires in %v, at most %v", ErrTooLong, cl.Expires.Sub(now).Round(time.Second), c.cfg.MaxTTL)
+	case cl.Server != "" && cl.Server != c.cfg.Server:
+		return Claims{}, fmt.Errorf("%w (%s)", ErrWrongServer, cl.Server)
+	case cl.Match != "" && match != "" && cl.Match != match:
+		return Claims{}, fmt.Errorf("%w (%s)", ErrWrongMatch, cl.Match)
+	}
+	if cl.Match == "" {
+		cl.Match = match
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if until, ok := c.used[cl.ID]; ok && now.Before(until) {
+		return Claims{}, ErrReplayed
+	}
+	if len(c.used) >= c.cfg.MaxUsed {
+		c.forget(now)
+		if len(c.used) >= c.cfg.MaxUsed {
+			return Claims{}, ErrFull
+		}
+	}
+	c.used[cl.ID] = cl.Expires
+	return cl, nil
+}
+
+// forget drops the ids of tokens that have expired.
+func (c *Checker) forget(now time.Time) {
+	for id, until := range c.used {
+		if !now.Before(until) {
+			delete(c.used, id)
+		}
+	}
+}
+
+// Used returns how many used ids the Checker remembers.
+func (c *Checker) Used() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.used)
+}
+
+// Status is the HTTP status a server answers a refusal err of Check with:
+// 401 for a missing token, 503 when full, 403 otherwise.
+func Status(err error) int {
+	switch {
+	case err == nil:
+		return http.StatusOK
+	case errors.Is(err, ErrMissing):
+		return http.StatusUnauthorized
+	case errors.Is(err, ErrFull):
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusForbidden
+}
+
+// FromRequest returns the token an offer carries: the credentials of its
+// "Authorization: Bearer TOKEN" header, or "".
+func FromRequest(r *http.Request) string {
+	const prefix = "Bearer "
+	h := r.Header.Get("Authorization")
+	if len(h) > len(prefix) && strings.EqualFold(h[:len(prefix)], prefix) {
+		return strings.TrimSpace(h[len(prefix):])
+	}
+	return ""
+}
+
+// Reason names the cause of a refusal err of Check in a few words without
+// spaces, one of a fixed set (for a metric's label): missing, malformed,
+// version, forged, expired, too_long, wrong_server, wrong_match, replayed,
+// full, or other.
+func Reason(err error) string {
+	for _, r := range reasons {
+		if errors.Is(err, r.err) {
+			return r.name
+		}
+	}
+	return "other"
+}
+
+var reasons = [...]struct {
+	err  error
+	name string
+}{
+	{ErrMissing, "missing"}, {ErrMalformed, "malformed"}, {ErrVersion, "version"},
+	{ErrForged, "forged"}, {ErrExpired, "expired"}, {ErrTooLong, "too_long"},
+	{ErrWrongServer, "wrong_server"}, {ErrWrongMatch, "wrong_match"},
+	{ErrReplayed, "replayed"}, {ErrFull, "full"},
+}
