@@ -9,8 +9,10 @@
 // and UDP port: GET /matches lists them, and POST /signal?match=ID joins
 // one (without ?match the server picks the fullest with room).
 //
-// GET /healthz answers "ok"; GET /debug/vars has the counters: "match" is
-// the first match's, "matches" every match's line of GET /matches.
+// GET /healthz answers "ok"; GET /metrics has the counters in the
+// Prometheus text format (package game/server/metrics: per match, the
+// signalling's, the process's); GET /debug/vars has them as expvar JSON:
+// "match" is the first match's, "matches" every match's line of GET /matches.
 //
 // With -agones the server runs the Agones lifecycle through the SDK
 // sidecar's REST interface (localhost:$AGONES_SDK_HTTP_PORT): the
@@ -42,6 +44,7 @@ import (
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/game/server/metrics"
 	"github.com/sightline-game/sightline/game/web"
 	"github.com/sightline-game/sightline/netcode/lan"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
@@ -170,6 +173,8 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.Handle("GET /debug/vars", expvar.Handler())
+	met := metrics.New(metrics.Config{Host: host, Signalling: rtc.Stats})
+	mux.Handle("GET /metrics", met.Handler())
 	if o.debugGC {
 		mux.HandleFunc("POST /debug/gc", serveGC)
 	}

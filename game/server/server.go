@@ -34,6 +34,7 @@ type Server struct {
 
 	// Counters of clients that left, so totals never go backwards.
 	goneFull, goneBad, goneBadAcks  uint64
+	goneResends, goneEvents         uint64 // record resends and events sent to clients gone
 	goneWrongWay, goneWrongWayBytes uint64
 
 	// Overruns not yet logged, and when the last was (logged at most
@@ -47,6 +48,7 @@ type Server struct {
 	mu       sync.Mutex // guards stats and tickHist
 	stats    Stats
 	tickHist [tickBuckets]uint32 // how long Step took, counted by tickBucket
+	tickUpTo [TickBuckets]uint64 // how long Step took, counted by TickBounds (never reset)
 }
 
 // New returns a server for world. It refuses a config that fails Validate.

@@ -48,7 +48,18 @@ type Stats struct {
 	// inputs waited in their queues and how many it applied (ShotJudge):
 	// InputWaitTicks/InputsApplied is the mean wait.
 	InputWaitTicks, InputsApplied uint64
-	Players                       []PlayerStats
+	// RecordResends counts record revisions sent again for want of an
+	// acknowledgement, and EventsSent the events framed to clients, over
+	// the match's life (clients gone included).
+	RecordResends, EventsSent uint64
+	// Deferred is the entities waiting for budget now, over all clients.
+	Deferred int
+	// TickUpTo counts the ticks Step took at most TickBounds()[i] to step,
+	// over the match's life (ResetTickTimes does not clear it): a
+	// cumulative histogram, with TotalTick its sum and TicksTimed its count.
+	TickUpTo   [TickBuckets]uint64
+	TicksTimed uint64
+	Players    []PlayerStats
 }
 
 // PlayerStats are one client's counters.
@@ -77,6 +88,19 @@ type PlayerStats struct {
 
 // The tick-time histogram: tickBuckets buckets tickBucket wide, the last
 // one counting every tick longer.
+// TickBuckets is the number of Stats.TickUpTo's buckets.
+const TickBuckets = 10
+
+// TickBounds returns the upper bounds of Stats.TickUpTo's buckets: 250 µs
+// doubling to 133 ms (four ticks at 30 Hz).
+func TickBounds() [TickBuckets]time.Duration {
+	return [TickBuckets]time.Duration{
+		250 * time.Microsecond, 500 * time.Microsecond, time.Millisecond, 2 * time.Millisecond,
+		4 * time.Millisecond, 8 * time.Millisecond, 16 * time.Millisecond, 33 * time.Millisecond,
+		66 * time.Millisecond, 133 * time.Millisecond,
+	}
+}
+
 const (
 	tickBucket  = 50 * time.Microsecond
 	tickBuckets = 2000 // up to 100 ms
@@ -128,7 +152,13 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 	st.LastTick = took
 	st.MaxTick = max(st.MaxTick, took)
 	st.TotalTick += took
+	st.TicksTimed++
 	s.tickHist[min(int(took/tickBucket), tickBuckets-1)]++
+	for i, b := range TickBounds() {
+		if took <= b {
+			st.TickUpTo[i]++
+		}
+	}
 	if took > s.period {
 		st.Overruns++
 	}
@@ -147,6 +177,7 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 	}
 	st.FullFallbacks, st.BadInputs, st.BadAcks = s.goneFull, s.goneBad, s.goneBadAcks
 	st.WrongChannel, st.WrongChannelBytes = s.goneWrongWay, s.goneWrongWayBytes
+	st.RecordResends, st.EventsSent, st.Deferred = s.goneResends, s.goneEvents, 0
 	st.Players = st.Players[:0]
 	for _, c := range s.clients {
 		ss := c.sess.Stats()
@@ -156,6 +187,9 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 		st.BadAcks += c.st.records.Stats().BadAcks
 		st.WrongChannel += c.wrongWay
 		st.WrongChannelBytes += c.wrongWayBytes
+		st.RecordResends += c.st.records.Stats().Resends
+		st.EventsSent += c.st.out.Stats().Events
+		st.Deferred += c.last.Deferred
 		ps := PlayerStats{
 			ID: c.id, ConnectedFor: s.now.Sub(c.joined), SnapshotsSent: c.sent, BytesSent: c.bytes,
 			Congested: c.congested, FullFallbacks: full, AckedTick: c.sess.AckedTick(), InputsApplied: ss.Inputs,

@@ -168,6 +168,8 @@ func (s *Server) remove(c *client, why string) {
 	s.goneFull += st.FullTooOld + st.FullNotSmaller
 	s.goneBad += st.BadInputPackets
 	s.goneBadAcks += c.st.records.Stats().BadAcks
+	s.goneResends += c.st.records.Stats().Resends
+	s.goneEvents += c.st.out.Stats().Events
 	s.goneWrongWay += c.wrongWay
 	s.goneWrongWayBytes += c.wrongWayBytes
 	s.cfg.Logger.Info("player left", "player", c.id, "why", why, "ticks_sent", c.sent, "bytes", c.bytes,

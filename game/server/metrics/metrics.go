@@ -1,0 +1,64 @@
+package metrics
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+)
+
+// Config says what a process's metrics read. Nil fields export nothing of
+// theirs.
+type Config struct {
+	// Host is the process's matches.
+	Host *server.Host
+	// Signalling is the WebRTC server's counters (webrtc.Server.Stats).
+	Signalling func() webrtc.ServerStats
+}
+
+// Metrics is a process's registry of metrics.
+type Metrics struct {
+	reg    *prometheus.Registry
+	tokens *prometheus.CounterVec
+}
+
+// New returns the metrics of cfg, with the process and Go collectors.
+func New(cfg Config) *Metrics {
+	reg := prometheus.NewRegistry()
+	m := &Metrics{
+		reg: reg,
+		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sightline_tokens_refused_total",
+			Help: "Offers refused for their join token, by reason (missing, expired, replayed, ...).",
+		}, []string{"reason"}),
+	}
+	reg.MustRegister(
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewGoCollector(),
+		m.tokens,
+	)
+	if cfg.Host != nil {
+		reg.MustRegister(&matches{host: cfg.Host})
+	}
+	if cfg.Signalling != nil {
+		reg.MustRegister(&signalling{stats: cfg.Signalling})
+	}
+	return m
+}
+
+// RefusedToken counts an offer refused for its join token, for reason
+// (jointoken.Reason: one of a fixed set).
+func (m *Metrics) RefusedToken(reason string) {
+	m.tokens.WithLabelValues(reason).Inc()
+}
+
+// Handler serves the metrics in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// Registry is the registry the metrics are in, for a program to add its own.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }

@@ -1,0 +1,47 @@
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+)
+
+// signalling collects the WebRTC server's counters at each scrape.
+type signalling struct {
+	stats func() webrtc.ServerStats
+}
+
+var (
+	offers        = prometheus.NewDesc("sightline_offers_total", "WebRTC offers posted to /signal.", nil, nil)
+	answered      = prometheus.NewDesc("sightline_offers_answered_total", "Offers answered: sessions started.", nil, nil)
+	offersRefused = prometheus.NewDesc("sightline_offers_refused_total", "Offers refused, by reason: rate (429), connecting and full (503), malformed (400), too_large (413), no_route (404), other. Token refusals are sightline_tokens_refused_total.", []string{"reason"}, nil)
+	sessions      = prometheus.NewDesc("sightline_sessions", "Live WebRTC sessions, by state: connecting or open.", []string{"state"}, nil)
+	connectFailed = prometheus.NewDesc("sightline_sessions_timed_out_total", "Sessions closed because the peer did not open its channels in time.", nil, nil)
+)
+
+func (c *signalling) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{offers, answered, offersRefused, sessions, connectFailed} {
+		ch <- d
+	}
+}
+
+func (c *signalling) Collect(ch chan<- prometheus.Metric) {
+	st := c.stats()
+	counter := func(d *prometheus.Desc, v uint64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), labels...)
+	}
+	counter(offers, st.Offers)
+	counter(answered, st.Answered)
+	for _, r := range []struct {
+		reason string
+		n      uint64
+	}{
+		{"rate", st.RejectedRate}, {"connecting", st.RejectedConnecting}, {"full", st.RejectedFull},
+		{"malformed", st.RejectedMalformed}, {"too_large", st.RejectedTooLarge}, {"no_route", st.RejectedNoRoute},
+		{"other", st.RejectedOther},
+	} {
+		counter(offersRefused, r.n, r.reason)
+	}
+	ch <- prometheus.MustNewConstMetric(sessions, prometheus.GaugeValue, float64(st.Connecting), "connecting")
+	ch <- prometheus.MustNewConstMetric(sessions, prometheus.GaugeValue, float64(st.Active), "open")
+	counter(connectFailed, st.TimedOut)
+}
