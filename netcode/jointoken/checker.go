@@ -142,6 +142,15 @@ func Reason(err error) string {
 	return "other"
 }
 
+// Reasons returns every name Reason gives, "other" last.
+func Reasons() []string {
+	names := make([]string, 0, len(reasons)+1)
+	for _, r := range reasons {
+		names = append(names, r.name)
+	}
+	return append(names, "other")
+}
+
 var reasons = [...]struct {
 	err  error
 	name string

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/jointoken"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -40,6 +41,9 @@ func New(cfg Config) *Metrics {
 		collectors.NewGoCollector(),
 		m.tokens,
 	)
+	for _, r := range jointoken.Reasons() {
+		m.tokens.WithLabelValues(r) // every reason shows, at 0 until it happens
+	}
 	if cfg.Host != nil {
 		reg.MustRegister(&matches{host: cfg.Host})
 	}
