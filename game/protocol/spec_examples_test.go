@@ -39,11 +39,15 @@ func madeWorlds(t *testing.T) (base, cur *snapshot.Snapshot) {
 	// Slot 2 fired on tick 503 (2 ticks flown) from (7971, 8000) at
 	// heading 1018; slot 12 fired on tick 504 (1 tick flown) from where it
 	// stands, along -x: its path leaves the field below 0, and the server
-	// holds it at 0 (ShotPoint); a creature walked into view in slot 30.
+	// holds it at 0 (ShotPoint); slot 5 fired as it respawned; a creature
+	// walked into view in slot 30.
 	x, y := ShotPoint(7971, 8000, 1018, 2)
 	mustAppend(t, cur, 20, 1, x, y, 1018, KindProjectile, 0, 0)
 	x, y = ShotPoint(100, 3000, 512, 1)
 	mustAppend(t, cur, 21, 0, x, y, 512, KindProjectile, 0, 0)
+	// Slot 5 fired on tick 504 as it respawned, along +x.
+	x, y = ShotPoint(6000, 6000, 0, 1)
+	mustAppend(t, cur, 22, 0, x, y, 0, KindProjectile, 0, 0)
 	mustAppend(t, cur, 30, 0, 2000, 3000, 300, KindCreature, StateWalking, 40)
 	return base, cur
 }
@@ -71,11 +75,12 @@ func TestWireMadeRows(t *testing.T) {
 	c.gamma(1, 3, "age-1 (gap 4)")
 	c.field(1, 0, "removed set: form (0 count and gaps)")
 	c.gamma(0, 0, "removed set: count")
-	c.gamma(0, 3, "new entities: count")
-	c.field(3, 2, "new entities: slot-gap order k")
-	c.id(2, 20, 1) // slot 20: 20-(-1)-1
-	c.id(2, 0, 0)  // slot 21: 21-20-1
-	c.id(2, 8, 0)  // slot 30: 30-21-1
+	c.gamma(0, 4, "new entities: count")
+	c.field(3, 0, "new entities: slot-gap order k")
+	c.id(0, 20, 1) // slot 20: 20-(-1)-1
+	c.id(0, 0, 0)  // slot 21: 21-20-1
+	c.id(0, 0, 0)  // slot 22: 22-21-1
+	c.id(0, 7, 0)  // slot 30: 30-22-1
 	c.field(1, 1, "changed set: form (1 bitmask)")
 	c.field(4, 0b0111, "changed set: bitmask over the 4 survivors")
 	pl := s.Contexts[ctxPlayer]
@@ -116,10 +121,17 @@ func TestWireMadeRows(t *testing.T) {
 	c.lengthCode(s.Fields[FieldHeading].SpawnCode, 0, "heading: zigzag(512 - 512)")
 	c.lengthCode(s.Fields[FieldY].SpawnCode, 0, "y: zigzag(3000 - 3000)")
 	c.lengthCode(s.Fields[FieldX].SpawnCode, 174, "x: zigzag(0 - 65449 in 16 bits = +87)")
-	// Slot 30: not made, guessed as the row before it, slot 21's as just
-	// decoded (0, 3000, 512, 2, 0, 0), with the new codes.
+	// Slot 22: made by maker 1, slot 5, judged a maker on its row now
+	// (judged on its baseline row, maker 1 would be slot 9); the bits
+	// 1 0, which read most significant first would name slot 12.
+	c.field(1, 1, "new row of slot 22: made")
+	c.field(2, 1, "maker index (1: slot 5)")
+	c.gamma(1, 0, "age")
+	c.newRow(s, true, [6]uint32{})
+	// Slot 30: not made, guessed as the row before it, slot 22's as just
+	// decoded (6187, 6000, 0, 2, 0, 0), with the new codes.
 	c.field(1, 0, "new row of slot 30: not made")
-	c.newRow(s, false, [6]uint32{4000, 0, 423, 1, 2, 80})
+	c.newRow(s, false, [6]uint32{8373, 5999, 600, 1, 2, 80})
 	c.end()
 
 	h, out, err := wireDecode(t, codec, p, 503, base)
