@@ -203,6 +203,21 @@ func TestSpecWorkedExamples(t *testing.T) {
 		if !slices.Equal(p, golden) {
 			t.Errorf("PROTOCOL.md's rows of %s.hex encode to\n  % x\nthe golden packet is\n  % x", name, p, golden)
 		}
+		// And the golden packet decodes onto the printed baseline to the
+		// printed target.
+		var base *snapshot.Snapshot
+		newest := uint32(0)
+		if len(ticks) == 2 {
+			base, newest = snaps[0], ticks[0]
+		}
+		h, err := codec.ReadHeader(golden, newest)
+		out := snapshot.New(Schema())
+		if err == nil {
+			err = codec.Decode(golden, h, base, out)
+		}
+		if err != nil || h.Tick != ticks[len(ticks)-1] || !out.Equal(snaps[len(snaps)-1]) {
+			t.Errorf("%s.hex decoded onto PROTOCOL.md's baseline: tick %d, %v; not the printed target", name, h.Tick, err)
+		}
 	}
 	for name := range ex {
 		if _, err := os.Stat(filepath.Join("testdata", "golden", name+".hex")); err != nil {
