@@ -1,0 +1,134 @@
+package protocol_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/events"
+	"github.com/sightline-game/sightline/netcode/lan"
+	"github.com/sightline-game/sightline/netcode/replica"
+	"github.com/sightline-game/sightline/netcode/session"
+	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
+	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+)
+
+// specLimits returns the rows of PROTOCOL.md §11's table of limits: limit
+// name to value cell, in the document's order.
+func specLimits(t *testing.T) (names []string, values map[string]string) {
+	t.Helper()
+	f, err := os.Open("../../docs/PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	values = map[string]string{}
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if !strings.HasPrefix(line, "|") {
+			in = false
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		switch {
+		case len(cells) >= 2 && cells[0] == "limit" && cells[1] == "value":
+			in = true
+		case !in || strings.HasPrefix(cells[0], "---"):
+		case len(cells) < 2:
+			t.Errorf("limits table: row %q", line)
+		default:
+			if _, dup := values[cells[0]]; dup {
+				t.Errorf("limits table: %q twice", cells[0])
+			}
+			names = append(names, cells[0])
+			values[cells[0]] = cells[1]
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(names) == 0 {
+		t.Fatal("PROTOCOL.md has no table headed | limit | value |")
+	}
+	return names, values
+}
+
+func bytesOf(n int) string             { return fmt.Sprintf("%d bytes", n) }
+func ticksOf(n int) string             { return fmt.Sprintf("%d ticks", n) }
+func secondsOf(d time.Duration) string { return fmt.Sprintf("%d s", d/time.Second) }
+func msOf(d time.Duration) string      { return fmt.Sprintf("%d ms", d/time.Millisecond) }
+
+// The limits PROTOCOL.md lists in its table of §11 are the code's: every
+// row's value is the constant's, every row is one the code has, and none
+// of the code's is left out.
+func TestSpecLimits(t *testing.T) {
+	if events.DefaultMaxDatagram != protocol.DatagramLimit || replica.DefaultMaxDatagram != protocol.DatagramLimit {
+		t.Fatalf("datagram limits differ: snapshots %d, events %d, records %d", protocol.DatagramLimit, events.DefaultMaxDatagram, replica.DefaultMaxDatagram)
+	}
+	code := map[string]string{
+		"protocol version":                                                fmt.Sprint(datachan.ProtocolVersion),
+		"offer body, at most":                                             bytesOf(webrtc.DefaultMaxBodyBytes),
+		"offers a second from one address":                                fmt.Sprint(float64(webrtc.DefaultOfferRate)),
+		"offers at once from one address (burst)":                         fmt.Sprint(webrtc.DefaultOfferBurst),
+		"addresses the offer rate limit remembers":                        fmt.Sprint(webrtc.DefaultMaxClients),
+		"sessions still negotiating, at most":                             fmt.Sprint(webrtc.DefaultMaxConnecting),
+		"time to open the four channels after the answer":                 secondsOf(webrtc.DefaultConnectTimeout),
+		"Retry-After a client honours, at most":                           secondsOf(datachan.MaxRetryAfter),
+		"answer body a client reads, at most":                             bytesOf(datachan.MaxAnswerBytes),
+		"message on any channel, at most":                                 bytesOf(transport.MaxMessageSize),
+		"snapshot, events and records datagram the server sends, at most": bytesOf(protocol.DatagramLimit),
+		"entities in a snapshot, at most":                                 fmt.Sprint(protocol.MaxEntities),
+		"input":                                                           bytesOf(protocol.InputSize),
+		"inputs in an input datagram, at most":                            fmt.Sprint(session.MaxRedundancy),
+		"inputs each input datagram repeats":                              fmt.Sprint(protocol.Session().Redundancy),
+		"inputs the server queues per client":                             fmt.Sprint(arena.InputQueue),
+		"record payload, at most":                                         bytesOf(replica.MaxPayload),
+		"deletions a client remembers":                                    fmt.Sprint(replica.DefaultMaxTombstones),
+		"first resend of a record":                                        msOf(replica.DefaultResendAfter),
+		"longest wait between resends of a record":                        msOf(replica.DefaultMaxResendAfter),
+		"player name in a score record, at most":                          bytesOf(arena.MaxNameBytes),
+		"name in a join body, at most":                                    bytesOf(events.MaxNameBytes),
+		"chat text, at most":                                              bytesOf(events.MaxChatBytes),
+		"characters of a name or chat line the server keeps, at most":     fmt.Sprint(events.MaxChatRunes),
+		"event body, at most":                                             bytesOf(events.MaxBody),
+		"events a receiver holds ahead of the next due":                   fmt.Sprint(events.DefaultWindow),
+		"events the server queues for a client, at most":                  fmt.Sprint(events.DefaultMaxQueued),
+		"age of a delta's baseline, at most":                              ticksOf(protocol.Session().History),
+		"view radius: entities enter within":                              fmt.Sprintf("%d px", protocol.ViewRadius),
+		"entities leave beyond":                                           fmt.Sprintf("%d px", protocol.ViewRadius+protocol.ViewMargin),
+		"snapshot budget, by default":                                     fmt.Sprintf("%d B/s", protocol.DefaultRate),
+		"snapshot budget's floor":                                         fmt.Sprintf("%d B/s", server.Config{}.MinRate()),
+		"rewind cap, by default":                                          ticksOf(arena.DefaultRewindTicks),
+		"rewind cap, at most":                                             ticksOf(arena.MaxRewindTicks),
+		"LAN beacon name, at most":                                        bytesOf(lan.MaxName),
+		"LAN beacon port":                                                 fmt.Sprint(lan.DefaultPort),
+		"spread shots a spread gun gives":                                 fmt.Sprint(arena.SpreadShots),
+	}
+	names, printed := specLimits(t)
+	for _, name := range names {
+		want, ok := code[name]
+		switch {
+		case !ok:
+			t.Errorf("§11 lists %q = %q, a limit this test does not know", name, printed[name])
+		case printed[name] != want:
+			t.Errorf("§11 says %q is %q; the code's is %q", name, printed[name], want)
+		}
+	}
+	for name, want := range code {
+		if _, ok := printed[name]; !ok {
+			t.Errorf("§11 does not list %q (%s)", name, want)
+		}
+	}
+}
