@@ -191,8 +191,7 @@ func (b *Brain) Play(v View) arena.Input {
 
 // Next returns the input for the next tick, given the slot of the bot's own
 // entity and the newest state it decoded: it makes out what the view
-// shows (perceive), takes the mode that calls for (decide) and plays it
-// (act).
+// shows (perceive), takes the mode that calls for (decide) and plays it.
 func (b *Brain) Next(self uint16, view *snapshot.Snapshot) arena.Input {
 	b.tick++
 	var p percept
@@ -201,7 +200,19 @@ func (b *Brain) Next(self uint16, view *snapshot.Snapshot) arena.Input {
 	if b.mode == modeDetour && b.detour.left == 0 { // a new detour
 		b.startDetour(p.x, p.y)
 	}
-	in := b.act(&p)
+	var in arena.Input
+	switch b.mode {
+	case modeRoam:
+		b.roamTick(&p, &in)
+	case modeFight:
+		b.fightTick(&p, &in)
+	case modeFetch:
+		b.fetchTick(&p, &in)
+	case modeDetour:
+		b.detourTick(&p, &in)
+	case modeWait:
+		in.Aim = b.aim // dead: holds its aim, does nothing
+	}
 	b.watch.pushed = in.MoveX != 0 || in.MoveY != 0
 	return in
 }

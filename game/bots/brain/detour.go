@@ -33,14 +33,12 @@ func (b *Brain) startDetour(x, y float64) {
 // detourTick walks the detour's way for a tick; the bot aims and fires at
 // its target as it does fighting (aimAt), or with none looks around as it
 // does roaming (look).
-func (b *Brain) detourTick(p *percept) arena.Input {
-	var in arena.Input
+func (b *Brain) detourTick(p *percept, in *arena.Input) {
 	if p.target >= 0 {
-		in = b.aimAt(p)
+		b.aimAt(p, in)
 	} else {
-		in = b.look(p)
+		b.look(p, in)
 	}
 	b.detour.left--
 	in.MoveX, in.MoveY = b.detour.x, b.detour.y
-	return in
 }

@@ -10,16 +10,16 @@ import (
 // along a route; it aims at its target on the way and shoots it when it
 // may, or, with none in sight, looks where it goes. (Which item, and when,
 // is the percept's: itemGoal.)
-func (b *Brain) fetchTick(p *percept) arena.Input {
+func (b *Brain) fetchTick(p *percept, in *arena.Input) {
 	x, y, gx, gy := p.x, p.y, p.gx, p.gy
 	want := math.Atan2(gy-y, gx-x)
 	if p.target >= 0 && p.visible {
 		want = math.Atan2(p.ty-y, p.tx-x)
 	}
 	b.aim = turn(b.aim, want, MaxTurn)
-	in := arena.Input{Aim: b.aim}
+	in.Aim = b.aim
 	if p.target >= 0 {
-		b.trigger(&in, x, y, want, p.d, p.visible)
+		b.trigger(in, x, y, want, p.d, p.visible)
 	}
 	routed := false
 	var ux, uy float64
@@ -30,5 +30,4 @@ func (b *Brain) fetchTick(p *percept) arena.Input {
 		ux, uy, _ = direction(x, y, gx, gy)
 	}
 	in.MoveX, in.MoveY = stick(ux, uy)
-	return in
 }

@@ -20,8 +20,8 @@ type fightState struct {
 // it can, else along a route) when far or out of sight, backs off when too
 // near, and circles in between, changing the way now and then. It dashes
 // at a target far beyond its distance or away from one very near.
-func (b *Brain) fightTick(p *percept) arena.Input {
-	in := b.aimAt(p)
+func (b *Brain) fightTick(p *percept, in *arena.Input) {
+	b.aimAt(p, in)
 	x, y, tx, ty := p.x, p.y, p.tx, p.ty
 	keep := b.keepDistance()
 	var ux, uy float64
@@ -58,17 +58,15 @@ func (b *Brain) fightTick(p *percept) arena.Input {
 		in.Buttons |= arena.ButtonDash
 		b.fight.dashAt = b.tick + dashEvery
 	}
-	return in
 }
 
 // aimAt turns the bot's aim towards its target, by at most MaxTurn, and
-// returns an input with that aim that fires when it may (trigger).
-func (b *Brain) aimAt(p *percept) arena.Input {
+// sets it in in, pressing fire when it may (trigger).
+func (b *Brain) aimAt(p *percept, in *arena.Input) {
 	want := math.Atan2(p.ty-p.y, p.tx-p.x)
 	b.aim = turn(b.aim, want, MaxTurn)
-	in := arena.Input{Aim: b.aim}
-	b.trigger(&in, p.x, p.y, want, p.d, p.visible)
-	return in
+	in.Aim = b.aim
+	b.trigger(in, p.x, p.y, want, p.d, p.visible)
 }
 
 // trigger presses fire in in when the bot at (x, y) aims within

@@ -1,7 +1,5 @@
 package brain
 
-import "github.com/sightline-game/sightline/game/arena"
-
 // mode is what a bot is doing this tick; the package comment has the
 // table of them and of the transitions, which decide makes.
 type mode uint8
@@ -32,20 +30,37 @@ func (m mode) String() string {
 	return "mode?"
 }
 
-// reason says why decide took a mode.
-type reason string
+// reason says why decide took a mode: one for each of its rules.
+type reason uint8
 
-// The reasons for the modes, one for each rule of decide.
 const (
-	whyLostDetour reason = "not in its own view: the detour goes on"
-	whyLost       reason = "not in its own view: wanders"
-	whyDead       reason = "dead: waits"
-	whyDetouring  reason = "the detour goes on"
-	whyStuck      reason = "pushed without moving: detours"
-	whyItem       reason = "an item it wants within reach"
-	whyTarget     reason = "a target"
-	whyNothing    reason = "nothing to shoot at"
+	whyNothing reason = iota
+	whyLostDetour
+	whyLost
+	whyDead
+	whyDetouring
+	whyStuck
+	whyItem
+	whyTarget
 )
+
+var reasons = [...]string{
+	whyNothing:    "nothing to shoot at",
+	whyLostDetour: "not in its own view: the detour goes on",
+	whyLost:       "not in its own view: wanders",
+	whyDead:       "dead: waits",
+	whyDetouring:  "the detour goes on",
+	whyStuck:      "pushed without moving: detours",
+	whyItem:       "an item it wants within reach",
+	whyTarget:     "a target",
+}
+
+func (r reason) String() string {
+	if int(r) < len(reasons) {
+		return reasons[r]
+	}
+	return "reason?"
+}
 
 // decide returns the mode for this tick and why, from the mode of the
 // last tick (cur), the ticks left of the detour under way (detourLeft) and
@@ -69,19 +84,4 @@ func decide(cur mode, detourLeft int, p *percept) (mode, reason) {
 		return modeFight, whyTarget
 	}
 	return modeRoam, whyNothing
-}
-
-// act plays the bot's mode for this tick.
-func (b *Brain) act(p *percept) arena.Input {
-	switch b.mode {
-	case modeFight:
-		return b.fightTick(p)
-	case modeFetch:
-		return b.fetchTick(p)
-	case modeDetour:
-		return b.detourTick(p)
-	case modeWait:
-		return arena.Input{Aim: b.aim} // dead: holds its aim, does nothing
-	}
-	return b.roamTick(p)
 }

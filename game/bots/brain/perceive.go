@@ -11,7 +11,6 @@ import (
 // percept is what a bot makes of one tick's view, all that decide reads
 // and what the modes act on.
 type percept struct {
-	view *snapshot.Snapshot
 	// located: its own player is in view, at (x, y); dead: and dead (then
 	// nothing below is looked at); stuck: it pushed stuckTicks without
 	// moving.
@@ -37,7 +36,7 @@ const stuckTicks = 5
 // and updates what the bot remembers: its target (prey) and how long it
 // has pushed without moving (watch).
 func (b *Brain) perceive(p *percept, self uint16, view *snapshot.Snapshot) {
-	p.view, p.target = view, -1
+	p.target = -1
 	i := -1
 	if view != nil {
 		i, p.located = view.Find(self)

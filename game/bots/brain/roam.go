@@ -12,10 +12,10 @@ type roamState struct {
 // roamTick roams: the bot looks around without firing (look) and, knowing
 // where it is on a map, walks the route to a random open tile, then to
 // another; else it walks as the Wanderer does.
-func (b *Brain) roamTick(p *percept) arena.Input {
-	in := b.look(p)
+func (b *Brain) roamTick(p *percept, in *arena.Input) {
+	b.look(p, in)
 	if !p.located || b.m == nil {
-		return in // the Wanderer's walk
+		return // the Wanderer's walk
 	}
 	gx, gy := tileCentre(b.roam.goal)
 	ux, uy, ok := b.follow(p.x, p.y, gx, gy)
@@ -23,15 +23,14 @@ func (b *Brain) roamTick(p *percept) arena.Input {
 		b.roam.goal = -1 // try another next tick
 	}
 	in.MoveX, in.MoveY = stick(ux, uy)
-	return in
 }
 
-// look returns the Wanderer's next input without fire, aiming the bot
+// look sets in to the Wanderer's next input without fire, aiming the bot
 // where the Wanderer looks; knowing where the bot is on a map, it takes a
 // new goal to roam to when the bot reached its goal, has none or gave up
 // on it (it does so detouring too, so that the goal stays fresh).
-func (b *Brain) look(p *percept) arena.Input {
-	in := b.wander.Next()
+func (b *Brain) look(p *percept, in *arena.Input) {
+	*in = b.wander.Next()
 	in.Buttons = 0
 	if p.located && b.m != nil {
 		if r := &b.roam; r.goal < 0 || tileOf(p.x, p.y) == r.goal || b.tick >= r.until {
@@ -39,7 +38,6 @@ func (b *Brain) look(p *percept) arena.Input {
 		}
 	}
 	b.aim = in.Aim
-	return in
 }
 
 // openTile returns a random open tile of the map (after a few tries, the
