@@ -197,7 +197,7 @@ func (b *Brain) Next(self uint16, view *snapshot.Snapshot) arena.Input {
 	var p percept
 	b.perceive(&p, self, view)
 	b.mode, b.why = decide(b.mode, b.detour.left, &p)
-	if b.mode == modeDetour && b.detour.left == 0 { // a new detour
+	if b.why == whyStuck {
 		b.startDetour(p.x, p.y)
 	}
 	var in arena.Input

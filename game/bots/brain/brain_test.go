@@ -228,6 +228,11 @@ func TestBrainDetoursWhenStuck(t *testing.T) {
 	if last.Buttons&arena.ButtonFire == 0 {
 		t.Fatal("stopped firing during the detour")
 	}
+	// Killed in the middle of it, the bot respawns without it.
+	b.Next(selfSlot, scene(t, ent{slot: selfSlot, kind: protocol.KindPlayer, state: protocol.StateDead, x: 1000, y: 1000}))
+	if in := b.Next(selfSlot, view); b.mode != modeFight || in.MoveY != 127 {
+		t.Fatalf("respawned: %v (%s), move (%d, %d), want to fight, straight down", b.mode, b.why, in.MoveX, in.MoveY)
+	}
 }
 
 // fakeView is a client's view for Play.

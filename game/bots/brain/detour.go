@@ -6,8 +6,8 @@ import (
 	"github.com/sightline-game/sightline/game/arena"
 )
 
-// detourState is the detour under way: the ticks left of it (0: none) and
-// the stick it walks with.
+// detourState is the detour of modeDetour: the ticks left of it and the
+// stick it walks with.
 type detourState struct {
 	left int
 	x, y int8

@@ -40,8 +40,7 @@
 //	wait    holds its aim, does nothing                      -
 //
 // A detour starts (rule 5) heading where the bot walks freely; it runs
-// its ticks whatever else the bot sees (a dead bot's detour waits for it
-// to respawn). The modes share the route in use
+// its ticks whatever else the bot sees, unless it dies. The modes share the route in use
 // (course), the target remembered (preyMemory) and the stuck watch
 // (stuckWatch).
 //

@@ -63,10 +63,12 @@ func (r reason) String() string {
 }
 
 // decide returns the mode for this tick and why, from the mode of the
-// last tick (cur), the ticks left of the detour under way (detourLeft) and
-// what the bot perceives: the first rule that holds.
+// last tick (cur), the ticks its detour has left (detourLeft, if cur is
+// modeDetour) and what the bot perceives: the first rule that holds. A
+// detour goes on until its ticks run out or the bot dies; whyStuck starts
+// a new one.
 func decide(cur mode, detourLeft int, p *percept) (mode, reason) {
-	detouring := detourLeft > 0
+	detouring := cur == modeDetour && detourLeft > 0
 	switch {
 	case !p.located && detouring:
 		return modeDetour, whyLostDetour

@@ -18,6 +18,8 @@ func TestDecide(t *testing.T) {
 		{"not in view, detouring", modeDetour, 3, percept{target: -1}, modeDetour, whyLostDetour},
 		{"dead", modeFight, 0, with(func(p *percept) { p.dead = true }), modeWait, whyDead},
 		{"dead, detouring", modeDetour, 3, with(func(p *percept) { p.dead = true }), modeWait, whyDead},
+		{"respawned: the detour died with it", modeWait, 3, alive, modeRoam, whyNothing},
+		{"respawned stuck: a new detour", modeWait, 3, with(func(p *percept) { p.stuck = true }), modeDetour, whyStuck},
 		{"a detour goes on over an item and a target", modeDetour, 3, with(func(p *percept) { p.item, p.target = true, 2 }), modeDetour, whyDetouring},
 		{"a detour goes on though stuck", modeDetour, 1, with(func(p *percept) { p.stuck = true }), modeDetour, whyDetouring},
 		{"stuck after a detour: another", modeDetour, 0, with(func(p *percept) { p.stuck = true }), modeDetour, whyStuck},
