@@ -11,7 +11,8 @@
 // Each tick a brain makes out what its view shows (perceive.go: where it
 // is, whether it is stuck, its target, an item to fetch), takes the mode
 // that calls for (decide, in mode.go: the first rule that holds) and plays
-// that mode (one file each):
+// that mode (roam.go, fight.go, fetch.go, detour.go; wait is one line of
+// Next):
 //
 //	rule  when                                          mode
 //	1     not in its own view, a detour under way       detour
