@@ -178,8 +178,8 @@ func TestBrainReadsRecords(t *testing.T) {
 	// but first fetches the power-up 150 px east.
 	view := scene(t, me(middle, middle), ent{slot: 301, kind: protocol.KindPlayer, x: middle, y: middle - 200})
 	in := b.Next(selfSlot, view)
-	if in.MoveX <= 100 || in.MoveY < -30 || in.MoveY > 30 {
-		t.Fatalf("move (%d, %d), want east to the power-up", in.MoveX, in.MoveY)
+	if in.MoveX <= 100 || in.MoveY < -30 || in.MoveY > 30 || b.mode != modeFetch {
+		t.Fatalf("move (%d, %d), mode %v: want east to the power-up, fetching", in.MoveX, in.MoveY, b.mode)
 	}
 	// Without it, the bot closes in on the player, firing once aimed.
 	h.ids, h.ps = h.ids[:len(h.ids)-4], h.ps[:len(h.ps)-4]
@@ -187,11 +187,11 @@ func TestBrainReadsRecords(t *testing.T) {
 	b.Read(h)
 	fired := false
 	for range 20 {
-		b.pushed = false // the view is frozen: keep the stuck detector out
+		b.watch.pushed = false // the view is frozen: keep the stuck detector out
 		in = b.Next(selfSlot, view)
 		fired = fired || in.Buttons&arena.ButtonFire != 0
 	}
-	if in.MoveY >= -100 || !fired {
-		t.Fatalf("move (%d, %d), fired %v: want north at the player, firing", in.MoveX, in.MoveY, fired)
+	if in.MoveY >= -100 || !fired || b.mode != modeFight {
+		t.Fatalf("move (%d, %d), fired %v, mode %v: want north at the player, firing", in.MoveX, in.MoveY, fired, b.mode)
 	}
 }

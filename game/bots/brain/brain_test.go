@@ -42,7 +42,7 @@ func me(x, y float64) ent { return ent{slot: selfSlot, kind: protocol.KindPlayer
 func settle(b *Brain, view *snapshot.Snapshot) arena.Input {
 	var in arena.Input
 	for range 20 {
-		b.pushed = false
+		b.watch.pushed = false
 		in = b.Next(selfSlot, view)
 	}
 	return in
@@ -171,6 +171,9 @@ func TestBrainIgnoresItselfAndWanders(t *testing.T) {
 		if in.MoveX != 0 || in.MoveY != 0 {
 			moved = true
 		}
+		if b.mode != modeRoam && b.mode != modeDetour { // the frozen view makes it detour
+			t.Fatalf("a lone bot %vs (%s)", b.mode, b.why)
+		}
 	}
 	if !moved {
 		t.Fatal("a lone bot never moved")
@@ -190,8 +193,9 @@ func TestBrainIgnoresItselfAndWanders(t *testing.T) {
 	}
 	// Dead: waits.
 	dead := scene(t, ent{slot: 7, kind: protocol.KindCreature, x: 1100, y: 1000}, ent{slot: selfSlot, kind: protocol.KindPlayer, state: protocol.StateDead, x: 1000, y: 1000})
-	if in := New(5).Next(selfSlot, dead); in.Buttons != 0 || in.MoveX != 0 || in.MoveY != 0 {
-		t.Fatalf("a dead bot acts: %+v", in)
+	b = New(5)
+	if in := b.Next(selfSlot, dead); in.Buttons != 0 || in.MoveX != 0 || in.MoveY != 0 || b.mode != modeWait {
+		t.Fatalf("a dead bot acts: %+v, mode %v", in, b.mode)
 	}
 }
 
@@ -199,8 +203,20 @@ func TestBrainDetoursWhenStuck(t *testing.T) {
 	b := New(6)
 	view := scene(t, me(1000, 1000), ent{slot: 301, kind: protocol.KindPlayer, x: 1000, y: 1450})
 	var ins []arena.Input
-	for range 8 { // the bot pushes down but the view never shows it moving
+	for n := range 8 { // the bot pushes down but the view never shows it moving
 		ins = append(ins, b.Next(selfSlot, view))
+		// It fights for stuckTicks+1 ticks (the first did not push), then
+		// detours.
+		want := modeFight
+		if n >= stuckTicks {
+			want = modeDetour
+		}
+		if b.mode != want {
+			t.Fatalf("tick %d: %v (%s), want %v", n+1, b.mode, b.why, want)
+		}
+	}
+	if b.detour.left != detourTicks-3 {
+		t.Fatalf("%d detour ticks left after 3, want %d", b.detour.left, detourTicks-3)
 	}
 	if ins[0].MoveY != 127 || ins[0].MoveX != 0 {
 		t.Fatalf("first move %+v, want straight down", ins[0])
@@ -211,6 +227,11 @@ func TestBrainDetoursWhenStuck(t *testing.T) {
 	}
 	if last.Buttons&arena.ButtonFire == 0 {
 		t.Fatal("stopped firing during the detour")
+	}
+	// Killed in the middle of it, the bot respawns without it.
+	b.Next(selfSlot, scene(t, ent{slot: selfSlot, kind: protocol.KindPlayer, state: protocol.StateDead, x: 1000, y: 1000}))
+	if in := b.Next(selfSlot, view); b.mode != modeFight || in.MoveY != 127 {
+		t.Fatalf("respawned: %v (%s), move (%d, %d), want to fight, straight down", b.mode, b.why, in.MoveX, in.MoveY)
 	}
 }
 
@@ -276,7 +297,7 @@ func TestBrainDashes(t *testing.T) {
 			dashes, last := 0, -dashEvery
 			prevDash := false
 			for tick := range 3 * dashEvery {
-				b.pushed = false // the view is frozen: keep the stuck detector out
+				b.watch.pushed = false // the view is frozen: keep the stuck detector out
 				in := b.Next(selfSlot, view)
 				dash := in.Buttons&arena.ButtonDash != 0
 				if dash {

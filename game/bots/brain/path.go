@@ -120,6 +120,58 @@ func (r *router) waypoint(x, y, gx, gy float64) (float64, float64) {
 	return tileCentre(int(r.route[k]))
 }
 
+// course is the route a bot walks: found on tick at from tile from to
+// tile to (ok: there is one; from -1: search again); the bot walks towards
+// (wayX, wayY). Roaming, fighting and fetching walk it.
+type course struct {
+	from, to, at int
+	ok           bool
+	wayX, wayY   float64
+}
+
+// follow returns the direction in which a bot at (x, y) walks to reach
+// (gx, gy) over the map, and false if no route leads there (it then walks
+// straight). The route is searched again when the bot's tile or the goal's
+// changes, or after rerouteTicks; in between the bot keeps walking towards
+// the waypoint chosen with it, whose line stays clear as it walks it.
+func (b *Brain) follow(x, y, gx, gy float64) (float64, float64, bool) {
+	c := &b.course
+	from, to := tileOf(x, y), tileOf(gx, gy)
+	if from != c.from || to != c.to || b.tick-c.at >= rerouteTicks {
+		c.from, c.to, c.at = from, to, b.tick
+		c.ok = b.nav.find(from, to)
+		if c.ok {
+			c.wayX, c.wayY = b.nav.waypoint(x, y, gx, gy)
+		}
+	}
+	if !c.ok {
+		return 0, 0, false
+	}
+	wx, wy := c.wayX, c.wayY
+	if b.nav.n < 2 { // in the goal's tile: straight to it
+		wx, wy = gx, gy
+	}
+	ux, uy, _ := direction(x, y, wx, wy)
+	return ux, uy, true
+}
+
+// walks reports whether a bot at (x, y) walking in direction (ux, uy) for
+// sightAhead ticks, sliding along walls as it would, gets at least half as
+// far as in the open.
+func (b *Brain) walks(x, y, ux, uy float64) bool {
+	_, _, ok := b.walk(x, y, ux, uy)
+	return ok
+}
+
+// walk returns where a bot at (x, y) walking in direction (ux, uy) is after
+// sightAhead ticks, sliding along walls, and whether it got at least half
+// as far as in the open.
+func (b *Brain) walk(x, y, ux, uy float64) (lx, ly float64, ok bool) {
+	const ahead = sightAhead * arena.PlayerSpeed * arena.Dt
+	lx, ly = b.m.Slide(x, y, ux*ahead, uy*ahead, arena.PlayerRadius)
+	return lx, ly, math.Hypot(lx-x, ly-y) >= ahead/2
+}
+
 // tileOf returns the index of the tile under (x, y), clamped to the map.
 func tileOf(x, y float64) int {
 	return tileCoord(y)*arena.Tiles + tileCoord(x)

@@ -11,13 +11,13 @@ import (
 )
 
 // How the bots of a test match play.
-type mode int
+type style int
 
 const (
-	wandering mode = iota
-	blind          // brains without the map
-	sighted        // brains with the map
-	fetching       // brains with the map and the records: the pickups and their loadouts
+	wandering style = iota
+	blind           // brains without the map
+	sighted         // brains with the map
+	fetching        // brains with the map and the records: the pickups and their loadouts
 )
 
 // worldRecords is what a bot's client holds of the world's records once
@@ -41,7 +41,7 @@ func (r worldRecords) Records(fn func(id uint32, gen uint16, payload []byte)) {
 // the world's own snapshot, and calls each (if not nil) after every Step
 // with the bot's index, its input and its state after the Step. It returns
 // the world's counters.
-func playArena(t testing.TB, cfg arena.Config, bots, ticks int, how mode, each func(i int, in arena.Input, p arena.PlayerInfo)) arena.Stats {
+func playArena(t testing.TB, cfg arena.Config, bots, ticks int, how style, each func(i int, in arena.Input, p arena.PlayerInfo)) arena.Stats {
 	w, err := newMatch(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func TestBrainsUseSpreadAndPower(t *testing.T) {
 // some stay put for many more.)
 func TestBrainsNeverStayStuck(t *testing.T) {
 	const bots, ticks = 6, 3000
-	for _, how := range []mode{sighted, blind} {
+	for _, how := range []style{sighted, blind} {
 		type track struct {
 			x, y, ax, ay float64 // where it is; where its stay began
 			stay, pinned int     // ticks within a tile's length of (ax, ay); of pushing without moving
