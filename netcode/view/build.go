@@ -1,21 +1,44 @@
 package view
 
-import (
-	"github.com/sightline-game/sightline/netcode/snapshot"
-	"github.com/sightline-game/sightline/netcode/snapstream"
-)
+import "github.com/sightline-game/sightline/netcode/snapshot"
 
-// into the Shared's current snapshot: the view merge built, less the new
-// entities not sent, the changed ones not sent keeping their baseline value.
-func (s *Sender) build(tick uint32, world *snapshot.Snapshot) []Entry {
+// built is the view a packet leaves the client with; its values are in
+// the Shared's current snapshot.
+type built struct {
+	// view is in the history's storage for the tick, or elsewhere (the
+	// merge's spare): commit copies it in.
+	view []Entry
+}
+
+// setAside moves m's view out of the history's storage for the tick, which
+// build writes when the choice leaves some entity out. It is m, with its
+// view in the scratch's spare, once set aside.
+func (s *Sender) setAside(m merged) merged {
+	if m.inSlot {
+		m.view = append(s.spare[:0], m.view...)
+		s.spare, m.inSlot = m.view, false
+	}
+	return m
+}
+
+// build returns the view the packet of tick leaves the client with, as c
+// chose of m, and writes its values into the Shared's current snapshot:
+// the merged view, less the new entities not sent, the changed ones not
+// sent keeping their baseline value. When c chose everything, that is the
+// merged view, whose values merge wrote. Otherwise m's view must be set
+// aside: build writes the history's storage.
+func (s *Sender) build(tick uint32, world *snapshot.Snapshot, m merged, c choice) built {
+	if c.all {
+		return built{view: m.view}
+	}
 	ring := s.sh.Ring
 	now, src := cursor{ring: ring}, cursor{ring: ring}
 	now.seek(tick)
 	cur := s.sh.cur
 	cur.Reset()
 	out := s.hist.slot(tick)
-	items := s.items
-	for j, e := range s.full {
+	items := m.items
+	for j, e := range m.view {
 		id := snapshot.EntityID{Index: e.Slot, Generation: e.Generation}
 		if len(items) == 0 || items[0].at != int32(j) {
 			// Unchanged.
@@ -37,25 +60,5 @@ func (s *Sender) build(tick uint32, world *snapshot.Snapshot) []Entry {
 			copyRow(cur.AppendUnchecked(id), src.snap.Row(int(src.rowOf[e.Slot])))
 		}
 	}
-	return out
-}
-
-func (s *Sender) encode(dst []byte, tick uint32, usable bool, rep *Report) []byte {
-	sh := s.sh
-	if usable {
-		start := len(dst)
-		if s.allSent && sh.changesFmt != nil {
-			// The view merge built: the changes it listed are the packet's.
-			dst = sh.changesFmt.AppendDeltaChanges(dst, tick, s.acked, sh.base, sh.cur, &sh.changes)
-		} else {
-			dst = sh.Format.AppendDelta(dst, tick, s.acked, sh.base, sh.cur)
-		}
-		if snapstream.DeltaSmaller(sh.Format, len(dst)-start, sh.cur) {
-			rep.Why = snapstream.SentDelta
-			return dst
-		}
-		dst = dst[:start]
-		rep.Why = snapstream.FullNotSmaller
-	}
-	return sh.Format.AppendFull(dst, tick, sh.cur)
+	return built{view: out}
 }

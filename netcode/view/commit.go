@@ -1,32 +1,33 @@
 package view
 
-import (
-	"github.com/sightline-game/sightline/netcode/snapstream"
-)
+import "github.com/sightline-game/sightline/netcode/snapstream"
 
-// commit records the view and settles accumulators, budget and counters.
-func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
+// commit records the view v that packet p leaves the client with, carries
+// over what waits (the items c left out of m) with their accumulated
+// priorities, settles the budget b's bucket and the counters, and returns
+// the tick's report.
+func (s *Sender) commit(tick uint32, b budget, m merged, c choice, v built, p packet) Report {
+	out, n := v.view, p.n
 	s.tokens -= float64(n + s.cfg.Overhead)
-	rep.Bytes = n
-	rep.InView = len(out)
+	rep := Report{Why: p.why, Lean: b.lean, Removed: m.removed, Bytes: n, InView: len(out)}
 	minSrc := uint32(0)
 	if len(out) > 0 {
 		minSrc = tick
 	}
 	next := s.nextW[:0]
 	if rep.Why == snapstream.SentDelta {
-		s.scale.observe(s.chosenCost(), n*8-headerBits-rep.Removed*removedBits)
+		s.scale.observe(chosenCost(m, c), n*8-headerBits-rep.Removed*removedBits)
 	}
-	if s.allSent {
+	if c.all {
 		// Nothing waits: every value in view is this tick's.
-		rep.Sent = len(s.items)
+		rep.Sent = len(m.items)
 		s.hist.commit(tick, out, minSrc)
 		s.waiting, s.nextW = next, s.waiting
-		s.record(tick, n, rep)
-		return
+		s.record(tick, n, &rep)
+		return rep
 	}
-	for k := range s.items {
-		it := &s.items[k]
+	for k := range m.items {
+		it := &m.items[k]
 		if it.chosen {
 			rep.Sent++
 			continue
@@ -46,7 +47,8 @@ func (s *Sender) commit(tick uint32, out []Entry, n int, rep *Report) {
 	// Entities that waited last tick but are not waiting now (sent, left,
 	// unchanged, or no candidate) are forgotten with the old list.
 	s.waiting, s.nextW = next, s.waiting
-	s.record(tick, n, rep)
+	s.record(tick, n, &rep)
+	return rep
 }
 
 // record counts a packet in the sender's stats.

@@ -47,12 +47,34 @@ func (sh *Shared) sortByRow(cands []Candidate, rows int) []Candidate {
 	return cands[:n]
 }
 
+// merged is what merge makes of the baseline and the candidates: the view
+// as if every changed and new entity is sent, and what the budget decides
+// on. Its slices are the Sender's scratch (the Shared's, or the history's
+// storage for the tick), valid until the next Append.
+type merged struct {
+	// view is the view with every changed and new entity sent.
+	view []Entry
+	// inSlot says view is in the history's storage for the tick (else in
+	// the scratch's spare): a view written entry by entry needs it moved
+	// aside (setAside).
+	inSlot bool
+	// items are the changed and new entities, in slot order.
+	items []item
+	// order is the indices of items, to be sorted by key (choose).
+	order []int32
+	// total is the estimated cost of the items, in bits.
+	total int64
+	// removed is how many entities of the baseline left the view.
+	removed int
+}
+
 // merge walks the baseline view, the candidates and the waiting entities
-// in slot order. It writes the view as if every changed and new entity is
-// sent (full, and the values in the Shared's current snapshot), an item
+// in slot order. It returns the view as if every changed and new entity is
+// sent (and writes its values in the Shared's current snapshot), an item
 // for each changed or new entity with their total cost, and, when the
-// packet is a delta, the baseline's values in the Shared's base snapshot
-// and how the two differ (the Shared's changes).
+// packet is a delta, writes the baseline's values in the Shared's base
+// snapshot and how the two differ (the Shared's changes). Lean says the
+// budget is in debt: no entity is sent for its age alone.
 // An unchanged entity costs no item: one whose row held its value since
 // the baseline's tick (the ring says so) needs no look-up of that value.
 //
@@ -60,7 +82,7 @@ func (sh *Shared) sortByRow(cands []Candidate, rows int) []Candidate {
 // (the compiler keeps them in registers, where one loop doing everything
 // spilled most of them on every entity): place the candidates, join them
 // with the baseline, find the changes, then settle the items' priorities.
-func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snapshot.Snapshot, rep *Report) {
+func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snapshot.Snapshot, lean bool) merged {
 	sh := s.sh
 	cur, bs := sh.cur, sh.base
 	cur.Reset()
@@ -85,15 +107,15 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 		baseIDs[i] = snapshot.EntityID{Index: e.Slot, Generation: e.Generation}
 	}
 	baseOf := s.join(base, curIDs)
-	rep.Removed += len(chg.Removed)
 	src := cursor{ring: sh.Ring}
 	for _, i := range chg.Removed {
 		src.seek(base[i].Source)
 		copyRow(baseVals[int(i)*len(sh.fields):][:len(sh.fields)], src.snap.Row(int(src.rowOf[base[i].Slot])))
 	}
-	s.items = s.changes(tick, base, baseOf, cands, &src)
-	s.order, s.total = s.settle(tick, cands, rep.Lean)
-	s.full, s.inSlot = out, inSlot
+	items := s.changes(tick, base, baseOf, cands, &src)
+	order, total := s.settle(tick, items, baseOf, cands, lean)
+	s.items, s.order = items, order // kept for their room
+	return merged{view: out, inSlot: inSlot, items: items, order: order, total: total, removed: len(chg.Removed)}
 }
 
 // place writes each candidate as sent this tick: its entry in the view, its
@@ -219,14 +241,14 @@ func (it *item) set(at, row int32, src uint32, cost int32, isNew bool) {
 // walking the entities that waited beside them, and returns the order to
 // sort them in and their total cost. An entity about to outlive the ring
 // goes regardless, unless the budget is in debt (lean).
-func (s *Sender) settle(tick uint32, cands []Candidate, lean bool) ([]int32, int64) {
-	order := slices.Grow(s.order[:0], len(s.items))[:len(s.items)]
+func (s *Sender) settle(tick uint32, items []item, baseOf []int32, cands []Candidate, lean bool) ([]int32, int64) {
+	order := slices.Grow(s.order[:0], len(items))[:len(items)]
 	total := int64(0)
 	curIDs := s.sh.cur.IDs()
 	waiting := s.waiting
 	w := 0
-	for k := range s.items {
-		it := &s.items[k]
+	for k := range items {
+		it := &items[k]
 		c := cands[it.at]
 		it.slot = curIDs[it.at].Index
 		it.must = c.Must || (!it.isNew && !lean && tick-it.src >= s.maxAge)
@@ -238,7 +260,7 @@ func (s *Sender) settle(tick uint32, cands []Candidate, lean bool) ([]int32, int
 			prev = &waiting[w]
 			w++
 		}
-		if s.baseOf[it.at] == replacing {
+		if baseOf[it.at] == replacing {
 			prev = nil // what waited was the slot's last entity
 		}
 		pending(it, prev, c.Priority, tick)

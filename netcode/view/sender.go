@@ -183,13 +183,8 @@ type Sender struct {
 	waiting []waiter
 	nextW   []waiter
 	*scratch
-	sorted  bool    // order is sorted
-	allSent bool    // every item is chosen: full is the view
-	full    []Entry // the view with every changed and new entity sent
-	inSlot  bool    // full is in the history's storage for the tick (else in spare)
-	total   int64   // cost of the items
-	scale   costScale
-	stats   SenderStats
+	scale costScale
+	stats SenderStats
 }
 
 // NewSender returns a client's sender. The ring must hold more ticks than
@@ -260,69 +255,94 @@ func (st *SenderStats) lastTick() uint32 { return st.newest }
 // from the next ticks' allowances; while the budget is in debt the packets
 // are Lean.
 func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Report) {
-	ring := s.sh.Ring
-	world := ring.At(tick)
+	world := s.sh.Ring.At(tick)
 	cands = s.sh.sortByRow(cands, world.Len())
-
-	var rep Report
-	base, minSrc, ok := s.hist.get(s.acked)
-	usable := s.acked != 0 && ok && tick-s.acked <= uint32(s.cfg.History) && (len(base) == 0 || ring.Holds(minSrc))
-	switch {
-	case usable:
-		rep.Why = snapstream.SentDelta
-	case s.acked == 0:
-		rep.Why = snapstream.FullNoAck
-	default:
-		rep.Why = snapstream.FullTooOld
+	bl := s.pickBaseline(tick)
+	if !bl.usable && s.fullTooSoon(tick) {
+		return s.skip(dst, bl.why)
 	}
-	if !usable {
-		base = nil
-		if s.lastFull != 0 && tick-s.lastFull < uint32(s.cfg.FullInterval) {
-			return s.skip(dst, rep)
-		}
-	}
-	s.tokens = min(s.tokens+s.perTick, s.perTick)
-	// A budget short of the header leaves nothing for the optional
-	// entities; the Must ones go regardless (choose).
-	allowance := max(min(s.tokens-float64(s.cfg.Overhead), float64(s.cfg.PacketCap)), 0)
-
-	budget := int32(allowance*8) - headerBits
-	rep.Lean = budget < 0
-	s.merge(tick, base, cands, world, &rep)
-	budget -= int32(rep.Removed) * removedBits
-	s.choose(s.scale.estimated(budget))
-
+	b := s.allowance()
+	m := s.merge(tick, bl.view, cands, world, b.lean)
+	c := s.choose(m, s.scale.estimated(b.bits-int32(m.removed)*removedBits))
+	start := len(dst)
+	var v built
+	var p packet
 	for attempt := 0; ; attempt++ {
-		var out []Entry
-		switch {
-		case s.allSent && s.inSlot:
-			// The view merge built, every changed and new entity sent, in
-			// the history's storage.
-			out = s.hist.slot(tick)[:len(s.full)]
-		case s.allSent:
-			// The same, written elsewhere: commit copies it in.
-			out = s.full
-		default:
-			if s.inSlot {
-				// build writes the history's storage: it reads a copy.
-				s.full = append(s.spare[:0], s.full...)
-				s.spare, s.inSlot = s.full, false
-			}
-			out = s.build(tick, world)
+		if !c.all {
+			m = s.setAside(m)
 		}
-		start := len(dst)
-		dst = s.encode(dst, tick, usable, &rep)
-		n := len(dst) - start
-		if n <= s.cfg.PacketCap || attempt == 8 || !s.dropLowest(n-s.cfg.PacketCap) {
-			s.commit(tick, out, n, &rep)
-			return dst, rep
+		v = s.build(tick, world, m, c)
+		dst, p = s.encode(dst[:start], tick, bl, c)
+		over := p.n - s.cfg.PacketCap
+		if over <= 0 || attempt == 8 {
+			break
 		}
-		dst = dst[:start]
+		var dropped bool
+		if c, dropped = s.dropLowest(m, c, over); !dropped {
+			break
+		}
 	}
+	return dst, s.commit(tick, b, m, c, v, p)
 }
 
-func (s *Sender) skip(dst []byte, rep Report) ([]byte, Report) {
-	rep.Skipped = true
+// baseline is the view a packet is encoded against: the newest the client
+// acknowledged, if it is usable.
+type baseline struct {
+	view   []Entry // nil when not usable: the packet is a full view
+	tick   uint32  // the acknowledged tick
+	usable bool
+	// why is SentDelta when usable, else why the packet is a full view.
+	why snapstream.Why
+}
+
+// pickBaseline returns the baseline for a packet of tick: the acknowledged
+// view, usable if the history still holds it, it is at most History ticks
+// old and the ring still holds its oldest value.
+func (s *Sender) pickBaseline(tick uint32) baseline {
+	view, minSrc, ok := s.hist.get(s.acked)
+	b := baseline{view: view, tick: s.acked}
+	b.usable = s.acked != 0 && ok && tick-s.acked <= uint32(s.cfg.History) && (len(view) == 0 || s.sh.Ring.Holds(minSrc))
+	switch {
+	case b.usable:
+		b.why = snapstream.SentDelta
+	case s.acked == 0:
+		b.why = snapstream.FullNoAck
+	default:
+		b.why = snapstream.FullTooOld
+	}
+	if !b.usable {
+		b.view = nil
+	}
+	return b
+}
+
+// fullTooSoon reports whether a full view at tick would follow the last
+// one by less than FullInterval ticks.
+func (s *Sender) fullTooSoon(tick uint32) bool {
+	return s.lastFull != 0 && tick-s.lastFull < uint32(s.cfg.FullInterval)
+}
+
+// skip reports a tick that sends nothing: a full view too soon after the last.
+func (s *Sender) skip(dst []byte, why snapstream.Why) ([]byte, Report) {
 	s.stats.Skipped++
-	return dst, rep
+	return dst, Report{Why: why, Skipped: true}
+}
+
+// budget is what a tick's allowance leaves for entities once the packet's
+// header is paid, in bits the format writes.
+type budget struct {
+	bits int32
+	// lean says the allowance did not cover the header (bits < 0): the
+	// budget is in debt.
+	lean bool
+}
+
+// allowance refills the token bucket for a tick and returns what it
+// allows. A budget short of the header leaves nothing for the optional
+// entities; the Must ones go regardless (choose).
+func (s *Sender) allowance() budget {
+	s.tokens = min(s.tokens+s.perTick, s.perTick)
+	bytes := max(min(s.tokens-float64(s.cfg.Overhead), float64(s.cfg.PacketCap)), 0)
+	bits := int32(bytes*8) - headerBits
+	return budget{bits: bits, lean: bits < 0}
 }
