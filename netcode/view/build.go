@@ -2,12 +2,16 @@ package view
 
 import "github.com/sightline-game/sightline/netcode/snapshot"
 
-// built is the view a packet leaves the client with; its values are in
-// the Shared's current snapshot.
+// built is the view a packet leaves the client with.
 type built struct {
 	// view is in the history's storage for the tick, or elsewhere (the
 	// merge's spare): commit copies it in.
 	view []Entry
+	// values are view's values (the Shared's current snapshot).
+	values *snapshot.Snapshot
+	// changes is how values differ from the baseline's, when merge
+	// listed it (the view is the merged one); else nil.
+	changes *snapshot.Changes
 }
 
 // setAside moves m's view out of the history's storage for the tick, which
@@ -29,12 +33,12 @@ func (s *Sender) setAside(m merged) merged {
 // aside: build writes the history's storage.
 func (s *Sender) build(tick uint32, world *snapshot.Snapshot, m merged, c choice) built {
 	if c.all {
-		return built{view: m.view}
+		return built{view: m.view, values: m.values, changes: m.changes}
 	}
 	ring := s.sh.Ring
 	now, src := cursor{ring: ring}, cursor{ring: ring}
 	now.seek(tick)
-	cur := s.sh.cur
+	cur := m.values
 	cur.Reset()
 	out := s.hist.slot(tick)
 	items := m.items
@@ -60,5 +64,5 @@ func (s *Sender) build(tick uint32, world *snapshot.Snapshot, m merged, c choice
 			copyRow(cur.AppendUnchecked(id), src.snap.Row(int(src.rowOf[e.Slot])))
 		}
 	}
-	return built{view: out}
+	return built{view: out, values: cur}
 }

@@ -54,6 +54,13 @@ func (sh *Shared) sortByRow(cands []Candidate, rows int) []Candidate {
 type merged struct {
 	// view is the view with every changed and new entity sent.
 	view []Entry
+	// values are view's values (the Shared's current snapshot, which
+	// build rewrites).
+	values *snapshot.Snapshot
+	// base is the baseline's values, for a delta (the Shared's base
+	// snapshot), and changes how values differ from them (the Shared's).
+	base    *snapshot.Snapshot
+	changes *snapshot.Changes
 	// inSlot says view is in the history's storage for the tick (else in
 	// the scratch's spare): a view written entry by entry needs it moved
 	// aside (setAside).
@@ -66,6 +73,22 @@ type merged struct {
 	total int64
 	// removed is how many entities of the baseline left the view.
 	removed int
+}
+
+// item is a changed or new entity of the merge of baseline view and
+// candidates: one the budget decides on.
+type item struct {
+	at     int32 // its place in the view merge builds
+	slot   uint16
+	isNew  bool // entering (or afresh in its slot), else changed
+	chosen bool
+	must   bool
+	row    int32   // row in this tick's world
+	src    uint32  // baseline entry's source tick (changed only)
+	cost   int32   // estimated bits if sent
+	key    float32 // what choose orders by: acc, or +Inf for a must
+	acc    float32 // accumulated priority
+	since  uint32  // tick it began waiting
 }
 
 // merge walks the baseline view, the candidates and the waiting entities
@@ -115,7 +138,7 @@ func (s *Sender) merge(tick uint32, base []Entry, cands []Candidate, world *snap
 	items := s.changes(tick, base, baseOf, cands, &src)
 	order, total := s.settle(tick, items, baseOf, cands, lean)
 	s.items, s.order = items, order // kept for their room
-	return merged{view: out, inSlot: inSlot, items: items, order: order, total: total, removed: len(chg.Removed)}
+	return merged{view: out, values: cur, base: bs, changes: chg, inSlot: inSlot, items: items, order: order, total: total, removed: len(chg.Removed)}
 }
 
 // place writes each candidate as sent this tick: its entry in the view, its

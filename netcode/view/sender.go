@@ -143,22 +143,6 @@ type SenderStats struct {
 	newest      uint32
 }
 
-// item is a changed or new entity of the merge of baseline view and
-// candidates: one the budget decides on.
-type item struct {
-	at     int32 // its place in the view merge builds
-	slot   uint16
-	isNew  bool // entering (or afresh in its slot), else changed
-	chosen bool
-	must   bool
-	row    int32   // row in this tick's world
-	src    uint32  // baseline entry's source tick (changed only)
-	cost   int32   // estimated bits if sent
-	key    float32 // what choose orders by: acc, or +Inf for a must
-	acc    float32 // accumulated priority
-	since  uint32  // tick it began waiting
-}
-
 // waiter is an entity left waiting by the last packet: its slot, the tick
 // it began waiting and the priority it has accumulated since.
 type waiter struct {
@@ -168,18 +152,25 @@ type waiter struct {
 }
 
 // Sender builds and encodes one client's views. Not safe for concurrent use.
+//
+// It holds only what lasts from one tick to the next: the client's view
+// history and acknowledgement, the token bucket, the entities waiting with
+// their accumulated priorities, the cost scale, the counters, and scratch
+// space reused every tick. What one tick decides goes from phase to phase
+// of Append as values (see Append).
 type Sender struct {
 	cfg      Config
 	sh       *Shared
 	hist     ViewHistory
 	acked    uint32
-	lastFull uint32
-	tokens   float64
+	lastFull uint32  // tick of the last full view sent
+	tokens   float64 // the token bucket, in bytes
 	perTick  float64
 	maxAge   uint32 // a deferred value older than this is sent regardless
 
 	// waiting holds, in slot order, the entities the last packet left
-	// waiting; merge walks it beside the candidates.
+	// waiting; merge walks it beside the candidates, and commit writes
+	// the next list in nextW and swaps the two.
 	waiting []waiter
 	nextW   []waiter
 	*scratch
@@ -254,6 +245,12 @@ func (st *SenderStats) lastTick() uint32 { return st.newest }
 // else goes. What a packet costs beyond the tick's allowance is a debt paid
 // from the next ticks' allowances; while the budget is in debt the packets
 // are Lean.
+//
+// Append is the sender's pipeline, each phase handing the next its result:
+// the baseline to encode against, the tick's budget, the merge of baseline
+// and candidates, the choice of what the budget sends, the view built of
+// that choice, the packet encoded (rebuilt with less while over the cap),
+// and the commit that records them and makes the report.
 func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Report) {
 	world := s.sh.Ring.At(tick)
 	cands = s.sh.sortByRow(cands, world.Len())
@@ -263,16 +260,17 @@ func (s *Sender) Append(dst []byte, tick uint32, cands []Candidate) ([]byte, Rep
 	}
 	b := s.allowance()
 	m := s.merge(tick, bl.view, cands, world, b.lean)
+	// The removals are paid before any entity.
 	c := s.choose(m, s.scale.estimated(b.bits-int32(m.removed)*removedBits))
 	start := len(dst)
 	var v built
 	var p packet
 	for attempt := 0; ; attempt++ {
 		if !c.all {
-			m = s.setAside(m)
+			m = s.setAside(m) // build writes where m's view may be
 		}
 		v = s.build(tick, world, m, c)
-		dst, p = s.encode(dst[:start], tick, bl, c)
+		dst, p = s.encode(dst[:start], tick, bl, m.base, v)
 		over := p.n - s.cfg.PacketCap
 		if over <= 0 || attempt == 8 {
 			break
