@@ -26,8 +26,8 @@ func (s *Sender) setAside(m merged) merged {
 }
 
 // build returns the view the packet of tick leaves the client with, as c
-// chose of m, and writes its values into the Shared's current snapshot:
-// the merged view, less the new entities not sent, the changed ones not
+// chose of m, and writes its values over m's (the Shared's current
+// snapshot): the merged view, less the new entities not sent, the changed ones not
 // sent keeping their baseline value. When c chose everything, that is the
 // merged view, whose values merge wrote. Otherwise m's view must be set
 // aside: build writes the history's storage.

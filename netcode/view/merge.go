@@ -96,8 +96,9 @@ type item struct {
 // sent (and writes its values in the Shared's current snapshot), an item
 // for each changed or new entity with their total cost, and, when the
 // packet is a delta, writes the baseline's values in the Shared's base
-// snapshot and how the two differ (the Shared's changes). Lean says the
-// budget is in debt: no entity is sent for its age alone.
+// snapshot and how the two differ (the Shared's changes). lean says the
+// budget is in debt: then no entity goes for its age alone (settle).
+//
 // An unchanged entity costs no item: one whose row held its value since
 // the baseline's tick (the ring says so) needs no look-up of that value.
 //
