@@ -25,6 +25,32 @@
 // (snapstream.ChangesAppender, which package delta's Codec is) instead of
 // having it compare the two views again; the packet is the same.
 //
+// Sender.Append runs as a pipeline of phases, each taking what the ones
+// before it returned and returning a small value of its own; only what lasts
+// from tick to tick (the view history, the acknowledgement, the token bucket,
+// the waiting entities and their accumulated priorities, the cost scale,
+// reused scratch space) stays on the Sender:
+//
+//   - pickBaseline: the acknowledged view, if usable, and why the packet is
+//     otherwise a full view (a baseline);
+//   - allowance: the tick's bits once the header is paid, and whether the
+//     budget is in debt (a budget);
+//   - merge: the view as if every change is sent, with its values, the
+//     baseline's values and the list of changes, and an item per changed or
+//     new entity with its cost and accumulated priority (merged);
+//   - choose: which items the budget sends, highest priority first (the
+//     items marked, and a choice saying whether all go);
+//   - build: the view that choice leaves the client with, and its values
+//     (built);
+//   - encode: the packet, a delta against the baseline or a full view (a
+//     packet); while it is over the cap, dropLowest takes the least
+//     wanted out of the choice and build and encode go again;
+//   - commit: records the built view, carries over what waits, pays the
+//     packet from the bucket and returns the Report.
+//
+// The values' slices and snapshots are the Sender's (or its Shared's)
+// scratch, passed by reference: a tick allocates nothing.
+//
 // The budget has a floor, MinRate: the packet header and the player's own
 // entity at its largest, every tick. Both go every tick whatever the budget
 // holds (a packet that costs more than the tick's allowance is a debt the

@@ -91,6 +91,7 @@ func TestChooseMatchesSortedRule(t *testing.T) {
 	fitted, bound := 0, 0
 	for round := range 2000 {
 		s := &Sender{scratch: &scratch{}}
+		var m merged
 		n := rng.IntN(60)
 		for k := range n {
 			it := item{at: int32(k), slot: uint16(k), isNew: rng.IntN(2) == 0, cost: int32(1 + rng.IntN(90)), must: rng.IntN(15) == 0}
@@ -99,27 +100,27 @@ func TestChooseMatchesSortedRule(t *testing.T) {
 			} else {
 				it.key = float32(rng.IntN(8)) * 0.5
 			}
-			s.order = append(s.order, int32(k))
-			s.total += int64(it.cost)
-			s.items = append(s.items, it)
+			m.order = append(m.order, int32(k))
+			m.total += int64(it.cost)
+			m.items = append(m.items, it)
 		}
 		budget := int32(rng.IntN(2500)) - 200
-		wantChosen, wantOrder := oldChoose(s.items, budget)
-		s.choose(budget)
-		if s.sorted {
+		wantChosen, wantOrder := oldChoose(m.items, budget)
+		c := s.choose(m, budget)
+		if c.sorted {
 			bound++
 		} else {
 			fitted++
 		}
-		for k, it := range s.items {
+		for k, it := range m.items {
 			if it.chosen != wantChosen[k] {
 				t.Fatalf("round %d (budget %d, %d items): item %d chosen %v, the rule says %v", round, budget, n, k, it.chosen, wantChosen[k])
 			}
 		}
 		excess := rng.IntN(40)
-		s.dropLowest(excess)
-		if !slices.Equal(s.order, wantOrder) {
-			t.Fatalf("round %d: order %v, the rule's %v", round, s.order, wantOrder)
+		s.dropLowest(m, c, excess)
+		if !slices.Equal(m.order, wantOrder) {
+			t.Fatalf("round %d: order %v, the rule's %v", round, m.order, wantOrder)
 		}
 	}
 	if fitted < 100 || bound < 100 {
