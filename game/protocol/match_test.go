@@ -232,20 +232,20 @@ func TestMatchEvents(t *testing.T) {
 		step()
 		// Each body must read back into values that encode as it.
 		m.TakeEvents(func(k events.Kind, body []byte) {
-			if err := events.ValidateBody(k, body); err != nil {
+			if err := ValidateEventBody(k, body); err != nil {
 				t.Fatalf("%v body %x: %v", k, body, err)
 			}
 			kinds[k]++
 			var e arena.Event
 			switch k {
-			case events.KindHit:
-				h, _ := events.ParseHit(body)
+			case KindHit:
+				h, _ := ParseHit(body)
 				e = arena.Event{Kind: arena.EventHit, Hit: arena.Hit{Attacker: arena.PlayerID(h.Attacker), Target: arena.PlayerID(h.Target), Damage: int(h.Damage)}}
-			case events.KindKill:
-				k, _ := events.ParseKill(body)
+			case KindKill:
+				k, _ := ParseKill(body)
 				e = arena.Event{Kind: arena.EventKill, Kill: arena.Kill{Killer: arena.PlayerID(k.Killer), Victim: arena.PlayerID(k.Victim), Weapon: arena.Weapon(k.Weapon)}}
-			case events.KindRoundOver:
-				r, _ := events.ParseRoundOver(body)
+			case KindRoundOver:
+				r, _ := ParseRoundOver(body)
 				e = arena.Event{Kind: arena.EventRoundOver, RoundOver: arena.RoundOver{Round: r.Round, Winner: arena.PlayerID(r.Winner)}}
 			default:
 				t.Fatalf("event kind %v", k)
@@ -256,7 +256,7 @@ func TestMatchEvents(t *testing.T) {
 			}
 		})
 	}
-	if kinds[events.KindHit] == 0 || kinds[events.KindKill] == 0 || kinds[events.KindRoundOver] != 1 {
+	if kinds[KindHit] == 0 || kinds[KindKill] == 0 || kinds[KindRoundOver] != 1 {
 		t.Fatalf("events sent: %v", kinds)
 	}
 	if _, _, ok := AppendEvent(nil, arena.Event{}); ok {

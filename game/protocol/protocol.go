@@ -2,8 +2,9 @@
 // the arena's state becomes bytes and back. It owns the wire: the snapshot
 // schema and the quantizing of entities into it ([Fill]), the encoding of
 // an input ([AppendInput], [ParseInput]), of the records
-// ([AppendRecordPayload] and the Parse functions), of the events
-// ([AppendEvent]) and of the welcome, and [Match], the arena as the match
+// ([AppendRecordPayload] and the Parse functions), of the events (their
+// kinds, their bodies, [ValidateEventBody] for both ends' event streams, and
+// [AppendEvent]) and of the welcome, [CleanChat] for what players type, and [Match], the arena as the match
 // server drives it. Both ends build their sessions from [Session].
 //
 // The arena (game/arena) is a plain simulation that knows no bytes; this

@@ -70,7 +70,7 @@ func TestArenaEventsAndRecordsUnderLoss(t *testing.T) {
 		m.clients = append(m.clients, c)
 		brains[i] = brain.New(uint64(i))
 		c.OnEvent(func(e events.Event) {
-			if e.Kind == events.KindKill {
+			if e.Kind == protocol.KindKill {
 				kills[i] = append(kills[i], fmt.Sprintf("%d:%x", e.Tick, e.Body))
 			}
 		})
