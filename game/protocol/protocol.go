@@ -4,8 +4,10 @@
 // an input ([AppendInput], [ParseInput]), of the records
 // ([AppendRecordPayload] and the Parse functions), of the events (their
 // kinds, their bodies, [ValidateEventBody] for both ends' event streams, and
-// [AppendEvent]) and of the welcome, [CleanChat] for what players type, and [Match], the arena as the match
-// server drives it. Both ends build their sessions from [Session].
+// [AppendEvent]) and of the welcome, and [CleanChat] for what players type.
+// Both ends build their sessions from [Session]. What only the server
+// decides (the match it drives, what each player is sent first) is in
+// game/server.
 //
 // The arena (game/arena) is a plain simulation that knows no bytes; this
 // package imports it, never the reverse.

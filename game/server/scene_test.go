@@ -24,7 +24,7 @@ import (
 type scene struct {
 	t     *testing.T
 	m     *match
-	world *protocol.Match
+	world *server.Match
 	ps    []*actor
 }
 
