@@ -17,6 +17,7 @@ import (
 	"github.com/sightline-game/sightline/netcode/bitpack"
 	"github.com/sightline-game/sightline/netcode/delta"
 	"github.com/sightline-game/sightline/netcode/events"
+	"github.com/sightline-game/sightline/netcode/serversession"
 	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 	"github.com/sightline-game/sightline/netcode/snapstream"
@@ -509,7 +510,7 @@ func TestWireInputSequences(t *testing.T) {
 		t.Fatalf("second input datagram: % x", second)
 	}
 
-	srv := session.NewServerSession(wireSession())
+	srv := serversession.New(wireSession())
 	var applied []uint32
 	apply := func(seq uint32, _ []byte) { applied = append(applied, seq) }
 	for _, tc := range []struct {
