@@ -36,6 +36,7 @@ import (
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/settings"
 	"github.com/sightline-game/sightline/netcode/transport/browser"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
@@ -73,7 +74,7 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	mark(page, "signallingMs")
 	page.Set("match", match)
-	conn, err := browser.Dial(ctx, client.SignalURL(origin, match), browser.Config{Logger: log})
+	conn, err := browser.Dial(ctx, client.SignalURL(origin, match), browser.Config{Version: protocol.Version, Logger: log})
 	cancel()
 	if err != nil {
 		fail(page, fmt.Sprintf("could not join the match: %v", err))

@@ -97,6 +97,7 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 		return err
 	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
+		Version: protocol.Version,
 		UDPPort: cfg.udpPort, IncludeLoopback: true, MaxSessions: cfg.maxClients, Logger: log,
 	})
 	if err != nil {

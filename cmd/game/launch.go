@@ -65,7 +65,7 @@ func (l *launcher) close() {
 // called match, if not empty) and returns the game that plays it.
 func (l *launcher) join(ctx context.Context, url, match string) (*desktop.Game, error) {
 	url = strings.TrimSuffix(url, "/")
-	conn, err := webrtc.Dial(ctx, client.SignalURL(url, match), webrtc.DialConfig{IncludeLoopback: true, Logger: l.log})
+	conn, err := webrtc.Dial(ctx, client.SignalURL(url, match), webrtc.DialConfig{Version: protocol.Version, IncludeLoopback: true, Logger: l.log})
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 	"golang.org/x/time/rate"
@@ -140,6 +141,7 @@ func runTrial(parent context.Context, o capacityOptions, n int, limit time.Durat
 	}
 	quiet := slog.New(slog.DiscardHandler)
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
+		Version: protocol.Version,
 		UDPHost: "127.0.0.1", IncludeLoopback: true, MaxSessions: n * o.People, MaxConnecting: 64, Logger: quiet,
 		OfferRate: rate.Inf,
 		Route: func(r *http.Request, live func(string) int) (string, error) {

@@ -24,6 +24,7 @@ import (
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
 	"github.com/sightline-game/sightline/game/desktop/touch"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/game/web"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
@@ -451,7 +452,7 @@ func startWatchedServer(t *testing.T, webDir string) *watchedServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rtc, err := webrtc.NewServer(webrtc.ServerConfig{UDPHost: "127.0.0.1", IncludeLoopback: true, MaxSessions: 4, Logger: log})
+	rtc, err := webrtc.NewServer(webrtc.ServerConfig{Version: protocol.Version, UDPHost: "127.0.0.1", IncludeLoopback: true, MaxSessions: 4, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
