@@ -55,7 +55,7 @@ func host(ctx context.Context, log *slog.Logger, cfg hostConfig) (*match, error)
 	}
 	srv, err := server.New(server.Config{
 		TickRate: protocol.DefaultTickRate, MaxClients: cfg.maxClients + cfg.bots + 1, Logger: log,
-	}, protocol.NewMatch(world))
+	}, server.NewMatch(world))
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +97,7 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 		return err
 	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
+		Version: protocol.Version,
 		UDPPort: cfg.udpPort, IncludeLoopback: true, MaxSessions: cfg.maxClients, Logger: log,
 	})
 	if err != nil {

@@ -129,7 +129,7 @@ func runTrial(parent context.Context, o capacityOptions, n int, limit time.Durat
 		if err != nil {
 			return fail(err)
 		}
-		srv, err := server.New(server.Config{TickRate: o.TickRate, MaxClients: o.Players, Verify: true}, protocol.NewMatch(w))
+		srv, err := server.New(server.Config{TickRate: o.TickRate, MaxClients: o.Players, Verify: true}, server.NewMatch(w))
 		if err != nil {
 			return fail(err)
 		}
@@ -141,6 +141,7 @@ func runTrial(parent context.Context, o capacityOptions, n int, limit time.Durat
 	}
 	quiet := slog.New(slog.DiscardHandler)
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
+		Version: protocol.Version,
 		UDPHost: "127.0.0.1", IncludeLoopback: true, MaxSessions: n * o.People, MaxConnecting: 64, Logger: quiet,
 		OfferRate: rate.Inf,
 		Route: func(r *http.Request, live func(string) int) (string, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/duel"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
@@ -38,7 +39,7 @@ func runDuel(ctx context.Context, o options, seed uint64, cover bool) (duelResul
 	var conds []*conditioner.Conn
 	for i, name := range []string{"aimer", "strafer"} {
 		dialCtx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
-		conn, err := webrtc.Dial(dialCtx, client.SignalURL(o.URL, ""), webrtc.DialConfig{Logger: o.Logger})
+		conn, err := webrtc.Dial(dialCtx, client.SignalURL(o.URL, ""), webrtc.DialConfig{Version: protocol.Version, Logger: o.Logger})
 		cancel()
 		if err != nil {
 			return out, fmt.Errorf("connect the %s to %s: %w", name, o.URL, err)

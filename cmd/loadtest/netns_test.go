@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -334,7 +335,7 @@ func TestNetnsHelperProcess(t *testing.T) {
 	}
 
 	rec := &netnsAnswerRecorder{next: http.DefaultTransport}
-	conn, err := webrtc.Dial(ctx, base+client.SignalPath, webrtc.DialConfig{HTTPClient: &http.Client{Transport: rec}})
+	conn, err := webrtc.Dial(ctx, base+client.SignalPath, webrtc.DialConfig{Version: protocol.Version, HTTPClient: &http.Client{Transport: rec}})
 	if err != nil {
 		var answer []byte
 		if b := rec.body.Load(); b != nil {

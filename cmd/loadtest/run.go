@@ -11,6 +11,7 @@ import (
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/linksim"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
@@ -183,7 +184,8 @@ func play(ctx context.Context, o options, seed uint64) one {
 	defer cancel()
 	start := time.Now()
 	conn, err := webrtc.Dial(dialCtx, client.SignalURL(o.URL, out.match), webrtc.DialConfig{
-		Logger: o.Logger,
+		Version: protocol.Version,
+		Logger:  o.Logger,
 		OnRetryLater: func(wait time.Duration, _ error) {
 			out.waited += wait
 			out.retries++

@@ -161,6 +161,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		log.Info("agones: GameServer", "name", gs.ObjectMeta.Name, "state", gs.Status.State, "address", gs.Status.Address, "udp_port", gamePort)
 	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
+		Version: protocol.Version,
 		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients * o.matches, Logger: log,
 		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst, PublicIPs: publicIPs,
 		Route: func(r *http.Request, live func(string) int) (string, error) { return route(host, r, live) },

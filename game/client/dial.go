@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
@@ -23,6 +24,7 @@ func Connect(ctx context.Context, baseURL string, cfg ConnectConfig) (transport.
 // Dial connects a headless client to the match server at baseURL over
 // WebRTC with dial's transport options and returns it with its channels
 // open. With cfg.Match set it joins that match of the server (SignalURL).
+// Its offer speaks protocol.Version unless dial.Version says otherwise.
 func Dial(ctx context.Context, baseURL string, cfg Config, dial webrtc.DialConfig) (*Client, error) {
 	if dial.Logger == nil {
 		dial.Logger = cfg.Logger
@@ -36,6 +38,9 @@ func Dial(ctx context.Context, baseURL string, cfg Config, dial webrtc.DialConfi
 
 func connect(ctx context.Context, baseURL, match string, dial webrtc.DialConfig) (transport.Conn, error) {
 	baseURL = strings.TrimSuffix(baseURL, "/")
+	if dial.Version == 0 {
+		dial.Version = protocol.Version
+	}
 	conn, err := webrtc.Dial(ctx, SignalURL(baseURL, match), dial)
 	if err != nil {
 		return nil, fmt.Errorf("client: connect to %s: %w", baseURL, err)

@@ -2,9 +2,12 @@
 // the arena's state becomes bytes and back. It owns the wire: the snapshot
 // schema and the quantizing of entities into it ([Fill]), the encoding of
 // an input ([AppendInput], [ParseInput]), of the records
-// ([AppendRecordPayload] and the Parse functions), of the events
-// ([AppendEvent]) and of the welcome, and [Match], the arena as the match
-// server drives it. Both ends build their sessions from [Session].
+// ([AppendRecordPayload] and the Parse functions), of the events (their
+// kinds, their bodies, [ValidateEventBody] for both ends' event streams, and
+// [AppendEvent]) and of the welcome, and [CleanChat] for what players type.
+// Both ends build their sessions from [Session]. What only the server
+// decides (the match it drives, what each player is sent first) is in
+// game/server.
 //
 // The arena (game/arena) is a plain simulation that knows no bytes; this
 // package imports it, never the reverse.
@@ -17,6 +20,20 @@ import (
 	"github.com/sightline-game/sightline/netcode/snapshot"
 	"github.com/sightline-game/sightline/netcode/snapstream"
 )
+
+// Version is the version of this protocol (docs/PROTOCOL.md) an offer
+// speaks: clients name it in their offers (webrtc.DialConfig.Version,
+// browser.Config.Version) and servers refuse an offer of another version
+// with 400 (webrtc.ServerConfig.Version).
+// Version 2: the arena's state field grew to 4 bits (the spawn shield).
+// Version 3: the clock record names the next round's start (the
+// intermission), the score record carries accuracy, pickups have kinds 1
+// and 2 (spread gun, power-up), and the loadout record is new.
+// Version 4: snapshot deltas code changed fields against a prediction with
+// trained prefix codes, masks by a trained code, and sets by Rice codes.
+// Version 5: an input says what the client was drawing (its view: two
+// ticks and the fraction between them), and shots are judged by it.
+const Version = 5
 
 // DefaultTickRate is the server's simulation and snapshot rate in Hz.
 const DefaultTickRate = 30

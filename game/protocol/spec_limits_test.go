@@ -78,7 +78,7 @@ func TestSpecLimits(t *testing.T) {
 		t.Fatalf("datagram limits differ: snapshots %d, events %d, records %d", protocol.DatagramLimit, events.DefaultMaxDatagram, replica.DefaultMaxDatagram)
 	}
 	code := map[string]string{
-		"protocol version":                                                fmt.Sprint(datachan.ProtocolVersion),
+		"protocol version":                                                fmt.Sprint(protocol.Version),
 		"offer body, at most":                                             bytesOf(webrtc.DefaultMaxBodyBytes),
 		"offers a second from one address":                                fmt.Sprint(float64(webrtc.DefaultOfferRate)),
 		"offers at once from one address (burst)":                         fmt.Sprint(webrtc.DefaultOfferBurst),
@@ -99,9 +99,9 @@ func TestSpecLimits(t *testing.T) {
 		"first resend of a record":                                        msOf(replica.DefaultResendAfter),
 		"longest wait between resends of a record":                        msOf(replica.DefaultMaxResendAfter),
 		"player name in a score record, at most":                          bytesOf(arena.MaxNameBytes),
-		"name in a join body, at most":                                    bytesOf(events.MaxNameBytes),
-		"chat text, at most":                                              bytesOf(events.MaxChatBytes),
-		"characters of a name or chat line the server keeps, at most":     fmt.Sprint(events.MaxChatRunes),
+		"name in a join body, at most":                                    bytesOf(protocol.MaxJoinNameBytes),
+		"chat text, at most":                                              bytesOf(protocol.MaxChatBytes),
+		"characters of a name or chat line the server keeps, at most":     fmt.Sprint(protocol.MaxChatRunes),
 		"event body, at most":                                             bytesOf(events.MaxBody),
 		"events a receiver holds ahead of the next due":                   fmt.Sprint(events.DefaultWindow),
 		"events the server queues for a client, at most":                  fmt.Sprint(events.DefaultMaxQueued),

@@ -13,7 +13,6 @@ import (
 
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/netcode/bitpack"
-	"github.com/sightline-game/sightline/netcode/transport/datachan"
 )
 
 // specPath is the protocol's specification, which these tests hold to the
@@ -175,7 +174,7 @@ func TestSpecVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(b)
-	want := strconv.Itoa(datachan.ProtocolVersion)
+	want := strconv.Itoa(Version)
 	for _, re := range []*regexp.Regexp{
 		regexp.MustCompile(`Protocol version: \*\*(\d+)\*\*`),
 		regexp.MustCompile(`"version": ?(\d+)`),

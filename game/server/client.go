@@ -6,6 +6,7 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/interest"
+	"github.com/sightline-game/sightline/netcode/serversession"
 	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/view"
@@ -15,7 +16,7 @@ import (
 type client struct {
 	id        PlayerID
 	conn      transport.Conn
-	sess      *session.ServerSession
+	sess      *serversession.Session
 	views     *view.Sender
 	area      *interest.Area
 	members   []int32
@@ -50,7 +51,7 @@ type client struct {
 }
 
 func newClient(id PlayerID, conn transport.Conn, cfg session.Config, vs *view.Sender, area *interest.Area, w World, now time.Time, timeout time.Duration) *client {
-	c := &client{id: id, conn: conn, sess: session.NewViewSession(cfg, vs), views: vs, area: area, joined: now, lastHeard: now, world: w}
+	c := &client{id: id, conn: conn, sess: serversession.NewView(cfg, vs), views: vs, area: area, joined: now, lastHeard: now, world: w}
 	c.st = newStreams(timeout)
 	c.onMessage = c.message
 	c.onInput = c.input

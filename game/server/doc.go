@@ -5,7 +5,7 @@
 //
 // Where one tick goes: Server.Step (tick.go). Clients arrive as
 // transport.Conn values from any transport (WebRTC, or the in-memory pair in
-// tests) through Add; each gets a session.ServerSession. A client that stays
+// tests) through Add; each gets a serversession.Session. A client that stays
 // silent for Config.Timeout is dropped and its resources freed; one that
 // reconnects arrives as a new connection and starts a new epoch.
 package server

@@ -97,6 +97,7 @@ func TestMalformedDatagramsOverRealWebRTC(t *testing.T) {
 	defer cancel()
 	vdial := dial
 	vdial.HTTPClient = m.http
+	vdial.Version = protocol.Version
 	conn, err := webrtc.Dial(ctx, strings.TrimSuffix(m.url, "/")+client.SignalPath, vdial)
 	if err != nil {
 		t.Fatal(err)

@@ -40,6 +40,9 @@ func startRTCMatch(t *testing.T, rtcCfg webrtc.ServerConfig, cfg server.Config) 
 // passed through wrap (if not nil) before the match adds it.
 func startWrappedRTCMatch(t *testing.T, rtcCfg webrtc.ServerConfig, cfg server.Config, wrap func(transport.Conn) transport.Conn) *rtcMatch {
 	t.Helper()
+	if rtcCfg.Version == 0 {
+		rtcCfg.Version = protocol.Version
+	}
 	rtc, err := webrtc.NewServer(rtcCfg)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -17,7 +18,7 @@ import (
 // itself: 405 with the body "method not allowed" (docs/PROTOCOL.md §1),
 // not the mux's own wording.
 func TestMountAnswersWrongMethods(t *testing.T) {
-	rtc, err := webrtc.NewServer(webrtc.ServerConfig{UDPHost: "127.0.0.1", IncludeLoopback: true, Logger: slog.New(slog.DiscardHandler)})
+	rtc, err := webrtc.NewServer(webrtc.ServerConfig{Version: protocol.Version, UDPHost: "127.0.0.1", IncludeLoopback: true, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

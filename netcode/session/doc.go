@@ -1,8 +1,10 @@
-// Package session is one client's connection as the netcode sees it, on
-// both ends: the server's ServerSession encodes that client's snapshots
-// against its acknowledged baseline and takes its inputs and acks; the
-// client's ClientSession decodes snapshots, checks them against the server's
-// hash when asked, and sends inputs that carry its newest decoded tick.
+// Package session is one client's connection as the netcode sees it: the
+// Config both ends agree on, the framing of the two datagrams, and the
+// client's ClientSession, which decodes snapshots, checks them against the
+// server's hash when asked, and sends inputs that carry its newest decoded
+// tick. The server's end, which encodes that client's snapshots against its
+// acknowledged baseline and takes its inputs and acks, is
+// netcode/serversession.
 //
 // Two small messages frame the traffic:
 //

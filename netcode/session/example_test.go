@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sightline-game/sightline/netcode/delta"
+	"github.com/sightline-game/sightline/netcode/serversession"
 	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 	"github.com/sightline-game/sightline/netcode/snapstream"
@@ -22,7 +23,7 @@ func Example() {
 		Format:    func(s *snapshot.Schema) snapstream.Format { return delta.MustCodec(s) },
 		InputSize: 2, // say: move x, move y
 	}
-	server := session.NewServerSession(cfg)
+	server := serversession.New(cfg)
 	client := session.NewClientSession(cfg, true)
 
 	x := uint32(100)

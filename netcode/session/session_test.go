@@ -1,18 +1,20 @@
-package session
+package session_test
 
 import (
 	"errors"
 	"testing"
 
 	"github.com/sightline-game/sightline/netcode/delta"
+	"github.com/sightline-game/sightline/netcode/serversession"
+	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 	"github.com/sightline-game/sightline/netcode/snapstream"
 )
 
 var schema = snapshot.MustSchema(6, 2, 0, snapshot.Field{Name: "x", Bits: 12}, snapshot.Field{Name: "y", Bits: 12})
 
-func config() Config {
-	return Config{
+func config() session.Config {
+	return session.Config{
 		Schema:    schema,
 		Format:    func(s *snapshot.Schema) snapstream.Format { return delta.MustCodec(s) },
 		History:   8,
@@ -30,8 +32,8 @@ func worldAt(tick uint32) *snapshot.Snapshot {
 
 func TestInputsArriveOnceInOrderDespiteLoss(t *testing.T) {
 	cfg := config()
-	srv := NewServerSession(cfg)
-	cli := NewClientSession(cfg, false)
+	srv := serversession.New(cfg)
+	cli := session.NewClientSession(cfg, false)
 	var got []uint32
 	apply := func(seq uint32, in []byte) {
 		if in[0] != byte(seq) || in[1] != byte(seq>>8) || in[2] != 0xaa {
@@ -63,8 +65,8 @@ func TestInputsArriveOnceInOrderDespiteLoss(t *testing.T) {
 
 func TestAcksAndVerification(t *testing.T) {
 	cfg := config()
-	srv := NewServerSession(cfg)
-	cli := NewClientSession(cfg, true)
+	srv := serversession.New(cfg)
+	cli := session.NewClientSession(cfg, true)
 	var mism []uint32
 	cli.OnMismatch(func(tick uint32) { mism = append(mism, tick) })
 	srv.HandleInput(cli.AppendAck(nil), nil) // the client speaks first: it wants hashes
@@ -94,11 +96,11 @@ func TestAcksAndVerification(t *testing.T) {
 }
 
 func TestParseInputPacketRejects(t *testing.T) {
-	good := AppendInputPacket(nil, true, 5, 9, 3, []byte{1, 2, 3, 4, 5, 6})
-	if in, err := ParseInputPacket(good, 3); err != nil || in.Count != 2 || in.Ack != 5 || in.NewestSeq != 9 || !in.Verify || in.Input(1)[0] != 4 {
+	good := session.AppendInputPacket(nil, true, 5, 9, 3, []byte{1, 2, 3, 4, 5, 6})
+	if in, err := session.ParseInputPacket(good, 3); err != nil || in.Count != 2 || in.Ack != 5 || in.NewestSeq != 9 || !in.Verify || in.Input(1)[0] != 4 {
 		t.Fatalf("good packet: %+v %v", in, err)
 	}
-	tooMany := AppendInputPacket(nil, false, 0, 100, 1, make([]byte, MaxRedundancy+1))
+	tooMany := session.AppendInputPacket(nil, false, 0, 100, 1, make([]byte, session.MaxRedundancy+1))
 	cases := map[string][]byte{
 		"empty":         nil,
 		"short header":  good[:5],
@@ -106,14 +108,14 @@ func TestParseInputPacketRejects(t *testing.T) {
 		"trailing":      append(append([]byte(nil), good...), 0),
 		"unknown flags": append([]byte{0x80}, good[1:]...),
 		"too many":      tooMany,
-		"seq below n":   AppendInputPacket(nil, false, 0, 1, 3, make([]byte, 6)),
+		"seq below n":   session.AppendInputPacket(nil, false, 0, 1, 3, make([]byte, 6)),
 	}
 	for name, p := range cases {
-		if _, err := ParseInputPacket(p, 3); !errors.Is(err, ErrShort) && !errors.Is(err, ErrMalformed) {
+		if _, err := session.ParseInputPacket(p, 3); !errors.Is(err, session.ErrShort) && !errors.Is(err, session.ErrMalformed) {
 			t.Errorf("%s: err %v", name, err)
 		}
 	}
-	srv := NewServerSession(config())
+	srv := serversession.New(config())
 	srv.HandleInput(good[:len(good)-1], nil)
 	if srv.AckedTick() != 0 || srv.Stats().BadInputPackets != 1 {
 		t.Fatal("a malformed input datagram must change nothing")
@@ -124,25 +126,26 @@ func TestSnapshotHeader(t *testing.T) {
 	for _, c := range []struct {
 		p    []byte
 		want error
-	}{{nil, ErrShort}, {[]byte{1, 0, 0}, ErrShort}, {[]byte{4}, ErrMalformed}} {
-		if _, _, err := ParseSnapshotHeader(c.p); !errors.Is(err, c.want) {
+	}{{nil, session.ErrShort}, {[]byte{1, 0, 0}, session.ErrShort}, {[]byte{4}, session.ErrMalformed}} {
+		if _, _, err := session.ParseSnapshotHeader(c.p); !errors.Is(err, c.want) {
 			t.Errorf("%x: %v, want %v", c.p, err, c.want)
 		}
 	}
-	want := SnapshotHeader{HasHash: true, Hash: 0xdeadbeef, HasInput: true, InputSeq: 300}
-	h, rest, err := ParseSnapshotHeader(append(AppendSnapshotHeader(nil, want), 7))
+	want := session.SnapshotHeader{HasHash: true, Hash: 0xdeadbeef, HasInput: true, InputSeq: 300}
+	h, rest, err := session.ParseSnapshotHeader(append(session.AppendSnapshotHeader(nil, want), 7))
 	if err != nil || h != want || len(rest) != 1 || rest[0] != 7 {
 		t.Fatalf("%+v %x %v", h, rest, err)
 	}
-	if _, _, err := ParseSnapshotHeader([]byte{flagInput, 0x80}); !errors.Is(err, ErrMalformed) {
+	const flagInput = 1 << 1 // an input sequence number follows
+	if _, _, err := session.ParseSnapshotHeader([]byte{flagInput, 0x80}); !errors.Is(err, session.ErrMalformed) {
 		t.Fatalf("cut uvarint: %v", err)
 	}
 }
 
 func TestSteadyStateAllocatesNothing(t *testing.T) {
 	cfg := config()
-	srv := NewServerSession(cfg)
-	cli := NewClientSession(cfg, true)
+	srv := serversession.New(cfg)
+	cli := session.NewClientSession(cfg, true)
 	views := []*snapshot.Snapshot{worldAt(1), worldAt(2), worldAt(3)}
 	buf := make([]byte, 0, 2048)
 	in := []byte{1, 2, 3}
@@ -166,9 +169,9 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 }
 
 func FuzzParseInputPacket(f *testing.F) {
-	f.Add(AppendInputPacket(nil, true, 5, 9, 3, []byte{1, 2, 3, 4, 5, 6}))
+	f.Add(session.AppendInputPacket(nil, true, 5, 9, 3, []byte{1, 2, 3, 4, 5, 6}))
 	f.Fuzz(func(t *testing.T, p []byte) {
-		in, err := ParseInputPacket(p, 3)
+		in, err := session.ParseInputPacket(p, 3)
 		if err != nil {
 			return
 		}
@@ -176,7 +179,7 @@ func FuzzParseInputPacket(f *testing.F) {
 		for i := range in.Count {
 			inputs = append(inputs, in.Input(i)...)
 		}
-		if q := AppendInputPacket(nil, in.Verify, in.Ack, in.NewestSeq, 3, inputs); string(q) != string(p) {
+		if q := session.AppendInputPacket(nil, in.Verify, in.Ack, in.NewestSeq, 3, inputs); string(q) != string(p) {
 			t.Fatalf("re-encoded %x, want %x", q, p)
 		}
 	})
@@ -184,23 +187,23 @@ func FuzzParseInputPacket(f *testing.F) {
 
 func FuzzHandleSnapshot(f *testing.F) {
 	cfg := config()
-	srv := NewServerSession(cfg)
-	srv.HandleInput(AppendInputPacket(nil, true, 0, 0, 3, nil), nil)
+	srv := serversession.New(cfg)
+	srv.HandleInput(session.AppendInputPacket(nil, true, 0, 0, 3, nil), nil)
 	for tick := uint32(1); tick <= 3; tick++ {
 		p, _ := srv.AppendSnapshot(nil, tick, worldAt(tick))
 		f.Add(p)
-		srv.HandleInput(AppendInputPacket(nil, true, tick, 0, 3, nil), nil)
+		srv.HandleInput(session.AppendInputPacket(nil, true, tick, 0, 3, nil), nil)
 	}
 	f.Fuzz(func(t *testing.T, p []byte) {
-		cli := NewClientSession(cfg, true)
+		cli := session.NewClientSession(cfg, true)
 		for tick := uint32(1); tick <= 2; tick++ {
-			q, _ := NewServerSession(cfg).AppendSnapshot(nil, tick, worldAt(tick))
+			q, _ := serversession.New(cfg).AppendSnapshot(nil, tick, worldAt(tick))
 			if _, err := cli.HandleSnapshot(q); err != nil {
 				t.Fatal(err)
 			}
 		}
 		before := cli.Stats()
-		if _, err := cli.HandleSnapshot(p); err != nil && !errors.Is(err, ErrDesync) {
+		if _, err := cli.HandleSnapshot(p); err != nil && !errors.Is(err, session.ErrDesync) {
 			if n, _ := cli.Newest(); n != 2 {
 				t.Fatalf("rejected datagram moved newest to %d", n)
 			}
@@ -214,8 +217,8 @@ func FuzzHandleSnapshot(f *testing.F) {
 
 func TestAppliedInputReachesTheClient(t *testing.T) {
 	cfg := config()
-	srv := NewServerSession(cfg)
-	cli := NewClientSession(cfg, false)
+	srv := serversession.New(cfg)
+	cli := session.NewClientSession(cfg, false)
 	for tick := uint32(1); tick <= 5; tick++ {
 		srv.HandleInput(cli.AppendInput(nil, []byte{1, 2, 3}), nil)
 		if tick >= 3 {

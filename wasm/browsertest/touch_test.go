@@ -413,7 +413,7 @@ type watchedServer struct {
 // watchedWorld is the match as the server runs it, keeping a copy of what
 // the test reads after each Step (the server steps it on its own goroutine).
 type watchedWorld struct {
-	*protocol.Match
+	*server.Match
 
 	mu      sync.Mutex
 	order   []arena.PlayerID // in the order they joined
@@ -447,12 +447,12 @@ func startWatchedServer(t *testing.T, webDir string) *watchedServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &watchedWorld{Match: protocol.NewMatch(aw), players: map[arena.PlayerID]arena.PlayerInfo{}}
+	w := &watchedWorld{Match: server.NewMatch(aw), players: map[arena.PlayerID]arena.PlayerInfo{}}
 	match, err := server.New(server.Config{MaxClients: 4, Verify: true, Logger: log}, w)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rtc, err := webrtc.NewServer(webrtc.ServerConfig{UDPHost: "127.0.0.1", IncludeLoopback: true, MaxSessions: 4, Logger: log})
+	rtc, err := webrtc.NewServer(webrtc.ServerConfig{Version: protocol.Version, UDPHost: "127.0.0.1", IncludeLoopback: true, MaxSessions: 4, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
@@ -80,7 +81,7 @@ func TestBrowserTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rtc, err := webrtc.NewServer(webrtc.ServerConfig{UDPHost: "127.0.0.1", IncludeLoopback: true})
+	rtc, err := webrtc.NewServer(webrtc.ServerConfig{Version: protocol.Version, UDPHost: "127.0.0.1", IncludeLoopback: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/game/server/metrics"
 	"github.com/sightline-game/sightline/netcode/transport/memory"
@@ -52,7 +51,7 @@ func TestMetricsShowTheMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{MaxClients: 8}, protocol.NewMatch(w))
+	srv, err := server.New(server.Config{MaxClients: 8}, server.NewMatch(w))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,11 @@ type Config struct {
 	// disconnect timeout); zero fields take datachan's defaults.
 	datachan.Config
 
+	// Version is the version of the application's protocol the offer names
+	// (numbered from 1); a server that speaks another refuses it with 400.
+	// 0 names none, which a server takes as version 1.
+	Version int
+
 	// Logger receives the connection's log records; nil means
 	// slog.Default().
 	Logger *slog.Logger

@@ -66,7 +66,7 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 		return fail(fmt.Errorf("browser: gathering candidates: %w", ctx.Err()))
 	}
 
-	body := datachan.OfferBody(pc.Get("localDescription").Get("sdp").String())
+	body := datachan.OfferBody(pc.Get("localDescription").Get("sdp").String(), cfg.Version)
 	answer, err := datachan.Exchange(ctx, func(ctx context.Context) (string, error) {
 		return postOffer(ctx, signalURL, body)
 	}, cfg.OnRetryLater)

@@ -12,7 +12,7 @@
 // [transport.Channel.String] ("snapshots", "inputs" and "replicas"
 // unordered with maxRetransmits 0, "events" ordered and reliable), waits
 // for ICE gathering to complete (no trickle), posts {"type": "offer",
-// "sdp": ..., "version": [datachan.ProtocolVersion]} to the server's
+// "sdp": ..., "version": [Config.Version]} to the server's
 // signalling URL, applies the answer and returns when all four channels are
 // open. Refused with 429 or 503 and a Retry-After, it waits that long and
 // posts again, while its context allows ([Config.OnRetryLater] hears of

@@ -2,7 +2,8 @@
 // with no WebRTC stack behind it: the limits of a connection ([Config]), its
 // bounded receive queue ([Inbox] over [Queue]), how it ends, once and for
 // one cause ([Lifecycle], which holds the inbox), the signalling exchange's
-// JSON body and protocol version ([SDPMessage], [ProtocolVersion], [RetryAfter])
+// JSON body, which names the application's protocol version ([SDPMessage],
+// [OfferBody], [RetryAfter])
 // and the sentinel errors both report.
 //
 // Package transport/webrtc builds the native client and the server on

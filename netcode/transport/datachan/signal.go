@@ -11,18 +11,6 @@ import (
 	"unicode/utf8"
 )
 
-// ProtocolVersion is the version of the match protocol (docs/PROTOCOL.md)
-// an offer speaks. A server refuses an offer of another version with 400.
-// Version 2: the arena's state field grew to 4 bits (the spawn shield).
-// Version 3: the clock record names the next round's start (the
-// intermission), the score record carries accuracy, pickups have kinds 1
-// and 2 (spread gun, power-up), and the loadout record is new.
-// Version 4: snapshot deltas code changed fields against a prediction with
-// trained prefix codes, masks by a trained code, and sets by Rice codes.
-// Version 5: an input says what the client was drawing (its view: two
-// ticks and the fraction between them), and shots are judged by it.
-const ProtocolVersion = 5
-
 // MaxAnswerBytes caps the answer a client reads.
 const MaxAnswerBytes = 64 << 10
 
@@ -30,8 +18,10 @@ const MaxAnswerBytes = 64 << 10
 // is taken as a plain refusal.
 const MaxRetryAfter = 60 * time.Second
 
-// SDPMessage is the JSON body of the signalling exchange. Version is 0 in
-// an answer; an offer without one is taken as version 1.
+// SDPMessage is the JSON body of the signalling exchange. Version is the
+// version of the application's protocol an offer speaks, which the
+// application numbers from 1 and a server checks; it is 0 in an answer,
+// and an offer without one is taken as version 1.
 type SDPMessage struct {
 	Type    string `json:"type"`
 	SDP     string `json:"sdp"`
@@ -42,10 +32,11 @@ type SDPMessage struct {
 // answer.
 var ErrNotAnswer = errors.New("response is not an answer")
 
-// OfferBody returns the body a client posts: the JSON offer of sdp in this
-// protocol version.
-func OfferBody(sdp string) []byte {
-	b, err := json.Marshal(SDPMessage{Type: "offer", SDP: sdp, Version: ProtocolVersion})
+// OfferBody returns the body a client posts: the JSON offer of sdp in
+// version of the application's protocol (0 names none, which a server takes
+// as version 1).
+func OfferBody(sdp string, version int) []byte {
+	b, err := json.Marshal(SDPMessage{Type: "offer", SDP: sdp, Version: version})
 	if err != nil {
 		panic(err) // a struct of strings and an int always marshals
 	}

@@ -11,11 +11,18 @@ import (
 
 func TestOfferBody(t *testing.T) {
 	var m map[string]any
-	if err := json.Unmarshal(OfferBody("v=0\r\n"), &m); err != nil {
+	if err := json.Unmarshal(OfferBody("v=0\r\n", 7), &m); err != nil {
 		t.Fatal(err)
 	}
-	if m["type"] != "offer" || m["sdp"] != "v=0\r\n" || m["version"] != float64(ProtocolVersion) {
+	if m["type"] != "offer" || m["sdp"] != "v=0\r\n" || m["version"] != float64(7) {
 		t.Fatalf("offer body %v", m)
+	}
+	m = nil
+	if err := json.Unmarshal(OfferBody("v=0\r\n", 0), &m); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m["version"]; ok || m["type"] != "offer" {
+		t.Fatalf("offer body of no version %v", m)
 	}
 }
 

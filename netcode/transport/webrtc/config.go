@@ -30,6 +30,11 @@ type ConnConfig = datachan.Config
 type DialConfig struct {
 	ConnConfig
 
+	// Version is the version of the application's protocol the offer names
+	// (numbered from 1); a server that speaks another refuses it with 400.
+	// 0 names none, which a server takes as version 1.
+	Version int
+
 	// HTTPClient posts the offer; nil means http.DefaultClient.
 	HTTPClient *http.Client
 

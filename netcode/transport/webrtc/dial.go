@@ -13,10 +13,6 @@ import (
 	"github.com/sightline-game/sightline/netcode/transport/datachan"
 )
 
-// ProtocolVersion is the version of the match protocol (docs/PROTOCOL.md)
-// an offer speaks; see [datachan.ProtocolVersion].
-const ProtocolVersion = datachan.ProtocolVersion
-
 // Dial connects to the server whose signalling endpoint is signalURL: it
 // creates the four channels, gathers all ICE candidates, posts the offer,
 // applies the answer and returns once all four channels are open. If ctx
@@ -71,7 +67,7 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 		return fail(fmt.Errorf("webrtc: gathering candidates: %w", ctx.Err()))
 	}
 
-	offerBody := datachan.OfferBody(pc.LocalDescription().SDP)
+	offerBody := datachan.OfferBody(pc.LocalDescription().SDP, cfg.Version)
 	answer, err := datachan.Exchange(ctx, func(ctx context.Context) (string, error) {
 		return postOffer(ctx, httpClient, signalURL, offerBody)
 	}, cfg.OnRetryLater)

@@ -19,6 +19,10 @@ var (
 	// something that is not an answer.
 	ErrSignalling = datachan.ErrSignalling
 
+	// ErrNoVersion is returned by NewServer for a ServerConfig without a
+	// Version.
+	ErrNoVersion = errors.New("webrtc: the server's protocol version is not set")
+
 	// ErrServerClosed is returned by Accept after Close.
 	ErrServerClosed = errors.New("webrtc: server closed")
 

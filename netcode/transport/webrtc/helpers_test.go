@@ -73,12 +73,19 @@ type testServer struct {
 	logs *logBuffer
 }
 
+// testVersion is the version of the made-up application protocol the
+// tests' servers speak and their clients offer.
+const testVersion = 5
+
 // newTestServer starts a server on 127.0.0.1 and an HTTP endpoint for it.
 // Both are closed when the test ends.
 func newTestServer(t testing.TB, cfg ServerConfig) *testServer {
 	t.Helper()
 	log, lb := newLog(t, "server")
 	cfg.Logger = log
+	if cfg.Version == 0 {
+		cfg.Version = testVersion
+	}
 	if cfg.OfferRate == 0 {
 		// Tests post many offers from 127.0.0.1; TestSignallingAbuse sets
 		// its own limit.
@@ -105,6 +112,7 @@ func newTestServer(t testing.TB, cfg ServerConfig) *testServer {
 func (ts *testServer) dialConfig(t testing.TB, name string) DialConfig {
 	log, _ := newLog(t, name)
 	return DialConfig{
+		Version:         testVersion,
 		HTTPClient:      ts.http.Client(),
 		Logger:          log,
 		IncludeLoopback: true,
@@ -115,6 +123,9 @@ func (ts *testServer) dialConfig(t testing.TB, name string) DialConfig {
 // dial connects a client and closes it when the test ends.
 func (ts *testServer) dial(t testing.TB, name string, cfg DialConfig) transport.Conn {
 	t.Helper()
+	if cfg.Version == 0 {
+		cfg.Version = testVersion
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	c, err := Dial(ctx, ts.url, cfg)

@@ -50,6 +50,12 @@ const (
 type ServerConfig struct {
 	ConnConfig
 
+	// Version is the version of the application's protocol the server
+	// speaks (numbered from 1; required): an offer that names another, or
+	// none when Version is above 1, is refused with 400 "protocol version
+	// N; this server speaks V".
+	Version int
+
 	// UDPPort is the one UDP port all peers share (through an ICE UDP mux).
 	// 0 picks an ephemeral port; see [Server.LocalUDPPort].
 	UDPPort int
@@ -166,6 +172,9 @@ type Server struct {
 
 // NewServer listens on the UDP port and returns a server ready for offers.
 func NewServer(cfg ServerConfig) (*Server, error) {
+	if cfg.Version < 1 {
+		return nil, fmt.Errorf("%w: %d", ErrNoVersion, cfg.Version)
+	}
 	if cfg.MaxSessions <= 0 {
 		cfg.MaxSessions = DefaultMaxSessions
 	}
@@ -412,7 +421,7 @@ func (s *Server) readOffer(w http.ResponseWriter, r *http.Request) (string, reje
 		}
 		return "", s.malformed("bad request"), false
 	}
-	offer, err := parseOffer(data)
+	offer, err := parseOffer(data, s.cfg.Version)
 	if err != nil {
 		return "", s.malformed(err.Error()), false
 	}

@@ -37,7 +37,7 @@ func post(t *testing.T, ts *testServer, method, contentType, body string) (int, 
 }
 
 func offerJSON(typ, sdp string) string {
-	b, _ := json.Marshal(sdpMessage{Type: typ, SDP: sdp, Version: ProtocolVersion})
+	b, _ := json.Marshal(sdpMessage{Type: typ, SDP: sdp, Version: testVersion})
 	return string(b)
 }
 
@@ -252,7 +252,7 @@ func TestRejectsBadPeers(t *testing.T) {
 
 func TestServerClose(t *testing.T) {
 	log, _ := newLog(t, "server")
-	s, err := NewServer(ServerConfig{UDPHost: "127.0.0.1", IncludeLoopback: true, Logger: log})
+	s, err := NewServer(ServerConfig{Version: testVersion, UDPHost: "127.0.0.1", IncludeLoopback: true, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,8 +276,11 @@ func TestServerClose(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
-	if _, err := NewServer(ServerConfig{UDPHost: "not-an-ip"}); err == nil {
+	if _, err := NewServer(ServerConfig{Version: testVersion, UDPHost: "not-an-ip"}); err == nil {
 		t.Fatal("NewServer accepted a bad UDPHost")
+	}
+	if _, err := NewServer(ServerConfig{UDPHost: "127.0.0.1"}); !errors.Is(err, ErrNoVersion) {
+		t.Fatalf("NewServer without a Version: %v", err)
 	}
 }
 

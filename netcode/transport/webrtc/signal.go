@@ -15,20 +15,20 @@ type sdpMessage = datachan.SDPMessage
 var errNotOffer = errors.New("not an offer")
 
 // parseOffer reads the body of a signalling request: the JSON of an offer,
-// in a protocol version this end speaks, whose SDP parses. It is checked
+// in version of the application's protocol, whose SDP parses. It is checked
 // before any peer connection is made for it. The error's text is the reason
 // the server answers with.
-func parseOffer(body []byte) (string, error) {
+func parseOffer(body []byte, version int) (string, error) {
 	var m sdpMessage
 	if err := json.Unmarshal(body, &m); err != nil || m.Type != "offer" {
 		return "", errNotOffer
 	}
-	version := m.Version
-	if version == 0 {
-		version = 1 // offers named no version before version 2
+	got := m.Version
+	if got == 0 {
+		got = 1 // offers named no version before version 2
 	}
-	if version != ProtocolVersion {
-		return "", fmt.Errorf("protocol version %d; this server speaks %d", version, ProtocolVersion)
+	if got != version {
+		return "", fmt.Errorf("protocol version %d; this server speaks %d", got, version)
 	}
 	if err := checkSDP(m.SDP); err != nil {
 		return "", err

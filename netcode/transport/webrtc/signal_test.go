@@ -23,7 +23,7 @@ func TestParseOffer(t *testing.T) {
 		{"empty SDP", `{"type":"offer","sdp":"","version":5}`, "malformed SDP: ", false},
 		{"broken SDP", `{"type":"offer","sdp":"v=0\r\nthis is not sdp\r\n","version":5}`, "malformed SDP: ", false},
 	} {
-		sdp, err := parseOffer([]byte(tc.body))
+		sdp, err := parseOffer([]byte(tc.body), testVersion)
 		switch {
 		case tc.ok && (err != nil || sdp != tc.want):
 			t.Errorf("%s: got %q, %v", tc.name, sdp, err)
@@ -48,7 +48,7 @@ func FuzzParseOffer(f *testing.F) {
 	f.Add([]byte(`{"type":"answer"}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		sdp, err := parseOffer(body)
+		sdp, err := parseOffer(body, testVersion)
 		if err != nil {
 			msg := err.Error()
 			if sdp != "" || !(msg == "not an offer" || strings.HasPrefix(msg, "protocol version ") || strings.HasPrefix(msg, "malformed SDP: ")) {
@@ -56,8 +56,8 @@ func FuzzParseOffer(f *testing.F) {
 			}
 			return
 		}
-		again, _ := json.Marshal(sdpMessage{Type: "offer", SDP: sdp, Version: ProtocolVersion})
-		if sdp2, err := parseOffer(again); err != nil || sdp2 != sdp {
+		again, _ := json.Marshal(sdpMessage{Type: "offer", SDP: sdp, Version: testVersion})
+		if sdp2, err := parseOffer(again, testVersion); err != nil || sdp2 != sdp {
 			t.Fatalf("accepted %q, but its encoding parses as %q, %v", sdp, sdp2, err)
 		}
 	})

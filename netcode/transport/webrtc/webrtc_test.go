@@ -418,7 +418,7 @@ func TestDialCancelled(t *testing.T) {
 	defer stall.Close()
 	defer close(block)
 	log, _ := newLog(t, "client")
-	cfg := DialConfig{HTTPClient: stall.Client(), Logger: log, IncludeLoopback: true, SettingEngine: loopbackOnly}
+	cfg := DialConfig{Version: testVersion, HTTPClient: stall.Client(), Logger: log, IncludeLoopback: true, SettingEngine: loopbackOnly}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()

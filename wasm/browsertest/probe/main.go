@@ -15,6 +15,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/browser"
 )
@@ -28,7 +29,8 @@ func main() {
 	retries := js.Global().Get("Array").New()
 	page.Set("retries", retries)
 	conn, err := browser.Dial(ctx, origin+"/signal", browser.Config{
-		Logger: log,
+		Version: protocol.Version,
+		Logger:  log,
 		OnRetryLater: func(wait time.Duration, refusal error) {
 			retries.Call("push", wait.Seconds(), refusal.Error())
 		},
