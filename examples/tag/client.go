@@ -1,8 +1,10 @@
 package tag
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/replica"
@@ -101,6 +103,28 @@ func (c *Client) SendInput(in Input) error {
 		return fmt.Errorf("send input: %w", err)
 	}
 	return nil
+}
+
+// Run polls and sends the bot's input once a tick, in real time, until ctx
+// ends or the connection fails.
+func (c *Client) Run(ctx context.Context, bot *Bot) error {
+	t := time.NewTicker(time.Second / TickRate)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-c.conn.Done():
+			return transport.ErrClosed
+		case <-t.C:
+		}
+		if err := c.Poll(); err != nil {
+			return err
+		}
+		if err := c.SendInput(bot.Next(c)); err != nil {
+			return err
+		}
+	}
 }
 
 // Self returns the slot of the player's own runner and the tick it joined

@@ -1,6 +1,7 @@
 package tag
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -103,6 +104,35 @@ func units(m float64) uint32 { return uint32(m / posQuant.Precision()) }
 func (s *Server) viewConfig() view.Config {
 	return view.Config{History: History, Rate: s.cfg.Rate, TickRate: TickRate,
 		PacketCap: DatagramLimit - session.MaxHeaderSize, Overhead: session.MaxHeaderSize}
+}
+
+// Run steps the match at TickRate, in real time, until ctx ends.
+func (s *Server) Run(ctx context.Context) {
+	t := time.NewTicker(time.Second / TickRate)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			s.Step()
+		}
+	}
+}
+
+// Serve adds every connection accept returns (webrtc.Server.Accept, say)
+// until accept fails, which it does once ctx ends.
+func (s *Server) Serve(ctx context.Context, accept func(context.Context) (transport.Conn, error)) error {
+	for {
+		conn, err := accept(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("tag server: accept: %w", err)
+		}
+		s.Add(conn)
+	}
 }
 
 // Add hands the server a new connection; it joins at the next tick.

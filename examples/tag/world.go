@@ -57,7 +57,7 @@ func (w *World) Add() (uint16, bool) {
 			continue
 		}
 		*p = player{live: true, gen: (p.gen + 1) & 15,
-			x: PlaneSize/4 + w.rng.Float64()*PlaneSize/2, y: PlaneSize/4 + w.rng.Float64()*PlaneSize/2}
+			x: PlaneSize*3/8 + w.rng.Float64()*PlaneSize/4, y: PlaneSize*3/8 + w.rng.Float64()*PlaneSize/4}
 		if w.it < 0 {
 			w.setIt(s)
 		}
