@@ -55,7 +55,7 @@ func host(ctx context.Context, log *slog.Logger, cfg hostConfig) (*match, error)
 	}
 	srv, err := server.New(server.Config{
 		TickRate: protocol.DefaultTickRate, MaxClients: cfg.maxClients + cfg.bots + 1, Logger: log,
-	}, protocol.NewMatch(world))
+	}, server.NewMatch(world))
 	if err != nil {
 		return nil, err
 	}

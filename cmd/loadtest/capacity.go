@@ -18,7 +18,6 @@ import (
 	"github.com/sightline-game/sightline/game/bots"
 	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 	"golang.org/x/time/rate"
@@ -129,7 +128,7 @@ func runTrial(parent context.Context, o capacityOptions, n int, limit time.Durat
 		if err != nil {
 			return fail(err)
 		}
-		srv, err := server.New(server.Config{TickRate: o.TickRate, MaxClients: o.Players, Verify: true}, protocol.NewMatch(w))
+		srv, err := server.New(server.Config{TickRate: o.TickRate, MaxClients: o.Players, Verify: true}, server.NewMatch(w))
 		if err != nil {
 			return fail(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/delta"
 	"github.com/sightline-game/sightline/netcode/interest"
 	"github.com/sightline-game/sightline/netcode/linksim"
@@ -185,7 +186,7 @@ type lane struct {
 // arenaRun is an arena match with its bots and their clients' streams.
 type arenaRun struct {
 	o       options
-	match   *protocol.Match
+	match   *server.Match
 	ring    *view.WorldRing
 	grid    *interest.Grid
 	ents    interest.Entities
@@ -284,7 +285,7 @@ func newArenaRun(o options) (*arenaRun, error) {
 		return nil, err
 	}
 	r := &arenaRun{
-		o: o, match: protocol.NewMatch(w), history: history, zstd: z, previous: &batch{},
+		o: o, match: server.NewMatch(w), history: history, zstd: z, previous: &batch{},
 		ring: view.NewWorldRing(sch, 2*(history+1)),
 		grid: interest.NewGrid(uint32(protocol.WorldSize*protocol.UnitsPerPx), uint32(protocol.ViewRadius*protocol.UnitsPerPx/2)),
 	}

@@ -19,7 +19,7 @@ type bookRecord struct {
 	payload []byte
 }
 
-// update applies one changed record (protocol.Match.ChangedRecords).
+// update applies one changed record (server.Match.ChangedRecords).
 func (b *recordBook) update(id uint32, gen uint16, payload []byte, deleted bool) {
 	i, found := slices.BinarySearchFunc(b.recs, id, func(r bookRecord, id uint32) int {
 		switch {

@@ -13,7 +13,6 @@ import (
 	"github.com/sightline-game/sightline/game/agones"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
@@ -37,7 +36,7 @@ func newHost(log *slog.Logger, o options) (*server.Host, error) {
 		srv, err := server.New(server.Config{
 			TickRate: o.tick, Timeout: o.timeout, MaxClients: o.maxClients + o.bots, Verify: o.verify, Logger: mlog,
 			Rate: o.rate, ViewRadius: o.radius,
-		}, protocol.NewMatch(world))
+		}, server.NewMatch(world))
 		if err != nil {
 			return nil, err
 		}

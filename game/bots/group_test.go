@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 )
 
@@ -65,10 +64,10 @@ func keys(m map[uint64]*arena.Map) []uint64 {
 }
 
 // newArena returns the arena world of cfg as the server drives it.
-func newArena(cfg arena.Config) (*protocol.Match, error) {
+func newArena(cfg arena.Config) (*server.Match, error) {
 	w, err := arena.NewWorld(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return protocol.NewMatch(w), nil
+	return server.NewMatch(w), nil
 }

@@ -25,8 +25,8 @@ type streams struct {
 
 func newStreams() *streams {
 	return &streams{
-		in:      events.NewInbox(events.DefaultWindow),
-		out:     events.NewOutbox(events.DefaultMaxQueued),
+		in:      events.NewInbox(events.InboxConfig{Validate: protocol.ValidateEventBody}),
+		out:     events.NewOutbox(events.OutboxConfig{Validate: protocol.ValidateEventBody}),
 		records: replica.NewReceiver(replica.ReceiverConfig{}),
 		ack:     make([]byte, 0, 256),
 		buf:     make([]byte, 0, 1200),
@@ -128,11 +128,11 @@ func (c *Client) Records(fn func(id uint32, gen uint16, payload []byte)) {
 
 // SendChat sends a chat line; the server cleans and limits it.
 func (c *Client) SendChat(text string) error {
-	text = events.CleanChat(text)
+	text = protocol.CleanChat(text)
 	if text == "" {
 		return nil
 	}
-	if err := c.st.out.Push(events.Event{Kind: events.KindChat, Body: events.AppendChat(nil, events.Chat{Text: text})}); err != nil {
+	if err := c.st.out.Push(events.Event{Kind: protocol.KindChat, Body: protocol.AppendChat(nil, protocol.Chat{Text: text})}); err != nil {
 		return err
 	}
 	return c.flushEvents()
@@ -141,6 +141,6 @@ func (c *Client) SendChat(text string) error {
 // introduce sends the player's name: the first thing on its event stream,
 // cleaned and cut to the longest name a player may have.
 func (c *Client) introduce(name string) {
-	c.st.out.Push(events.Event{Kind: events.KindJoin, Body: events.AppendJoin(nil, events.Join{Name: arena.CutName(events.CleanChat(name))})})
+	c.st.out.Push(events.Event{Kind: protocol.KindJoin, Body: protocol.AppendJoin(nil, protocol.Join{Name: arena.CutName(protocol.CleanChat(name))})})
 	c.flushEvents()
 }

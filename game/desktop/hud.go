@@ -71,8 +71,8 @@ func (g *Game) event(e events.Event) {
 	g.soundEvent(now, e)
 	me, _ := g.cl.Player()
 	switch e.Kind {
-	case events.KindKill:
-		k, err := events.ParseKill(e.Body)
+	case protocol.KindKill:
+		k, err := protocol.ParseKill(e.Body)
 		if err != nil {
 			return
 		}
@@ -81,8 +81,8 @@ func (g *Game) event(e events.Event) {
 			tone = feed.ToneSelf
 		}
 		g.hud.kills.Push(now, fmt.Sprintf("%s %s %s", g.name(k.Killer), scoreboard.KillVerb(arena.Weapon(k.Weapon)), g.name(k.Victim)), tone)
-	case events.KindHit:
-		h, err := events.ParseHit(e.Body)
+	case protocol.KindHit:
+		h, err := protocol.ParseHit(e.Body)
 		if err != nil {
 			return
 		}
@@ -97,27 +97,27 @@ func (g *Game) event(e events.Event) {
 				g.snd.mix.HitConfirm(now)
 			}
 		}
-	case events.KindJoin:
-		j, err := events.ParseJoin(e.Body)
+	case protocol.KindJoin:
+		j, err := protocol.ParseJoin(e.Body)
 		if err != nil {
 			return
 		}
-		name := events.CleanChat(j.Name)
+		name := protocol.CleanChat(j.Name)
 		if name != "" {
 			g.hud.names[arena.PlayerID(j.Player)] = name
 		}
 		if arena.PlayerID(j.Player) != me {
 			g.hud.notice(now, g.name(j.Player)+" joined")
 		}
-	case events.KindLeave:
-		l, err := events.ParseLeave(e.Body)
+	case protocol.KindLeave:
+		l, err := protocol.ParseLeave(e.Body)
 		if err != nil {
 			return
 		}
 		g.hud.notice(now, g.name(l.Player)+" left")
 		delete(g.hud.names, arena.PlayerID(l.Player))
-	case events.KindChat:
-		c, err := events.ParseChat(e.Body)
+	case protocol.KindChat:
+		c, err := protocol.ParseChat(e.Body)
 		if err != nil {
 			return
 		}
@@ -125,9 +125,9 @@ func (g *Game) event(e events.Event) {
 		if c.From == uint32(me) {
 			tone = feed.ToneSelf
 		}
-		g.hud.chat.Push(now, g.chatName(c.From)+": "+events.CleanChat(c.Text), tone)
-	case events.KindRoundOver:
-		r, err := events.ParseRoundOver(e.Body)
+		g.hud.chat.Push(now, g.chatName(c.From)+": "+protocol.CleanChat(c.Text), tone)
+	case protocol.KindRoundOver:
+		r, err := protocol.ParseRoundOver(e.Body)
 		if err != nil {
 			return
 		}

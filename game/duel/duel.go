@@ -119,10 +119,10 @@ func (d *Duel) Err() error { return d.err }
 
 // event counts the aimer's hits on the strafer.
 func (d *Duel) event(e events.Event) {
-	if e.Kind != events.KindHit {
+	if e.Kind != protocol.KindHit {
 		return
 	}
-	h, err := events.ParseHit(e.Body)
+	h, err := protocol.ParseHit(e.Body)
 	if err != nil || h.Attacker == 0 || arena.PlayerID(h.Attacker) != d.a.id || arena.PlayerID(h.Target) != d.s.id {
 		return
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/duel"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/game/smooth"
 	"github.com/sightline-game/sightline/netcode/linksim"
@@ -30,7 +29,7 @@ func newArenaMatch(t *testing.T, rewindTicks int, link linksim.Config) *arenaMat
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{TickRate: arena.TickRate}, protocol.NewMatch(w))
+	srv, err := server.New(server.Config{TickRate: arena.TickRate}, server.NewMatch(w))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,17 +5,17 @@ import (
 	"github.com/sightline-game/sightline/netcode/events"
 )
 
-// AppendEvent appends the body of the arena's event e, in the events
-// package's encoding, and returns its kind:
+// AppendEvent appends the body of the arena's event e (see the body
+// encodings in eventbodies.go) and returns its kind:
 //
-//	arena.EventHit        events.KindHit: Attacker is the shooter's player
+//	arena.EventHit        KindHit: Attacker is the shooter's player
 //	                      id, or 0 for a creature's bite; Target the player
 //	                      hit; Damage the health taken.
-//	arena.EventKill       events.KindKill: Killer is the player id whose
+//	arena.EventKill       KindKill: Killer is the player id whose
 //	                      shot killed, or 0 for a creature; Victim the
 //	                      player; Weapon is arena.WeaponGun, WeaponBite
 //	                      or WeaponSpread.
-//	arena.EventRoundOver  events.KindRoundOver: Round is its number (1 for
+//	arena.EventRoundOver  KindRoundOver: Round is its number (1 for
 //	                      the first), Winner the player id with the highest
 //	                      score, 0 if nobody scored.
 //
@@ -24,13 +24,13 @@ func AppendEvent(dst []byte, e arena.Event) (body []byte, kind events.Kind, ok b
 	switch e.Kind {
 	case arena.EventHit:
 		h := e.Hit
-		return events.AppendHit(dst, events.Hit{Attacker: uint32(h.Attacker), Target: uint32(h.Target), Damage: uint16(min(max(h.Damage, 0), 1<<16-1))}), events.KindHit, true
+		return AppendHit(dst, Hit{Attacker: uint32(h.Attacker), Target: uint32(h.Target), Damage: uint16(min(max(h.Damage, 0), 1<<16-1))}), KindHit, true
 	case arena.EventKill:
 		k := e.Kill
-		return events.AppendKill(dst, events.Kill{Killer: uint32(k.Killer), Victim: uint32(k.Victim), Weapon: uint8(k.Weapon)}), events.KindKill, true
+		return AppendKill(dst, Kill{Killer: uint32(k.Killer), Victim: uint32(k.Victim), Weapon: uint8(k.Weapon)}), KindKill, true
 	case arena.EventRoundOver:
 		r := e.RoundOver
-		return events.AppendRoundOver(dst, events.RoundOver{Round: r.Round, Winner: uint32(r.Winner)}), events.KindRoundOver, true
+		return AppendRoundOver(dst, RoundOver{Round: r.Round, Winner: uint32(r.Winner)}), KindRoundOver, true
 	}
 	return dst, 0, false
 }

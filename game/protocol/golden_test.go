@@ -113,9 +113,9 @@ func goldens(t *testing.T) []golden {
 		{"events-datagram", func() []byte {
 			b := events.AppendDatagramHeader(nil, 1)
 			b = events.AppendEvent(b, events.Event{Kind: KindWelcome, Tick: 100, Body: AppendWelcome(nil, Welcome{Player: 7, Slot: 301, MapSeed: 42})})
-			return events.AppendEvent(b, events.Event{Kind: events.KindChat, Tick: 101, Body: events.AppendChat(nil, events.Chat{From: 7, Text: "gl hf"})})
+			return events.AppendEvent(b, events.Event{Kind: KindChat, Tick: 101, Body: AppendChat(nil, Chat{From: 7, Text: "gl hf"})})
 		}, func(p []byte) error {
-			d, err := events.ParseDatagram(p)
+			d, err := events.ParseDatagram(p, ValidateEventBody)
 			if err != nil {
 				return err
 			}
@@ -125,7 +125,7 @@ func goldens(t *testing.T) []golden {
 			if err != nil || !ok || e1.Seq != 1 || e1.Kind != KindWelcome || w != (Welcome{Player: 7, Slot: 301, MapSeed: 42}) {
 				return fmt.Errorf("%+v %+v %v", e1, w, err)
 			}
-			c, err := events.ParseChat(e2.Body)
+			c, err := ParseChat(e2.Body)
 			if err != nil || e2.Seq != 2 || e2.Tick != 101 || c.Text != "gl hf" || c.From != 7 {
 				return fmt.Errorf("%+v %+v %v", e2, c, err)
 			}
@@ -177,16 +177,16 @@ func goldens(t *testing.T) []golden {
 			body, kind, _ = AppendEvent(nil, arena.Event{Kind: arena.EventKill, Kill: arena.Kill{Killer: 7, Victim: 9, Weapon: arena.WeaponSpread}})
 			return events.AppendEvent(b, events.Event{Kind: kind, Tick: 9200, Body: body})
 		}, func(p []byte) error {
-			d, err := events.ParseDatagram(p)
+			d, err := events.ParseDatagram(p, ValidateEventBody)
 			if err != nil {
 				return err
 			}
 			e1, _ := d.Next()
 			e2, ok := d.Next()
-			h, err1 := events.ParseHit(e1.Body)
-			k, err2 := events.ParseKill(e2.Body)
+			h, err1 := ParseHit(e1.Body)
+			k, err2 := ParseKill(e2.Body)
 			if err1 != nil || err2 != nil || !ok || e1.Seq != 40 || e2.Seq != 41 || e2.Tick != 9200 ||
-				h != (events.Hit{Attacker: 7, Target: 9, Damage: 2 * arena.SpreadDamage}) || k != (events.Kill{Killer: 7, Victim: 9, Weapon: uint8(arena.WeaponSpread)}) {
+				h != (Hit{Attacker: 7, Target: 9, Damage: 2 * arena.SpreadDamage}) || k != (Kill{Killer: 7, Victim: 9, Weapon: uint8(arena.WeaponSpread)}) {
 				return fmt.Errorf("%+v %+v %+v %+v %v %v", e1, e2, h, k, err1, err2)
 			}
 			return nil

@@ -2,9 +2,12 @@
 // the arena's state becomes bytes and back. It owns the wire: the snapshot
 // schema and the quantizing of entities into it ([Fill]), the encoding of
 // an input ([AppendInput], [ParseInput]), of the records
-// ([AppendRecordPayload] and the Parse functions), of the events
-// ([AppendEvent]) and of the welcome, and [Match], the arena as the match
-// server drives it. Both ends build their sessions from [Session].
+// ([AppendRecordPayload] and the Parse functions), of the events (their
+// kinds, their bodies, [ValidateEventBody] for both ends' event streams, and
+// [AppendEvent]) and of the welcome, and [CleanChat] for what players type.
+// Both ends build their sessions from [Session]. What only the server
+// decides (the match it drives, what each player is sent first) is in
+// game/server.
 //
 // The arena (game/arena) is a plain simulation that knows no bytes; this
 // package imports it, never the reverse.

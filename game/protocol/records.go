@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"unicode/utf8"
@@ -58,9 +57,6 @@ const (
 func RecordKind(id uint32) (kind, index uint32) {
 	return id &^ RecordIndexMask, id & RecordIndexMask
 }
-
-// ErrRecord is returned (wrapped) for a malformed record payload.
-var ErrRecord = errors.New("protocol: malformed record")
 
 // RecordID returns the id record r travels under.
 func RecordID(r arena.Record) uint32 {

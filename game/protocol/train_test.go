@@ -9,6 +9,7 @@ import (
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/bitpack"
 	"github.com/sightline-game/sightline/netcode/delta"
 	"github.com/sightline-game/sightline/netcode/snapshot"
@@ -24,7 +25,7 @@ func recordArena(t testing.TB, seed uint64, players, ticks int, fn func(tick int
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := protocol.NewMatch(w)
+	m := server.NewMatch(w)
 	brains := make([]*brain.Brain, players)
 	for i := range brains {
 		id := arena.PlayerID(i + 1)

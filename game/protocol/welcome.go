@@ -9,7 +9,7 @@ import (
 )
 
 // KindWelcome is the first event a client receives: who it is in the match.
-// The game's own event kinds start above the netcode's.
+// Its body is not checked by ValidateEventBody.
 const KindWelcome events.Kind = 16
 
 // Welcome tells a client its player id, its entity's slot and the map.

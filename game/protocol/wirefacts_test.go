@@ -535,11 +535,11 @@ func TestWireInputSequences(t *testing.T) {
 // first datagram carries its join, with tick 0 and player 0
 // (events-client-first.hex); a datagram claiming sequence 0 is malformed.
 func TestWireEventSequences(t *testing.T) {
-	out := events.NewOutbox(0)
+	out := events.NewOutbox(events.OutboxConfig{Validate: ValidateEventBody})
 	if out.NextSeq() != 1 {
 		t.Fatalf("a new outbox numbers from %d", out.NextSeq())
 	}
-	if err := out.Push(events.Event{Kind: events.KindJoin, Body: events.AppendJoin(nil, events.Join{Name: "ada"})}); err != nil {
+	if err := out.Push(events.Event{Kind: KindJoin, Body: AppendJoin(nil, Join{Name: "ada"})}); err != nil {
 		t.Fatal(err)
 	}
 	first, _ := out.AppendNext(nil, 1200)
@@ -549,7 +549,7 @@ func TestWireEventSequences(t *testing.T) {
 	if want := []byte{0x45, 1, 3, 0, 5, 0, 3, 'a', 'd', 'a'}; !bytes.Equal(first, want) {
 		t.Fatalf("first events datagram % x", first)
 	}
-	if err := out.Push(events.Event{Kind: events.KindChat, Body: events.AppendChat(nil, events.Chat{Text: "gl hf"})}); err != nil {
+	if err := out.Push(events.Event{Kind: KindChat, Body: AppendChat(nil, Chat{Text: "gl hf"})}); err != nil {
 		t.Fatal(err)
 	}
 	second, _ := out.AppendNext(nil, 1200)
@@ -557,7 +557,7 @@ func TestWireEventSequences(t *testing.T) {
 		t.Fatalf("second datagram starts at sequence %d", second[1])
 	}
 
-	in := events.NewInbox(0)
+	in := events.NewInbox(events.InboxConfig{Validate: ValidateEventBody})
 	var got []uint32
 	deliver := func(e events.Event) { got = append(got, e.Seq) }
 	zero := bytes.Clone(first)

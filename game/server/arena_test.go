@@ -18,15 +18,15 @@ import (
 )
 
 var (
-	_ server.World        = (*protocol.Match)(nil)
-	_ server.EventSource  = (*protocol.Match)(nil)
-	_ server.RecordSource = (*protocol.Match)(nil)
-	_ server.Namer        = (*protocol.Match)(nil)
-	_ server.MapSeeder    = (*protocol.Match)(nil)
+	_ server.World        = (*server.Match)(nil)
+	_ server.EventSource  = (*server.Match)(nil)
+	_ server.RecordSource = (*server.Match)(nil)
+	_ server.Namer        = (*server.Match)(nil)
+	_ server.MapSeeder    = (*server.Match)(nil)
 )
 
 // records returns a client's or the world's records as comparable strings.
-func worldRecords(w *protocol.Match) []string {
+func worldRecords(w *server.Match) []string {
 	var out []string
 	w.AllRecords(func(id uint32, gen uint16, payload []byte, deleted bool) {
 		if !deleted {
@@ -70,7 +70,7 @@ func TestArenaEventsAndRecordsUnderLoss(t *testing.T) {
 		m.clients = append(m.clients, c)
 		brains[i] = brain.New(uint64(i))
 		c.OnEvent(func(e events.Event) {
-			if e.Kind == events.KindKill {
+			if e.Kind == protocol.KindKill {
 				kills[i] = append(kills[i], fmt.Sprintf("%d:%x", e.Tick, e.Body))
 			}
 		})
@@ -143,10 +143,10 @@ func TestArenaEventsAndRecordsUnderLoss(t *testing.T) {
 }
 
 // newArena returns the arena world of cfg as the server drives it.
-func newArena(cfg arena.Config) (*protocol.Match, error) {
+func newArena(cfg arena.Config) (*server.Match, error) {
 	w, err := arena.NewWorld(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return protocol.NewMatch(w), nil
+	return server.NewMatch(w), nil
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/sightline-game/sightline/game/arena"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 )
 
@@ -17,7 +16,7 @@ func ExampleHost_Pick() {
 		if err != nil {
 			panic(err)
 		}
-		srv, err := server.New(server.Config{MaxClients: 8}, protocol.NewMatch(w))
+		srv, err := server.New(server.Config{MaxClients: 8}, server.NewMatch(w))
 		if err != nil {
 			panic(err)
 		}

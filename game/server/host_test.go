@@ -14,7 +14,6 @@ import (
 
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/linksim"
 	"github.com/sightline-game/sightline/netcode/transport"
@@ -28,7 +27,7 @@ func arenaServer(t *testing.T, seed uint64, maxClients int) *server.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newServer(t, server.Config{TickRate: tickRate, MaxClients: maxClients}, protocol.NewMatch(w))
+	return newServer(t, server.Config{TickRate: tickRate, MaxClients: maxClients}, server.NewMatch(w))
 }
 
 func newHost(t *testing.T, ms ...server.Hosted) *server.Host {

@@ -24,7 +24,7 @@ import (
 type scene struct {
 	t     *testing.T
 	m     *match
-	world *protocol.Match
+	world *server.Match
 	ps    []*actor
 }
 
@@ -46,7 +46,7 @@ type actor struct {
 
 type hitAt struct {
 	tick uint32
-	hit  events.Hit
+	hit  protocol.Hit
 }
 
 // cheatInputs is how many new inputs a cheater sends each tick.
@@ -125,11 +125,11 @@ func newScene(t *testing.T, cfg arena.Config, players int, cheaters ...int) *sce
 		}
 		a.c.OnEvent(func(e events.Event) {
 			switch e.Kind {
-			case events.KindHit:
-				if h, err := events.ParseHit(e.Body); err == nil {
+			case protocol.KindHit:
+				if h, err := protocol.ParseHit(e.Body); err == nil {
 					a.hits = append(a.hits, hitAt{e.Tick, h})
 				}
-			case events.KindRoundOver:
+			case protocol.KindRoundOver:
 				a.over = append(a.over, e.Tick)
 			}
 		})
@@ -300,8 +300,8 @@ func (s *scene) fireOnce(a *actor) {
 }
 
 // hitsSince returns a's Hit events of ticks after tick.
-func (a *actor) hitsSince(tick uint32) []events.Hit {
-	var out []events.Hit
+func (a *actor) hitsSince(tick uint32) []protocol.Hit {
+	var out []protocol.Hit
 	for _, h := range a.hits {
 		if h.tick > tick {
 			out = append(out, h.hit)

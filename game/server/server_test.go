@@ -328,14 +328,14 @@ func TestEventsBesideSnapshots(t *testing.T) {
 	var chat, leave int
 	for _, e := range seenA {
 		switch e.Kind {
-		case events.KindChat:
-			c, err := events.ParseChat(e.Body)
+		case protocol.KindChat:
+			c, err := protocol.ParseChat(e.Body)
 			if err != nil || c.Text != "hello[31m world" || c.From != 2 {
 				t.Errorf("chat %+v %v", c, err)
 			}
 			chat++
-		case events.KindLeave:
-			l, _ := events.ParseLeave(e.Body)
+		case protocol.KindLeave:
+			l, _ := protocol.ParseLeave(e.Body)
 			if l.Player != 2 {
 				t.Errorf("leave %+v", l)
 			}
@@ -436,10 +436,10 @@ func TestLongNamesAreCutAtACharacter(t *testing.T) {
 	}
 	m := &match{t: t, srv: srv, epoch: time.Unix(1_700_000_000, 0)}
 	watcher := m.join(linksim.Config{}, 1)
-	var joins []events.Join
+	var joins []protocol.Join
 	watcher.OnEvent(func(e events.Event) {
-		if e.Kind == events.KindJoin {
-			j, err := events.ParseJoin(e.Body)
+		if e.Kind == protocol.KindJoin {
+			j, err := protocol.ParseJoin(e.Body)
 			if err != nil {
 				t.Errorf("join body %x: %v", e.Body, err)
 			}

@@ -56,8 +56,8 @@ type streams struct {
 // shaders for seconds) keeps its place.
 func newStreams(timeout time.Duration) *streams {
 	return &streams{
-		out: events.NewOutbox(events.DefaultMaxQueued),
-		in:  events.NewInbox(events.DefaultWindow),
+		out: events.NewOutbox(events.OutboxConfig{Validate: protocol.ValidateEventBody}),
+		in:  events.NewInbox(events.InboxConfig{Validate: protocol.ValidateEventBody}),
 		records: replica.NewSender(replica.SenderConfig{
 			GiveUpAfter: 3 * timeout,
 		}),
@@ -156,29 +156,29 @@ func (s *Server) relay() {
 // fromClient handles an event the client sent: its name once, then chat.
 func (s *Server) fromClient(c *client, e events.Event) {
 	switch e.Kind {
-	case events.KindJoin:
-		j, err := events.ParseJoin(e.Body)
+	case protocol.KindJoin:
+		j, err := protocol.ParseJoin(e.Body)
 		if err != nil || c.st.named {
 			return
 		}
 		c.st.named = true
-		name := arena.CutName(events.CleanChat(j.Name)) // at a character boundary
+		name := arena.CutName(protocol.CleanChat(j.Name)) // at a character boundary
 		if name == "" {
 			name = fmt.Sprintf("player %d", c.id)
 		}
 		if n, ok := s.world.(Namer); ok {
 			n.SetName(c.id, name)
 		}
-		s.broadcast(events.KindJoin, events.AppendJoin(s.body[:0], events.Join{Player: uint32(c.id), Name: name}))
-	case events.KindChat:
-		m, err := events.ParseChat(e.Body)
+		s.broadcast(protocol.KindJoin, protocol.AppendJoin(s.body[:0], protocol.Join{Player: uint32(c.id), Name: name}))
+	case protocol.KindChat:
+		m, err := protocol.ParseChat(e.Body)
 		if err != nil {
 			return
 		}
-		text := events.CleanChat(m.Text)
+		text := protocol.CleanChat(m.Text)
 		if text == "" {
 			return
 		}
-		s.broadcast(events.KindChat, events.AppendChat(s.body[:0], events.Chat{From: uint32(c.id), Text: text}))
+		s.broadcast(protocol.KindChat, protocol.AppendChat(s.body[:0], protocol.Chat{From: uint32(c.id), Text: text}))
 	}
 }

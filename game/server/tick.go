@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
-	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/interest"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/view"
@@ -152,16 +151,16 @@ func (s *Server) admit(now time.Time) {
 func (s *Server) remove(c *client, why string) {
 	s.world.RemovePlayer(c.id)
 	c.conn.Close()
-	reason := events.LeaveQuit
+	reason := protocol.LeaveQuit
 	if why == "timed out" {
-		reason = events.LeaveTimeout
+		reason = protocol.LeaveTimeout
 	} else if c.broken != nil {
-		reason = events.LeaveKicked
+		reason = protocol.LeaveKicked
 	}
-	leave := events.AppendLeave(s.body[:0], events.Leave{Player: uint32(c.id), Reason: reason})
+	leave := protocol.AppendLeave(s.body[:0], protocol.Leave{Player: uint32(c.id), Reason: reason})
 	for _, o := range s.clients {
 		if o != c {
-			o.push(s.tick, events.KindLeave, leave)
+			o.push(s.tick, protocol.KindLeave, leave)
 		}
 	}
 	st := c.sess.Stats()

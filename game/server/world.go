@@ -2,15 +2,11 @@ package server
 
 import (
 	"github.com/sightline-game/sightline/game/arena"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
 // PlayerID names a connected player for the length of its connection.
 type PlayerID = arena.PlayerID
-
-// Observer is where a player sees from.
-type Observer = protocol.Observer
 
 // World is the game a match runs. The server calls it from the tick loop
 // only, never concurrently.

@@ -6,7 +6,7 @@ import (
 	"unicode"
 
 	"github.com/sightline-game/sightline/game/arena"
-	"github.com/sightline-game/sightline/netcode/events"
+	"github.com/sightline-game/sightline/game/protocol"
 )
 
 // Settings are the player's choices kept between runs.
@@ -65,7 +65,7 @@ func (s Settings) Valid() bool { return s.Clean() == s }
 // (and a space left at the cut's end trimmed too, so that cleaning twice
 // changes nothing).
 func CleanName(name string) string {
-	return strings.TrimRightFunc(arena.CutName(events.CleanChat(name)), unicode.IsSpace)
+	return strings.TrimRightFunc(arena.CutName(protocol.CleanChat(name)), unicode.IsSpace)
 }
 
 // clampVolume returns v within 0..1, or def for a NaN.

@@ -3,6 +3,7 @@ package sound
 import (
 	"time"
 
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/events"
 )
 
@@ -40,8 +41,8 @@ type eventState struct {
 func (m *Mixer) Event(now time.Time, e events.Event) {
 	ev := &m.events
 	switch e.Kind {
-	case events.KindHit:
-		h, err := events.ParseHit(e.Body)
+	case protocol.KindHit:
+		h, err := protocol.ParseHit(e.Body)
 		if err != nil {
 			return
 		}
@@ -50,8 +51,8 @@ func (m *Mixer) Event(now time.Time, e events.Event) {
 			return
 		}
 		ev.add(pendingEvent{sound: Hit, tick: e.Tick, dmg: int(h.Damage), byMe: ev.haveMe && h.Attacker == ev.me, at: now})
-	case events.KindKill:
-		k, err := events.ParseKill(e.Body)
+	case protocol.KindKill:
+		k, err := protocol.ParseKill(e.Body)
 		if err != nil {
 			return
 		}
@@ -60,8 +61,8 @@ func (m *Mixer) Event(now time.Time, e events.Event) {
 			return
 		}
 		ev.add(pendingEvent{sound: Death, tick: e.Tick, byMe: ev.haveMe && k.Killer == ev.me, at: now})
-	case events.KindRoundOver:
-		if _, err := events.ParseRoundOver(e.Body); err == nil {
+	case protocol.KindRoundOver:
+		if _, err := protocol.ParseRoundOver(e.Body); err == nil {
 			m.playCentred(now, RoundEnd, 1)
 		}
 		return

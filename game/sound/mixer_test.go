@@ -66,11 +66,11 @@ func snap(t testing.TB, ents ...ent) *snapshot.Snapshot {
 }
 
 func hitEvent(tick, attacker, target uint32, dmg uint16) events.Event {
-	return events.Event{Kind: events.KindHit, Tick: tick, Body: events.AppendHit(nil, events.Hit{Attacker: attacker, Target: target, Damage: dmg})}
+	return events.Event{Kind: protocol.KindHit, Tick: tick, Body: protocol.AppendHit(nil, protocol.Hit{Attacker: attacker, Target: target, Damage: dmg})}
 }
 
 func killEvent(tick, killer, victim uint32) events.Event {
-	return events.Event{Kind: events.KindKill, Tick: tick, Body: events.AppendKill(nil, events.Kill{Killer: killer, Victim: victim})}
+	return events.Event{Kind: protocol.KindKill, Tick: tick, Body: protocol.AppendKill(nil, protocol.Kill{Killer: killer, Victim: victim})}
 }
 
 // step is one thing that happens to the Mixer, at t0 plus at.
@@ -173,7 +173,7 @@ func TestScript(t *testing.T) {
 			{5 * time.Millisecond, feedEvent(hitEvent(2, 5, 4, 20))},
 			{30 * time.Millisecond, feedSnap(2, self, rightP, leftP, with(farP, func(e *ent) { e.health = 80 }), creature)}},
 			nil},
-		{"round over: round_end", []step{base, {5 * time.Millisecond, feedEvent(events.Event{Kind: events.KindRoundOver, Tick: 9, Body: events.AppendRoundOver(nil, events.RoundOver{Round: 1, Winner: 2})})}},
+		{"round over: round_end", []step{base, {5 * time.Millisecond, feedEvent(events.Event{Kind: protocol.KindRoundOver, Tick: 9, Body: protocol.AppendRoundOver(nil, protocol.RoundOver{Round: 1, Winner: 2})})}},
 			[]Request{{Sound: RoundEnd, Volume: 0.9}}},
 		{"a projectile appears by a player: shot there", []step{base,
 			{30 * time.Millisecond, feedSnap(2, self, rightP, leftP, farP, creature, shotAt(100, lx-290, ly))}},
@@ -382,10 +382,10 @@ func TestBadEvents(t *testing.T) {
 	m := New(rec, Config{})
 	m.SetSelf(me, mySlot)
 	for _, e := range []events.Event{
-		{Kind: events.KindHit, Body: []byte{0xff}},
-		{Kind: events.KindKill},
-		{Kind: events.KindRoundOver, Body: []byte{0x80}},
-		{Kind: events.KindChat, Body: events.AppendChat(nil, events.Chat{From: 2, Text: "hi"})},
+		{Kind: protocol.KindHit, Body: []byte{0xff}},
+		{Kind: protocol.KindKill},
+		{Kind: protocol.KindRoundOver, Body: []byte{0x80}},
+		{Kind: protocol.KindChat, Body: protocol.AppendChat(nil, protocol.Chat{From: 2, Text: "hi"})},
 		{Kind: 77},
 	} {
 		m.Event(t0, e)

@@ -1,6 +1,8 @@
-// Package events carries one-shot happenings (a hit, a kill, a player
-// joining or leaving, a chat line, the end of a round) as a numbered,
-// ordered stream that delivers each event exactly once.
+// Package events carries one-shot happenings (in a game: a hit, a kill, a
+// player joining, a chat line, the end of a round) as a numbered, ordered
+// stream that delivers each event exactly once. It frames, orders and
+// acknowledges events without interpreting them: what kinds there are and
+// how their bodies are encoded is the game's business.
 //
 // # Why events are not state
 //
@@ -29,15 +31,15 @@
 // drops events it has already delivered. An event beyond the window means a
 // gap that will not be filled: [ErrReorderWindow], the connection is broken.
 //
-// # Bodies and chat
+// # Kinds and bodies
 //
-// An Event is a [Kind], the tick it happened on, and a body. Each kind this
-// package defines has a small typed body ([Hit], [Kill], [Join], [Leave],
-// [Chat], [RoundOver]) with an AppendX encoder and a ParseX decoder; other
-// kinds (7 to 255) are carried unchecked for a game's own use. Chat text
-// comes from players: servers pass every line through [CleanChat], which
-// removes control and bidirectional-override characters, repairs invalid
-// UTF-8 and bounds the length.
+// An Event is a [Kind], the tick it happened on, and a body of at most
+// [MaxBody] bytes. The game assigns the kinds (1 to 255; 0 is never valid)
+// and encodes the bodies. It gives both ends a [Validator] ([OutboxConfig]
+// and [InboxConfig]) that checks the body of each kind it defines: a pushed
+// event it refuses is not queued, and a received datagram holding one is
+// rejected as a whole, so every event delivered is one the game can decode.
+// Without a Validator any body is carried.
 //
 // # Wire format
 //
@@ -49,13 +51,14 @@
 //	  kind      1 byte, not 0
 //	  tick      varint, < 2^32
 //	  length    varint, <= MaxBody
-//	  body      length bytes, well formed for its kind if the kind is known
+//	  body      length bytes, accepted by the game's Validator
 //
 // # Memory and allocation
 //
 // The Outbox holds at most MaxQueued events and the Inbox at most its window
 // of early events, each with a reused body buffer of at most MaxBody bytes.
 // Once warmed up, Push, AppendNext and Handle allocate nothing, and neither
-// do the decoders, whatever lengths a datagram claims. Nothing here is safe
+// do the decoders, whatever lengths a datagram claims, as long as the
+// Validator allocates nothing for a good body. Nothing here is safe
 // for concurrent use.
 package events

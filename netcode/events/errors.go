@@ -6,12 +6,13 @@ var (
 	// ErrWrongType is returned for a datagram whose first byte is not
 	// TypeEvents: a stray datagram.
 	ErrWrongType = errors.New("events: wrong datagram type")
-	// ErrShort is returned for a datagram or body that ends in the middle
-	// of a field, including an empty one.
+	// ErrShort is returned for a datagram that ends in the middle of a
+	// field, including an empty one.
 	ErrShort = errors.New("events: input too short")
-	// ErrMalformed is returned for a datagram or body that breaks the
+	// ErrMalformed is returned for a datagram or event that breaks the
 	// format: no events, kind 0, an over-long or non-canonical number, a
-	// body or text over its limit, bytes left over.
+	// body over MaxBody or one the game's Validator refuses (the error then
+	// wraps the Validator's too).
 	ErrMalformed = errors.New("events: malformed input")
 	// ErrQueueFull is returned by Outbox.Push when MaxQueued events are
 	// already waiting: the peer has stopped reading, and its owner should

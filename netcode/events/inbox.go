@@ -31,6 +31,7 @@ type held struct {
 // turn wait in a reorder window of a fixed number of events. It is not safe
 // for concurrent use: callers serialize their calls to Handle.
 type Inbox struct {
+	valid Validator
 	next  uint32 // sequence number of the next event to deliver
 	win   []held // ring indexed by sequence number modulo its length
 	held  int
@@ -38,14 +39,25 @@ type Inbox struct {
 	stats InboxStats
 }
 
-// NewInbox returns an Inbox whose reorder window holds window events (<= 0
-// means DefaultWindow). Its memory is bounded by window*MaxBody bytes of
-// bodies.
-func NewInbox(window int) *Inbox {
+// InboxConfig configures an Inbox.
+type InboxConfig struct {
+	// Window is how many events the reorder window holds (<= 0 means
+	// DefaultWindow).
+	Window int
+	// Validate checks the body of every event received; a datagram holding
+	// one it refuses is rejected as a whole. Nil accepts any body up to
+	// MaxBody.
+	Validate Validator
+}
+
+// NewInbox returns an Inbox configured by cfg. Its memory is bounded by
+// Window*MaxBody bytes of bodies.
+func NewInbox(cfg InboxConfig) *Inbox {
+	window := cfg.Window
 	if window <= 0 {
 		window = DefaultWindow
 	}
-	return &Inbox{next: 1, win: make([]held, window)}
+	return &Inbox{valid: cfg.Validate, next: 1, win: make([]held, window)}
 }
 
 // Handle decodes datagram p and calls deliver for each event whose turn has
@@ -57,12 +69,14 @@ func NewInbox(window int) *Inbox {
 // The Event passed to deliver, and its Body, are valid only during the call.
 // deliver must not call Handle. A nil deliver discards the events.
 //
-// A malformed datagram is rejected as a whole (error wrapping ErrShort,
-// ErrMalformed or ErrWrongType). So is a datagram holding an event the
+// A malformed datagram, or one holding a body the Validate function refuses,
+// is rejected as a whole (error wrapping ErrShort, ErrMalformed or
+// ErrWrongType; a refused body's error wraps ErrMalformed and the
+// validator's error). So is a datagram holding an event the
 // window cannot hold (at or beyond Next()+window): the error wraps
 // ErrReorderWindow, and the connection is to be taken as broken.
 func (in *Inbox) Handle(p []byte, deliver func(Event)) error {
-	d, err := ParseDatagram(p)
+	d, err := ParseDatagram(p, in.valid)
 	if err != nil {
 		in.stats.Malformed++
 		return err

@@ -30,6 +30,7 @@ type queued struct {
 // resend anything: its datagrams go on the reliable ordered channel
 // (transport.Events), which retransmits. It is not safe for concurrent use.
 type Outbox struct {
+	valid Validator
 	q     []queued // ring of MaxQueued slots
 	head  int      // index of the oldest queued event
 	n     int      // events queued
@@ -37,13 +38,23 @@ type Outbox struct {
 	stats OutboxStats
 }
 
-// NewOutbox returns an Outbox that holds at most maxQueued events waiting to
-// be framed (<= 0 means DefaultMaxQueued).
-func NewOutbox(maxQueued int) *Outbox {
+// OutboxConfig configures an Outbox.
+type OutboxConfig struct {
+	// MaxQueued is the most events waiting to be framed (<= 0 means
+	// DefaultMaxQueued).
+	MaxQueued int
+	// Validate checks the body of every event pushed; Push refuses one it
+	// rejects. Nil accepts any body up to MaxBody.
+	Validate Validator
+}
+
+// NewOutbox returns an Outbox configured by cfg.
+func NewOutbox(cfg OutboxConfig) *Outbox {
+	maxQueued := cfg.MaxQueued
 	if maxQueued <= 0 {
 		maxQueued = DefaultMaxQueued
 	}
-	o := &Outbox{q: make([]queued, maxQueued), next: 1}
+	o := &Outbox{valid: cfg.Validate, q: make([]queued, maxQueued), next: 1}
 	arena := make([]byte, maxQueued*slotBody)
 	for i := range o.q {
 		o.q[i].body = arena[i*slotBody : i*slotBody : (i+1)*slotBody]
@@ -52,15 +63,15 @@ func NewOutbox(maxQueued int) *Outbox {
 }
 
 // slotBody is the body capacity each queue or window slot starts with, from
-// one shared allocation: typical bodies (all but long chat lines) fit, so
-// they never allocate. A larger body grows its slot's buffer once.
+// one shared allocation: typical bodies (all but long text) fit, so they
+// never allocate. A larger body grows its slot's buffer once.
 const slotBody = 64
 
 // Push queues a copy of e with the next sequence number (e.Seq is ignored).
 // It returns ErrQueueFull when MaxQueued events are already waiting (the
 // peer stopped reading: disconnect it), an error wrapping ErrMalformed for
-// kind 0 or a body that is not well formed for its kind or longer than
-// MaxBody, and ErrSeqExhausted after 2^32-1 events. A refused event takes no
+// kind 0, a body longer than MaxBody or one the Validate function refuses,
+// and ErrSeqExhausted after 2^32-1 events. A refused event takes no
 // sequence number.
 func (o *Outbox) Push(e Event) error {
 	if err := o.check(e); err != nil {
@@ -80,7 +91,7 @@ func (o *Outbox) check(e Event) error {
 	if len(e.Body) > MaxBody {
 		return fmt.Errorf("%w: body of %d bytes, at most %d", ErrMalformed, len(e.Body), MaxBody)
 	}
-	if err := ValidateBody(e.Kind, e.Body); err != nil {
+	if err := validate(o.valid, e.Kind, e.Body); err != nil {
 		return err
 	}
 	if o.n == len(o.q) {

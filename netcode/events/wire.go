@@ -69,8 +69,8 @@ func uvarint(p []byte, max uint64) (uint64, int, error) {
 }
 
 // readEvent decodes one event from the start of p, body aliasing p, and
-// with check set also checks the body of a known kind.
-func readEvent(p []byte, check bool) (Event, int, error) {
+// with check set also checks its body with v.
+func readEvent(p []byte, v Validator, check bool) (Event, int, error) {
 	if len(p) == 0 {
 		return Event{}, 0, fmt.Errorf("%w: cut before an event", ErrShort)
 	}
@@ -95,7 +95,7 @@ func readEvent(p []byte, check bool) (Event, int, error) {
 	e.Tick = uint32(tick)
 	e.Body = p[n : n+int(size) : n+int(size)]
 	if check {
-		if err := ValidateBody(e.Kind, e.Body); err != nil {
+		if err := validate(v, e.Kind, e.Body); err != nil {
 			return Event{}, 0, err
 		}
 	}
@@ -112,10 +112,10 @@ type Datagram struct {
 
 // ParseDatagram checks a whole events datagram (type byte, first sequence
 // number, at least one event, every field in range and in shortest form,
-// the body of every known kind well formed, nothing left over) and returns a
-// cursor over its events. It never allocates, whatever lengths the datagram
-// claims.
-func ParseDatagram(p []byte) (Datagram, error) {
+// every body accepted by v, nothing left over) and returns a cursor over its
+// events. A nil v accepts any body up to MaxBody. It never allocates, whatever
+// lengths the datagram claims, if v does not.
+func ParseDatagram(p []byte, v Validator) (Datagram, error) {
 	if len(p) == 0 {
 		return Datagram{}, fmt.Errorf("%w: empty datagram", ErrShort)
 	}
@@ -135,7 +135,7 @@ func ParseDatagram(p []byte) (Datagram, error) {
 	}
 	n := 0
 	for rest := body; len(rest) > 0; n++ {
-		_, k, err := readEvent(rest, true)
+		_, k, err := readEvent(rest, v, true)
 		if err != nil {
 			return Datagram{}, err
 		}
@@ -158,7 +158,7 @@ func (d *Datagram) Next() (Event, bool) {
 	if d.n == 0 {
 		return Event{}, false
 	}
-	e, k, _ := readEvent(d.rest, false) // validated by ParseDatagram
+	e, k, _ := readEvent(d.rest, nil, false) // validated by ParseDatagram
 	e.Seq = d.seq
 	d.rest = d.rest[k:]
 	d.n--

@@ -24,7 +24,6 @@ import (
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
 	"github.com/sightline-game/sightline/game/desktop/touch"
-	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/game/web"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
@@ -413,7 +412,7 @@ type watchedServer struct {
 // watchedWorld is the match as the server runs it, keeping a copy of what
 // the test reads after each Step (the server steps it on its own goroutine).
 type watchedWorld struct {
-	*protocol.Match
+	*server.Match
 
 	mu      sync.Mutex
 	order   []arena.PlayerID // in the order they joined
@@ -447,7 +446,7 @@ func startWatchedServer(t *testing.T, webDir string) *watchedServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &watchedWorld{Match: protocol.NewMatch(aw), players: map[arena.PlayerID]arena.PlayerInfo{}}
+	w := &watchedWorld{Match: server.NewMatch(aw), players: map[arena.PlayerID]arena.PlayerInfo{}}
 	match, err := server.New(server.Config{MaxClients: 4, Verify: true, Logger: log}, w)
 	if err != nil {
 		t.Fatal(err)

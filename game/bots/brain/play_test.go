@@ -7,6 +7,7 @@ import (
 
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
@@ -23,7 +24,7 @@ const (
 // worldRecords is what a bot's client holds of the world's records once
 // they have arrived: all of them.
 type worldRecords struct {
-	m  *protocol.Match
+	m  *server.Match
 	id arena.PlayerID
 }
 
@@ -252,10 +253,10 @@ func TestIdleNewcomerLives(t *testing.T) {
 }
 
 // newMatch returns the arena world of cfg as the server drives it.
-func newMatch(cfg arena.Config) (*protocol.Match, error) {
+func newMatch(cfg arena.Config) (*server.Match, error) {
 	w, err := arena.NewWorld(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return protocol.NewMatch(w), nil
+	return server.NewMatch(w), nil
 }

@@ -1,15 +1,16 @@
-package protocol
+package server
 
 import (
 	"math"
 
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/interest"
 	"github.com/sightline-game/sightline/netcode/view"
 )
 
-// Observer is where a player sees from, in the snapshot's quantized units:
-// what the server needs to choose that player's view.
+// Observer is where a player sees from, in the snapshot's quantized units
+// (protocol.PosQuant): what the server needs to choose that player's view.
 type Observer struct {
 	X, Y    uint32
 	Aim     float64 // radians: what the player aims at matters more
@@ -23,10 +24,10 @@ type Observer struct {
 func Observe(w *arena.World, id arena.PlayerID) Observer {
 	p, ok := w.Pose(id)
 	if !ok {
-		c := PosQuant.Quantize(WorldSize / 2)
+		c := protocol.PosQuant.Quantize(protocol.WorldSize / 2)
 		return Observer{X: c, Y: c}
 	}
-	return Observer{X: PosQuant.Quantize(p.X), Y: PosQuant.Quantize(p.Y), Aim: p.Aim, Self: p.Slot, HasSelf: true}
+	return Observer{X: protocol.PosQuant.Quantize(p.X), Y: protocol.PosQuant.Quantize(p.Y), Aim: p.Aim, Self: p.Slot, HasSelf: true}
 }
 
 // AppendCandidates appends to dst the members of o's area (rows of ents)

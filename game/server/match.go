@@ -1,14 +1,17 @@
-package protocol
+package server
 
 import (
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
-// Match is an arena world as the match server drives it: everything the
-// World does, plus its state quantized into snapshots, its events and
-// records encoded for the wire, and where each player sees from. One
+// Match is an arena world as the match server drives it, the World (and
+// EventSource, RecordSource, Namer, MapSeeder) a Server runs: everything
+// the arena's World does, plus its state quantized into snapshots, its
+// events and records encoded for the wire (game/protocol), and where each
+// player sees from. One
 // goroutine calls it (the server's tick loop). Its per-tick methods
 // allocate nothing in steady state.
 type Match struct {
@@ -32,17 +35,18 @@ func NewMatch(w *arena.World) *Match {
 	return m
 }
 
-// Fill writes the world's quantized state into dst, a snapshot of Schema().
+// Fill writes the world's quantized state into dst, a snapshot of
+// protocol.Schema().
 func (m *Match) Fill(dst *snapshot.Snapshot) {
 	m.ents = m.World.AppendEntities(m.ents[:0])
-	Fill(dst, m.ents)
+	protocol.Fill(dst, m.ents)
 }
 
 // Observe returns where player id sees from (see the function Observe).
 func (m *Match) Observe(id arena.PlayerID) Observer { return Observe(m.World, id) }
 
 // TakeEvents calls fn, in order, with the kind and body of every
-// happening since the previous call (see AppendEvent). body is valid only
+// happening since the previous call (see protocol.AppendEvent). body is valid only
 // during fn.
 func (m *Match) TakeEvents(fn func(kind events.Kind, body []byte)) {
 	m.onEvent = fn
@@ -51,7 +55,7 @@ func (m *Match) TakeEvents(fn func(kind events.Kind, body []byte)) {
 }
 
 func (m *Match) forwardEvent(e arena.Event) {
-	body, kind, ok := AppendEvent(m.buf[:0], e)
+	body, kind, ok := protocol.AppendEvent(m.buf[:0], e)
 	m.buf = body
 	if ok {
 		m.onEvent(kind, body)
@@ -75,6 +79,6 @@ func (m *Match) AllRecords(fn func(id uint32, gen uint16, payload []byte, delete
 }
 
 func (m *Match) forwardRecord(r arena.Record) {
-	m.buf = AppendRecordPayload(m.buf[:0], r)
-	m.onRecord(RecordID(r), r.Generation, m.buf, r.Deleted)
+	m.buf = protocol.AppendRecordPayload(m.buf[:0], r)
+	m.onRecord(protocol.RecordID(r), r.Generation, m.buf, r.Deleted)
 }

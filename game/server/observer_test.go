@@ -1,9 +1,9 @@
-package protocol_test
+package server_test
 
 import (
 	"testing"
 
-	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/interest"
 )
 
@@ -14,7 +14,7 @@ func TestAppendCandidatesRanksWhatMattersToThePlayer(t *testing.T) {
 		Xs:          []uint32{1000, 1100, 1000, 1000},
 		Ys:          []uint32{1000, 1000, 1900, 1000 - 100},
 	}
-	o := protocol.Observer{X: 1000, Y: 1000, Aim: 0, Self: 7, HasSelf: true}
+	o := server.Observer{X: 1000, Y: 1000, Aim: 0, Self: 7, HasSelf: true}
 	got := o.AppendCandidates(nil, ents, []int32{0, 1, 2, 3}, 1000)
 	if len(got) != 4 {
 		t.Fatalf("%d candidates, want 4", len(got))

@@ -1,32 +1,72 @@
-package events
+package protocol
 
 import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strconv"
+
+	"github.com/sightline-game/sightline/netcode/events"
+	"github.com/sightline-game/sightline/netcode/varint"
 )
+
+// The kinds of events a match sends (and a client's join and chat). The
+// events package frames them without knowing them; KindWelcome (16) is the
+// server's first event to each client.
+const (
+	KindHit       events.Kind = iota + 1 // body: Hit
+	KindKill                             // body: Kill
+	KindJoin                             // body: Join
+	KindLeave                            // body: Leave
+	KindChat                             // body: Chat
+	KindRoundOver                        // body: RoundOver
+)
+
+// KindName returns the name of one of the game's event kinds, or "Kind(n)"
+// for another.
+func KindName(k events.Kind) string {
+	switch k {
+	case KindHit:
+		return "hit"
+	case KindKill:
+		return "kill"
+	case KindJoin:
+		return "join"
+	case KindLeave:
+		return "leave"
+	case KindChat:
+		return "chat"
+	case KindRoundOver:
+		return "round-over"
+	case KindWelcome:
+		return "welcome"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
 
 // Limits of the bodies.
 const (
-	// MaxNameBytes is the longest player name a Join body carries.
-	MaxNameBytes = 64
+	// MaxJoinNameBytes is the longest name a Join body may carry on the
+	// wire. The names the game gives are shorter (arena.MaxNameBytes): a
+	// client cuts its name before sending it, and the server cuts it again.
+	MaxJoinNameBytes = 64
 )
 
 // Hit is the body of a KindHit event: Attacker's shot or blow took Damage
 // health from Target.
 type Hit struct {
-	Attacker, Target uint32 // entity ids
+	Attacker, Target uint32 // player ids
 	Damage           uint16
 }
 
 // Kill is the body of a KindKill event.
 type Kill struct {
-	Killer, Victim uint32 // entity ids
+	Killer, Victim uint32 // player ids
 	Weapon         uint8
 }
 
 // Join is the body of a KindJoin event: a player joined. Name is at most
-// MaxNameBytes bytes; pass it through CleanChat before showing it.
+// MaxJoinNameBytes bytes; pass it through CleanChat before showing it.
 type Join struct {
 	Player uint32
 	Name   string
@@ -58,7 +98,7 @@ type Chat struct {
 // RoundOver is the body of a KindRoundOver event.
 type RoundOver struct {
 	Round  uint32
-	Winner uint32 // team or player id, as the game defines it
+	Winner uint32 // the player id with the highest score, 0 if nobody scored
 }
 
 // Body encodings: unsigned LEB128 varints in shortest form for numbers, one
@@ -66,7 +106,7 @@ type RoundOver struct {
 //
 //	Hit        attacker, target, damage (< 2^16)
 //	Kill       killer, victim, weapon byte
-//	Join       player, name length (<= MaxNameBytes), name
+//	Join       player, name length (<= MaxJoinNameBytes), name
 //	Leave      player, reason byte
 //	Chat       from, text length (<= MaxChatBytes), text
 //	RoundOver  round, winner
@@ -85,11 +125,11 @@ func AppendKill(dst []byte, k Kill) []byte {
 	return append(dst, k.Weapon)
 }
 
-// AppendJoin appends the body of a Join. A name longer than MaxNameBytes is
-// a programming error and panics.
+// AppendJoin appends the body of a Join. A name longer than
+// MaxJoinNameBytes is a programming error and panics.
 func AppendJoin(dst []byte, j Join) []byte {
 	dst = binary.AppendUvarint(dst, uint64(j.Player))
-	return appendText(dst, j.Name, MaxNameBytes)
+	return appendText(dst, j.Name, MaxJoinNameBytes)
 }
 
 // AppendLeave appends the body of a Leave.
@@ -113,13 +153,14 @@ func AppendRoundOver(dst []byte, r RoundOver) []byte {
 
 func appendText(dst []byte, s string, limit int) []byte {
 	if len(s) > limit {
-		panic(fmt.Sprintf("events: text of %d bytes, at most %d", len(s), limit))
+		panic(fmt.Sprintf("protocol: text of %d bytes, at most %d", len(s), limit))
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(s)))
 	return append(dst, s...)
 }
 
-// bodyReader reads the fields of a body; its first error sticks.
+// bodyReader reads the fields of an event body; its first error sticks. It
+// allocates only to report an error.
 type bodyReader struct {
 	p   []byte
 	err error
@@ -129,9 +170,9 @@ func (r *bodyReader) uvarint(max uint64) uint64 {
 	if r.err != nil {
 		return 0
 	}
-	v, n, err := uvarint(r.p, max)
+	v, n, err := varint.Read(r.p, max)
 	if err != nil {
-		r.err = err
+		r.err = fmt.Errorf("%w: %w", ErrEventBody, err)
 		return 0
 	}
 	r.p = r.p[n:]
@@ -143,7 +184,7 @@ func (r *bodyReader) byte() byte {
 		return 0
 	}
 	if len(r.p) == 0 {
-		r.err = fmt.Errorf("%w: body cut", ErrShort)
+		r.err = fmt.Errorf("%w: body cut", ErrEventBody)
 		return 0
 	}
 	b := r.p[0]
@@ -158,7 +199,7 @@ func (r *bodyReader) text(limit int) []byte {
 		return nil
 	}
 	if uint64(len(r.p)) < n {
-		r.err = fmt.Errorf("%w: text of %d bytes, %d left", ErrShort, n, len(r.p))
+		r.err = fmt.Errorf("%w: text of %d bytes, %d left", ErrEventBody, n, len(r.p))
 		return nil
 	}
 	t := r.p[:n]
@@ -169,7 +210,7 @@ func (r *bodyReader) text(limit int) []byte {
 // done returns the first error, or an error if bytes are left over.
 func (r *bodyReader) done() error {
 	if r.err == nil && len(r.p) > 0 {
-		r.err = fmt.Errorf("%w: %d bytes after the body", ErrMalformed, len(r.p))
+		r.err = fmt.Errorf("%w: %d bytes after the body", ErrEventBody, len(r.p))
 	}
 	return r.err
 }
@@ -203,7 +244,7 @@ func ParseKill(b []byte) (Kill, error) {
 }
 
 func readJoin(r *bodyReader) (uint32, []byte) {
-	return uint32(r.uvarint(math.MaxUint32)), r.text(MaxNameBytes)
+	return uint32(r.uvarint(math.MaxUint32)), r.text(MaxJoinNameBytes)
 }
 
 // ParseJoin decodes a Join body.
@@ -251,15 +292,15 @@ func ParseRoundOver(b []byte) (RoundOver, error) {
 	return ro, nil
 }
 
-// ValidateBody checks that body is a well-formed body for kind k, without
-// allocating. Kind 0 is invalid; kinds this package does not know are not
-// checked. Outbox.Push and ParseDatagram call it, so every event an Inbox
-// delivers has a body its Parse function accepts.
-func ValidateBody(k Kind, body []byte) error {
+// ValidateEventBody checks that body is a well-formed body for kind k,
+// without allocating: the events.Validator both ends give their Outbox and
+// Inbox, so every event an Inbox delivers has a body its Parse function
+// accepts. Kinds other than KindHit to KindRoundOver (the welcome
+// included) are not checked; kind 0 never reaches it (the events package
+// refuses it).
+func ValidateEventBody(k events.Kind, body []byte) error {
 	r := bodyReader{p: body}
 	switch k {
-	case 0:
-		return fmt.Errorf("%w: event kind 0", ErrMalformed)
 	case KindHit:
 		r.uvarint(math.MaxUint32)
 		r.uvarint(math.MaxUint32)
