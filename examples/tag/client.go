@@ -44,7 +44,7 @@ type Client struct {
 // in order, exactly once.
 func NewClient(conn transport.Conn, onTag func(Tag)) *Client {
 	return &Client{conn: conn, sess: session.NewClientSession(Session(), true),
-		inbox: events.NewInbox(events.DefaultWindow), records: replica.NewReceiver(replica.ReceiverConfig{}),
+		inbox: events.NewInbox(events.InboxConfig{Validate: validEvent}), records: replica.NewReceiver(replica.ReceiverConfig{}),
 		onTag: onTag, buf: make([]byte, 0, 64), ack: make([]byte, 0, 64)}
 }
 

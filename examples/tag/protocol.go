@@ -13,6 +13,7 @@ package tag
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/sightline-game/sightline/netcode/delta"
@@ -135,15 +136,44 @@ func parseInput(p []byte) Input {
 	return Input{Heading: headingQuant.Dequantize(uint32(p[0])), Run: p[1]&1 != 0}
 }
 
-// The game's event kinds. They start at 16 because today's netcode/events
-// checks the bodies of kinds 1 to 6 as another game's (hit, kill, ...).
+// The game's event kinds.
 const (
 	// KindWelcome tells a client its player's slot; body: varint slot.
-	KindWelcome events.Kind = 16 + iota
+	KindWelcome events.Kind = 1 + iota
 	// KindTagged says "it" touched another player, who is "it" now; body:
 	// Tag.
 	KindTagged
 )
+
+// validEvent checks an event's body for its kind (an events.Validator):
+// the server's Outbox and the client's Inbox refuse anything else.
+func validEvent(k events.Kind, body []byte) error {
+	switch k {
+	case KindWelcome:
+		n, err := readSlot(body)
+		if err == nil && n != len(body) {
+			err = fmt.Errorf("%w: %d bytes left over", errBody, len(body)-n)
+		}
+		if err != nil {
+			return fmt.Errorf("welcome: %w", err)
+		}
+		return nil
+	case KindTagged:
+		_, err := parseTag(0, body)
+		return err
+	}
+	return fmt.Errorf("%w: kind %d", errBody, k)
+}
+
+// errBody is why an event of an unknown kind, or with bytes left over, is
+// refused.
+var errBody = errors.New("malformed tag event")
+
+// readSlot reads a varint slot from the start of p and returns its length.
+func readSlot(p []byte) (int, error) {
+	_, n, err := varint.Read(p, MaxPlayers-1)
+	return n, err
+}
 
 // Tag is a tagged event: on Tick, player Tagger touched player Tagged.
 type Tag struct {

@@ -227,7 +227,7 @@ func (s *Server) admit() {
 		}
 		p := &peer{conn: conn, slot: slot, sess: session.NewViewSession(s.sess, vs),
 			area:      interest.NewArea(units(s.cfg.ViewRadius), units(s.cfg.ViewMargin), MaxPlayers),
-			out:       events.NewOutbox(events.DefaultMaxQueued),
+			out:       events.NewOutbox(events.OutboxConfig{Validate: validEvent}),
 			records:   replica.NewSender(replica.SenderConfig{GiveUpAfter: 3 * s.cfg.Timeout}),
 			lastHeard: s.tick, st: PeerStats{Slot: slot}}
 		s.peers = append(s.peers, p)
