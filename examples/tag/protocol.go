@@ -197,7 +197,7 @@ func parseTag(tick uint32, p []byte) (Tag, error) {
 		return Tag{}, fmt.Errorf("tag: tagged: %w", err)
 	}
 	if n+m != len(p) {
-		return Tag{}, fmt.Errorf("tag: %d bytes left over", len(p)-n-m)
+		return Tag{}, fmt.Errorf("%w: tag with %d bytes left over", errBody, len(p)-n-m)
 	}
 	return Tag{Tick: tick, Tagger: uint16(a), Tagged: uint16(b)}, nil
 }

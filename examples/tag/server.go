@@ -230,6 +230,7 @@ func (s *Server) admit() {
 			out:       events.NewOutbox(events.OutboxConfig{Validate: validEvent}),
 			records:   replica.NewSender(replica.SenderConfig{GiveUpAfter: 3 * s.cfg.Timeout}),
 			lastHeard: s.tick, st: PeerStats{Slot: slot}}
+		p.sess.AlwaysVerify() // every view carries its hash, asked or not
 		s.peers = append(s.peers, p)
 		s.push(p, KindWelcome, binary.AppendUvarint(s.scratch[:0], uint64(slot)))
 		s.publishIt(p)

@@ -82,7 +82,7 @@ func TestWebRTCLoopback(t *testing.T) {
 		slot, joined, ok := c.Self()
 		t.Logf("client %d (slot %d, joined on tick %d): %d decoded, %d verified, %d matched, %d mismatched, %d stale, %d bytes, %d tags heard",
 			i, slot, joined, st.Decoded, st.Verified, st.Matched, st.Mismatched, st.Stale, st.Bytes, len(heard[i]))
-		if !ok || st.Mismatched != 0 || st.Matched != st.Verified || st.Verified < 60 {
+		if !ok || st.Mismatched != 0 || st.Matched != st.Verified || st.Verified != st.Decoded || st.Verified < 60 {
 			t.Errorf("client %d: %d of %d verified ticks matched (%d mismatched); want at least 60, all matching", i, st.Matched, st.Verified, st.Mismatched)
 		}
 		var since []Tag
