@@ -106,7 +106,26 @@ func (s *Server) viewConfig() view.Config {
 		PacketCap: DatagramLimit - session.MaxHeaderSize, Overhead: session.MaxHeaderSize}
 }
 
-// Run steps the match at TickRate, in real time, until ctx ends.
+// Close ends every client's connection, and those waiting to join. Step
+// must not run at the same time.
+func (s *Server) Close() {
+	for _, p := range s.peers {
+		s.world.Remove(p.slot)
+		p.conn.Close()
+	}
+	s.peers = s.peers[:0]
+	for {
+		select {
+		case conn := <-s.joins:
+			conn.Close()
+		default:
+			return
+		}
+	}
+}
+
+// Run steps the match at TickRate, in real time, until ctx ends; it leaves
+// the connections open (see Close).
 func (s *Server) Run(ctx context.Context) {
 	t := time.NewTicker(time.Second / TickRate)
 	defer t.Stop()

@@ -75,6 +75,7 @@ func TestWebRTCLoopback(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // the clients take what is on its way
 	halt()
 	players.Wait()
+	defer srv.Close()
 
 	want, _ := srv.World().It()
 	for i, c := range clients {
