@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/netcode/linksim"
+	"github.com/sightline-game/sightline/netcode/transport/memory"
 )
 
 // lossy is one direction of the test's path: 10% loss in bursts of 3
@@ -72,6 +73,96 @@ func TestMemoryDeterministic(t *testing.T) {
 	for i := range a.Clients {
 		if a.Clients[i].Stats() != b.Clients[i].Stats() {
 			t.Errorf("client %d: %+v / %+v", i, a.Clients[i].Stats(), b.Clients[i].Stats())
+		}
+	}
+}
+
+// A player leaves and another takes its slot mid-match: the slot's new
+// generation is a new entity to everyone, nobody desyncs, and the newcomer
+// hears the tags since it joined, the others all of them.
+func TestMemoryLeaveAndJoin(t *testing.T) {
+	var now time.Duration
+	var sent []Tag
+	srv, err := NewServer(ServerConfig{Seed: 23, OnTag: func(tg Tag) { sent = append(sent, tg) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type player struct {
+		c     *Client
+		bot   *Bot
+		heard []Tag
+	}
+	var players []*player
+	join := func(seed uint64) {
+		sc, cc, err := memory.NewPair(memory.Config{ServerToClient: lossy, ClientToServer: lossy, Seed: seed,
+			Now: func() time.Duration { return now }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &player{bot: NewBot(seed)}
+		p.c = NewClient(cc, func(tg Tag) { p.heard = append(p.heard, tg) })
+		srv.Add(sc)
+		players = append(players, p)
+	}
+	run := func(ticks int) {
+		for range ticks {
+			now += time.Second / TickRate
+			srv.Step()
+			for i, p := range players {
+				if p.c == nil {
+					continue
+				}
+				if err := p.c.Poll(); err != nil {
+					t.Fatalf("player %d: %v", i, err)
+				}
+				if err := p.c.SendInput(p.bot.Next(p.c)); err != nil {
+					t.Fatalf("player %d: %v", i, err)
+				}
+			}
+		}
+	}
+	for i := range 4 {
+		join(uint64(i))
+	}
+	run(300)
+	gone, _, _ := players[1].c.Self()
+	players[1].c.Close()
+	players[1].c = nil
+	run(30)
+	join(9)
+	run(600)
+
+	late := players[4]
+	slot, joined, ok := late.c.Self()
+	if !ok || slot != gone || srv.World().players[slot].gen != 2 {
+		t.Fatalf("newcomer in slot %d (joined %v), generation %d; want slot %d, generation 2", slot, ok, srv.World().players[slot].gen, gone)
+	}
+	var since []Tag
+	for _, tg := range sent {
+		if tg.Tick >= joined {
+			since = append(since, tg)
+		}
+	}
+	t.Logf("%d tags, %d since tick %d", len(sent), len(since), joined)
+	for i, p := range players {
+		if p.c == nil {
+			continue
+		}
+		st := p.c.Stats()
+		if st.Mismatched != 0 || st.Decoded < 400 {
+			t.Errorf("player %d: %d decoded, %d mismatched", i, st.Decoded, st.Mismatched)
+		}
+		want := sent
+		if p == late {
+			want = since
+		}
+		if !slices.Equal(p.heard, want) {
+			t.Errorf("player %d heard %v, want %v", i, p.heard, want)
+		}
+		if _, snap := p.c.Newest(); snap != nil {
+			if r, ok := snap.Find(slot); ok && snap.ID(r).Generation != 2 {
+				t.Errorf("player %d sees slot %d at generation %d", i, slot, snap.ID(r).Generation)
+			}
 		}
 	}
 }
