@@ -95,6 +95,11 @@ func divRound(a, b int64) int64 {
 	return (a + b/2) / b
 }
 
+// Version is the version of tag's protocol that its offers name and its
+// server speaks (webrtc.ServerConfig.Version, webrtc.DialConfig.Version):
+// a client of another version is refused before any WebRTC work.
+const Version = 1
+
 // History is how many ticks a delta may reach back: about a second.
 const History = 32
 

@@ -10,6 +10,7 @@ import (
 	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/interest"
 	"github.com/sightline-game/sightline/netcode/replica"
+	"github.com/sightline-game/sightline/netcode/serversession"
 	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/view"
@@ -44,7 +45,7 @@ type PeerStats struct {
 type peer struct {
 	conn      transport.Conn
 	slot      uint16
-	sess      *session.ServerSession
+	sess      *serversession.Session
 	area      *interest.Area
 	members   []int32
 	cands     []view.Candidate
@@ -244,7 +245,7 @@ func (s *Server) admit() {
 			conn.Close()
 			continue
 		}
-		p := &peer{conn: conn, slot: slot, sess: session.NewViewSession(s.sess, vs),
+		p := &peer{conn: conn, slot: slot, sess: serversession.NewView(s.sess, vs),
 			area:      interest.NewArea(units(s.cfg.ViewRadius), units(s.cfg.ViewMargin), MaxPlayers),
 			out:       events.NewOutbox(events.OutboxConfig{Validate: validEvent}),
 			records:   replica.NewSender(replica.SenderConfig{GiveUpAfter: 3 * s.cfg.Timeout}),

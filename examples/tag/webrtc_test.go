@@ -20,7 +20,7 @@ import (
 // since it joined once and in order, and the "it" record converges.
 func TestWebRTCLoopback(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
-	rtc, err := webrtc.NewServer(webrtc.ServerConfig{UDPHost: "127.0.0.1", IncludeLoopback: true, Logger: quiet})
+	rtc, err := webrtc.NewServer(webrtc.ServerConfig{Version: Version, UDPHost: "127.0.0.1", IncludeLoopback: true, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestWebRTCLoopback(t *testing.T) {
 	var players sync.WaitGroup
 	for i := range n {
 		dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-		conn, err := webrtc.Dial(dctx, hs.URL+"/signal", webrtc.DialConfig{HTTPClient: hs.Client(), IncludeLoopback: true,
+		conn, err := webrtc.Dial(dctx, hs.URL+"/signal", webrtc.DialConfig{Version: Version, HTTPClient: hs.Client(), IncludeLoopback: true,
 			SettingEngine: loopback, Logger: quiet})
 		cancel()
 		if err != nil {
