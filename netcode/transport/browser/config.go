@@ -18,6 +18,11 @@ type Config struct {
 	// 0 names none, which a server takes as version 1.
 	Version int
 
+	// Token, if set, is a credential (a join token) the offer carries as
+	// "Authorization: Bearer Token", for a server that admits only invited
+	// players (ServerConfig.Admit).
+	Token string
+
 	// Logger receives the connection's log records; nil means
 	// slog.Default().
 	Logger *slog.Logger

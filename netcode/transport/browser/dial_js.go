@@ -68,7 +68,7 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 
 	body := datachan.OfferBody(pc.Get("localDescription").Get("sdp").String(), cfg.Version)
 	answer, err := datachan.Exchange(ctx, func(ctx context.Context) (string, error) {
-		return postOffer(ctx, signalURL, body)
+		return postOffer(ctx, signalURL, cfg.Token, body)
 	}, cfg.OnRetryLater)
 	if err != nil {
 		return fail(err)

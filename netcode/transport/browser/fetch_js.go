@@ -15,16 +15,20 @@ import (
 // postOffer posts the offer's JSON body to url with the page's fetch once
 // and returns the answer's SDP or the refusal ([datachan.Response]). When
 // ctx ends, the request is aborted.
-func postOffer(ctx context.Context, url string, body []byte) (string, error) {
+func postOffer(ctx context.Context, url, token string, body []byte) (string, error) {
 	abort, err := construct(js.Global().Get("AbortController"))
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", ErrSignalling, err)
 	}
 	stop := context.AfterFunc(ctx, func() { abort.Call("abort") })
 	defer stop()
+	headers := map[string]any{"Content-Type": "application/json"}
+	if token != "" {
+		headers["Authorization"] = "Bearer " + token
+	}
 	init := map[string]any{
 		"method":  "POST",
-		"headers": map[string]any{"Content-Type": "application/json"},
+		"headers": headers,
 		"body":    string(body),
 		"cache":   "no-store",
 		"signal":  abort.Get("signal"),

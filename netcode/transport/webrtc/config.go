@@ -35,6 +35,11 @@ type DialConfig struct {
 	// 0 names none, which a server takes as version 1.
 	Version int
 
+	// Token, if set, is a credential (a join token) the offer carries as
+	// "Authorization: Bearer Token", for a server that admits only invited
+	// players (ServerConfig.Admit).
+	Token string
+
 	// HTTPClient posts the offer; nil means http.DefaultClient.
 	HTTPClient *http.Client
 

@@ -26,6 +26,10 @@ type conn struct {
 	onReady  func()
 	onClosed func()
 
+	// admission is what ServerConfig.Admit said of the peer (nil on a
+	// dialled conn, or without Admit).
+	admission any
+
 	mu       sync.Mutex
 	openMask uint8
 	ready    chan struct{} // closed when all four channels are open
@@ -38,6 +42,11 @@ type conn struct {
 }
 
 var _ transport.Conn = (*conn)(nil)
+
+// Admission returns what the server's ServerConfig.Admit said of the peer
+// when it admitted it (nil without Admit, or on the dialling end). A game
+// server reads it through an interface: conn.(interface{ Admission() any }).
+func (c *conn) Admission() any { return c.admission }
 
 func newConn(pc *webrtc.PeerConnection, cfg ConnConfig, log *slog.Logger) *conn {
 	c := &conn{

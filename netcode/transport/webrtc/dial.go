@@ -69,7 +69,7 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 
 	offerBody := datachan.OfferBody(pc.LocalDescription().SDP, cfg.Version)
 	answer, err := datachan.Exchange(ctx, func(ctx context.Context) (string, error) {
-		return postOffer(ctx, httpClient, signalURL, offerBody)
+		return postOffer(ctx, httpClient, signalURL, cfg.Token, offerBody)
 	}, cfg.OnRetryLater)
 	if err != nil {
 		return fail(err)
@@ -95,12 +95,15 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 
 // postOffer posts the offer's body once and returns the answer's SDP, or
 // the refusal ([datachan.Response]).
-func postOffer(ctx context.Context, client *http.Client, url string, body []byte) (string, error) {
+func postOffer(ctx context.Context, client *http.Client, url, token string, body []byte) (string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", ErrSignalling, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", ErrSignalling, err)

@@ -46,6 +46,15 @@ var (
 	// whose route (match) has no room: 503 "server full".
 	ErrRouteFull = errors.New("webrtc: route full")
 
+	// ErrUnauthorized, wrapped by a ServerConfig.Admit error, refuses an
+	// offer that carries no credentials (no join token): 401.
+	ErrUnauthorized = errors.New("webrtc: unauthorized")
+
+	// ErrForbidden, wrapped by a ServerConfig.Admit error, refuses an offer
+	// whose credentials do not admit it (a join token expired, used, for
+	// another server): 403.
+	ErrForbidden = errors.New("webrtc: forbidden")
+
 	// ErrPeerGone ends a connection whose peer closed it, whose channels
 	// closed, or whose ICE/DTLS transport failed or stayed disconnected
 	// longer than ConnConfig.DisconnectTimeout.

@@ -146,6 +146,17 @@ type ServerConfig struct {
 	// session's. nil puts every session on the route "", which Accept
 	// serves.
 	Route func(r *http.Request, live func(route string) int) (string, error)
+
+	// Admit, if set, decides who may join: it is called once per offer
+	// that passed the rate limit, the session caps and the body's checks,
+	// before any WebRTC work (no peer connection exists yet). It returns
+	// the request the rest of the signalling sees (r itself, or one whose
+	// query names the match a join token is for, for Route) and a value
+	// the session keeps, which its connection's Admission returns (who
+	// the peer is, say). An error wrapping [ErrUnauthorized] is answered
+	// 401 with the error's text (less the sentinel's), one wrapping
+	// [ErrForbidden] 403, any other 503 with Retry-After: 1.
+	Admit func(r *http.Request) (*http.Request, any, error)
 }
 
 // Server accepts WebRTC connections: its ServeHTTP answers offers, and
@@ -291,6 +302,7 @@ type ServerStats struct {
 	RejectedMalformed  uint64 // 400: not an offer, unreadable, malformed SDP
 	RejectedTooLarge   uint64 // 413: body over MaxBodyBytes
 	RejectedNoRoute    uint64 // 404: Route knows no such route (no such match)
+	RejectedAdmission  uint64 // 401, 403 or 503: Admit refused the peer
 	RejectedOther      uint64 // server closed, internal error, gathering timeout
 
 	Connected uint64 // sessions whose four channels opened (given to Accept)
@@ -303,7 +315,7 @@ type ServerStats struct {
 type serverCounters struct {
 	offers, answered                                   atomic.Uint64
 	rate, connecting, full, malformed, tooLarge, other atomic.Uint64
-	noRoute                                            atomic.Uint64
+	noRoute, unadmitted                                atomic.Uint64
 	connected, timedOut                                atomic.Uint64
 }
 
@@ -322,6 +334,7 @@ func (s *Server) Stats() ServerStats {
 		RejectedMalformed:  c.malformed.Load(),
 		RejectedTooLarge:   c.tooLarge.Load(),
 		RejectedNoRoute:    c.noRoute.Load(),
+		RejectedAdmission:  c.unadmitted.Load(),
 		RejectedOther:      c.other.Load(),
 		Connected:          c.connected.Load(),
 		TimedOut:           c.timedOut.Load(),
@@ -386,8 +399,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.reject(w, rej)
 		return
 	}
+	r, admission, rej, ok := s.admit(r)
+	if !ok {
+		s.reject(w, rej)
+		return
+	}
 	log := s.log.With("remote", r.RemoteAddr)
-	c, rej, ok := s.startSession(r, log)
+	c, rej, ok := s.startSession(r, admission, log)
 	if !ok {
 		s.reject(w, rej)
 		return
@@ -434,13 +452,14 @@ func (s *Server) readOffer(w http.ResponseWriter, r *http.Request) (string, reje
 // fails it. It returns the refusal to answer with if the peer cannot be
 // created or the session no longer fits. From a successful return on,
 // closing the conn releases the session.
-func (s *Server) startSession(r *http.Request, log *slog.Logger) (*conn, rejection, bool) {
+func (s *Server) startSession(r *http.Request, admission any, log *slog.Logger) (*conn, rejection, bool) {
 	pc, err := s.api.NewPeerConnection(webrtc.Configuration{})
 	if err != nil {
 		log.Warn("new peer connection", "err", err)
 		return nil, s.internalError(), false
 	}
 	c := newConn(pc, s.cfg.ConnConfig, log)
+	c.admission = admission
 	// The timer is armed once the session is registered.
 	timer := time.AfterFunc(time.Duration(math.MaxInt64), func() {
 		if c.Closed() {
@@ -540,6 +559,28 @@ func (s *Server) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.closed
+}
+
+// admit asks ServerConfig.Admit whether request r's peer may join and
+// returns the request to go on with and the session's admission, or the
+// refusal to answer with.
+func (s *Server) admit(r *http.Request) (*http.Request, any, rejection, bool) {
+	if s.cfg.Admit == nil {
+		return r, nil, rejection{}, true
+	}
+	r2, admission, err := s.cfg.Admit(r)
+	switch {
+	case err == nil:
+		if r2 == nil {
+			r2 = r
+		}
+		return r2, admission, rejection{}, true
+	case errors.Is(err, ErrUnauthorized):
+		return r, nil, rejection{msg: routeText(err, ErrUnauthorized), code: http.StatusUnauthorized, counter: &s.stats.unadmitted}, false
+	case errors.Is(err, ErrForbidden):
+		return r, nil, rejection{msg: routeText(err, ErrForbidden), code: http.StatusForbidden, counter: &s.stats.unadmitted}, false
+	}
+	return r, nil, rejection{msg: routeText(err, nil), code: http.StatusServiceUnavailable, retry: time.Second, counter: &s.stats.unadmitted}, false
 }
 
 // checkCapacity tells whether a new session for request r would fit.

@@ -1,0 +1,88 @@
+package webrtc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// peer is what the tests' Admit says of an admitted peer.
+type peer struct{ name string }
+
+// Admit decides before any WebRTC work: an offer without credentials is
+// refused 401, one with credentials that do not admit it 403, and an
+// Admit that fails otherwise 503 with a Retry-After, each with Admit's
+// text and none of them creating a session. An admitted peer's connection
+// carries what Admit said of it, and Admit's request (here, with the route
+// its credentials name) is the one the session is routed by.
+func TestAdmitDecidesBeforeAnyWebRTCWork(t *testing.T) {
+	routed := make(chan string, 4)
+	ts := newTestServer(t, ServerConfig{
+		Route: func(r *http.Request, _ func(string) int) (string, error) {
+			route := r.URL.Query().Get("match")
+			select {
+			case routed <- route:
+			default:
+			}
+			return route, nil
+		},
+		Admit: func(r *http.Request) (*http.Request, any, error) {
+			switch tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "); tok {
+			case "":
+				return nil, nil, fmt.Errorf("join token required: %w", ErrUnauthorized)
+			case "ada-for-2":
+				r2 := r.Clone(r.Context())
+				r2.URL.RawQuery = "match=2"
+				return r2, peer{name: "ada"}, nil
+			case "busy":
+				return nil, nil, errors.New("too many join tokens in use")
+			default:
+				return nil, nil, fmt.Errorf("join token expired: %w", ErrForbidden)
+			}
+		},
+	})
+	for _, tc := range []struct {
+		token, status, body string
+	}{
+		{"", "401", "join token required"},
+		{"old", "403", "join token expired"},
+		{"busy", "503", "too many join tokens in use"},
+	} {
+		cfg := ts.dialConfig(t, "refused")
+		cfg.Token = tc.token
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if tc.token == "busy" {
+			// A 503 with Retry-After is retried until the context ends.
+			cancel()
+			ctx, cancel = context.WithTimeout(context.Background(), 1500*time.Millisecond)
+		}
+		_, err := Dial(ctx, ts.url, cfg)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), tc.status) || !strings.Contains(err.Error(), tc.body) {
+			t.Errorf("token %q: %v, want %s %q", tc.token, err, tc.status, tc.body)
+		}
+	}
+	st := ts.Stats()
+	if st.RejectedAdmission < 3 || st.Answered != 0 || ts.Sessions() != 0 {
+		t.Errorf("after the refusals: %+v, %d sessions; want 3+ refused by Admit, none answered or live", st, ts.Sessions())
+	}
+	<-routed // the capacity check's Route call, on the request as posted
+	cfg := ts.dialConfig(t, "ada")
+	cfg.Token = "ada-for-2"
+	ts.dial(t, "ada", cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := ts.AcceptRoute(ctx, "2")
+	if err != nil {
+		t.Fatalf("the admitted peer is not on route 2: %v", err)
+	}
+	defer c.Close()
+	a, ok := c.(interface{ Admission() any })
+	if !ok || a.Admission() != (peer{name: "ada"}) {
+		t.Errorf("the connection's admission: %v", c)
+	}
+}
