@@ -162,7 +162,11 @@ func (s *Server) fromClient(c *client, e events.Event) {
 			return
 		}
 		c.st.named = true
-		name := arena.CutName(protocol.CleanChat(j.Name)) // at a character boundary
+		asked := j.Name
+		if a, ok := Admission(c.conn); ok {
+			asked = a.Name // a join token names the player
+		}
+		name := arena.CutName(protocol.CleanChat(asked)) // at a character boundary
 		if name == "" {
 			name = fmt.Sprintf("player %d", c.id)
 		}
