@@ -49,6 +49,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/netcode/jointoken"
 	"github.com/sightline-game/sightline/netcode/lan"
 )
 
@@ -94,7 +95,16 @@ func main() {
 	duelSeed := flag.Uint64("duel-seed", 1, "with -duel: the seed of the spots and the strafer's turns")
 	duelCover := flag.Bool("duel-cover", false, "with -duel: a wall in the strafer's circle, which it ducks behind now and then (measures hits behind cover)")
 	verbose := flag.Bool("v", false, "log connection trouble")
+	tokenKey := flag.String("token-key", "", "mint each client a join token with the key in this file (for a server run with -token-key)")
 	flag.Parse()
+	if *tokenKey != "" {
+		k, err := jointoken.LoadKey(*tokenKey)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(2)
+		}
+		o.TokenKey = &k
+	}
 
 	var logOut io.Writer = io.Discard
 	if *verbose {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -12,8 +14,10 @@ import (
 	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/jointoken"
 	"github.com/sightline-game/sightline/netcode/linksim"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -31,6 +35,9 @@ type options struct {
 	// both ways (zero: nothing).
 	Link   conditioner.Conditions
 	Logger *slog.Logger
+	// TokenKey, if set, mints each client a join token (for a server run
+	// with -token-key): its own name, its match, good for 30 s.
+	TokenKey *jointoken.Key
 }
 
 // result is what the load test prints with -json: for all the clients,
@@ -57,15 +64,18 @@ type result struct {
 	// waits the server asked for (429/503 with Retry-After: many clients
 	// from one address meet its offer rate limit); HandshakeMs is without
 	// those waits.
-	ConnectMsP50   float64  `json:"connect_ms_p50"`
-	ConnectMsMax   float64  `json:"connect_ms_max"`
-	HandshakeMsP50 float64  `json:"handshake_ms_p50"`
-	HandshakeMsMax float64  `json:"handshake_ms_max"`
-	Retries        int      `json:"retries"` // offers refused for now and asked again
-	Seconds        float64  `json:"seconds"`
-	BudgetBps      float64  `json:"budget_Bps,omitempty"`
-	OverBudget     bool     `json:"over_budget"`
-	Errors         []string `json:"errors,omitempty"`
+	ConnectMsP50   float64 `json:"connect_ms_p50"`
+	ConnectMsMax   float64 `json:"connect_ms_max"`
+	HandshakeMsP50 float64 `json:"handshake_ms_p50"`
+	HandshakeMsMax float64 `json:"handshake_ms_max"`
+	Retries        int     `json:"retries"` // offers refused for now and asked again
+	// Refused counts the clients the server refused, by status ("401":
+	// no join token, "403": a token it did not take, ...).
+	Refused    map[string]int `json:"refused,omitempty"`
+	Seconds    float64        `json:"seconds"`
+	BudgetBps  float64        `json:"budget_Bps,omitempty"`
+	OverBudget bool           `json:"over_budget"`
+	Errors     []string       `json:"errors,omitempty"`
 	// Matches are the same figures for each match's clients, with -matches.
 	Matches []result `json:"matches,omitempty"`
 }
@@ -120,6 +130,13 @@ func summarize(o options, res []one) result {
 	for _, c := range res {
 		if c.err != nil {
 			r.Errors = append(r.Errors, c.err.Error())
+			var refused *datachan.Refused
+			if errors.As(c.err, &refused) {
+				if r.Refused == nil {
+					r.Refused = map[string]int{}
+				}
+				r.Refused[strconv.Itoa(refused.Status)]++
+			}
 		}
 		if !c.connected {
 			continue
@@ -183,8 +200,18 @@ func play(ctx context.Context, o options, seed uint64) one {
 	dialCtx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
 	defer cancel()
 	start := time.Now()
+	name := fmt.Sprintf("load %d", seed)
+	var token string
+	if o.TokenKey != nil {
+		var err error
+		if token, err = jointoken.Mint(*o.TokenKey, jointoken.Claims{Match: out.match, Name: name, Player: seed}); err != nil {
+			out.err = err
+			return out
+		}
+	}
 	conn, err := webrtc.Dial(dialCtx, client.SignalURL(o.URL, out.match), webrtc.DialConfig{
 		Version: protocol.Version,
+		Token:   token,
 		Logger:  o.Logger,
 		OnRetryLater: func(wait time.Duration, _ error) {
 			out.waited += wait
@@ -203,6 +230,7 @@ func play(ctx context.Context, o options, seed uint64) one {
 		conn = cond
 	}
 	c := client.New(conn, client.Config{
+		Name:       name,
 		Verify:     true,
 		Logger:     o.Logger,
 		OnSnapshot: func(n int) { out.sizes = append(out.sizes, n) },

@@ -35,6 +35,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -76,6 +78,10 @@ func main() {
 	agonesHealth := flag.Duration("agones-health", 2*time.Second, "with -agones: the time between health pings to the SDK sidecar")
 	maxRewind := flag.Duration("max-rewind", arena.DefaultRewindTicks*time.Second/arena.TickRate,
 		"judge a shot against the targets as its shooter saw them, at most this far back (0: in the present; at most 1s)")
+	tokenKey := flag.String("token-key", "", "admit only players with a join token sealed with the key in this file (64 hex digits; cmd/token mints them); empty: anyone may join")
+	tokenServer := flag.String("token-server", "", "with -token-key: this server's host:port as tokens name it (default with -agones: the GameServer's address and HTTP port); tokens naming another server are refused")
+	tlsCert := flag.String("tls-cert", "", "serve the page, the build and /signal over HTTPS with this certificate (PEM; with -tls-key)")
+	tlsKey := flag.String("tls-key", "", "the private key of -tls-cert (PEM)")
 	flag.Parse()
 
 	var lv slog.Level
@@ -91,6 +97,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "server: -max-rewind %v: at most %v\n", *maxRewind, arena.MaxRewindTicks*time.Second/arena.TickRate)
 		os.Exit(2)
 	}
+	if (*tlsCert == "") != (*tlsKey == "") {
+		fmt.Fprintln(os.Stderr, "server: -tls-cert and -tls-key go together")
+		os.Exit(2)
+	}
 	if err := (server.Config{TickRate: *tick, Rate: *rate}).Validate(); err != nil {
 		fmt.Fprintln(os.Stderr, "server: -rate:", err)
 		os.Exit(2)
@@ -102,6 +112,7 @@ func main() {
 		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, matches: *nmatches, verify: *verify, creatures: *creatures,
 		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
 		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones, agonesHealth: *agonesHealth, maxRewind: *maxRewind,
+		tokenKey: *tokenKey, tokenServer: *tokenServer, tlsCert: *tlsCert, tlsKey: *tlsKey,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -133,6 +144,11 @@ type options struct {
 	agonesHealth time.Duration
 	// maxRewind is the farthest back a shot is judged (-max-rewind).
 	maxRewind time.Duration
+	// tokenKey is the join tokens' key file, tokenServer the address they
+	// must name (-token-key, -token-server).
+	tokenKey, tokenServer string
+	// tlsCert and tlsKey serve HTTPS (-tls-cert, -tls-key).
+	tlsCert, tlsKey string
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
@@ -154,17 +170,28 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 			publicIPs = []string{gs.Status.Address}
 		}
 		for _, p := range gs.Status.Ports {
-			if p.Name == "udp" || p.Name == "game" {
+			switch p.Name {
+			case "udp", "game", "webrtc":
 				gamePort = p.Port
+			case "http":
+				if o.tokenServer == "" && gs.Status.Address != "" {
+					o.tokenServer = net.JoinHostPort(gs.Status.Address, strconv.Itoa(p.Port))
+				}
 			}
 		}
 		log.Info("agones: GameServer", "name", gs.ObjectMeta.Name, "state", gs.Status.State, "address", gs.Status.Address, "udp_port", gamePort)
+	}
+	met := metrics.New(metrics.Config{Host: host})
+	admit, err := admitter(log, o, met)
+	if err != nil {
+		return err
 	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
 		Version: protocol.Version,
 		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients * o.matches, Logger: log,
 		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst, PublicIPs: publicIPs,
 		Route: func(r *http.Request, live func(string) int) (string, error) { return route(host, r, live) },
+		Admit: admit,
 	})
 	if err != nil {
 		return fmt.Errorf("webrtc: %w", err)
@@ -174,7 +201,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.Handle("GET /debug/vars", expvar.Handler())
-	met := metrics.New(metrics.Config{Host: host, Signalling: rtc.Stats})
+	met.WatchSignalling(rtc.Stats)
 	mux.Handle("GET /metrics", met.Handler())
 	if o.debugGC {
 		mux.HandleFunc("POST /debug/gc", serveGC)
@@ -210,7 +237,13 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	errc := make(chan error, 4)
 	go func() { errc <- host.Run(ctx, rtc.AcceptRoute) }()
 	go func() {
-		if err := httpSrv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		var err error
+		if o.tlsCert != "" {
+			err = httpSrv.ServeTLS(ln, o.tlsCert, o.tlsKey) // HTTP/2 when the client offers it
+		} else {
+			err = httpSrv.Serve(ln)
+		}
+		if !errors.Is(err, http.ErrServerClosed) {
 			errc <- err
 		}
 	}()
@@ -221,6 +254,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		}})
 	}
 	for _, u := range lan.JoinURLs(port) {
+		if o.tlsCert != "" {
+			u = "https" + strings.TrimPrefix(u, "http")
+		}
 		log.Info("players on the LAN join at "+u, "browser", u+"/", "desktop", "go run ./cmd/game -join "+u)
 	}
 	if sdk != nil {

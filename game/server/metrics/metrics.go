@@ -16,8 +16,6 @@ import (
 type Config struct {
 	// Host is the process's matches.
 	Host *server.Host
-	// Signalling is the WebRTC server's counters (webrtc.Server.Stats).
-	Signalling func() webrtc.ServerStats
 }
 
 // Metrics is a process's registry of metrics.
@@ -47,10 +45,14 @@ func New(cfg Config) *Metrics {
 	if cfg.Host != nil {
 		reg.MustRegister(&matches{host: cfg.Host})
 	}
-	if cfg.Signalling != nil {
-		reg.MustRegister(&signalling{stats: cfg.Signalling})
-	}
 	return m
+}
+
+// WatchSignalling exports the counters of the process's WebRTC server
+// (webrtc.Server.Stats), which is made after the metrics since its Admit
+// counts refused tokens here. Call it once.
+func (m *Metrics) WatchSignalling(stats func() webrtc.ServerStats) {
+	m.reg.MustRegister(&signalling{stats: stats})
 }
 
 // RefusedToken counts an offer refused for its join token, for reason

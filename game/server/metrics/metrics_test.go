@@ -72,9 +72,10 @@ func TestMetricsShowTheMatch(t *testing.T) {
 	for i := range 30 {
 		srv.Step(now.Add(time.Duration(i) * 33 * time.Millisecond))
 	}
-	m := metrics.New(metrics.Config{Host: host, Signalling: func() webrtc.ServerStats {
-		return webrtc.ServerStats{Offers: 5, Answered: 2, RejectedRate: 3}
-	}})
+	m := metrics.New(metrics.Config{Host: host})
+	m.WatchSignalling(func() webrtc.ServerStats {
+		return webrtc.ServerStats{Offers: 5, Answered: 2, RejectedRate: 3, RejectedAdmission: 4}
+	})
 	m.RefusedToken("replayed")
 	text := scrape(t, m)
 	st := srv.Stats()
@@ -92,6 +93,7 @@ func TestMetricsShowTheMatch(t *testing.T) {
 		{`sightline_connections_joined_total{match="7"}`, 2},
 		{`sightline_offers_total`, 5},
 		{`sightline_offers_refused_total{reason="rate"}`, 3},
+		{`sightline_offers_refused_total{reason="admission"}`, 4},
 		{`sightline_tokens_refused_total{reason="replayed"}`, 1},
 	} {
 		if got := value(t, text, c.series); got != c.want {

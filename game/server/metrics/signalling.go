@@ -13,7 +13,7 @@ type signalling struct {
 var (
 	offers        = prometheus.NewDesc("sightline_offers_total", "WebRTC offers posted to /signal.", nil, nil)
 	answered      = prometheus.NewDesc("sightline_offers_answered_total", "Offers answered: sessions started.", nil, nil)
-	offersRefused = prometheus.NewDesc("sightline_offers_refused_total", "Offers refused, by reason: rate (429), connecting and full (503), malformed (400), too_large (413), no_route (404), other. Token refusals are sightline_tokens_refused_total.", []string{"reason"}, nil)
+	offersRefused = prometheus.NewDesc("sightline_offers_refused_total", "Offers refused, by reason: rate (429), connecting and full (503), malformed (400), too_large (413), no_route (404), admission (401, 403: no valid join token; by the token's fault in sightline_tokens_refused_total), other.", []string{"reason"}, nil)
 	sessions      = prometheus.NewDesc("sightline_sessions", "Live WebRTC sessions, by state: connecting or open.", []string{"state"}, nil)
 	connectFailed = prometheus.NewDesc("sightline_sessions_timed_out_total", "Sessions closed because the peer did not open its channels in time.", nil, nil)
 )
@@ -37,7 +37,7 @@ func (c *signalling) Collect(ch chan<- prometheus.Metric) {
 	}{
 		{"rate", st.RejectedRate}, {"connecting", st.RejectedConnecting}, {"full", st.RejectedFull},
 		{"malformed", st.RejectedMalformed}, {"too_large", st.RejectedTooLarge}, {"no_route", st.RejectedNoRoute},
-		{"other", st.RejectedOther},
+		{"admission", st.RejectedAdmission}, {"other", st.RejectedOther},
 	} {
 		counter(offersRefused, r.n, r.reason)
 	}

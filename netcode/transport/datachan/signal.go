@@ -63,6 +63,18 @@ type RetryLater struct {
 func (r *RetryLater) Error() string { return r.Err.Error() }
 func (r *RetryLater) Unwrap() error { return r.Err }
 
+// Refused is a server's refusal of an offer: its status code, with the
+// error that says it (wrapping [ErrSignalling]). Dial's errors wrap one
+// when the server answered with an error status: errors.As finds the code
+// (401 without a join token, 403 with a bad one, 429, 503, ...).
+type Refused struct {
+	Status int
+	Err    error
+}
+
+func (r *Refused) Error() string { return r.Err.Error() }
+func (r *Refused) Unwrap() error { return r.Err }
+
 // Response turns the server's reply to an offer into the answer's SDP or an
 // error wrapping [ErrSignalling]. status is the status code and statusLine
 // the status as shown in errors ("503 Service Unavailable"); retryAfter is
@@ -70,7 +82,7 @@ func (r *RetryLater) Unwrap() error { return r.Err }
 // the reply. A 429 or 503 with a usable Retry-After gives a [*RetryLater].
 func Response(status int, statusLine, retryAfter string, body []byte) (string, error) {
 	if status != 200 {
-		err := fmt.Errorf("%w: %s: %s", ErrSignalling, statusLine, Shorten(strings.TrimSpace(string(body)), 200))
+		var err error = &Refused{Status: status, Err: fmt.Errorf("%w: %s: %s", ErrSignalling, statusLine, Shorten(strings.TrimSpace(string(body)), 200))}
 		if status == 429 || status == 503 {
 			if secs, perr := strconv.Atoi(retryAfter); perr == nil && secs > 0 && time.Duration(secs)*time.Second <= MaxRetryAfter {
 				return "", &RetryLater{After: time.Duration(secs) * time.Second, Err: err}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/game/server/metrics"
+	"github.com/sightline-game/sightline/netcode/jointoken"
+	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+)
+
+// admitter returns the WebRTC server's Admit for -token-key: every offer
+// must carry a join token (Authorization: Bearer) that opens with the key,
+// has not expired, names this server (or any) and the match asked for (or
+// any), and was not used before. The player then joins the token's match
+// under the token's name. Without -token-key it returns nil: anyone joins.
+func admitter(log *slog.Logger, o options, met *metrics.Metrics) (func(*http.Request) (*http.Request, any, error), error) {
+	if o.tokenKey == "" {
+		return nil, nil
+	}
+	key, err := jointoken.LoadKey(o.tokenKey)
+	if err != nil {
+		return nil, err
+	}
+	ck := jointoken.NewChecker(jointoken.CheckerConfig{Key: key, Server: o.tokenServer})
+	log.Info("join tokens required", "key_file", o.tokenKey, "server", o.tokenServer)
+	return func(r *http.Request) (*http.Request, any, error) {
+		asked := r.URL.Query().Get(protocol.MatchQuery)
+		c, err := ck.Check(jointoken.FromRequest(r), asked)
+		if err != nil {
+			met.RefusedToken(jointoken.Reason(err))
+			switch jointoken.Status(err) {
+			case http.StatusUnauthorized:
+				return nil, nil, fmt.Errorf("%w: %w", err, webrtc.ErrUnauthorized)
+			case http.StatusForbidden:
+				return nil, nil, fmt.Errorf("%w: %w", err, webrtc.ErrForbidden)
+			}
+			return nil, nil, err
+		}
+		if c.Match != asked {
+			r = r.Clone(r.Context())
+			q := r.URL.Query()
+			q.Set(protocol.MatchQuery, c.Match)
+			r.URL.RawQuery = q.Encode()
+		}
+		return r, server.Admitted{Name: c.Name, Player: c.Player}, nil
+	}, nil
+}
