@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/internal/testnet"
+	"github.com/sightline-game/sightline/netcode/events"
+	"github.com/sightline-game/sightline/netcode/jointoken"
+	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+)
+
+// A server run with -token-key over HTTPS (-tls-cert, HTTP/2) admits only
+// a valid token: none is 401; one of another key, expired, for another
+// server or another match, or used before is 403, each with its reason
+// and before any WebRTC work; a valid one joins the match it names under
+// the name it gives. /metrics counts the refusals by reason.
+func TestJoinTokensOverHTTPS(t *testing.T) {
+	cert := testnet.SelfSigned(t)
+	dir := t.TempDir()
+	keyFile, otherKeyFile := filepath.Join(dir, "key"), filepath.Join(dir, "other")
+	key, other := mustKey(t), mustKey(t)
+	for f, k := range map[string]jointoken.Key{keyFile: key, otherKeyFile: other} {
+		if err := os.WriteFile(f, []byte(k.String()+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
+	addr := fmt.Sprintf("127.0.0.1:%d", httpPort)
+	base := "https://" + addr
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, log, options{
+			addr: addr, udpPort: udpPort, tick: 30, bots: 1, matches: 2, seed: 1, creatures: 10,
+			maxClients: 4, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
+			name: "test", offerRate: 100, offerBurst: 100,
+			tokenKey: keyFile, tokenServer: addr, tlsCert: cert.CertFile, tlsKey: cert.KeyFile,
+		})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", logs.String())
+		}
+	})
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: cert.Pool}, ForceAttemptHTTP2: true}}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := hc.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.ProtoMajor != 2 {
+				t.Errorf("/healthz over %s, want HTTP/2", resp.Proto)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server not up over HTTPS: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	mint := func(k jointoken.Key, c jointoken.Claims) string {
+		t.Helper()
+		if c.Expires.IsZero() {
+			c.Expires = time.Now().Add(30 * time.Second)
+		}
+		tok, err := jointoken.Mint(k, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	dial := func(match, token string) (*client.Client, error) {
+		dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+		return client.Dial(dctx, base, client.Config{Match: match, Name: "mallory", Logger: log, Verify: true},
+			webrtc.DialConfig{HTTPClient: hc, Token: token, Logger: log})
+	}
+	good := mint(key, jointoken.Claims{Match: "2", Name: "ada", Server: addr})
+	for _, tc := range []struct {
+		name, match, token, want string
+	}{
+		{"no token", "", "", "401 Unauthorized: join token required"},
+		{"another key", "", mint(other, jointoken.Claims{Name: "x"}), "403 Forbidden: join token does not open"},
+		{"expired", "", mint(key, jointoken.Claims{Name: "x", Expires: time.Now().Add(-2 * time.Second)}), "403 Forbidden: join token expired"},
+		{"another server", "", mint(key, jointoken.Claims{Name: "x", Server: "127.0.0.1:1"}), "403 Forbidden: join token is for another server"},
+		{"another match", "1", mint(key, jointoken.Claims{Name: "x", Match: "2"}), "403 Forbidden: join token is for another match"},
+		{"not a token", "", "zz", "403 Forbidden: join token malformed"},
+	} {
+		if c, err := dial(tc.match, tc.token); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if c != nil {
+				c.Close()
+			}
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	c, err := dial("", good) // the token names match 2
+	if err != nil {
+		t.Fatalf("a valid token: %v", err)
+	}
+	defer c.Close()
+	names := make(chan string, 16)
+	c.OnEvent(func(e events.Event) {
+		if e.Kind == protocol.KindJoin {
+			if j, err := protocol.ParseJoin(e.Body); err == nil {
+				select {
+				case names <- j.Name:
+				default:
+				}
+			}
+		}
+	})
+	go c.Run(ctx, 30, nil)
+	if _, err := dial("", good); err == nil || !strings.Contains(err.Error(), "403 Forbidden: join token already used") {
+		t.Errorf("the token again: %v, want 403 already used", err)
+	}
+	// The player is in match 2, named ada (its client asked for mallory).
+	select {
+	case name := <-names:
+		if name != "ada" {
+			t.Errorf("the admitted player joined as %q, want ada (the token's name)", name)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("no join event for the admitted player")
+	}
+	lctx, lcancel := context.WithTimeout(ctx, 5*time.Second)
+	ms, err := client.ListMatchesWith(lctx, hc, base)
+	lcancel()
+	if err != nil || len(ms) != 2 || ms[0].Players != 1 || ms[1].Players != 2 {
+		t.Errorf("matches %+v (%v): want the player in match 2 with its bot", ms, err)
+	}
+	resp, err := hc.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for reason, n := range map[string]int{"missing": 1, "forged": 1, "expired": 1, "wrong_server": 1, "wrong_match": 1, "malformed": 1, "replayed": 1} {
+		re := regexp.MustCompile(fmt.Sprintf(`(?m)^sightline_tokens_refused_total\{reason="%s"\} %d$`, reason, n))
+		if !re.Match(body) {
+			t.Errorf("/metrics: no sightline_tokens_refused_total{reason=%q} %d", reason, n)
+		}
+	}
+}
+
+func mustKey(t *testing.T) jointoken.Key {
+	t.Helper()
+	k, err := jointoken.NewKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
