@@ -11,6 +11,9 @@
 // ?match=ID joins that match of a server hosting several (the page puts it
 // there when the player chooses from its list; without it the server
 // chooses), and window.sightline.match says which was asked for.
+// ?token=T carries the player's join token to a server that admits only
+// invited players (cmd/server -token-key): the offer sends it as
+// "Authorization: Bearer T".
 //
 // The page reads window.sightline for what the client decoded and whether
 // it matches the server, and may call window.sightlineConditions(loss,
@@ -45,11 +48,12 @@ func main() {
 	mark(page, "goMainMs") // the runtime and every package's init are done
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	origin := js.Global().Get("location").Get("origin").String()
-	var queryName, match string
+	var queryName, match, token string
 	blank := 0 // ?blank=N: the first N frames draw nothing (to measure what drawing costs the start)
 	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil {
 		queryName = u.Query().Get("name")
 		match = u.Query().Get(client.MatchQuery)
+		token = u.Query().Get("token")
 		blank, _ = strconv.Atoi(u.Query().Get("blank"))
 	}
 	// Sound starts on the page's first key, click or touch (browsers allow
@@ -71,7 +75,7 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	mark(page, "signallingMs")
 	page.Set("match", match)
-	conn, err := client.Connect(ctx, origin, client.ConnectConfig{Match: match, Logger: log})
+	conn, err := client.Connect(ctx, origin, client.ConnectConfig{Match: match, Token: token, Logger: log})
 	cancel()
 	if err != nil {
 		fail(page, fmt.Sprintf("could not join the match: %v", err))

@@ -58,10 +58,13 @@ func (l *launcher) close() {
 }
 
 // join connects to the match server at url over WebRTC (to its match
-// called match, if not empty) and returns the game that plays it.
-func (l *launcher) join(ctx context.Context, url, match string) (*desktop.Game, error) {
+// called match, if not empty, with the join token, if any) and returns the
+// game that plays it.
+func (l *launcher) join(ctx context.Context, url, match, token string) (*desktop.Game, error) {
 	url = strings.TrimSuffix(url, "/")
-	return l.track(desktop.Join(ctx, url, match, l.playConfig("playing on "+url, nil)))
+	cfg := l.playConfig("playing on "+url, nil)
+	cfg.Token = token
+	return l.track(desktop.Join(ctx, url, match, cfg))
 }
 
 // hostAndPlay starts a match server in this process (announced on the LAN
@@ -144,7 +147,7 @@ func (l *launcher) menu(ctx context.Context, port int) *desktop.Menu {
 	cfg.Join = func(jctx context.Context, url, match string) (desktop.Scene, error) {
 		jctx, cancel := context.WithTimeout(jctx, joinTimeout)
 		defer cancel()
-		g, err := l.join(jctx, url, match)
+		g, err := l.join(jctx, url, match, "")
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@
 //	game -host -addr :8080       host a LAN match others can join, and play it
 //	game -join http://HOST:8080  join a match server (cmd/server or another game's -host)
 //	game -join URL -match 2      join match 2 of a server hosting several (cmd/server -matches N)
+//	game -join URL -token T      join a server that admits only invited players (cmd/server -token-key)
 //	game -browse                 start at a menu of the matches on the LAN
 //
 // A hosted match with -addr is announced on the LAN (UDP broadcast beacons
@@ -79,7 +80,7 @@ func run() int {
 
 // options are the command line's settings.
 type options struct {
-	join, match, addr, webDir, matchName, name, screenshot, level string
+	join, match, token, addr, webDir, matchName, name, screenshot, level string
 	host, browse, announce, autopilot, overlay                    bool
 	udpPort, bots, maxClients, lanPort, fps                       int
 	seed                                                          uint64
@@ -92,6 +93,7 @@ func parseFlags() options {
 	var o options
 	flag.StringVar(&o.join, "join", "", "join the match server at this URL (http://host:8080) instead of hosting")
 	flag.StringVar(&o.match, "match", "", "with -join: the match to join on a server hosting several (an id from its /matches); empty: the server picks")
+	flag.StringVar(&o.token, "token", "", "with -join: the join token the host gave you (for a server run with -token-key)")
 	flag.BoolVar(&o.host, "host", false, "host a match in this process (the default without -join or -browse)")
 	flag.BoolVar(&o.browse, "browse", false, "start at a menu of the matches on the LAN (join one, type an address, or host)")
 	flag.StringVar(&o.addr, "addr", ":8080", "with -host: HTTP address where LAN players join (\"off\": nobody)")
@@ -136,6 +138,8 @@ func (o options) check() (slog.Level, error) {
 		return lv, errors.New("-join, -host and -browse exclude each other")
 	case o.match != "" && o.join == "":
 		return lv, errors.New("-match needs -join")
+	case o.token != "" && o.join == "":
+		return lv, errors.New("-token needs -join")
 	case o.screenshot != "" && o.exitAfter <= 0:
 		return lv, errors.New("-screenshot needs -exit-after")
 	case o.lanPort < 1 || o.lanPort > 65535:
@@ -178,7 +182,7 @@ func firstScene(ctx context.Context, l *launcher, o options) (desktop.Scene, err
 	case o.join != "":
 		dctx, cancel := context.WithTimeout(ctx, joinTimeout)
 		defer cancel()
-		g, err := l.join(dctx, o.join, o.match)
+		g, err := l.join(dctx, o.join, o.match, o.token)
 		if err != nil {
 			return nil, fmt.Errorf("join %s: %w", client.SignalURL(o.join, o.match), err)
 		}

@@ -8,6 +8,9 @@ type ConnectConfig struct {
 	// Match names the match to join on a server hosting several; empty
 	// lets the server choose.
 	Match string
+	// Token is the player's join token, for a server that admits only
+	// invited players (cmd/server -token-key); empty: none.
+	Token string
 	// Logger receives the connection's trouble (nil: slog.Default()).
 	Logger *slog.Logger
 }

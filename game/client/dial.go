@@ -18,7 +18,7 @@ import (
 // through the page's RTCPeerConnection instead. It returns when the
 // channels are open.
 func Connect(ctx context.Context, baseURL string, cfg ConnectConfig) (transport.Conn, error) {
-	return connect(ctx, baseURL, cfg.Match, webrtc.DialConfig{IncludeLoopback: true, Logger: cfg.Logger})
+	return connect(ctx, baseURL, cfg.Match, webrtc.DialConfig{IncludeLoopback: true, Token: cfg.Token, Logger: cfg.Logger})
 }
 
 // Dial connects a headless client to the match server at baseURL over

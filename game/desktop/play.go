@@ -25,6 +25,8 @@ type PlayConfig struct {
 	Prefs *settingsui.Prefs
 	// Name is the player's name when Prefs is nil.
 	Name string
+	// Token is the player's join token, for Join (cmd/server -token-key).
+	Token string
 	// Status is a line about the match shown in the corner.
 	Status string
 	// ShowOverlay starts with the network overlay shown.
@@ -48,10 +50,11 @@ type PlayConfig struct {
 }
 
 // Join connects to the match server at baseURL (its match called match,
-// if not empty) and returns the game that plays it (see Play). The
-// desktop's -join, its LAN menu and the browser build all join this way.
+// if not empty; with the join token in cfg, if any) and returns the game
+// that plays it (see Play). The desktop's -join, its LAN menu and the
+// browser build all join this way.
 func Join(ctx context.Context, baseURL, match string, cfg PlayConfig) (*Game, error) {
-	conn, err := client.Connect(ctx, baseURL, client.ConnectConfig{Match: match, Logger: cfg.Logger})
+	conn, err := client.Connect(ctx, baseURL, client.ConnectConfig{Match: match, Token: cfg.Token, Logger: cfg.Logger})
 	if err != nil {
 		return nil, err
 	}
