@@ -294,8 +294,16 @@ func (b *lockedBuffer) String() string {
 // once it is healthy. On failure the test prints the server's log.
 func startServer(t *testing.T, exe, web string, extra ...string) string {
 	t.Helper()
+	return startServerWith(t, "http", http.DefaultClient, exe, web, extra...)
+}
+
+// startServerWith starts the server as startServer does and returns its
+// base URL with scheme (https for a server given -tls-cert), asking for
+// its health through hc.
+func startServerWith(t *testing.T, scheme string, hc *http.Client, exe, web string, extra ...string) string {
+	t.Helper()
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
-	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
+	base := fmt.Sprintf("%s://127.0.0.1:%d", scheme, httpPort)
 	logs := new(lockedBuffer)
 	args := []string{"-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", strconv.Itoa(udpPort), "-bots", "4", "-verify", "-web", web}
 	srv := exec.Command(exe, append(args, extra...)...)
@@ -319,7 +327,7 @@ func startServer(t *testing.T, exe, web string, extra ...string) string {
 	})
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		resp, err := http.Get(base + "/healthz")
+		resp, err := hc.Get(base + "/healthz")
 		if err == nil {
 			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
@@ -392,7 +400,7 @@ func mb(n int) float64 { return float64(n) / (1 << 20) }
 
 // startBrowser launches Chromium with a fresh profile and returns a context
 // of its first tab; new tabs derive from it.
-func startBrowser(t *testing.T, ctx context.Context, chromium string) context.Context {
+func startBrowser(t *testing.T, ctx context.Context, chromium string, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	profile, err := os.MkdirTemp("", "sightline-chromium-")
 	if err != nil {
@@ -422,6 +430,7 @@ func startBrowser(t *testing.T, ctx context.Context, chromium string) context.Co
 		chromedp.Flag("disable-sync", true),
 		chromedp.CombinedOutput(out),
 	)
+	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
 	t.Cleanup(func() {

@@ -1,0 +1,79 @@
+package browsertest
+
+import (
+	"context"
+	"crypto/tls"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/internal/testnet"
+	"github.com/sightline-game/sightline/netcode/jointoken"
+)
+
+// The browser plays a match served over HTTPS (a self-signed certificate
+// Chromium is told to trust by its key) from a server that admits only
+// invited players: the page carries its join token (?token=) with the
+// offer, joins the match the token names, and verifies every tick. The
+// page and /signal are on one HTTPS origin, as a game's HTTPS site needs
+// (an HTTPS page may not call plain HTTP).
+func TestBrowserPlaysOverHTTPSWithAToken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the WebAssembly client and the server, and runs Chromium")
+	}
+	chromium := requireChromium(t)
+	web := buildTouchWeb(t)
+	serverExe := filepath.Join(t.TempDir(), "server")
+	if err := run(goCommand(t), nil, "build", "-o", serverExe, "github.com/sightline-game/sightline/cmd/server"); err != nil {
+		t.Fatal(err)
+	}
+	cert := testnet.SelfSigned(t)
+	key, err := jointoken.NewKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyFile := filepath.Join(t.TempDir(), "token.key")
+	if err := os.WriteFile(keyFile, []byte(key.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: cert.Pool}}}
+	base := startServerWith(t, "https", hc, serverExe, web, "-matches", "2", "-bots", "2",
+		"-tls-cert", cert.CertFile, "-tls-key", cert.KeyFile, "-token-key", keyFile)
+	if !strings.HasPrefix(base, "https://") {
+		t.Fatalf("base %s", base)
+	}
+	tok, err := jointoken.Mint(key, jointoken.Claims{Match: "2", Name: "invited", Expires: time.Now().Add(2 * time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	browser := startBrowser(t, ctx, chromium, chromedp.Flag("ignore-certificate-errors-spki-list", cert.SPKI))
+	tb := newTab(t, browser, "https")
+	if err := tb.load(base + "/?name=asked&token=" + tok); err != nil {
+		t.Fatalf("%s: %v", tb.name, err)
+	}
+	st := tb.state(t)
+	t.Logf("figure https: %s", st)
+	if bad := st.problems(wantDecoded); len(bad) > 0 {
+		t.Errorf("over HTTPS with a token: %s\n  (%s)", strings.Join(bad, "; "), st)
+	}
+	if p := tb.problems(); len(p) > 0 {
+		t.Errorf("page errors:\n  %s", strings.Join(p, "\n  "))
+	}
+	lctx, lcancel := context.WithTimeout(ctx, 10*time.Second)
+	ms, err := client.ListMatchesWith(lctx, hc, base)
+	lcancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 || ms[0].Players != 2 || ms[1].Players != 3 {
+		t.Errorf("GET /matches over HTTPS: %+v; want the tab in match 2 (its token's) beside 2 bots", ms)
+	}
+}
