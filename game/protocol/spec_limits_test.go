@@ -12,6 +12,7 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/events"
+	"github.com/sightline-game/sightline/netcode/jointoken"
 	"github.com/sightline-game/sightline/netcode/lan"
 	"github.com/sightline-game/sightline/netcode/replica"
 	"github.com/sightline-game/sightline/netcode/session"
@@ -78,8 +79,12 @@ func TestSpecLimits(t *testing.T) {
 		t.Fatalf("datagram limits differ: snapshots %d, events %d, records %d", protocol.DatagramLimit, events.DefaultMaxDatagram, replica.DefaultMaxDatagram)
 	}
 	code := map[string]string{
-		"protocol version":                                                fmt.Sprint(protocol.Version),
-		"offer body, at most":                                             bytesOf(webrtc.DefaultMaxBodyBytes),
+		"protocol version":         fmt.Sprint(protocol.Version),
+		"offer body, at most":      bytesOf(webrtc.DefaultMaxBodyBytes),
+		"join token text, at most": fmt.Sprintf("%d characters", jointoken.MaxText),
+		"join token's expiry ahead of the server's clock, at most":        secondsOf(jointoken.DefaultMaxTTL),
+		"join tokens a server remembers as used, at most":                 fmt.Sprint(jointoken.DefaultMaxUsed),
+		"join token's name, at most":                                      bytesOf(jointoken.MaxName),
 		"offers a second from one address":                                fmt.Sprint(float64(webrtc.DefaultOfferRate)),
 		"offers at once from one address (burst)":                         fmt.Sprint(webrtc.DefaultOfferBurst),
 		"addresses the offer rate limit remembers":                        fmt.Sprint(webrtc.DefaultMaxClients),

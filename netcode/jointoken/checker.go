@@ -9,6 +9,14 @@ import (
 	"time"
 )
 
+// The Checker's defaults.
+const (
+	// DefaultMaxTTL is how far ahead a token may expire.
+	DefaultMaxTTL = 10 * time.Minute
+	// DefaultMaxUsed is how many used ids a Checker remembers.
+	DefaultMaxUsed = 1 << 16
+)
+
 // CheckerConfig sets up a Checker. Zero fields take the defaults noted.
 type CheckerConfig struct {
 	// Key opens the tokens.
@@ -18,9 +26,9 @@ type CheckerConfig struct {
 	// is refused; so is any token naming a server when Server is empty.
 	Server string
 	// MaxTTL refuses tokens that expire further ahead than this, which
-	// bounds how long a used id is remembered (default 10 minutes).
+	// bounds how long a used id is remembered (default DefaultMaxTTL).
 	MaxTTL time.Duration
-	// MaxUsed bounds the used ids remembered (default 65536, about 2 MB);
+	// MaxUsed bounds the used ids remembered (default DefaultMaxUsed, about 2 MB);
 	// when that many unexpired ids are held, new tokens get ErrFull until
 	// some expire.
 	MaxUsed int
@@ -39,10 +47,10 @@ type Checker struct {
 // NewChecker returns a Checker of cfg.
 func NewChecker(cfg CheckerConfig) *Checker {
 	if cfg.MaxTTL <= 0 {
-		cfg.MaxTTL = 10 * time.Minute
+		cfg.MaxTTL = DefaultMaxTTL
 	}
 	if cfg.MaxUsed <= 0 {
-		cfg.MaxUsed = 1 << 16
+		cfg.MaxUsed = DefaultMaxUsed
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
