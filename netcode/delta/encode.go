@@ -111,8 +111,8 @@ func (e *Encoder) AppendDelta(dst []byte, tick, baseline uint32, base, cur *snap
 
 // AppendDeltaChanges is AppendDelta for a caller that knows how cur
 // differs from base: ch, which must be exact (snapshot.Changes). The
-// packet is the one AppendDelta writes; the codec only skips comparing the
-// snapshots. It implements snapstream.ChangesAppender.
+// packet is the one AppendDelta writes; the encoder only skips comparing the
+// snapshots. It makes Codec a snapstream.ChangesAppender.
 func (e *Encoder) AppendDeltaChanges(dst []byte, tick, baseline uint32, base, cur *snapshot.Snapshot, ch *snapshot.Changes) []byte {
 	e.take(base, cur, ch)
 	return e.appendDelta(dst, tick, baseline, base, cur)
@@ -226,7 +226,7 @@ func (e *Encoder) writeMask(w *bitpack.Writer, m uint32) {
 }
 
 // writeChanges writes the changed entities when every field has a code,
-// computing residuals as it goes. It packs the bits into the codec's side
+// computing residuals as it goes. It packs the bits into the encoder's side
 // buffer without a branch per value (an unconditional 8-byte store, then
 // an advance by the whole bytes written) and joins them to w at the end.
 // With riceK >= 0 the changed set's gaps, coded Rice(riceK), and the
