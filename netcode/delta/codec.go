@@ -11,8 +11,8 @@ import (
 // concurrent use: give each sender and receiver its own (codecs of one
 // Tables are independent).
 type Codec struct {
-	Encoder
-	Decoder
+	Encoder // writes the packets: AppendFull, AppendDelta, LastSizes ...
+	Decoder // reads them: ReadHeader, Decode
 }
 
 var (

@@ -23,7 +23,7 @@ func (e *Encoder) FullLen(cur *snapshot.Snapshot) int {
 }
 
 // FullLenAtLeast bounds FullLen from below without walking cur: every
-// entity's slot gap takes at least one bit. It implements
+// entity's slot gap takes at least one bit. It makes Codec a
 // snapstream.FullBounder.
 func (e *Encoder) FullLenAtLeast(cur *snapshot.Snapshot) int {
 	n := cur.Len()
