@@ -21,7 +21,7 @@ import (
 // predictor. Feed it the (baseline, current, gap) triples a real sender
 // meets, then take Lengths into the schema. It is not safe for concurrent use.
 type Tally struct {
-	enc    *delta.Encoder
+	enc    *delta.Encoder // whose symbols it counts
 	counts [][]uint64
 	masks  []uint64      // per field mask, for schemas of at most 8 fields
 	news   [2][][]uint64 // per field, against the entity before and as made
@@ -67,7 +67,9 @@ func NewTally(s *snapshot.Schema) (*Tally, error) {
 	return t, nil
 }
 
-// Add counts the residuals of a delta of cur against base, gap ticks older.
+// Add counts the symbols of a delta of cur against base, gap ticks older:
+// its masks and residuals, and its new entities' rows (with new-entity
+// codes).
 func (t *Tally) Add(base, cur *snapshot.Snapshot, gap uint32) {
 	t.enc.Symbols(base, cur, gap, t.count)
 }
