@@ -9,10 +9,10 @@
 // per field, per field mask and per context, with its predictor and
 // spawner: built once, never changed, shared by any number of encoders and
 // decoders on any goroutines. An Encoder (NewEncoder) writes packets with
-// them: per delta it lists what changed (analyse, or take when handed the
-// changes), plans the packet's coding, and writes the sections below in
-// order into its own scratch. A Decoder (NewDecoder) reads them back,
-// into scratch of its own. A Codec pairs an encoder and a decoder of one
+// them: per delta it lists what changed (comparing the snapshots, or from
+// the caller's snapshot.Changes), plans the packet's coding, and writes
+// the sections of the layout below in order, with scratch of its own. A
+// Decoder (NewDecoder) reads them back, with scratch of its own. A Codec pairs an encoder and a decoder of one
 // Tables: the snapstream.Format a sender or receiver takes. Training the
 // codes, offline, is package train's, which counts the symbols an encoder
 // would write (Encoder.Symbols).
