@@ -360,13 +360,12 @@ func laneFormats(k int, sch *snapshot.Schema) (send, recv snapstream.Format, err
 		}
 		r, err := newViewFormat(sch, k == laneByteMask)
 		return s, r, err
-	default:
-		s, err := delta.NewCodec(sch)
+	default: // the sender's and the receiver's codecs share the tables
+		t, err := delta.NewTables(sch)
 		if err != nil {
 			return nil, nil, err
 		}
-		r, err := delta.NewCodec(sch)
-		return s, r, err
+		return delta.CodecOf(t), delta.CodecOf(t), nil
 	}
 }
 

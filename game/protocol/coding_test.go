@@ -7,6 +7,7 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/bitpack"
 	"github.com/sightline-game/sightline/netcode/delta"
+	"github.com/sightline-game/sightline/netcode/delta/train"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
@@ -66,8 +67,8 @@ func (m *model) code(v int, adapt bool) float64 {
 // measuring in the codec.
 func TestPrefixCodesAgainstArithmeticCoding(t *testing.T) {
 	s := protocol.Schema()
-	train := arenaTally(t, s, []uint64{11}, 3000, nil)
-	k := train.Contexts()
+	trained := arenaTally(t, s, []uint64{11}, 3000, nil)
+	k := trained.Contexts()
 	codeOf := func(ctx, f int) *bitpack.Code {
 		c := s.Contexts[ctx]
 		switch {
@@ -87,16 +88,16 @@ func TestPrefixCodesAgainstArithmeticCoding(t *testing.T) {
 		models[w] = make([][]*model, k)
 		for ctx := range k {
 			models[w][ctx] = make([]*model, len(s.Fields)+1)
-			models[w][ctx][0] = newModel(train.ContextMaskCounts(ctx), weight)
+			models[w][ctx][0] = newModel(trained.ContextMaskCounts(ctx), weight)
 			for f := range s.Fields {
-				models[w][ctx][f+1] = newModel(train.ContextCounts(ctx, f), weight)
+				models[w][ctx][f+1] = newModel(trained.ContextCounts(ctx, f), weight)
 			}
 		}
 	}
 	var packets, symbols int
 	var prefix, static float64
 	adaptive := make([]float64, len(weights))
-	tl, err := delta.NewTally(s)
+	tl, err := train.NewTally(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/bitpack"
-	"github.com/sightline-game/sightline/netcode/delta"
+	"github.com/sightline-game/sightline/netcode/delta/train"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
@@ -61,9 +61,9 @@ const codeMaxLen, maskMaxLen = 8, 10
 
 // arenaTally counts what deltas of bot matches code with schema s, keeping
 // only the entities keep accepts (nil: all of them).
-func arenaTally(t testing.TB, s *snapshot.Schema, seeds []uint64, ticks int, keep func(row []uint32) bool) *delta.Tally {
+func arenaTally(t testing.TB, s *snapshot.Schema, seeds []uint64, ticks int, keep func(row []uint32) bool) *train.Tally {
 	t.Helper()
-	tl, err := delta.NewTally(s)
+	tl, err := train.NewTally(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,9 +97,9 @@ const viewers = 4
 // player. New entities are the ones that enter a view, which the whole
 // world does not show: projectiles fired from out of sight, creatures
 // walking in.
-func arenaViewTally(t testing.TB, s *snapshot.Schema, seeds []uint64, ticks int) *delta.Tally {
+func arenaViewTally(t testing.TB, s *snapshot.Schema, seeds []uint64, ticks int) *train.Tally {
 	t.Helper()
-	tl, err := delta.NewTally(s)
+	tl, err := train.NewTally(s)
 	if err != nil {
 		t.Fatal(err)
 	}

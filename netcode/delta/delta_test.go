@@ -248,8 +248,8 @@ func TestAngleWrapIsSmall(t *testing.T) {
 	}
 	// 16 residuals of 3 bits, with the gamma order 2 the packet chooses:
 	// 3 bits each, and 4 header bits besides the sets.
-	if c.plan.order[0] != 2 {
-		t.Fatalf("gamma order %d, want 2", c.plan.order[0])
+	if c.Encoder.plan.order[0] != 2 {
+		t.Fatalf("gamma order %d, want 2", c.Encoder.plan.order[0])
 	}
 	roundTrip(t, c, 3, 2, base, cur)
 }
@@ -261,8 +261,8 @@ func TestReplacedSlotIsRemovalPlusNew(t *testing.T) {
 	mustAppend(t, cur, snapshot.EntityID{Index: 3, Generation: 2}, 10, 10, 10, 10)
 	roundTrip(t, c, 2, 1, base, cur)
 	c.AppendDelta(nil, 2, 1, base, cur)
-	if len(c.removed) != 1 || len(c.newIdx) != 1 || len(c.changed) != 0 {
-		t.Fatalf("%d removed, %d new, %d changed: a new generation must be a removal plus a new entity", len(c.removed), len(c.newIdx), len(c.changed))
+	if len(c.Encoder.removed) != 1 || len(c.newIdx) != 1 || len(c.changed) != 0 {
+		t.Fatalf("%d removed, %d new, %d changed: a new generation must be a removal plus a new entity", len(c.Encoder.removed), len(c.newIdx), len(c.changed))
 	}
 }
 
@@ -391,8 +391,8 @@ func TestChangedRowsAnyWidth(t *testing.T) {
 				t.Fatalf("%d fields, run %d: %d changed, want %d", nf, run, len(c.changed), len(want))
 			}
 			for k, ch := range c.changed {
-				if ch.base != ch.cur || c.chgPos[k] != ch.base || want[int(ch.base)] != ch.mask {
-					t.Fatalf("%d fields, run %d: change %+v at %d, want mask %#x", nf, run, ch, c.chgPos[k], want[int(ch.base)])
+				if ch.base != ch.cur || c.Encoder.chgPos[k] != ch.base || want[int(ch.base)] != ch.mask {
+					t.Fatalf("%d fields, run %d: change %+v at %d, want mask %#x", nf, run, ch, c.Encoder.chgPos[k], want[int(ch.base)])
 				}
 			}
 			roundTrip(t, c, 9, 7, base, cur)
@@ -432,47 +432,6 @@ func (moverPredictor) Predict(base []uint32, gap, mask uint32, pred []uint32) {
 
 func (moverPredictor) Moves(row []uint32) bool { return row[2]&1 == 1 }
 
-// Schemas with codes and a predictor round-trip like generic ones: codes
-// trained on their own traffic, a mask code, and values that the codes
-// must carry in two writes (a 32-bit field); with a Mover too.
-func TestRoundTripsWithCodesAndPredictor(t *testing.T) {
-	for _, pred := range []snapshot.Predictor{driftPredictor{}, moverPredictor{}} {
-		testRoundTripsWithCodes(t, pred)
-	}
-}
-
-func testRoundTripsWithCodes(t *testing.T, pred snapshot.Predictor) {
-	rng := rand.New(rand.NewPCG(11, 12))
-	for _, widths := range [][]uint8{{12, 12, 6, 2}, {32, 20, 3}, {16, 16, 10, 2, 4, 7}} {
-		fields := make([]snapshot.Field, len(widths))
-		for f, w := range widths {
-			fields[f] = snapshot.Field{Name: "f", Bits: w}
-		}
-		s := snapshot.MustSchema(9, 2, 0, fields...)
-		s.Predictor = pred
-		tl, err := NewTally(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		base := randomWorld(rng, s, 200)
-		for range 20 {
-			tl.Add(base, evolve(rng, base, 0.5), 2)
-		}
-		useTrainedCodes(t, tl, s)
-		s.Check = len(widths) == 6 // one schema with check bytes
-		c := MustCodec(s)
-		for run := range 40 {
-			cur := randomWorld(rng, s, rng.IntN(300))
-			roundTrip(t, c, uint32(run+1), 0, nil, cur)
-			for step := range 4 {
-				next := evolve(rng, cur, []float64{0, 0.05, 0.5, 1}[step])
-				roundTrip(t, c, uint32(1000+step), uint32(1000+step-1-rng.IntN(3)), cur, next)
-				cur = next
-			}
-		}
-	}
-}
-
 // A changed set of many close members and one far away codes its far gap
 // with a long unary part; with codes, that part is packed apart from the
 // Writer (see writeChanges) and must come out the same.
@@ -493,7 +452,7 @@ func TestChangedSetWithAFarMember(t *testing.T) {
 		mustAppend(t, cur, snapshot.EntityID{Index: uint16(i)}, x, 10)
 	}
 	roundTrip(t, c, 5, 4, base, cur)
-	if c.plan.maskMode || len(c.changed) != 41 {
+	if c.Encoder.plan.maskMode || len(c.changed) != 41 {
 		t.Fatalf("%d changed", len(c.changed))
 	}
 	// With a schema of generic fields the same set goes through the Writer.
@@ -537,8 +496,8 @@ func TestMoversAsPredicted(t *testing.T) {
 				t.Fatalf("changed %+v, want positions %v", c.changed, tc.wantChgd)
 			}
 			for k, ch := range c.changed {
-				if ch.base != tc.wantChgd[k] || c.chgPos[k] != tc.wantChgd[k] || ch.mask != tc.wantMask[k] {
-					t.Fatalf("change %d: %+v at %d, want %d mask %#b", k, ch, c.chgPos[k], tc.wantChgd[k], tc.wantMask[k])
+				if ch.base != tc.wantChgd[k] || c.Encoder.chgPos[k] != tc.wantChgd[k] || ch.mask != tc.wantMask[k] {
+					t.Fatalf("change %d: %+v at %d, want %d mask %#b", k, ch, c.Encoder.chgPos[k], tc.wantChgd[k], tc.wantMask[k])
 				}
 			}
 		})
@@ -586,90 +545,6 @@ type contextDrift struct{ driftPredictor }
 func (contextDrift) Contexts() int             { return 3 }
 func (contextDrift) Context(base []uint32) int { return int(base[2] % 4) }
 
-// trainContexts gives s, whose Predictor is a Contexter, the codes of
-// each context trained on deltas of random worlds that evolve by evolve.
-func trainContexts(t *testing.T, s *snapshot.Schema, rng *rand.Rand, evolve func(*snapshot.Snapshot) *snapshot.Snapshot) {
-	t.Helper()
-	tl, err := NewTally(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := randomWorld(rng, s, 200)
-	for range 20 {
-		tl.Add(base, evolve(base), 2)
-	}
-	s.Contexts = make([]snapshot.Codes, tl.Contexts())
-	for k := range s.Contexts {
-		s.Contexts[k].Fields = make([]*bitpack.Code, len(s.Fields))
-		for f := range s.Fields {
-			l, err := tl.ContextLengths(k, f, bitpack.MaxCodeLen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Contexts[k].Fields[f] = bitpack.MustCode(l...)
-		}
-		l, err := tl.ContextMaskLengths(k, bitpack.MaxCodeLen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Contexts[k].Mask = bitpack.MustCode(l...)
-	}
-}
-
-// A Contexter's entities are coded with their context's codes: deltas
-// round-trip, and where contexts change differently (context 1 jumps far,
-// the others creep), codes per context write fewer bits than one code for
-// all, which the tally counts the same.
-func TestContextCodes(t *testing.T) {
-	rng := rand.New(rand.NewPCG(21, 22))
-	s := snapshot.MustSchema(9, 2, 0,
-		snapshot.Field{Name: "x", Bits: 16}, snapshot.Field{Name: "y", Bits: 16}, snapshot.Field{Name: "k", Bits: 4})
-	s.Predictor = contextDrift{}
-	step := func(b *snapshot.Snapshot) *snapshot.Snapshot {
-		cur := snapshot.New(b.Schema())
-		cur.CopyFrom(b)
-		for i := range cur.Len() {
-			row := cur.Row(i)
-			if rng.IntN(2) == 0 {
-				continue
-			}
-			d := uint32(rng.IntN(3)) + 1
-			if row[2]%4 == 1 {
-				d = uint32(rng.IntN(1 << 14))
-			}
-			row[0] = (row[0] + d) & 0xffff
-		}
-		return cur
-	}
-	tl, err := NewTally(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range [...]*snapshot.Snapshot{randomWorld(rng, s, 200), randomWorld(rng, s, 200)} {
-		tl.Add(w, step(w), 2)
-	}
-	useTrainedCodes(t, tl, s)
-	one := *s // the same codes for every context
-	one.Contexts = nil
-	trainContexts(t, s, rng, step)
-	if err := s.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	byCtx, all := MustCodec(s), MustCodec(&one)
-	var bits [2]int
-	for run := range 20 {
-		base := randomWorld(rng, s, 150+rng.IntN(100))
-		cur := step(base)
-		for i, c := range []*Codec{byCtx, all} {
-			bits[i] += roundTrip(t, c, uint32(100+run), 98, base, cur)
-		}
-	}
-	t.Logf("codes per context: %d bytes, one code: %d", bits[0], bits[1])
-	if bits[0] >= bits[1]*95/100 {
-		t.Errorf("codes per context: %d bytes, one code: %d: want at least 5 %% fewer", bits[0], bits[1])
-	}
-}
-
 // A schema's context codes must match its fields and its Contexter.
 func TestContextCodesValidate(t *testing.T) {
 	s := snapshot.MustSchema(9, 2, 0, snapshot.Field{Name: "x", Bits: 4}, snapshot.Field{Name: "y", Bits: 4}, snapshot.Field{Name: "k", Bits: 2})
@@ -712,21 +587,4 @@ func TestFullLenAtLeast(t *testing.T) {
 	if lo, full := c.FullLenAtLeast(dense), c.FullLen(dense); lo != full {
 		t.Errorf("slots 0 to 39: bound %d, FullLen %d, want equal", lo, full)
 	}
-}
-
-// useTrainedCodes gives every field of s and its masks the codes tl trained.
-func useTrainedCodes(t testing.TB, tl *Tally, s *snapshot.Schema) {
-	t.Helper()
-	for f := range s.Fields {
-		l, err := tl.Lengths(f, bitpack.MaxCodeLen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Fields[f].Code = bitpack.MustCode(l...)
-	}
-	l, err := tl.MaskLengths(bitpack.MaxCodeLen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.MaskCode = bitpack.MustCode(l...)
 }

@@ -3,6 +3,26 @@
 // known to hold. A delta codes each changed value as its difference from a
 // prediction, with prefix codes trained on the game's traffic.
 //
+// # The pieces
+//
+// A schema's Tables (NewTables) are its prefix codes laid out for coding,
+// per field, per field mask and per context, with its predictor and
+// spawner: built once, never changed, shared by any number of encoders and
+// decoders on any goroutines. An Encoder (NewEncoder) writes packets with
+// them: per delta it lists what changed (comparing the snapshots, or from
+// the caller's snapshot.Changes), plans the packet's coding, and writes
+// the sections of the layout below in order, with scratch of its own. A
+// Decoder (NewDecoder) reads them back, with scratch of its own. A Codec pairs an encoder and a decoder of one
+// Tables: the snapstream.Format a sender or receiver takes. Training the
+// codes, offline, is package train's, which counts the symbols an encoder
+// would write (Encoder.Symbols).
+//
+// The files follow the packet: tables.go the Tables; encode.go and
+// decode.go the two ends of a delta; set.go the removed and changed sets;
+// full.go entity ids and full snapshots; spawn.go new entities coded
+// against guesses; sizes.go where an encoder's bits went; symbols.go what
+// it codes, for training.
+//
 // # Packet layout
 //
 // Every packet starts with one bit: 0 for a full snapshot, 1 for a delta.
@@ -65,8 +85,9 @@
 // leading one. A schema with a mask code (snapshot.Schema.MaskCode) writes
 // each field mask as its codeword. The codes are canonical prefix codes
 // given by codeword lengths (bitpack.Code), trained on recorded traffic
-// with the schema's predictor (Tally), and part of the game's protocol: a
-// field whose changes are small, or well predicted, costs a few bits.
+// with the schema's predictor (package train), and part of the game's
+// protocol: a field whose changes are small, or well predicted, costs a
+// few bits.
 //
 // A Predictor that is a snapshot.Contexter sorts changed entities into
 // contexts by their baseline row, which the receiver holds before it
@@ -74,8 +95,8 @@
 // field and the masks coded, an entity of context k writes its mask and
 // residuals with context k's codes (a nil code: the schema's). Entities
 // that change differently (a player run by input, a creature that walks
-// as predicted) then do not pay for each other's changes. Tally counts
-// per context too (ContextLengths, ContextMaskLengths).
+// as predicted) then do not pay for each other's changes. Package train
+// counts per context too.
 //
 // # New entities
 //
@@ -135,7 +156,7 @@
 // MaxEntities and every position against its universe, never allocates
 // beyond a snapshot's size, and rejects unused codewords, a field in a mask
 // that keeps its baseline value (a Mover's entity: its prediction), a maker beyond the packet's makers or an
-// age above 255, and trailing bits. A Codec keeps scratch
-// space sized for the schema; it is not safe for concurrent use: give each
-// sender and receiver its own.
+// age above 255, and trailing bits. Encoders and decoders keep scratch
+// grown to the snapshots they meet; none is safe for concurrent use: give
+// each sender and receiver its own, sharing the schema's Tables.
 package delta

@@ -8,28 +8,28 @@ import (
 )
 
 // AppendFull appends a packet that carries every entity of cur with no baseline.
-func (c *Codec) AppendFull(dst []byte, tick uint32, cur *snapshot.Snapshot) []byte {
+func (e *Encoder) AppendFull(dst []byte, tick uint32, cur *snapshot.Snapshot) []byte {
 	w := bitpack.NewWriter(dst)
 	w.Write(kindFull, 1)
 	w.Write(tick, tickBits)
-	c.writeEntities(&w, countOrder, cur, nil, true)
+	e.t.writeEntities(&w, countOrder, cur, nil, true)
 	return w.Bytes()
 }
 
 // FullLen returns the length AppendFull would produce, without encoding.
-func (c *Codec) FullLen(cur *snapshot.Snapshot) int {
-	n := 1 + tickBits + bitpack.GammaLen(uint32(cur.Len()), countOrder) + c.entitiesLen(cur, nil)
+func (e *Encoder) FullLen(cur *snapshot.Snapshot) int {
+	n := 1 + tickBits + bitpack.GammaLen(uint32(cur.Len()), countOrder) + e.t.entitiesLen(cur, nil)
 	return (n + 7) / 8
 }
 
 // FullLenAtLeast bounds FullLen from below without walking cur: every
-// entity's slot gap takes at least one bit. It implements
+// entity's slot gap takes at least one bit. It makes Codec a
 // snapstream.FullBounder.
-func (c *Codec) FullLenAtLeast(cur *snapshot.Snapshot) int {
+func (e *Encoder) FullLenAtLeast(cur *snapshot.Snapshot) int {
 	n := cur.Len()
 	bits := 1 + tickBits + bitpack.GammaLen(uint32(n), countOrder)
 	if n > 0 {
-		bits += orderBits + n*(1+int(c.schema.GenerationBits)+c.schema.EntityBits())
+		bits += orderBits + n*(1+int(e.t.schema.GenerationBits)+e.t.schema.EntityBits())
 	}
 	return (bits + 7) / 8
 }
@@ -37,7 +37,7 @@ func (c *Codec) FullLenAtLeast(cur *snapshot.Snapshot) int {
 // writeEntities writes the count (coded gamma(order)), the slot-gap order and
 // the entities' ids, with their rows at full width if rows is true: all of
 // s, or the entities of s at the indices idx when idx is not nil.
-func (c *Codec) writeEntities(w *bitpack.Writer, order uint, s *snapshot.Snapshot, idx []int32, rows bool) {
+func (t *Tables) writeEntities(w *bitpack.Writer, order uint, s *snapshot.Snapshot, idx []int32, rows bool) {
 	n := s.Len()
 	if idx != nil {
 		n = len(idx)
@@ -46,10 +46,10 @@ func (c *Codec) writeEntities(w *bitpack.Writer, order uint, s *snapshot.Snapsho
 	if n == 0 {
 		return
 	}
-	k, _ := c.slotGapOrder(s, idx)
+	k, _ := t.slotGapOrder(s, idx)
 	w.Write(uint32(k), orderBits)
 	prev := int32(-1)
-	gbits := uint(c.schema.GenerationBits)
+	gbits := uint(t.schema.GenerationBits)
 	for e := range n {
 		i := e
 		if idx != nil {
@@ -63,13 +63,13 @@ func (c *Codec) writeEntities(w *bitpack.Writer, order uint, s *snapshot.Snapsho
 			continue
 		}
 		for f, v := range s.Row(i) {
-			w.Write(v, uint(c.bits[f]))
+			w.Write(v, uint(t.bits[f]))
 		}
 	}
 }
 
 // entitiesLen returns the bits writeEntities writes, less the count.
-func (c *Codec) entitiesLen(s *snapshot.Snapshot, idx []int32) int {
+func (t *Tables) entitiesLen(s *snapshot.Snapshot, idx []int32) int {
 	n := s.Len()
 	if idx != nil {
 		n = len(idx)
@@ -77,11 +77,11 @@ func (c *Codec) entitiesLen(s *snapshot.Snapshot, idx []int32) int {
 	if n == 0 {
 		return 0
 	}
-	_, gaps := c.slotGapOrder(s, idx)
-	return orderBits + gaps + n*(int(c.schema.GenerationBits)+c.schema.EntityBits())
+	_, gaps := t.slotGapOrder(s, idx)
+	return orderBits + gaps + n*(int(t.schema.GenerationBits)+t.schema.EntityBits())
 }
 
-func (c *Codec) slotGapOrder(s *snapshot.Snapshot, idx []int32) (uint, int) {
+func (t *Tables) slotGapOrder(s *snapshot.Snapshot, idx []int32) (uint, int) {
 	var costs [8]int
 	prev := int32(-1)
 	n := s.Len()
@@ -102,7 +102,7 @@ func (c *Codec) slotGapOrder(s *snapshot.Snapshot, idx []int32) (uint, int) {
 
 // readEntities reads what writeEntities wrote into ids and vals (appending),
 // allowing at most limit entities.
-func (c *Codec) readEntities(r *bitpack.Reader, order uint, limit int, ids []snapshot.EntityID, vals []uint32, rows bool) ([]snapshot.EntityID, []uint32, error) {
+func (t *Tables) readEntities(r *bitpack.Reader, order uint, limit int, ids []snapshot.EntityID, vals []uint32, rows bool) ([]snapshot.EntityID, []uint32, error) {
 	n := r.ReadGamma(order)
 	if r.Err() != nil {
 		return ids, vals, fmt.Errorf("%w: entity count: %w", ErrMalformed, r.Err())
@@ -113,17 +113,17 @@ func (c *Codec) readEntities(r *bitpack.Reader, order uint, limit int, ids []sna
 	if n == 0 {
 		return ids, vals, nil
 	}
-	per := 1 + int(c.schema.GenerationBits) + c.schema.EntityBits()
+	per := 1 + int(t.schema.GenerationBits) + t.schema.EntityBits()
 	if !rows { // each field of a row coded later takes a bit at least
-		per = 1 + int(c.schema.GenerationBits) + len(c.bits)
+		per = 1 + int(t.schema.GenerationBits) + len(t.bits)
 	}
 	if int(n)*per > r.Remaining() {
 		return ids, vals, fmt.Errorf("%w: %d entities need more than %d bits", ErrMalformed, n, r.Remaining())
 	}
 	k := uint(r.Read(orderBits))
 	prev := int64(-1)
-	gbits := uint(c.schema.GenerationBits)
-	maxSlot := int64(1)<<c.schema.IndexBits - 1
+	gbits := uint(t.schema.GenerationBits)
+	maxSlot := int64(1)<<t.schema.IndexBits - 1
 	for range n {
 		slot := prev + 1 + int64(r.ReadGamma(k))
 		if slot > maxSlot {
@@ -131,11 +131,11 @@ func (c *Codec) readEntities(r *bitpack.Reader, order uint, limit int, ids []sna
 		}
 		prev = slot
 		ids = append(ids, snapshot.EntityID{Index: uint16(slot), Generation: uint16(r.Read(gbits))})
-		for f := range c.bits {
+		for f := range t.bits {
 			if !rows {
 				break
 			}
-			vals = append(vals, r.Read(uint(c.bits[f])))
+			vals = append(vals, r.Read(uint(t.bits[f])))
 		}
 		if r.Err() != nil {
 			return ids, vals, fmt.Errorf("%w: entity: %w", ErrMalformed, r.Err())
@@ -144,16 +144,36 @@ func (c *Codec) readEntities(r *bitpack.Reader, order uint, limit int, ids []sna
 	return ids, vals, nil
 }
 
-func (c *Codec) decodeFull(r *bitpack.Reader, out *snapshot.Snapshot) error {
+// decodeFull reads a full snapshot's entities into out.
+func (d *Decoder) decodeFull(r *bitpack.Reader, out *snapshot.Snapshot) error {
 	out.Reset()
 	var err error
-	c.newIDs, c.newVals, err = c.readEntities(r, countOrder, c.schema.MaxEntities, c.newIDs[:0], c.newVals[:0], true)
+	d.newIDs, d.newVals, err = d.t.readEntities(r, countOrder, d.t.schema.MaxEntities, d.newIDs[:0], d.newVals[:0], true)
 	if err != nil {
 		return err
 	}
-	nf := len(c.bits)
-	for e, id := range c.newIDs {
-		copy(out.AppendUnchecked(id), c.newVals[e*nf:e*nf+nf])
+	nf := len(d.t.bits)
+	for e, id := range d.newIDs {
+		copy(out.AppendUnchecked(id), d.newVals[e*nf:e*nf+nf])
 	}
 	return nil
+}
+
+// bestOrder returns the gamma order (the index into costs) with the fewest
+// bits, and that many bits.
+func bestOrder(costs []int) (uint, int) {
+	best, bestCost := uint(0), costs[0]
+	for k := 1; k < len(costs); k++ {
+		if costs[k] < bestCost {
+			best, bestCost = uint(k), costs[k]
+		}
+	}
+	return best, bestCost
+}
+
+// addGammaCosts adds to costs[k] the length of v coded gamma(k), for every k.
+func addGammaCosts(costs []int, v uint32) {
+	for k := range costs {
+		costs[k] += bitpack.GammaLen(v, uint(k))
+	}
 }

@@ -197,7 +197,7 @@ func TestSpawnHostileMaker(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := c.AppendDelta(nil, 104, 100, base, cur)
-	head := c.sizes.at[5] // the new entity's row begins where the changes end
+	head := c.sections.newRows // the new entity's row begins where the changes end
 	fields := func(w *bitpack.Writer) {
 		for f := len(s.Fields) - 2; f >= 0; f-- { // field 3 is not written
 			w.WriteLengthCode(s.Fields[f].SpawnCode, 0)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/sightline-game/sightline/netcode/bitpack"
-	"github.com/sightline-game/sightline/netcode/delta"
+	"github.com/sightline-game/sightline/netcode/delta/train"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
@@ -16,9 +16,9 @@ var retrain = flag.Bool("retrain", false, "print the residual and mask codes tra
 // trainingTally counts what deltas of the model's traffic code with schema
 // s: runs at 5 to 100 % moving (15 % weighted most, as the benchmarks
 // run), against baselines 1 to 4 ticks old (2 most often).
-func trainingTally(t *testing.T, s *snapshot.Schema, seed uint64) *delta.Tally {
+func trainingTally(t *testing.T, s *snapshot.Schema, seed uint64) *train.Tally {
 	t.Helper()
-	tl, err := delta.NewTally(s)
+	tl, err := train.NewTally(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,17 @@
-package delta
+// Package train makes a schema's prefix codes from recorded traffic: a
+// Tally counts what deltas of the schema code (delta.Encoder.Symbols)
+// and turns the counts into codeword lengths for snapshot.Field.Code,
+// NewCode and SpawnCode, snapshot.Schema.MaskCode and the context codes
+// (snapshot.Schema.Contexts). Training runs offline, in tests and tools;
+// the codes it makes are part of the protocol, and package delta codes
+// with them without importing this one.
+package train
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/sightline-game/sightline/netcode/bitpack"
+	"github.com/sightline-game/sightline/netcode/delta"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
@@ -14,7 +21,7 @@ import (
 // predictor. Feed it the (baseline, current, gap) triples a real sender
 // meets, then take Lengths into the schema. It is not safe for concurrent use.
 type Tally struct {
-	c      *Codec
+	enc    *delta.Encoder // whose symbols it counts
 	counts [][]uint64
 	masks  []uint64      // per field mask, for schemas of at most 8 fields
 	news   [2][][]uint64 // per field, against the entity before and as made
@@ -31,11 +38,11 @@ type ctxTally struct {
 
 // NewTally returns an empty tally for s.
 func NewTally(s *snapshot.Schema) (*Tally, error) {
-	c, err := NewCodec(s)
+	tables, err := delta.NewTables(s)
 	if err != nil {
 		return nil, err
 	}
-	t := &Tally{c: c, counts: make([][]uint64, len(s.Fields)), news: [2][][]uint64{make([][]uint64, len(s.Fields)), make([][]uint64, len(s.Fields))}}
+	t := &Tally{enc: delta.NewEncoder(tables), counts: make([][]uint64, len(s.Fields)), news: [2][][]uint64{make([][]uint64, len(s.Fields)), make([][]uint64, len(s.Fields))}}
 	for f, fd := range s.Fields {
 		t.counts[f] = make([]uint64, int(fd.Bits)+1)
 		t.news[0][f] = make([]uint64, int(fd.Bits)+1)
@@ -60,9 +67,17 @@ func NewTally(s *snapshot.Schema) (*Tally, error) {
 	return t, nil
 }
 
-// Add counts the residuals of a delta of cur against base, gap ticks older.
+// Add counts the symbols of a delta of cur against base, gap ticks older:
+// its masks and residuals, and its new entities' rows (with new-entity
+// codes).
 func (t *Tally) Add(base, cur *snapshot.Snapshot, gap uint32) {
-	t.Symbols(base, cur, gap, func(y Symbol) {
+	t.enc.Symbols(base, cur, gap, t.count)
+}
+
+// count counts one symbol of a delta.
+func (t *Tally) count(y delta.Symbol) {
+	switch y.Kind {
+	case delta.SymbolChange:
 		var ct *ctxTally
 		if t.cx != nil {
 			ct = &t.ctx[y.Context]
@@ -79,61 +94,28 @@ func (t *Tally) Add(base, cur *snapshot.Snapshot, gap uint32) {
 				ct.masks[y.Value]++
 			}
 		}
-	})
-	c := t.c
-	if !c.spawnMode {
-		return
-	}
-	for _, j := range c.newIdx {
-		g, _ := c.chooseNew(base, cur, gap, int(j))
-		guess, k := c.before(cur, int(j)), 0
-		if g.maker >= 0 {
-			guess, k = c.spawnRow, 1
-		}
-		t.made[k]++
-		for f, v := range cur.Row(int(j)) {
-			if c.newCodes[k][f] == nil {
-				continue
-			}
-			t.news[k][f][bits.Len32(bitpack.Zigzag(wrapDiff(v, guess[f], c.bits[f])))]++
+	case delta.SymbolNew, delta.SymbolMade:
+		k := b2i(y.Kind == delta.SymbolMade)
+		if y.Field < 0 {
+			t.made[k]++
+		} else {
+			t.news[k][y.Field][y.Value]++
 		}
 	}
-}
-
-// Symbol is one thing a delta codes for a changed entity with the
-// schema's codes: its field mask (Field -1, Value the mask) or the bit
-// length of one field's residual (Field f, Value the length), with the
-// entity's context (0 without a snapshot.Contexter).
-type Symbol struct {
-	Context, Field, Value int
 }
 
 // Symbols calls fn with the symbols of the changed entities of a delta of
 // cur against base, gap ticks older, in the packet's order: per entity its
-// mask, then each changed field's residual length. It counts nothing, so
+// mask, then each changed field's residual length (delta.SymbolChange; see
+// delta.Encoder.Symbols for a delta's every symbol). It counts nothing, so
 // that another way of coding them can be measured on the traffic Add
 // trained the codes on.
-func (t *Tally) Symbols(base, cur *snapshot.Snapshot, gap uint32, fn func(Symbol)) {
-	c := t.c
-	c.analyse(base, cur)
-	if c.mover != nil {
-		c.moveChanges(base, cur, gap)
-	}
-	c.residuals(base, cur, gap) // computes them for coded fields too
-	resid := c.resid
-	for _, ch := range c.changed {
-		k := 0
-		if t.cx != nil {
-			if k = t.cx.Context(base.Row(int(ch.base))); uint(k) >= uint(len(t.ctx)) {
-				k = 0
-			}
+func (t *Tally) Symbols(base, cur *snapshot.Snapshot, gap uint32, fn func(delta.Symbol)) {
+	t.enc.Symbols(base, cur, gap, func(y delta.Symbol) {
+		if y.Kind == delta.SymbolChange {
+			fn(y)
 		}
-		fn(Symbol{Context: k, Field: -1, Value: int(ch.mask)})
-		for m := ch.mask; m != 0; m &= m - 1 {
-			fn(Symbol{Context: k, Field: bits.TrailingZeros32(m), Value: bits.Len32(resid[0])})
-			resid = resid[1:]
-		}
-	}
+	})
 }
 
 // NewCounts returns, for field f, how many new entities' values differed

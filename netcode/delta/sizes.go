@@ -1,0 +1,66 @@
+package delta
+
+// Sizes says where the bits of a delta went.
+type Sizes struct {
+	Header    int // kind, tick and age
+	Removed   int // the removed set
+	New       int // the new entities: their ids and rows
+	Changed   int // the changed set
+	Coding    int // the packet's gamma orders and mask mode
+	Masks     int // the changed entities' field masks
+	Residuals int // the changed fields' values
+	Padding   int // up to the last whole byte
+	Check     int // the check byte, if the schema asks for one
+}
+
+// sections notes where, in bits from the start of the writer, each
+// section of the last delta began (see the package doc, Packet layout),
+// and how many bits its mask codewords took.
+type sections struct {
+	start    int // the packet: its header
+	removed  int // the removed set
+	new      int // the new entities' ids (and rows, without new-entity codes)
+	changed  int // the changed set
+	coding   int // the coding: generic gamma orders and mask mode
+	changes  int // the changed entities' masks and residuals
+	newRows  int // the new entities' rows, with new-entity codes
+	end      int // the padding to a whole byte
+	maskBits int // the bits of the changed entities' mask codewords, with a mask code
+}
+
+// LastSizes returns where the bits of the last packet AppendDelta wrote
+// went. It is for measuring, not for the hot path.
+func (e *Encoder) LastSizes() Sizes {
+	z := &e.sections
+	s := Sizes{
+		Header:  z.removed - z.start,
+		Removed: z.new - z.removed,
+		New:     z.changed - z.new + z.end - z.newRows,
+		Changed: z.coding - z.changed,
+		Coding:  z.changes - z.coding,
+	}
+	nf := len(e.t.bits)
+	if z.newRows > z.changes {
+		for _, ch := range e.changed {
+			switch {
+			case nf == 1:
+			case e.t.maskEnc != nil && e.t.generic:
+				s.Masks += int(e.t.maskEnc[ch.mask] >> 16)
+			case e.t.maskEnc != nil: // per context: counted as written
+				s.Masks = z.maskBits
+			case !e.plan.maskMode:
+				s.Masks += nf
+			case ch.mask == e.plan.common:
+				s.Masks++
+			default:
+				s.Masks += nf + 1
+			}
+		}
+	}
+	s.Residuals = z.newRows - z.changes - s.Masks
+	s.Padding = (8 - z.end%8) % 8
+	if e.t.check {
+		s.Check = 8
+	}
+	return s
+}
