@@ -81,11 +81,11 @@ func run() int {
 // options are the command line's settings.
 type options struct {
 	join, match, token, addr, webDir, matchName, name, screenshot, level string
-	host, browse, announce, autopilot, overlay                    bool
-	udpPort, bots, maxClients, lanPort, fps                       int
-	seed                                                          uint64
-	exitAfter, latency, jitter                                    time.Duration
-	loss, burst                                                   float64
+	host, browse, announce, autopilot, overlay                           bool
+	udpPort, bots, maxClients, lanPort, fps                              int
+	seed                                                                 uint64
+	exitAfter, latency, jitter                                           time.Duration
+	loss, burst                                                          float64
 }
 
 // parseFlags reads the command line into options.
