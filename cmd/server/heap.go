@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"net/http"
+	"os"
 	"runtime"
 	"runtime/metrics"
 )
@@ -42,4 +43,22 @@ func serveGC(w http.ResponseWriter, _ *http.Request) {
 	runtime.GC()
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(readHeap())
+}
+
+// serveVars answers GET /debug/vars in expvar's format, with this server's
+// counters: "cmdline" and "memstats" as expvar has them, "match" (the
+// first match's server.Stats), "matches" (every match's line of GET
+// /matches) and "heap". It is a handler of its own rather than expvar's
+// process-wide registry, so that a process (a test) may run more than one
+// server.
+func serveVars(vars func() map[string]any) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		out := vars()
+		out["cmdline"] = os.Args
+		out["memstats"] = &ms
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		json.NewEncoder(w).Encode(out)
+	}
 }

@@ -27,7 +27,6 @@ package main
 import (
 	"context"
 	"errors"
-	"expvar"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -200,7 +199,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
-	mux.Handle("GET /debug/vars", expvar.Handler())
+	mux.Handle("GET /debug/vars", serveVars(func() map[string]any {
+		return map[string]any{"match": first.Stats(), "matches": host.List(), "heap": readHeap()}
+	}))
 	met.WatchSignalling(rtc.Stats)
 	mux.Handle("GET /metrics", met.Handler())
 	if o.debugGC {
@@ -224,9 +225,6 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}
 	web.Mount(mux, client.SignalPath, rtc, site)
 	mux.Handle(client.MatchesPath, host)
-	expvar.Publish("match", expvar.Func(func() any { return first.Stats() }))
-	expvar.Publish("matches", expvar.Func(func() any { return host.List() }))
-	expvar.Publish("heap", expvar.Func(func() any { return readHeap() }))
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 
 	ln, err := net.Listen("tcp", o.addr)

@@ -37,24 +37,16 @@ func (b *syncBuffer) String() string {
 	return b.b.String()
 }
 
-// One process hosts three matches on one HTTP address and one UDP port:
-// GET /matches lists them, an offer names its match (or lets the server
-// pick the fullest with room), an unknown match is a 404 and a full one
-// "server full".
-func TestServerHostsMatches(t *testing.T) {
-	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
-	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
+// runServer runs the server of o until the test ends, and returns the
+// context it runs in (ended at the test's end) and its logger, whose lines
+// the test shows if it fails.
+func runServer(t *testing.T, o options) (context.Context, *slog.Logger) {
+	t.Helper()
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, log, options{
-			addr: fmt.Sprintf("127.0.0.1:%d", httpPort), udpPort: udpPort, tick: 30, bots: 1, matches: 3, seed: 1, creatures: 10,
-			maxClients: 2, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
-			name: "test", offerRate: 100, offerBurst: 100,
-		})
-	}()
+	go func() { done <- run(ctx, log, o) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -63,6 +55,21 @@ func TestServerHostsMatches(t *testing.T) {
 		if t.Failed() {
 			t.Logf("server log:\n%s", logs.String())
 		}
+	})
+	return ctx, log
+}
+
+// One process hosts three matches on one HTTP address and one UDP port:
+// GET /matches lists them, an offer names its match (or lets the server
+// pick the fullest with room), an unknown match is a 404 and a full one
+// "server full".
+func TestServerHostsMatches(t *testing.T) {
+	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
+	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
+	ctx, log := runServer(t, options{
+		addr: fmt.Sprintf("127.0.0.1:%d", httpPort), udpPort: udpPort, tick: 30, bots: 1, matches: 3, seed: 1, creatures: 10,
+		maxClients: 2, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
+		name: "test", offerRate: 100, offerBurst: 100,
 	})
 	list := func() []client.MatchInfo {
 		t.Helper()

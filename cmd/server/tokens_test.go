@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -40,26 +39,11 @@ func TestJoinTokensOverHTTPS(t *testing.T) {
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	addr := fmt.Sprintf("127.0.0.1:%d", httpPort)
 	base := "https://" + addr
-	logs := &syncBuffer{}
-	log := slog.New(slog.NewTextHandler(logs, nil))
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, log, options{
-			addr: addr, udpPort: udpPort, tick: 30, bots: 1, matches: 2, seed: 1, creatures: 10,
-			maxClients: 4, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
-			name: "test", offerRate: 100, offerBurst: 100,
-			tokenKey: keyFile, tokenServer: addr, tlsCert: cert.CertFile, tlsKey: cert.KeyFile,
-		})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("run: %v", err)
-		}
-		if t.Failed() {
-			t.Logf("server log:\n%s", logs.String())
-		}
+	ctx, log := runServer(t, options{
+		addr: addr, udpPort: udpPort, tick: 30, bots: 1, matches: 2, seed: 1, creatures: 10,
+		maxClients: 4, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
+		name: "test", offerRate: 100, offerBurst: 100,
+		tokenKey: keyFile, tokenServer: addr, tlsCert: cert.CertFile, tlsKey: cert.KeyFile,
 	})
 	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: cert.Pool}, ForceAttemptHTTP2: true}}
 	deadline := time.Now().Add(10 * time.Second)

@@ -28,14 +28,7 @@ func TestJoinAChosenMatchInXvfb(t *testing.T) {
 	defer cancel()
 	base := startServer(t, ctx, dir, 2, "-matches", "2", "-bots", "1")
 
-	game := func(seconds int, args ...string) *exec.Cmd {
-		args = append([]string{"-a", "-s", "-screen 0 1280x720x24", bin, "-join", base}, args...)
-		args = append(args, "-fps", "20", "-exit-after", fmt.Sprintf("%ds", seconds))
-		c := exec.CommandContext(ctx, xvfb, args...)
-		c.Dir = dir
-		c.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir) // not the user's settings
-		return c
-	}
+	game := joiner(ctx, xvfb, bin, dir, base)
 
 	// Match 2, chosen.
 	var out lockedBuffer
@@ -61,6 +54,19 @@ func TestJoinAChosenMatchInXvfb(t *testing.T) {
 	t.Logf("figure join unknown match: %v; %s", err, lastLine(bad.String()))
 	if err == nil || !strings.Contains(bad.String(), `no match "9"`) {
 		t.Errorf("-match 9 on a server with matches 1 and 2: exit %v, output:\n%s", err, bad.String())
+	}
+}
+
+// joiner returns the command of a game under xvfb-run that joins base with
+// args for some seconds, its settings in dir (not the user's).
+func joiner(ctx context.Context, xvfb, bin, dir, base string) func(seconds int, args ...string) *exec.Cmd {
+	return func(seconds int, args ...string) *exec.Cmd {
+		args = append([]string{"-a", "-s", "-screen 0 1280x720x24", bin, "-join", base}, args...)
+		args = append(args, "-fps", "20", "-exit-after", fmt.Sprintf("%ds", seconds))
+		c := exec.CommandContext(ctx, xvfb, args...)
+		c.Dir = dir
+		c.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir)
+		return c
 	}
 }
 

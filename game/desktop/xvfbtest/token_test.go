@@ -3,9 +3,7 @@ package xvfbtest
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,14 +34,7 @@ func TestJoinWithATokenInXvfb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	game := func(seconds int, args ...string) *exec.Cmd {
-		args = append([]string{"-a", "-s", "-screen 0 1280x720x24", bin, "-join", base}, args...)
-		args = append(args, "-fps", "20", "-exit-after", fmt.Sprintf("%ds", seconds))
-		c := exec.CommandContext(ctx, xvfb, args...)
-		c.Dir = dir
-		c.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir)
-		return c
-	}
+	game := joiner(ctx, xvfb, bin, dir, base)
 	var out lockedBuffer
 	play := game(12, "-token", tok)
 	play.Stdout, play.Stderr = &out, &out
