@@ -69,6 +69,10 @@ type result struct {
 	HandshakeMsP50 float64 `json:"handshake_ms_p50"`
 	HandshakeMsMax float64 `json:"handshake_ms_max"`
 	Retries        int     `json:"retries"` // offers refused for now and asked again
+	// ServerCPU is the server's CPU per client and tick, from its
+	// /metrics (ServerCPUError says why not, if it could not be read).
+	*ServerCPU
+	ServerCPUError string `json:"server_cpu_error,omitempty"`
 	// Refused counts the clients the server refused, by status ("401":
 	// no join token, "403": a token it did not take, ...).
 	Refused    map[string]int `json:"refused,omitempty"`
@@ -95,17 +99,38 @@ type one struct {
 }
 
 func run(ctx context.Context, o options) result {
+	// The server's idle cost first: its match and bots, no client yet.
+	var cpu ServerCPU
+	idle0, cpuErr := sampleServer(ctx, o.URL)
+	var idle1 serverSample
+	if cpuErr == nil {
+		sleepCtx(ctx, idleWindow)
+		idle1, cpuErr = sampleServer(ctx, o.URL)
+	}
 	res := make([]one, o.Clients)
+	dialed := make(chan bool, o.Clients)
+	finished := make(chan struct{})
+	var finishOnce sync.Once
 	var wg sync.WaitGroup
 	for i := range o.Clients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res[i] = play(ctx, o, uint64(i+1))
+			res[i] = play(ctx, o, uint64(i+1), dialed, func() { finishOnce.Do(func() { close(finished) }) })
 		}()
+	}
+	// While every client that connected plays: from the last connection
+	// (and a second for it to join) to the first client done.
+	if cpuErr == nil {
+		cpu, cpuErr = measureWhilePlaying(ctx, o, idle0, idle1, dialed, finished)
 	}
 	wg.Wait()
 	r := summarize(o, res)
+	if cpuErr == nil {
+		r.ServerCPU = &cpu
+	} else {
+		r.ServerCPUError = cpuErr.Error()
+	}
 	for _, id := range o.Matches {
 		var mine []one
 		for _, c := range res {
@@ -191,8 +216,60 @@ func medianAndMax(xs []float64) (float64, float64) {
 	return xs[len(xs)/2], xs[len(xs)-1]
 }
 
-// play connects one client, plays for the configured time and reports.
-func play(ctx context.Context, o options, seed uint64) one {
+// idleWindow is how long the server's idle cost is measured before the
+// clients connect.
+const idleWindow = 2 * time.Second
+
+// sleepCtx waits for d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// measureWhilePlaying samples the server's counters once every client has
+// dialled (those that connected, joined a second later) and again when the
+// first client is done, and works out its CPU per client and tick.
+func measureWhilePlaying(ctx context.Context, o options, idle0, idle1 serverSample, dialed <-chan bool, finished <-chan struct{}) (ServerCPU, error) {
+	connected := 0
+	for range o.Clients {
+		select {
+		case ok := <-dialed:
+			if ok {
+				connected++
+			}
+		case <-finished:
+			return ServerCPU{}, fmt.Errorf("server CPU: a client finished before every client had connected (raise -seconds)")
+		case <-ctx.Done():
+			return ServerCPU{}, ctx.Err()
+		}
+	}
+	if connected == 0 {
+		return ServerCPU{}, fmt.Errorf("server CPU: no client connected")
+	}
+	sleepCtx(ctx, time.Second)
+	play0, err := sampleServer(ctx, o.URL)
+	if err != nil {
+		return ServerCPU{}, err
+	}
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		return ServerCPU{}, ctx.Err()
+	}
+	play1, err := sampleServer(ctx, o.URL)
+	if err != nil {
+		return ServerCPU{}, err
+	}
+	return perClientTick(idle0, idle1, play0, play1, connected)
+}
+
+// play connects one client, plays for the configured time and reports. It
+// sends on dialed whether it connected, and calls done when it has played.
+func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done func()) one {
 	var out one
 	if len(o.Matches) > 0 {
 		out.match = o.Matches[int(seed-1)%len(o.Matches)]
@@ -205,6 +282,7 @@ func play(ctx context.Context, o options, seed uint64) one {
 	if o.TokenKey != nil {
 		var err error
 		if token, err = jointoken.Mint(*o.TokenKey, jointoken.Claims{Match: out.match, Name: name, Player: seed}); err != nil {
+			dialed <- false
 			out.err = err
 			return out
 		}
@@ -218,10 +296,12 @@ func play(ctx context.Context, o options, seed uint64) one {
 			out.retries++
 		},
 	})
+	dialed <- err == nil
 	if err != nil {
 		out.err = fmt.Errorf("connect to %s: %w", client.SignalURL(o.URL, out.match), err)
 		return out
 	}
+	defer done()
 	out.connected, out.connect = true, time.Since(start)
 	var cond *conditioner.Conn
 	if !o.Link.IsZero() {
