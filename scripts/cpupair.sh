@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# cpupair: the match server's CPU per client and tick, this working tree's
+# server beside an older revision's, measured alternately as a host would
+# (each run its own cmd/server -bots 4 and this tree's cmd/loadtest with
+# CLIENTS WebRTC clients over loopback for RUN_SECONDS; the figure is the load
+# tester's server_cpu_us_per_client_tick, read from the server's
+# /metrics with its idle cost subtracted). The VM's speed drifts, so only
+# the ratio of a pair, run within a minute, is compared. Prints every pair,
+# then the median of the ratios (now / then).
+#
+#   BASE     the older revision (default: the code before the per-player cost work)
+#   PAIRS    pairs to run (default 5)
+#   CLIENTS  load-test clients (default 32)
+#   RUN_SECONDS  how long each client plays (default 20)
+#   NOW_ARGS, THEN_ARGS  extra server flags for each side (default none)
+set -euo pipefail
+BASE=${BASE:-72da74e}
+PAIRS=${PAIRS:-5}
+CLIENTS=${CLIENTS:-32}
+SECONDS_=${RUN_SECONDS:-20}
+GO=${GO:-go}
+
+tmp=$(mktemp -d)
+trap 'pkill -P $$ 2>/dev/null || true; git worktree remove --force "$tmp/base" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+git worktree add --detach -q "$tmp/base" "$BASE"
+(cd "$tmp/base" && "$GO" build -o "$tmp/then-server" ./cmd/server)
+"$GO" build -o "$tmp/now-server" ./cmd/server
+"$GO" build -o "$tmp/loadtest" ./cmd/loadtest
+
+# free_port NET: a port of NET (tcp or udp) free a moment ago.
+free_port() {
+	python3 -c "import socket,sys; s=socket.socket(socket.AF_INET, socket.SOCK_STREAM if sys.argv[1]=='tcp' else socket.SOCK_DGRAM); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])" "$1"
+}
+
+# measure SERVER ARGS...: one run, printing its figure.
+measure() {
+	local exe=$1
+	shift
+	local port udp
+	port=$(free_port tcp)
+	udp=$(free_port udp)
+	"$exe" -addr "127.0.0.1:$port" -udp-port "$udp" -bots 4 -announce=false "$@" >"$tmp/server.log" 2>&1 &
+	local pid=$!
+	for _ in $(seq 100); do
+		curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	"$tmp/loadtest" -url "http://127.0.0.1:$port" -clients "$CLIENTS" -seconds "$SECONDS_" -json >"$tmp/out.json" || true
+	kill "$pid"
+	wait "$pid" 2>/dev/null || true
+	python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+if r.get('mismatched_ticks', 0) or r.get('connected') != r.get('clients') or 'server_cpu_us_per_client_tick' not in r:
+    sys.exit('bad run: ' + json.dumps({k: r.get(k) for k in ('clients', 'connected', 'mismatched_ticks', 'server_cpu_error')}))
+print('%.1f' % r['server_cpu_us_per_client_tick'])
+" "$tmp/out.json"
+}
+
+echo "pair  now  then  ratio  (server CPU µs per client per tick; $CLIENTS clients, ${SECONDS_} s; then = $BASE)"
+ratios=()
+for i in $(seq "$PAIRS"); do
+	# shellcheck disable=SC2086
+	now=$(measure "$tmp/now-server" ${NOW_ARGS:-})
+	# shellcheck disable=SC2086
+	then=$(measure "$tmp/then-server" ${THEN_ARGS:-})
+	ratio=$(python3 -c "print('%.3f' % ($now / $then))")
+	ratios+=("$ratio")
+	echo "$i  $now  $then  $ratio"
+done
+python3 -c "
+import statistics, sys
+r = sorted(float(x) for x in sys.argv[1:])
+print('ratio least %.3f  median %.3f  most %.3f' % (r[0], statistics.median(r), r[-1]))
+" "${ratios[@]}"
