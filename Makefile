@@ -4,7 +4,7 @@ FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all run serve web netbench test vet build bench bench-go bench-pair bench-table fuzz soak clean check-go deps
+.PHONY: all run serve web netbench test vet build bench bench-go bench-pair cpu-pair bench-table fuzz soak clean check-go deps
 
 all: build
 
@@ -80,6 +80,13 @@ bench-go: check-go
 ## of before protocol version 4.
 bench-pair: check-go
 	GO=$(GO) ./scripts/benchpair.sh
+
+## cpu-pair: the server's CPU per client and tick (cmd/loadtest's
+## server_cpu_us_per_client_tick, 32 clients, 20 s), this tree's server
+## beside an older revision's, alternately (scripts/cpupair.sh: BASE, PAIRS).
+## Needs curl and python3.
+cpu-pair: check-go
+	GO=$(GO) ./scripts/cpupair.sh
 
 bench-table: check-go
 	$(GO) run ./cmd/netbench -table
