@@ -1,10 +1,7 @@
 package protocol_test
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -25,43 +22,17 @@ import (
 // name to value cell, in the document's order.
 func specLimits(t *testing.T) (names []string, values map[string]string) {
 	t.Helper()
-	f, err := os.Open("../../docs/PROTOCOL.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	values = map[string]string{}
-	in := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "|") {
-			in = false
+	for _, cells := range protocol.SpecRows(t, "limit", "value") {
+		if len(cells) < 2 {
+			t.Errorf("limits table: row %q", cells)
 			continue
 		}
-		cells := strings.Split(strings.Trim(line, "|"), "|")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
+		if _, dup := values[cells[0]]; dup {
+			t.Errorf("limits table: %q twice", cells[0])
 		}
-		switch {
-		case len(cells) >= 2 && cells[0] == "limit" && cells[1] == "value":
-			in = true
-		case !in || strings.HasPrefix(cells[0], "---"):
-		case len(cells) < 2:
-			t.Errorf("limits table: row %q", line)
-		default:
-			if _, dup := values[cells[0]]; dup {
-				t.Errorf("limits table: %q twice", cells[0])
-			}
-			names = append(names, cells[0])
-			values[cells[0]] = cells[1]
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(names) == 0 {
-		t.Fatal("PROTOCOL.md has no table headed | limit | value |")
+		names = append(names, cells[0])
+		values[cells[0]] = cells[1]
 	}
 	return names, values
 }
