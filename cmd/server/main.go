@@ -81,6 +81,9 @@ func main() {
 	tokenServer := flag.String("token-server", "", "with -token-key: this server's host:port as tokens name it (default with -agones: the GameServer's address and HTTP port); tokens naming another server are refused")
 	tlsCert := flag.String("tls-cert", "", "serve the page, the build and /signal over HTTPS with this certificate (PEM; with -tls-key)")
 	tlsKey := flag.String("tls-key", "", "the private key of -tls-cert (PEM)")
+	readInterval := flag.Duration("read-interval", defaultReadInterval,
+		"read the UDP socket in rounds: one just before each match's tick, and at most this far apart (0: every datagram as it arrives, at about twice the CPU per player)")
+	procs := flag.Int("procs", 0, "the most OS threads running Go code at once (GOMAXPROCS); 0: one per match, at most the CPUs (or $GOMAXPROCS if set)")
 	flag.Parse()
 
 	var lv slog.Level
@@ -104,7 +107,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "server: -rate:", err)
 		os.Exit(2)
 	}
+	if *readInterval < 0 || *procs < 0 {
+		fmt.Fprintln(os.Stderr, "server: -read-interval and -procs are not negative")
+		os.Exit(2)
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
+	setProcs(log, *procs, *nmatches)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, log, options{
@@ -112,6 +120,7 @@ func main() {
 		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
 		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones, agonesHealth: *agonesHealth, maxRewind: *maxRewind,
 		tokenKey: *tokenKey, tokenServer: *tokenServer, tlsCert: *tlsCert, tlsKey: *tlsKey,
+		readInterval: *readInterval,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -148,9 +157,21 @@ type options struct {
 	tokenKey, tokenServer string
 	// tlsCert and tlsKey serve HTTPS (-tls-cert, -tls-key).
 	tlsCert, tlsKey string
+	// readInterval is the longest time between two rounds of reading the
+	// UDP socket (-read-interval); 0 reads every datagram as it comes.
+	readInterval time.Duration
+	// beforeTick, set by run, is each match's Config.BeforeTick.
+	beforeTick func()
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
+	// The matches start a round of reading the socket just before each
+	// tick; the WebRTC server they read through is made below (its Route
+	// needs the host), before any match runs.
+	var rtc *webrtc.Server
+	if o.readInterval > 0 {
+		o.beforeTick = func() { rtc.ReadNow() }
+	}
 	host, err := newHost(log, o)
 	if err != nil {
 		return err
@@ -185,8 +206,8 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if err != nil {
 		return err
 	}
-	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
-		Version: protocol.Version,
+	rtc, err = webrtc.NewServer(webrtc.ServerConfig{
+		Version: protocol.Version, ReadInterval: o.readInterval,
 		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients * o.matches, Logger: log,
 		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst, PublicIPs: publicIPs,
 		Route: func(r *http.Request, live func(string) int) (string, error) { return route(host, r, live) },

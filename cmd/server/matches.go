@@ -35,7 +35,7 @@ func newHost(log *slog.Logger, o options) (*server.Host, error) {
 		}
 		srv, err := server.New(server.Config{
 			TickRate: o.tick, Timeout: o.timeout, MaxClients: o.maxClients + o.bots, Verify: o.verify, Logger: mlog,
-			Rate: o.rate, ViewRadius: o.radius,
+			Rate: o.rate, ViewRadius: o.radius, BeforeTick: o.beforeTick,
 		}, server.NewMatch(world))
 		if err != nil {
 			return nil, err

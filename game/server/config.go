@@ -35,7 +35,20 @@ type Config struct {
 	Session session.Config
 	// Logger receives joins, leaves and timeouts (default: discard).
 	Logger *slog.Logger
+	// BeforeTick, if set, is called BeforeTickLead before each tick. A
+	// transport that reads its socket in rounds (webrtc.Server.ReadNow)
+	// passes its round's start here, so that the inputs that came since the
+	// last tick are through its stack when the tick reads them.
+	BeforeTick func()
+	// BeforeTickLead is how long before each tick BeforeTick is called
+	// (default DefaultBeforeTickLead): long enough for one round of every
+	// client's packets to pass pion's stack. An input that arrives within
+	// it waits for the next tick, so it adds that much input delay.
+	BeforeTickLead time.Duration
 }
+
+// DefaultBeforeTickLead is Config.BeforeTickLead's default.
+const DefaultBeforeTickLead = 2 * time.Millisecond
 
 func (c Config) withDefaults() Config {
 	if c.TickRate <= 0 {
@@ -52,6 +65,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Rate <= 0 {
 		c.Rate = protocol.DefaultRate
+	}
+	if c.BeforeTickLead <= 0 {
+		c.BeforeTickLead = DefaultBeforeTickLead
 	}
 	if c.ViewRadius <= 0 {
 		c.ViewRadius = protocol.ViewRadius

@@ -1,0 +1,267 @@
+//go:build !js
+
+package webrtc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sightline-game/sightline/netcode/transport"
+)
+
+// roundPair is a socket read in rounds and a peer that sends to it.
+type roundPair struct {
+	rc    *roundConn
+	peer  *net.UDPConn
+	to    netip.AddrPort
+	hurry atomic.Bool
+}
+
+func newRoundPair(t *testing.T, network, host string, interval time.Duration) *roundPair {
+	t.Helper()
+	ip := net.ParseIP(host)
+	udp, err := net.ListenUDP(network, &net.UDPAddr{IP: ip})
+	if err != nil {
+		t.Skipf("no %s loopback here: %v", network, err)
+	}
+	p := &roundPair{}
+	p.rc, err = newRoundConn(udp, interval, p.hurry.Load)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.peer, err = net.ListenUDP(network, &net.UDPAddr{IP: ip}); err != nil {
+		t.Fatal(err)
+	}
+	p.to = udp.LocalAddr().(*net.UDPAddr).AddrPort()
+	t.Cleanup(func() { p.rc.Close(); p.peer.Close() })
+	return p
+}
+
+func (p *roundPair) send(t *testing.T, msgs ...string) {
+	t.Helper()
+	for _, m := range msgs {
+		if _, err := p.peer.WriteToUDPAddrPort([]byte(m), p.to); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// reads reads datagrams on a goroutine of its own, as the UDP mux does.
+type read struct {
+	data string
+	from netip.AddrPort
+	err  error
+	at   time.Time
+}
+
+func (p *roundPair) reads() <-chan read {
+	out := make(chan read, 64)
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, from, err := p.rc.ReadFromAddrPort(buf)
+			out <- read{string(buf[:n]), from, err, time.Now()}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out
+}
+
+func next(t *testing.T, c <-chan read, within time.Duration) read {
+	t.Helper()
+	select {
+	case r := <-c:
+		return r
+	case <-time.After(within):
+		t.Fatalf("no datagram within %v", within)
+		return read{}
+	}
+}
+
+func none(t *testing.T, c <-chan read, during time.Duration) {
+	t.Helper()
+	select {
+	case r := <-c:
+		t.Fatalf("datagram %q (err %v) handed out before its round", r.data, r.err)
+	case <-time.After(during):
+	}
+}
+
+// Datagrams that come between rounds wait for the next one, which ReadNow
+// starts; a round hands out everything queued, in order, with its sender.
+func TestRoundsWaitForReadNow(t *testing.T) {
+	for _, tc := range []struct{ network, host string }{{"udp4", "127.0.0.1"}, {"udp6", "::1"}} {
+		t.Run(tc.network, func(t *testing.T) {
+			p := newRoundPair(t, tc.network, tc.host, time.Hour)
+			c := p.reads()
+			p.send(t, "first")
+			if r := next(t, c, 2*time.Second); r.data != "first" || r.err != nil {
+				t.Fatalf("the first round gave %q, %v", r.data, r.err)
+			}
+			p.send(t, "a", "b", "c")
+			none(t, c, 150*time.Millisecond)
+			p.rc.ReadNow()
+			want := p.peer.LocalAddr().(*net.UDPAddr).AddrPort()
+			for _, m := range []string{"a", "b", "c"} {
+				r := next(t, c, 2*time.Second)
+				if r.data != m || r.err != nil || r.from != want {
+					t.Fatalf("got %q from %v (%v), want %q from %v", r.data, r.from, r.err, m, want)
+				}
+			}
+			none(t, c, 50*time.Millisecond)
+		})
+	}
+}
+
+// Without ReadNow a round comes interval after the last one began.
+func TestRoundsComeEveryInterval(t *testing.T) {
+	const interval = 80 * time.Millisecond
+	p := newRoundPair(t, "udp4", "127.0.0.1", interval)
+	c := p.reads()
+	p.send(t, "first")
+	first := next(t, c, 2*time.Second)
+	p.send(t, "second")
+	r := next(t, c, 2*time.Second)
+	if waited := r.at.Sub(first.at); r.data != "second" || waited < interval*3/4 {
+		t.Fatalf("second datagram %q handed out %v after the first round, want about %v", r.data, waited, interval)
+	}
+}
+
+// While a session negotiates (hurry) every datagram is read as it comes.
+func TestRoundsHurryWhileNegotiating(t *testing.T) {
+	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
+	p.hurry.Store(true)
+	c := p.reads()
+	for _, m := range []string{"one", "two", "three"} {
+		p.send(t, m)
+		if r := next(t, c, 2*time.Second); r.data != m {
+			t.Fatalf("got %q, want %q", r.data, m)
+		}
+	}
+}
+
+// Close ends a wait for a round with an error, as closing a socket does.
+func TestRoundsCloseEndsTheWait(t *testing.T) {
+	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
+	c := p.reads()
+	p.send(t, "first")
+	next(t, c, 2*time.Second)
+	none(t, c, 20*time.Millisecond)
+	p.rc.Close()
+	if r := next(t, c, 2*time.Second); r.err == nil || !errors.Is(r.err, net.ErrClosed) {
+		t.Fatalf("after Close: %q, %v; want net.ErrClosed", r.data, r.err)
+	}
+}
+
+// A datagram longer than a slot is dropped, as the network would drop it;
+// the ones beside it in the round are not.
+func TestRoundsDropOversizeDatagrams(t *testing.T) {
+	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
+	p.send(t, "before", string(bytes.Repeat([]byte{'x'}, slotBytes+1)), "after")
+	time.Sleep(20 * time.Millisecond) // all three queued for one round
+	c := p.reads()
+	for _, m := range []string{"before", "after"} {
+		if r := next(t, c, 2*time.Second); r.data != m {
+			t.Fatalf("got %d bytes %.10q, want %q", len(r.data), r.data, m)
+		}
+	}
+}
+
+// More datagrams than one batch takes are all handed out in the round.
+func TestRoundsTakeMoreThanABatch(t *testing.T) {
+	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
+	const n = 3*batchSlots + 5
+	for i := range n {
+		p.send(t, string(rune('A'+i%26))+string(rune('0'+i/26)))
+	}
+	time.Sleep(20 * time.Millisecond)
+	c := p.reads()
+	for i := range n {
+		want := string(rune('A'+i%26)) + string(rune('0'+i/26))
+		if r := next(t, c, 2*time.Second); r.data != want {
+			t.Fatalf("datagram %d: got %q, want %q", i, r.data, want)
+		}
+	}
+	none(t, c, 50*time.Millisecond)
+}
+
+// A server reading in rounds carries a session: ICE and DTLS while
+// negotiating (no delay), then messages both ways, each read at a round.
+func TestServerReadsInRounds(t *testing.T) {
+	ts := newTestServer(t, ServerConfig{ReadInterval: 20 * time.Millisecond})
+	if ts.rounds == nil {
+		t.Fatal("ReadInterval set, but the server reads every datagram as it comes")
+	}
+	cl := ts.dial(t, "client", ts.dialConfig(t, "client"))
+	sc := ts.accept(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	const n = 60
+	got := map[uint32]bool{}
+	for seq := uint32(0); seq < n; seq++ {
+		if err := sendPaced(ctx, cl, transport.Events, message(1, seq, 100)); err != nil {
+			t.Fatal(err)
+		}
+		if seq%10 == 0 {
+			ts.ReadNow()
+		}
+	}
+	for len(got) < n {
+		sc.Receive(func(_ transport.Channel, p []byte) {
+			if _, seq, ok := parse(p); ok {
+				got[seq] = true
+			}
+		})
+		ts.ReadNow()
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%d of %d events arrived", len(got), n)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	if err := sc.Send(transport.Snapshots, message(2, 7, 50)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func BenchmarkRoundRead(b *testing.B) {
+	udp, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rc, err := newRoundConn(udp, time.Hour, func() bool { return true })
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rc.Close()
+	peer, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer peer.Close()
+	to := udp.LocalAddr().(*net.UDPAddr).AddrPort()
+	msg := make([]byte, 100)
+	buf := make([]byte, 2048)
+	b.ReportAllocs()
+	for b.Loop() {
+		for range 16 {
+			if _, err := peer.WriteToUDPAddrPort(msg, to); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for range 16 {
+			if _, _, err := rc.ReadFromAddrPort(buf); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(16*b.N), "ns/datagram")
+}
