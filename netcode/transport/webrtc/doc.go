@@ -60,6 +60,17 @@
 // runs each message in a new goroutine and could reorder the events
 // channel.
 //
+// # Reading in rounds
+//
+// With ServerConfig.ReadInterval the server reads its shared UDP socket in
+// rounds: everything queued at once (recvmmsg on Linux), passed up pion's
+// stack as a burst, instead of waking pion's chain of goroutines (UDP mux,
+// ICE candidate, DTLS, SCTP, the channel's reader) for every datagram. A
+// game that steps at fixed ticks calls [Server.ReadNow] just before each
+// tick, so that the tick sees what arrived until then; sessions that are
+// negotiating are read without delay. See cmd/server's -read-interval for
+// what it saves.
+//
 // # Lifetime
 //
 // Done is closed when Close is called, when the peer closes the connection
