@@ -250,7 +250,19 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		return nil, fmt.Errorf("webrtc: PacketConn address %v is not UDP", pconn.LocalAddr())
 	}
 
-	s := &Server{}
+	// The server is made before the mux, whose reading goroutine may ask
+	// it (negotiating) at once; the mux, API and socket are set below.
+	s := &Server{
+		cfg:        cfg,
+		log:        log,
+		limiter:    newOfferLimiter(cfg.OfferRate, cfg.OfferBurst, cfg.MaxClients),
+		sessions:   make(map[*conn]string),
+		connecting: make(map[*conn]struct{}),
+		live:       make(map[string]int),
+		acceptQ:    make(map[string][]*conn),
+		notify:     make(map[string]chan struct{}),
+		done:       make(chan struct{}),
+	}
 	var rounds *roundConn
 	if udp, ok := pconn.(*net.UDPConn); ok && cfg.ReadInterval > 0 {
 		rc, err := newRoundConn(udp, cfg.ReadInterval, s.negotiating)
@@ -284,21 +296,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		cfg.SettingEngine(&se)
 	}
 
-	*s = Server{
-		rounds:     rounds,
-		cfg:        cfg,
-		log:        log,
-		api:        newAPI(se),
-		pconn:      pconn,
-		mux:        mux,
-		limiter:    newOfferLimiter(cfg.OfferRate, cfg.OfferBurst, cfg.MaxClients),
-		sessions:   make(map[*conn]string),
-		connecting: make(map[*conn]struct{}),
-		live:       make(map[string]int),
-		acceptQ:    make(map[string][]*conn),
-		notify:     make(map[string]chan struct{}),
-		done:       make(chan struct{}),
-	}
+	s.api, s.pconn, s.mux, s.rounds = newAPI(se), pconn, mux, rounds
 	log.Info("webrtc server listening", "udp", pconn.LocalAddr().String())
 	return s, nil
 }
