@@ -14,13 +14,15 @@ require (
 	github.com/pion/interceptor v0.1.51
 	github.com/pion/logging v0.2.4
 	github.com/pion/sdp/v3 v3.0.20
-	github.com/pion/transport/v5 v5.1.4
+	github.com/pion/transport/v5 v5.1.5
 	github.com/pion/webrtc/v4 v4.2.26
 	github.com/prometheus/client_golang v1.25.0
 	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/crypto v0.57.0
 	golang.org/x/image v0.48.0
+	golang.org/x/net v0.59.0
+	golang.org/x/sys v0.50.0
 	golang.org/x/time v0.16.0
 	pgregory.net/rapid v1.3.0
 )
@@ -48,9 +50,7 @@ require (
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/wlynxg/anet v0.0.5 // indirect
-	golang.org/x/net v0.59.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
