@@ -41,9 +41,10 @@ type Config struct {
 	// last tick are through its stack when the tick reads them.
 	BeforeTick func()
 	// BeforeTickLead is how long before each tick BeforeTick is called
-	// (default DefaultBeforeTickLead): long enough for one round of every
-	// client's packets to pass pion's stack. An input that arrives within
-	// it waits for the next tick, so it adds that much input delay.
+	// (default DefaultBeforeTickLead). An input that arrives within it
+	// waits for the next tick, and so does one whose round has not passed
+	// the transport's stack by the tick: a longer lead trades the first
+	// for the second.
 	BeforeTickLead time.Duration
 }
 

@@ -150,15 +150,15 @@ type ServerConfig struct {
 	// ReadInterval, if positive, has the shared UDP socket read in rounds
 	// instead of one datagram at a time: a round reads everything queued
 	// and passes it up pion's stack as a burst, so the process wakes a few
-	// times a tick rather than a few times a player a tick (it roughly
-	// halves what a player costs the server, with GOMAXPROCS 1). Rounds
-	// come at most ReadInterval apart, whenever ReadNow is called (a game
-	// calls it just before each tick, so that a tick's inputs wait no
-	// longer than they did), and without delay while any session is still
-	// negotiating. A datagram waits in the kernel's receive buffer until
-	// its round, so ReadInterval bounds the latency it adds. Zero (the
-	// default) reads every datagram as it comes. Only a socket the server
-	// opens, or a *net.UDPConn given as PacketConn, is read in rounds.
+	// times a tick rather than a few times a player a tick. Rounds come at
+	// most ReadInterval apart, whenever ReadNow is called (a game calls it
+	// just before each tick), and without delay while any session is still
+	// negotiating. The price is latency: a datagram waits in the kernel's
+	// receive buffer until its round, and a round's burst takes pion a few
+	// milliseconds, so what a tick sees of it varies (cmd/server's
+	// -read-interval documents what was measured). Zero (the default)
+	// reads every datagram as it comes. Only a socket the server opens, or
+	// a *net.UDPConn given as PacketConn, is read in rounds.
 	ReadInterval time.Duration
 
 	// Admit, if set, decides who may join: it is called once per offer
