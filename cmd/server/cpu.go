@@ -21,6 +21,8 @@ const defaultReadInterval = time.Duration(0)
 // transport's goroutines hand each packet from one to the next: on one
 // thread those hand-offs are cheap, while with idle threads to spare every
 // hand-off wakes one, which costs a player about a fifth more CPU here.
+// The tick then shares its thread with pion, which added about 0.1 tick
+// to an input's mean wait in the player's queue (README, capacity).
 func setProcs(log *slog.Logger, procs, matches int) {
 	if procs == 0 {
 		if os.Getenv("GOMAXPROCS") != "" {
