@@ -14,7 +14,7 @@ require (
 	github.com/pion/interceptor v0.1.51
 	github.com/pion/logging v0.2.4
 	github.com/pion/sdp/v3 v3.0.20
-	github.com/pion/transport/v5 v5.1.5
+	github.com/pion/transport/v5 v5.1.4
 	github.com/pion/webrtc/v4 v4.2.26
 	github.com/prometheus/client_golang v1.25.0
 	go.uber.org/goleak v1.3.0
