@@ -46,6 +46,7 @@ measure() {
 		sleep 0.1
 	done
 	"$tmp/loadtest" -url "http://127.0.0.1:$port" -clients "$CLIENTS" -seconds "$SECONDS_" -json >"$tmp/out.json" || true
+	curl -fsS "http://127.0.0.1:$port/debug/vars" >"$tmp/vars.json" 2>/dev/null || echo '{}' >"$tmp/vars.json"
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true
 	python3 -c "
@@ -53,20 +54,32 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 if r.get('mismatched_ticks', 0) or r.get('connected') != r.get('clients') or 'server_cpu_us_per_client_tick' not in r:
     sys.exit('bad run: ' + json.dumps({k: r.get(k) for k in ('clients', 'connected', 'mismatched_ticks', 'server_cpu_error')}))
-print('%.1f' % r['server_cpu_us_per_client_tick'])
-" "$tmp/out.json"
+# The input wait over the measured window, or (a server from before
+# the load tester could read it) over the whole run, marked *.
+wait = r.get('server_input_wait_ticks')
+if wait is not None:
+    wait = '%.3f' % wait
+else:
+    m = json.load(open(sys.argv[2])).get('match') or {}
+    wait = '%.3f*' % (m['InputWaitTicks'] / m['InputsApplied']) if m.get('InputsApplied') else '-'
+print('%.1f %s' % (r['server_cpu_us_per_client_tick'], wait))
+" "$tmp/out.json" "$tmp/vars.json"
 }
 
-echo "pair  now  then  ratio  (server CPU µs per client per tick; $CLIENTS clients, ${SECONDS_} s; then = $BASE)"
+echo "pair  now  then  ratio  wait-now  wait-then  (server CPU µs per client per tick; $CLIENTS clients, ${SECONDS_} s; then = $BASE;"
+echo "      wait: the mean ticks an applied input waited in its player's queue past the first tick after it came, while every"
+echo "      client played (the load tester's server_input_wait_ticks; * over the whole run, from /debug/vars, for older servers))"
 ratios=()
 for i in $(seq "$PAIRS"); do
 	# shellcheck disable=SC2086
-	now=$(measure "$tmp/now-server" ${NOW_ARGS:-})
+	out=$(measure "$tmp/now-server" ${NOW_ARGS:-})
+	read -r now wnow <<<"$out"
 	# shellcheck disable=SC2086
-	then=$(measure "$tmp/then-server" ${THEN_ARGS:-})
+	out=$(measure "$tmp/then-server" ${THEN_ARGS:-})
+	read -r then wthen <<<"$out"
 	ratio=$(python3 -c "print('%.3f' % ($now / $then))")
 	ratios+=("$ratio")
-	echo "$i  $now  $then  $ratio"
+	echo "$i  $now  $then  $ratio  $wnow  $wthen"
 done
 python3 -c "
 import statistics, sys

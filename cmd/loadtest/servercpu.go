@@ -17,6 +17,10 @@ type serverSample struct {
 	cpu     float64 // process_cpu_seconds_total
 	ticks   float64 // sightline_ticks_total, summed over the matches
 	matches int
+	// applied and waited are sightline_inputs_applied_total and
+	// sightline_input_wait_ticks_total, summed over the matches (0 from
+	// a server that has neither).
+	applied, waited float64
 }
 
 // sampleServer reads the server's /metrics.
@@ -51,6 +55,10 @@ func sampleServer(ctx context.Context, base string) (serverSample, error) {
 		case strings.HasPrefix(name, "sightline_ticks_total{"):
 			s.ticks += v
 			s.matches++
+		case strings.HasPrefix(name, "sightline_inputs_applied_total{"):
+			s.applied += v
+		case strings.HasPrefix(name, "sightline_input_wait_ticks_total{"):
+			s.waited += v
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -76,6 +84,11 @@ type ServerCPU struct {
 	// Seconds is how long the measured window was (every client playing).
 	Seconds float64 `json:"server_cpu_seconds_measured"`
 	Clients int     `json:"server_cpu_clients"`
+	// InputWaitTicks is the mean number of ticks an input waited in its
+	// player's queue past the first tick after it came, in the same window:
+	// the input delay the server adds to what the network does (absent
+	// when the server does not count it).
+	InputWaitTicks *float64 `json:"server_input_wait_ticks,omitempty"`
 }
 
 // perClientTick works out ServerCPU from the samples before the clients
@@ -89,11 +102,16 @@ func perClientTick(idle0, idle1, play0, play1 serverSample, clients int) (Server
 	}
 	idlePerTick := (idle1.cpu - idle0.cpu) / idleTicks
 	busy := (play1.cpu - play0.cpu) - idlePerTick*playTicks
-	return ServerCPU{
+	cpu := ServerCPU{
 		UsPerClientTick: busy / (playTicks * float64(clients)) * 1e6,
 		IdleCores:       (idle1.cpu - idle0.cpu) / idleSecs,
 		Cores:           (play1.cpu - play0.cpu) / playSecs,
 		Seconds:         playSecs,
 		Clients:         clients,
-	}, nil
+	}
+	if applied := play1.applied - play0.applied; applied > 0 {
+		wait := (play1.waited - play0.waited) / applied
+		cpu.InputWaitTicks = &wait
+	}
+	return cpu, nil
 }

@@ -165,12 +165,12 @@ type options struct {
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
-	// The matches start a round of reading the socket just before each
-	// tick; the WebRTC server they read through is made below (its Route
+	// The matches read a round of the socket at each tick, before the
+	// step; the WebRTC server they read through is made below (its Route
 	// needs the host), before any match runs.
 	var rtc *webrtc.Server
 	if o.readInterval > 0 {
-		o.beforeTick = func() { rtc.ReadNow() }
+		o.beforeTick = func() { rtc.ReadRound() }
 	}
 	host, err := newHost(log, o)
 	if err != nil {

@@ -85,9 +85,9 @@ const (
 	// InputQueue bounds a player's queued inputs: one is consumed per tick,
 	// and when more arrive the oldest is dropped.
 	InputQueue = 8
-	// SpareTicks is how long a player's queue must have held two spare
-	// inputs or more, at every step, before it drops one (trimQueue): 2 s,
-	// far longer than a jitter burst.
+	// SpareTicks is how long a player's queue must have held a spare
+	// input, at every step, before it drops one (trimQueue): 2 s, far
+	// longer than a jitter burst.
 	SpareTicks = 2 * TickRate
 	// MaxInputAhead is how far past the newest sequence number seen an
 	// input may claim to be (10 s: longer than any live connection's gap).

@@ -379,25 +379,27 @@ func (w *World) stepPickups() {
 	}
 }
 
-// trimQueue lets a player's input queue shrink when it has held more
-// than one spare input for SpareTicks steps in a row. The queue is the
-// input's jitter buffer: one spare input covers an input that arrives a
-// little late (the server does not step that player without an input, and
-// the client's prediction holds). But the queue only ever grows: a burst
-// of late inputs (a stall on the way) leaves them queued for the rest of
-// the connection, each a tick of delay between the player's hand and the
-// world, which a shot judged in the past must also rewind over. So when
-// three or more inputs have waited at every step for SpareTicks, the
-// oldest is dropped: its movement is lost (the client's prediction
-// corrects by a step, smoothly), its fire and dash carry over to the next
-// (a fire as pressed a tick earlier, so that the gun's interval counts from
-// it, as the client's prediction of its shots does). A trim between two
-// shots at the gun's interval refuses the second, as the interval counts
-// ticks: a flood of inputs, which the queue trims every SpareTicks, must
-// not fire faster.
-// One spare input always stays.
+// trimQueue lets a player's input queue shrink when it has held a spare
+// input for SpareTicks steps in a row. The queue is the input's jitter
+// buffer: a spare input covers an input that arrives a little late (the
+// server does not step that player without an input, and the client's
+// prediction holds). But the queue only ever grows: one late input (a
+// stall on the way, a tick that came late) leaves the one after it queued
+// behind its successor for the rest of the connection, and a burst of
+// them leaves several, each a tick of delay between the player's hand and
+// the world, which a shot judged in the past must also rewind over. Inputs
+// that come unevenly empty the queue now and then by themselves (a step
+// that finds only the new input resets the count); inputs that come one a
+// tick never do. So when two or more inputs have waited at every step for
+// SpareTicks, the oldest is dropped: its movement is lost (the client's
+// prediction corrects by a step, smoothly), its fire and dash carry over to
+// the next (a fire as pressed a tick earlier, so that the gun's interval
+// counts from it, as the client's prediction of its shots does). A trim
+// between two shots at the gun's interval refuses the second, as the
+// interval counts ticks: a flood of inputs, which the queue trims every
+// SpareTicks, must not fire faster.
 func (w *World) trimQueue(p *player) {
-	if p.queued < 3 {
+	if p.queued < 2 {
 		p.spare = 0
 		return
 	}

@@ -108,7 +108,7 @@ type player struct {
 	newest  uint32 // newest seq accepted (queued or consumed)
 	queue   [InputQueue]queuedInput
 	queued  int // queue[:queued], sorted by seq
-	spare   int // steps in a row that began with three or more inputs queued
+	spare   int // steps in a row that began with two or more inputs queued
 
 	kills, deaths, score uint32
 	name                 string // at most MaxNameBytes

@@ -451,10 +451,10 @@ func benchStep(b *testing.B, rewound bool) {
 	b.ReportMetric(float64(live), "projectiles")
 }
 
-// A queue that holds two spare inputs or more for SpareTicks steps in a row
-// drops its oldest, carrying its fire over: three inputs queued at once,
-// then one a tick, wait three ticks each at first, two after SpareTicks,
-// one after twice that, and then the queue keeps that one spare input.
+// A queue that holds a spare input for SpareTicks steps in a row drops its
+// oldest, carrying its fire over: three inputs queued at once, then one a
+// tick, wait three ticks each at first, two after SpareTicks, one after
+// twice that, none after three times, and then none is dropped.
 func TestInputQueueTrims(t *testing.T) {
 	w := newBare(t, Config{Seed: 1})
 	w.AddPlayer(1)
@@ -473,13 +473,13 @@ func TestInputQueueTrims(t *testing.T) {
 		waits = append(waits, p.queued-1)
 		w.Step()
 	}
-	for k, want := range map[int]int{0: 3, SpareTicks - 2: 3, SpareTicks + 1: 2, 2*SpareTicks + 1: 1, 3*SpareTicks + 9: 1} {
+	for k, want := range map[int]int{0: 3, SpareTicks - 2: 3, SpareTicks + 1: 2, 2*SpareTicks + 1: 1, 3*SpareTicks - 2: 1, 3*SpareTicks + 1: 0, 3*SpareTicks + 9: 0} {
 		if waits[k] != want {
 			t.Errorf("step %d: %d inputs queued behind the new one, want %d", k, waits[k], want)
 		}
 	}
-	if st := w.Stats(); st.InputsTrimmed != 2 {
-		t.Fatalf("%d inputs trimmed, want 2", st.InputsTrimmed)
+	if st := w.Stats(); st.InputsTrimmed != 3 {
+		t.Fatalf("%d inputs trimmed, want 3", st.InputsTrimmed)
 	}
 	if st := w.Stats(); st.ShotsFired != 1 {
 		t.Fatalf("the dropped input's fire: %d shots", st.ShotsFired)

@@ -9,11 +9,10 @@ import (
 	"github.com/sightline-game/sightline/game/server"
 )
 
-// Run calls BeforeTick BeforeTickLead before each tick, once a tick, so
-// that a transport reading in rounds has the tick's inputs through.
+// Run calls BeforeTick at each tick, once, before the step, so that a
+// transport reading in rounds has the tick's inputs through.
 func TestRunCallsBeforeTickJustBeforeEachTick(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		const lead = 3 * time.Millisecond
 		w, err := newWalkers(300, 0.3, tickRate, 1, 8)
 		if err != nil {
 			t.Fatal(err)
@@ -23,7 +22,7 @@ func TestRunCallsBeforeTickJustBeforeEachTick(t *testing.T) {
 		var calls []time.Duration
 		var srv *server.Server
 		var ticksAtCall []uint32
-		srv = newServer(t, server.Config{TickRate: tickRate, BeforeTickLead: lead, BeforeTick: func() {
+		srv = newServer(t, server.Config{TickRate: tickRate, BeforeTick: func() {
 			calls = append(calls, time.Since(start))
 			ticksAtCall = append(ticksAtCall, srv.Tick())
 		}}, w)
@@ -39,9 +38,9 @@ func TestRunCallsBeforeTickJustBeforeEachTick(t *testing.T) {
 			t.Fatalf("BeforeTick called %d times in 10.5 ticks, want 10: %v", len(calls), calls)
 		}
 		for i, at := range calls {
-			want := time.Duration(i+1)*period - lead
-			if d := at - want; d < -time.Millisecond || d > time.Millisecond {
-				t.Errorf("call %d at %v, want %v (tick %d at %v less the lead)", i, at, want, i+1, time.Duration(i+1)*period)
+			want := time.Duration(i+1) * period
+			if at != want {
+				t.Errorf("call %d at %v, want %v (tick %d)", i, at, want, i+1)
 			}
 			if ticksAtCall[i] != uint32(i) {
 				t.Errorf("call %d came after tick %d, want it before tick %d", i, ticksAtCall[i], i+1)

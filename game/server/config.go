@@ -35,21 +35,12 @@ type Config struct {
 	Session session.Config
 	// Logger receives joins, leaves and timeouts (default: discard).
 	Logger *slog.Logger
-	// BeforeTick, if set, is called BeforeTickLead before each tick. A
-	// transport that reads its socket in rounds (webrtc.Server.ReadNow)
-	// passes its round's start here, so that the inputs that came since the
-	// last tick are through its stack when the tick reads them.
+	// BeforeTick, if set, is called at each tick, just before the step. A
+	// transport that reads its socket in rounds passes its round here
+	// (webrtc.Server.ReadRound, which returns once the round has passed
+	// its stack), so that every input that came before the tick is in it.
 	BeforeTick func()
-	// BeforeTickLead is how long before each tick BeforeTick is called
-	// (default DefaultBeforeTickLead). An input that arrives within it
-	// waits for the next tick, and so does one whose round has not passed
-	// the transport's stack by the tick: a longer lead trades the first
-	// for the second.
-	BeforeTickLead time.Duration
 }
-
-// DefaultBeforeTickLead is Config.BeforeTickLead's default.
-const DefaultBeforeTickLead = 2 * time.Millisecond
 
 func (c Config) withDefaults() Config {
 	if c.TickRate <= 0 {
@@ -66,9 +57,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Rate <= 0 {
 		c.Rate = protocol.DefaultRate
-	}
-	if c.BeforeTickLead <= 0 {
-		c.BeforeTickLead = DefaultBeforeTickLead
 	}
 	if c.ViewRadius <= 0 {
 		c.ViewRadius = protocol.ViewRadius

@@ -88,31 +88,21 @@ func (s *Server) Add(conn transport.Conn) {
 }
 
 // Run steps the match at the tick rate until ctx ends, then closes every
-// connection. With Config.BeforeTick it calls that BeforeTickLead before
-// each tick.
+// connection. With Config.BeforeTick it calls that at each tick, before
+// the step.
 func (s *Server) Run(ctx context.Context) error {
 	t := time.NewTicker(s.period)
 	defer t.Stop()
 	defer s.closeAll()
-	var before <-chan time.Time
-	lead := min(s.cfg.BeforeTickLead, s.period/2)
-	var pre *time.Timer
-	if s.cfg.BeforeTick != nil {
-		pre = time.NewTimer(s.period - lead)
-		defer pre.Stop()
-		before = pre.C
-	}
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-before:
-			s.cfg.BeforeTick()
 		case now := <-t.C:
-			s.Step(now)
-			if pre != nil {
-				pre.Reset(time.Until(now.Add(s.period - lead)))
+			if s.cfg.BeforeTick != nil {
+				s.cfg.BeforeTick()
 			}
+			s.Step(now)
 		}
 	}
 }

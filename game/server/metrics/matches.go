@@ -32,11 +32,13 @@ var (
 	joined        = desc("connections_joined_total", "Connections that joined the match.")
 	ended         = desc("connections_ended_total", "Connections that ended, by cause: left (quit or kicked), timed_out, refused (the match was full).", "cause")
 	rewound       = desc("shots_rewound_total", "Shots judged against the targets as their shooters saw them.")
+	inputsApplied = desc("inputs_applied_total", "Players' inputs the match has applied (one a player a tick at most).")
+	inputWait     = desc("input_wait_ticks_total", "Ticks the applied inputs waited in their players' queues past the first tick after they came: over inputs_applied_total, the input delay the server adds.")
 )
 
 func (c *matches) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{players, bots, capacity, ticks, tickDuration, overruns, snapshots, snapshotBytes,
-		congested, fullFallbacks, deferred, resends, eventsSent, badInputs, joined, ended, rewound} {
+		congested, fullFallbacks, deferred, resends, eventsSent, badInputs, joined, ended, rewound, inputsApplied, inputWait} {
 		ch <- d
 	}
 }
@@ -75,5 +77,7 @@ func (c *matches) Collect(ch chan<- prometheus.Metric) {
 		counter(ended, st.TimedOut, "timed_out")
 		counter(ended, st.Refused, "refused")
 		counter(rewound, st.Rewind.Shots)
+		counter(inputsApplied, st.InputsApplied)
+		counter(inputWait, st.InputWaitTicks)
 	}
 }

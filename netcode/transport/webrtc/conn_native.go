@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pion/datachannel"
 	"github.com/pion/ice/v4"
@@ -21,6 +22,8 @@ import (
 type platformConn struct {
 	rwcs    [transport.NumChannels]datachannel.ReadWriteCloser // guarded by conn.mu
 	readers sync.WaitGroup
+	// delivered, if set (the server's), counts every message read.
+	delivered *atomic.Uint64
 }
 
 // prepare has nothing to do natively: channels are attached when they open.
@@ -60,6 +63,9 @@ func (c *conn) readLoop(ch transport.Channel, rwc datachannel.ReadWriteCloser) {
 			return
 		}
 		c.Push(ch, buf[:n])
+		if c.delivered != nil {
+			c.delivered.Add(1)
+		}
 	}
 }
 

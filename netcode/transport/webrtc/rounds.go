@@ -5,7 +5,9 @@ package webrtc
 import (
 	"net"
 	"net/netip"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -15,18 +17,21 @@ import (
 // player per tick, waking them one datagram at a time costs the server far
 // more than the game does. A round reads everything queued on the socket at
 // once (recvmmsg where there is one) and passes it on as a burst, so the
-// process wakes a few times a tick instead of a few times a player a tick.
+// process wakes once a tick instead of a few times a player a tick.
 //
 // Rounds start at most interval apart, when ReadNow is called (a game calls
-// it shortly before each tick, so that the tick sees the inputs that came
-// since the last), and at once whenever hurry reports that a session is
-// negotiating (its ICE and DTLS round trips are not to wait). A round that
-// finds the socket empty takes the next datagram as it comes.
-// roundReadBuffer is the receive buffer a socket read in rounds asks for.
-const roundReadBuffer = 4 << 20
-
+// it at each tick, through settle, so that the tick sees the inputs that
+// came since the last), and at once whenever hurry reports that a session
+// is negotiating (its ICE and DTLS round trips are not to wait): then a
+// round that finds the socket empty takes the next datagram as it comes.
+//
+// On Linux the socket is also out of the Go runtime's network poller
+// (roundSocket): a datagram that comes between rounds then wakes nothing at
+// all, where the poller would wake a thread for each one only to find no
+// goroutine waiting for it.
 type roundConn struct {
-	*net.UDPConn
+	sock     *roundSocket
+	local    *net.UDPAddr
 	interval time.Duration
 	hurry    func() bool
 
@@ -34,17 +39,44 @@ type roundConn struct {
 	done      chan struct{} // closed by Close
 	closeOnce sync.Once
 
+	// What settle watches: the reading goroutine's state (reader*), the
+	// datagrams it has handed out and those written.
+	state   atomic.Int32
+	handed  atomic.Uint64
+	written atomic.Uint64
+
 	// Used only by the one reading goroutine (the UDP mux's).
 	timer   *time.Timer
 	roundAt time.Time // when the current round began
-	batch   datagramBatch
-	next    int  // the next datagram of batch to hand out
-	full    bool // the last fill took a whole batch: more may be queued
+	n       int       // datagrams the last fill took
+	next    int       // the next of them to hand out
+	full    bool      // the last fill took a whole batch: more may be queued
 }
 
+// roundReadBuffer is the receive buffer a socket read in rounds asks for.
+const roundReadBuffer = 4 << 20
+
+// The reading goroutine's states, for settle.
+const (
+	readerBusy          = iota // handing out a round's datagrams
+	readerWaitingRound         // all handed out, waiting for the next round
+	readerWaitingSocket        // reading the socket, which may be empty
+)
+
+// newRoundConn takes c over: from here on c is the round conn's to use and
+// close.
 func newRoundConn(c *net.UDPConn, interval time.Duration, hurry func() bool) (*roundConn, error) {
+	local, _ := c.LocalAddr().(*net.UDPAddr)
+	// A round's datagrams wait in the kernel's buffer: ask for room for
+	// many (the kernel grants at most net.core.rmem_max).
+	_ = c.SetReadBuffer(roundReadBuffer)
+	sock, err := openRoundSocket(c)
+	if err != nil {
+		return nil, err
+	}
 	rc := &roundConn{
-		UDPConn:  c,
+		sock:     sock,
+		local:    local,
 		interval: interval,
 		hurry:    hurry,
 		wake:     make(chan struct{}, 1),
@@ -52,12 +84,6 @@ func newRoundConn(c *net.UDPConn, interval time.Duration, hurry func() bool) (*r
 		timer:    time.NewTimer(time.Hour),
 	}
 	rc.timer.Stop()
-	// A round's datagrams wait in the kernel's buffer: ask for room for
-	// many (the kernel grants at most net.core.rmem_max).
-	_ = c.SetReadBuffer(roundReadBuffer)
-	if err := rc.batch.init(c); err != nil {
-		return nil, err
-	}
 	return rc, nil
 }
 
@@ -73,26 +99,32 @@ func (c *roundConn) ReadNow() {
 // (the UDP mux's reading loop calls it), waiting for the next round when
 // they are all handed out.
 func (c *roundConn) ReadFromAddrPort(b []byte) (int, netip.AddrPort, error) {
-	if c.next == c.batch.n {
+	for c.next == c.n {
 		if !c.full {
-			c.waitRound()
+			c.state.Store(readerWaitingRound)
+			if !c.waitRound() {
+				return 0, netip.AddrPort{}, net.ErrClosed
+			}
 		}
-		if err := c.batch.fill(); err != nil {
+		c.state.Store(readerWaitingSocket)
+		n, err := c.sock.fill(c.hurry)
+		c.state.Store(readerBusy)
+		if err != nil {
 			return 0, netip.AddrPort{}, err
 		}
-		c.next = 0
-		c.full = c.batch.n == len(c.batch.bufs)
+		c.n, c.next, c.full = n, 0, n == batchSlots
 	}
 	d := c.next
 	c.next++
-	return copy(b, c.batch.data(d)), c.batch.from(d), nil
+	c.handed.Add(1)
+	return copy(b, c.sock.data(d)), c.sock.from(d), nil
 }
 
-// waitRound returns when the next round is due.
-func (c *roundConn) waitRound() {
+// waitRound returns when the next round is due, false once closed.
+func (c *roundConn) waitRound() bool {
 	if c.hurry() {
 		c.roundAt = time.Now()
-		return
+		return c.open()
 	}
 	if wait := time.Until(c.roundAt.Add(c.interval)); wait > 0 {
 		c.timer.Reset(wait)
@@ -102,9 +134,20 @@ func (c *roundConn) waitRound() {
 			c.timer.Stop()
 		case <-c.done:
 			c.timer.Stop()
+			return false
 		}
 	}
 	c.roundAt = time.Now()
+	return c.open()
+}
+
+func (c *roundConn) open() bool {
+	select {
+	case <-c.done:
+		return false
+	default:
+		return true
+	}
 }
 
 // ReadFrom is ReadFromAddrPort for callers that want a net.Addr.
@@ -118,11 +161,64 @@ func (c *roundConn) ReadFrom(b []byte) (int, net.Addr, error) {
 
 // WriteToAddrPort sends at once: only reading goes in rounds.
 func (c *roundConn) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
-	return c.WriteToUDPAddrPort(b, to)
+	c.written.Add(1)
+	return c.sock.writeTo(b, to)
 }
+
+// WriteTo is WriteToAddrPort for callers with a net.Addr.
+func (c *roundConn) WriteTo(b []byte, to net.Addr) (int, error) {
+	u, ok := to.(*net.UDPAddr)
+	if !ok {
+		return 0, &net.OpError{Op: "write", Net: "udp", Addr: to, Err: net.UnknownNetworkError(to.Network())}
+	}
+	return c.WriteToAddrPort(b, u.AddrPort())
+}
+
+// LocalAddr is the socket's address.
+func (c *roundConn) LocalAddr() net.Addr { return c.local }
+
+// SetDeadline, SetReadDeadline and SetWriteDeadline do nothing: reads wait
+// for rounds, which Close ends, and writes never wait.
+func (c *roundConn) SetDeadline(time.Time) error      { return nil }
+func (c *roundConn) SetReadDeadline(time.Time) error  { return nil }
+func (c *roundConn) SetWriteDeadline(time.Time) error { return nil }
 
 // Close ends any wait for a round and closes the socket.
 func (c *roundConn) Close() error {
-	c.closeOnce.Do(func() { close(c.done) })
-	return c.UDPConn.Close()
+	err := net.ErrClosed
+	c.closeOnce.Do(func() {
+		close(c.done)
+		err = c.sock.close()
+	})
+	return err
+}
+
+// settle starts a round and returns once what it read has gone up the
+// stack, or after most. pion passes each datagram from goroutine to
+// goroutine (the UDP mux, the ICE candidate, DTLS, SCTP, the channel's
+// reader), so there is no call to wait on; instead the caller yields
+// (runtime.Gosched) until the reading goroutine has handed out the whole
+// round and, for quiet, nothing has moved: no datagram handed out or
+// written and no message delivered (delivered counts those). On one
+// thread a yield returns only when every goroutine the round woke has run
+// or waits, so the quiet is short; with several, it is what tells.
+func (c *roundConn) settle(delivered func() uint64, quiet, most time.Duration) {
+	moved := func() uint64 { return c.handed.Load() + c.written.Load() + delivered() }
+	c.ReadNow()
+	start := time.Now()
+	last, since := moved(), start
+	for {
+		runtime.Gosched()
+		now := time.Now()
+		st := c.state.Load()
+		idle := st == readerWaitingSocket || st == readerWaitingRound && len(c.wake) == 0
+		if m := moved(); m != last || !idle {
+			last, since = m, now
+		} else if now.Sub(since) >= quiet {
+			return
+		}
+		if now.Sub(start) >= most {
+			return
+		}
+	}
 }

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"syscall"
+	"strconv"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -18,104 +19,259 @@ const (
 	slotBytes  = 2048
 )
 
-// datagramBatch is one recvmmsg's worth of datagrams, in buffers reused
-// from round to round.
-type datagramBatch struct {
-	raw   syscall.RawConn
-	recv  func(fd uintptr) bool // b.recvmmsg, bound once
-	got   int                   // what recv took
-	errno syscall.Errno         // and its error
-	n     int
+// hurryPollMs is how long one wait for a datagram lasts while a session
+// negotiates, before the reader looks again whether it still should wait.
+const hurryPollMs = 5
+
+// roundSocket is the UDP socket on its own descriptor, outside the Go
+// runtime's network poller (which would wake a thread for every datagram
+// that comes, even with no goroutine waiting for it), read with recvmmsg
+// into buffers reused from round to round. Nothing here blocks in the
+// runtime's way: reads and writes do not wait (the socket is non-blocking),
+// and a reader that must wait for a datagram waits in poll(2).
+type roundSocket struct {
+	// mu is held for reading around every use of fd and for writing by
+	// close, so that fd is never closed (and its number reused) under a
+	// call.
+	mu     sync.RWMutex
+	fd     int
+	closed bool
+	v4     bool // an AF_INET socket (else AF_INET6, taking IPv4 mapped)
+
+	// The batch, used only by the reading goroutine.
+	got   int // what recvmmsg took
+	n     int // of which kept
 	msgs  [batchSlots]unix.Mmsghdr
 	iovs  [batchSlots]unix.Iovec
 	names [batchSlots]unix.RawSockaddrInet6
 	bufs  [batchSlots][slotBytes]byte
 }
 
-func (b *datagramBatch) init(c *net.UDPConn) error {
+// openRoundSocket takes c's socket onto a descriptor of its own and closes
+// c, which takes the socket out of the runtime's poller.
+func openRoundSocket(c *net.UDPConn) (*roundSocket, error) {
 	raw, err := c.SyscallConn()
 	if err != nil {
-		return fmt.Errorf("webrtc: socket: %w", err)
+		return nil, fmt.Errorf("webrtc: socket: %w", err)
 	}
-	b.raw = raw
-	b.recv = b.recvmmsg
-	for i := range b.msgs {
-		b.iovs[i].Base = &b.bufs[i][0]
-		b.iovs[i].SetLen(slotBytes)
-		b.msgs[i].Hdr.Iov = &b.iovs[i]
-		b.msgs[i].Hdr.SetIovlen(1)
-		b.msgs[i].Hdr.Name = (*byte)(unsafe.Pointer(&b.names[i]))
+	s := &roundSocket{fd: -1}
+	var dupErr error
+	if err := raw.Control(func(fd uintptr) {
+		s.fd, dupErr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
+	}); err != nil {
+		return nil, fmt.Errorf("webrtc: socket: %w", err)
 	}
-	return nil
+	if dupErr != nil {
+		return nil, fmt.Errorf("webrtc: dup socket: %w", dupErr)
+	}
+	if err := c.Close(); err != nil {
+		unix.Close(s.fd)
+		return nil, fmt.Errorf("webrtc: socket: %w", err)
+	}
+	if err := unix.SetNonblock(s.fd, true); err != nil {
+		unix.Close(s.fd)
+		return nil, fmt.Errorf("webrtc: socket: %w", err)
+	}
+	sa, err := unix.Getsockname(s.fd)
+	if err != nil {
+		unix.Close(s.fd)
+		return nil, fmt.Errorf("webrtc: socket: %w", err)
+	}
+	_, s.v4 = sa.(*unix.SockaddrInet4)
+	for i := range s.msgs {
+		s.iovs[i].Base = &s.bufs[i][0]
+		s.iovs[i].SetLen(slotBytes)
+		s.msgs[i].Hdr.Iov = &s.iovs[i]
+		s.msgs[i].Hdr.SetIovlen(1)
+		s.msgs[i].Hdr.Name = (*byte)(unsafe.Pointer(&s.names[i]))
+	}
+	return s, nil
 }
 
-// fill reads what is queued on the socket, up to batchSlots datagrams,
-// waiting for the first if none is. Truncated datagrams are left out.
-func (b *datagramBatch) fill() error {
+// fill reads what is queued, up to batchSlots datagrams, and returns how
+// many it kept (truncated ones are left out). With nothing queued it
+// returns 0 at once, unless wait says to wait for the next datagram.
+func (s *roundSocket) fill(wait func() bool) (int, error) {
 	for {
-		if err := b.raw.Read(b.recv); err != nil {
-			return err
+		if err := s.recvmmsg(); err != nil {
+			return 0, err
 		}
-		if b.errno != 0 {
-			return fmt.Errorf("webrtc: recvmmsg: %w", b.errno)
+		if s.got < 0 { // nothing queued
+			if !wait() {
+				return 0, nil
+			}
+			if err := s.poll(unix.POLLIN, hurryPollMs); err != nil {
+				return 0, err
+			}
+			continue
 		}
 		// Keep the whole datagrams, in order.
 		n := 0
-		for i := range b.got {
-			if b.msgs[i].Hdr.Flags&unix.MSG_TRUNC != 0 || !b.addrOK(i) {
+		for i := range s.got {
+			if s.msgs[i].Hdr.Flags&unix.MSG_TRUNC != 0 || !s.addrOK(i) {
 				continue
 			}
 			if n != i {
-				b.bufs[n], b.names[n], b.msgs[n].Len = b.bufs[i], b.names[i], b.msgs[i].Len
+				s.bufs[n], s.names[n], s.msgs[n].Len = s.bufs[i], s.names[i], s.msgs[i].Len
 			}
 			n++
 		}
 		if n > 0 {
-			b.n = n
-			return nil
+			s.n = n
+			return n, nil
 		}
 	}
 }
 
-// recvmmsg takes what is queued without waiting; false (nothing queued)
-// has the runtime wait until the socket is readable and call it again.
-func (b *datagramBatch) recvmmsg(fd uintptr) bool {
-	for i := range b.msgs {
-		b.msgs[i].Hdr.Namelen = unix.SizeofSockaddrInet6
-		b.msgs[i].Hdr.Flags = 0
-		b.msgs[i].Len = 0
+// recvmmsg takes what is queued without waiting; got is -1 if nothing is.
+func (s *roundSocket) recvmmsg() error {
+	for i := range s.msgs {
+		s.msgs[i].Hdr.Namelen = unix.SizeofSockaddrInet6
+		s.msgs[i].Hdr.Flags = 0
+		s.msgs[i].Len = 0
 	}
-	r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.msgs[0])), batchSlots, unix.MSG_DONTWAIT, 0, 0)
-	if e == unix.EAGAIN || e == unix.EINTR {
-		return false
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return net.ErrClosed
 	}
-	b.got, b.errno = int(r), e
-	if e != 0 {
-		b.got = 0
+	for {
+		r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, uintptr(s.fd), uintptr(unsafe.Pointer(&s.msgs[0])), batchSlots, unix.MSG_DONTWAIT, 0, 0)
+		switch e {
+		case 0:
+			s.got = int(r)
+			return nil
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN:
+			s.got = -1
+			return nil
+		default:
+			return fmt.Errorf("webrtc: recvmmsg: %w", e)
+		}
 	}
-	return true
 }
 
-func (b *datagramBatch) addrOK(i int) bool {
-	f := b.names[i].Family
+// poll waits up to ms milliseconds for the socket to be ready for events.
+func (s *roundSocket) poll(events int16, ms int) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return net.ErrClosed
+	}
+	fds := [1]unix.PollFd{{Fd: int32(s.fd), Events: events}}
+	if _, err := unix.Poll(fds[:], ms); err != nil && err != unix.EINTR {
+		return fmt.Errorf("webrtc: poll: %w", err)
+	}
+	return nil
+}
+
+func (s *roundSocket) addrOK(i int) bool {
+	f := s.names[i].Family
 	return f == unix.AF_INET6 || f == unix.AF_INET
 }
 
 // data is datagram i's bytes.
-func (b *datagramBatch) data(i int) []byte { return b.bufs[i][:b.msgs[i].Len] }
+func (s *roundSocket) data(i int) []byte { return s.bufs[i][:s.msgs[i].Len] }
 
-// from is datagram i's sender.
-func (b *datagramBatch) from(i int) netip.AddrPort {
-	name := &b.names[i]
+// from is datagram i's sender (on an AF_INET6 socket an IPv4 one is
+// mapped, as the standard library reports it; a link-local IPv6 one has
+// its interface as the zone).
+func (s *roundSocket) from(i int) netip.AddrPort {
+	name := &s.names[i]
 	if name.Family == unix.AF_INET {
 		v4 := (*unix.RawSockaddrInet4)(unsafe.Pointer(name))
 		return netip.AddrPortFrom(netip.AddrFrom4(v4.Addr), ntohs(v4.Port))
 	}
-	return netip.AddrPortFrom(netip.AddrFrom16(name.Addr), ntohs(name.Port))
+	addr := netip.AddrFrom16(name.Addr)
+	if name.Scope_id != 0 {
+		addr = addr.WithZone(strconv.FormatUint(uint64(name.Scope_id), 10))
+	}
+	return netip.AddrPortFrom(addr, ntohs(name.Port))
 }
 
-// ntohs turns a port from network order as the kernel stored it.
+// writeTo sends b to to at once. A datagram the socket has no room for
+// even after a short wait is dropped, as a full queue on the path would
+// drop it: SCTP recovers what must arrive.
+func (s *roundSocket) writeTo(b []byte, to netip.AddrPort) (int, error) {
+	var sa6 unix.RawSockaddrInet6
+	var sa4 unix.RawSockaddrInet4
+	var sa unsafe.Pointer
+	var salen uintptr
+	addr := to.Addr()
+	if s.v4 {
+		if !addr.Unmap().Is4() {
+			return 0, &net.OpError{Op: "write", Net: "udp", Err: fmt.Errorf("webrtc: IPv6 destination %v on an IPv4 socket", addr)}
+		}
+		sa4.Family, sa4.Addr, sa4.Port = unix.AF_INET, addr.Unmap().As4(), htons(to.Port())
+		sa, salen = unsafe.Pointer(&sa4), unix.SizeofSockaddrInet4
+	} else {
+		sa6.Family, sa6.Addr, sa6.Port = unix.AF_INET6, addr.As16(), htons(to.Port())
+		if z := addr.Zone(); z != "" {
+			sa6.Scope_id = zoneIndex(z)
+		}
+		sa, salen = unsafe.Pointer(&sa6), unix.SizeofSockaddrInet6
+	}
+	var p unsafe.Pointer
+	if len(b) > 0 {
+		p = unsafe.Pointer(&b[0])
+	}
+	for tries := 0; ; tries++ {
+		s.mu.RLock()
+		if s.closed {
+			s.mu.RUnlock()
+			return 0, net.ErrClosed
+		}
+		_, _, e := unix.Syscall6(unix.SYS_SENDTO, uintptr(s.fd), uintptr(p), uintptr(len(b)), unix.MSG_DONTWAIT, uintptr(sa), salen)
+		s.mu.RUnlock()
+		switch {
+		case e == 0:
+			return len(b), nil
+		case e == unix.EINTR:
+		case e == unix.EAGAIN && tries == 0:
+			if err := s.poll(unix.POLLOUT, 10); err != nil {
+				return 0, err
+			}
+		case e == unix.EAGAIN:
+			return len(b), nil // dropped
+		default:
+			return 0, &net.OpError{Op: "write", Net: "udp", Addr: net.UDPAddrFromAddrPort(to), Err: e}
+		}
+	}
+}
+
+// zoneIndex is the interface index a zone names (a number, or a name).
+func zoneIndex(zone string) uint32 {
+	if n, err := strconv.ParseUint(zone, 10, 32); err == nil {
+		return uint32(n)
+	}
+	if ifi, err := net.InterfaceByName(zone); err == nil {
+		return uint32(ifi.Index)
+	}
+	return 0
+}
+
+// close closes the descriptor once no call is using it.
+func (s *roundSocket) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return net.ErrClosed
+	}
+	s.closed = true
+	return unix.Close(s.fd)
+}
+
+// ntohs turns a port from network order as the kernel stored it; htons
+// the other way.
 func ntohs(p uint16) uint16 {
 	b := (*[2]byte)(unsafe.Pointer(&p))
 	return uint16(b[0])<<8 | uint16(b[1])
+}
+
+func htons(p uint16) uint16 {
+	var n uint16
+	b := (*[2]byte)(unsafe.Pointer(&n))
+	b[0], b[1] = byte(p>>8), byte(p)
+	return n
 }

@@ -10,30 +10,35 @@ import (
 // batchSlots is how many datagrams one fill takes: without recvmmsg, one.
 const batchSlots = 1
 
-// datagramBatch is one datagram read with the standard library, where
-// there is no recvmmsg.
-type datagramBatch struct {
-	conn    *net.UDPConn
-	n       int
-	bufs    [batchSlots][]byte
-	lens    [batchSlots]int
-	senders [batchSlots]netip.AddrPort
+// roundSocket is the UDP socket read with the standard library, one
+// datagram a fill, where there is no recvmmsg; it stays in the runtime's
+// poller.
+type roundSocket struct {
+	conn   *net.UDPConn
+	buf    []byte
+	n      int
+	sender netip.AddrPort
 }
 
-func (b *datagramBatch) init(c *net.UDPConn) error {
-	b.conn = c
-	b.bufs[0] = make([]byte, 2048)
-	return nil
+func openRoundSocket(c *net.UDPConn) (*roundSocket, error) {
+	return &roundSocket{conn: c, buf: make([]byte, 2048)}, nil
 }
 
-func (b *datagramBatch) fill() error {
-	n, from, err := b.conn.ReadFromUDPAddrPort(b.bufs[0])
+// fill waits for the next datagram (a round here always takes one).
+func (s *roundSocket) fill(func() bool) (int, error) {
+	n, from, err := s.conn.ReadFromUDPAddrPort(s.buf)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	b.n, b.lens[0], b.senders[0] = 1, n, from
-	return nil
+	s.n, s.sender = n, from
+	return 1, nil
 }
 
-func (b *datagramBatch) data(i int) []byte         { return b.bufs[i][:b.lens[i]] }
-func (b *datagramBatch) from(i int) netip.AddrPort { return b.senders[i] }
+func (s *roundSocket) data(int) []byte         { return s.buf[:s.n] }
+func (s *roundSocket) from(int) netip.AddrPort { return s.sender }
+
+func (s *roundSocket) writeTo(b []byte, to netip.AddrPort) (int, error) {
+	return s.conn.WriteToUDPAddrPort(b, to)
+}
+
+func (s *roundSocket) close() error { return s.conn.Close() }

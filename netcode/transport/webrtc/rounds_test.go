@@ -101,8 +101,8 @@ func TestRoundsWaitForReadNow(t *testing.T) {
 	for _, tc := range []struct{ network, host string }{{"udp4", "127.0.0.1"}, {"udp6", "::1"}} {
 		t.Run(tc.network, func(t *testing.T) {
 			p := newRoundPair(t, tc.network, tc.host, time.Hour)
+			p.send(t, "first") // queued for the first round, which is due at once
 			c := p.reads()
-			p.send(t, "first")
 			if r := next(t, c, 2*time.Second); r.data != "first" || r.err != nil {
 				t.Fatalf("the first round gave %q, %v", r.data, r.err)
 			}
@@ -151,8 +151,8 @@ func TestRoundsHurryWhileNegotiating(t *testing.T) {
 // Close ends a wait for a round with an error, as closing a socket does.
 func TestRoundsCloseEndsTheWait(t *testing.T) {
 	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
-	c := p.reads()
 	p.send(t, "first")
+	c := p.reads()
 	next(t, c, 2*time.Second)
 	none(t, c, 20*time.Millisecond)
 	p.rc.Close()

@@ -44,6 +44,12 @@ const (
 	// gatherTimeout bounds the server's own ICE gathering per offer; with
 	// the UDP mux it takes microseconds.
 	gatherTimeout = 5 * time.Second
+
+	// RoundSettleMax bounds how long [Server.ReadRound] waits for its
+	// round to pass the stack; roundSettleQuiet is how long nothing must
+	// move for the round to count as passed.
+	RoundSettleMax   = 4 * time.Millisecond
+	roundSettleQuiet = 50 * time.Microsecond
 )
 
 // ServerConfig configures [NewServer]. Zero fields take the defaults.
@@ -183,6 +189,10 @@ type Server struct {
 	mux    ice.UDPMux
 	rounds *roundConn // nil: each datagram is read as it comes
 
+	// delivered counts the messages the sessions' channels have read (what
+	// ReadRound watches for its round to settle).
+	delivered atomic.Uint64
+
 	limiter *offerLimiter
 	stats   serverCounters
 
@@ -307,6 +317,19 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 func (s *Server) ReadNow() {
 	if s.rounds != nil {
 		s.rounds.ReadNow()
+	}
+}
+
+// ReadRound starts a round of reading the shared socket and returns once
+// what it read has passed pion's stack into the connections' receive
+// queues, as far as the server can tell (at most RoundSettleMax later): a
+// game that steps at fixed ticks calls it at each tick, just before the
+// step, so that every input that came before the tick is in it and the
+// process wakes once a tick to read. Without ReadInterval it returns at
+// once.
+func (s *Server) ReadRound() {
+	if s.rounds != nil {
+		s.rounds.settle(s.delivered.Load, roundSettleQuiet, RoundSettleMax)
 	}
 }
 
@@ -500,6 +523,7 @@ func (s *Server) startSession(r *http.Request, admission any, log *slog.Logger) 
 	}
 	c := newConn(pc, s.cfg.ConnConfig, log)
 	c.admission = admission
+	c.delivered = &s.delivered
 	// The timer is armed once the session is registered.
 	timer := time.AfterFunc(time.Duration(math.MaxInt64), func() {
 		if c.Closed() {
