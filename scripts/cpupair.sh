@@ -46,7 +46,6 @@ measure() {
 		sleep 0.1
 	done
 	"$tmp/loadtest" -url "http://127.0.0.1:$port" -clients "$CLIENTS" -seconds "$SECONDS_" -json >"$tmp/out.json" || true
-	curl -fsS "http://127.0.0.1:$port/debug/vars" >"$tmp/vars.json" 2>/dev/null || echo '{}' >"$tmp/vars.json"
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true
 	python3 -c "
@@ -54,32 +53,23 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 if r.get('mismatched_ticks', 0) or r.get('connected') != r.get('clients') or 'server_cpu_us_per_client_tick' not in r:
     sys.exit('bad run: ' + json.dumps({k: r.get(k) for k in ('clients', 'connected', 'mismatched_ticks', 'server_cpu_error')}))
-# The input wait over the measured window, or (a server from before
-# the load tester could read it) over the whole run, marked *.
-wait = r.get('server_input_wait_ticks')
-if wait is not None:
-    wait = '%.3f' % wait
-else:
-    m = json.load(open(sys.argv[2])).get('match') or {}
-    wait = '%.3f*' % (m['InputWaitTicks'] / m['InputsApplied']) if m.get('InputsApplied') else '-'
-print('%.1f %s' % (r['server_cpu_us_per_client_tick'], wait))
-" "$tmp/out.json" "$tmp/vars.json"
+print('%.1f %.3f' % (r['server_cpu_us_per_client_tick'], r['input_lag_inputs']))
+" "$tmp/out.json"
 }
 
-echo "pair  now  then  ratio  wait-now  wait-then  (server CPU µs per client per tick; $CLIENTS clients, ${SECONDS_} s; then = $BASE;"
-echo "      wait: the mean ticks an applied input waited in its player's queue past the first tick after it came, while every"
-echo "      client played (the load tester's server_input_wait_ticks; * over the whole run, from /debug/vars, for older servers))"
+echo "pair  now  then  ratio  lag-now  lag-then  (server CPU µs per client per tick; $CLIENTS clients, ${SECONDS_} s; then = $BASE;"
+echo "      lag: the load tester's input_lag_inputs, the inputs a client had sent that its newest snapshot did not show applied)"
 ratios=()
 for i in $(seq "$PAIRS"); do
 	# shellcheck disable=SC2086
 	out=$(measure "$tmp/now-server" ${NOW_ARGS:-})
-	read -r now wnow <<<"$out"
+	read -r now lnow <<<"$out"
 	# shellcheck disable=SC2086
 	out=$(measure "$tmp/then-server" ${THEN_ARGS:-})
-	read -r then wthen <<<"$out"
+	read -r then lthen <<<"$out"
 	ratio=$(python3 -c "print('%.3f' % ($now / $then))")
 	ratios+=("$ratio")
-	echo "$i  $now  $then  $ratio  $wnow  $wthen"
+	echo "$i  $now  $then  $ratio  $lnow  $lthen"
 done
 python3 -c "
 import statistics, sys

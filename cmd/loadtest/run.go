@@ -60,6 +60,12 @@ type result struct {
 	MaxBpsPerClient  float64 `json:"max_Bps_per_client"`
 	P99PacketBytes   int     `json:"p99_packet_bytes"`
 	MaxPacketBytes   int     `json:"max_packet_bytes"`
+	// InputLag is the input delay as a client's prediction carries it: at
+	// each input sent, how many of the client's earlier inputs the newest
+	// snapshot it held did not yet show applied, on average (each is a
+	// tick: the way to the server, the wait for its tick and in its
+	// queue, and the snapshot's way back, read at the client's ticks).
+	InputLag float64 `json:"input_lag_inputs"`
 	// ConnectMs is from the first offer to the channels open, including the
 	// waits the server asked for (429/503 with Retry-After: many clients
 	// from one address meet its offer rate limit); HandshakeMs is without
@@ -96,6 +102,9 @@ type one struct {
 	sizes     []int // snapshot datagram sizes
 	up, down  linksim.Stats
 	err       error
+	// lag and lagged sum and count, at each input sent, the inputs sent
+	// before it that the newest snapshot held did not show applied.
+	lag, lagged uint64
 }
 
 func run(ctx context.Context, o options) result {
@@ -152,6 +161,7 @@ func summarize(o options, res []one) result {
 	var sizes []int
 	var bps []float64
 	var up, down linksim.Stats
+	var lag, lagged uint64
 	for _, c := range res {
 		if c.err != nil {
 			r.Errors = append(r.Errors, c.err.Error())
@@ -180,8 +190,12 @@ func summarize(o options, res []one) result {
 			bps = append(bps, float64(st.Bytes)/c.played.Seconds())
 		}
 		sizes = append(sizes, c.sizes...)
+		lag, lagged = lag+c.lag, lagged+c.lagged
 		up.Sent, up.Lost = up.Sent+c.up.Sent, up.Lost+c.up.Lost
 		down.Sent, down.Lost = down.Sent+c.down.Sent, down.Lost+c.down.Lost
+	}
+	if lagged > 0 {
+		r.InputLag = float64(lag) / float64(lagged)
 	}
 	if up.Sent > 0 {
 		r.LossUp = float64(up.Lost) / float64(up.Sent)
@@ -321,7 +335,16 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 	defer stop()
 	w := brain.NewWanderer(seed)
 	began := time.Now()
-	if err := c.Run(playCtx, o.TickRate, func(uint32) arena.Input { return w.Next() }); err != nil {
+	next := func(uint32) arena.Input {
+		if tick, s := c.Newest(); s != nil {
+			if applied, ok := c.AppliedInput(tick); ok && applied > 0 && applied <= c.InputSeq() {
+				out.lag += uint64(c.InputSeq() - applied)
+				out.lagged++
+			}
+		}
+		return w.Next()
+	}
+	if err := c.Run(playCtx, o.TickRate, next); err != nil {
 		out.err = err
 	}
 	out.played = time.Since(began)

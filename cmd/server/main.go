@@ -82,7 +82,7 @@ func main() {
 	tlsCert := flag.String("tls-cert", "", "serve the page, the build and /signal over HTTPS with this certificate (PEM; with -tls-key)")
 	tlsKey := flag.String("tls-key", "", "the private key of -tls-cert (PEM)")
 	readInterval := flag.Duration("read-interval", defaultReadInterval,
-		"read the UDP socket in rounds: one just before each match's tick, and at most this far apart; less CPU per player, more input delay (0: every datagram as it arrives)")
+		"read the UDP socket in rounds: one at each match's tick, through the WebRTC stack before the tick steps, and at most this far apart (0: every datagram as it arrives, at about twice the CPU per player)")
 	procs := flag.Int("procs", 0, "the most OS threads running Go code at once (GOMAXPROCS); 0: one per match, at most the CPUs (or $GOMAXPROCS if set)")
 	flag.Parse()
 

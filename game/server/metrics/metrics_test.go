@@ -91,6 +91,8 @@ func TestMetricsShowTheMatch(t *testing.T) {
 		{`sightline_snapshot_packets_sent_total{match="7"}`, float64(st.SnapshotsSent)},
 		{`sightline_snapshot_sent_bytes_total{match="7"}`, float64(st.BytesSent)},
 		{`sightline_connections_joined_total{match="7"}`, 2},
+		{`sightline_inputs_applied_total{match="7"}`, float64(st.InputsApplied)},
+		{`sightline_input_wait_ticks_total{match="7"}`, float64(st.InputWaitTicks)},
 		{`sightline_offers_total`, 5},
 		{`sightline_offers_refused_total{reason="rate"}`, 3},
 		{`sightline_offers_refused_total{reason="admission"}`, 4},

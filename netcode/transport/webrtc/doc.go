@@ -66,10 +66,15 @@
 // rounds: everything queued at once (recvmmsg on Linux), passed up pion's
 // stack as a burst, instead of waking pion's chain of goroutines (UDP mux,
 // ICE candidate, DTLS, SCTP, the channel's reader) for every datagram. A
-// game that steps at fixed ticks calls [Server.ReadNow] just before each
-// tick, so that the tick sees what arrived until then; sessions that are
-// negotiating are read without delay. It saves CPU and costs input delay;
-// see cmd/server's -read-interval for both, as measured.
+// game that steps at fixed ticks calls [Server.ReadRound] at each tick,
+// before the step: it reads a round and yields until the round has passed
+// the stack, so that every input that came before the tick is in it, and
+// the process wakes once a tick to read. On Linux the socket is taken out
+// of the Go runtime's network poller, which would otherwise wake a thread
+// for every datagram that comes between rounds only to find nobody waiting
+// for it. Sessions that are negotiating are read without delay. With one
+// thread per match (cmd/server's -procs) it halves the server's CPU per
+// player; see cmd/server's -read-interval for what was measured.
 //
 // # Lifetime
 //

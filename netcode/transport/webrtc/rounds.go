@@ -60,7 +60,7 @@ const roundReadBuffer = 4 << 20
 const (
 	readerBusy          = iota // handing out a round's datagrams
 	readerWaitingRound         // all handed out, waiting for the next round
-	readerWaitingSocket        // reading the socket, which may be empty
+	readerWaitingSocket        // waiting on an empty socket for the next datagram
 )
 
 // newRoundConn takes c over: from here on c is the round conn's to use and
@@ -106,8 +106,8 @@ func (c *roundConn) ReadFromAddrPort(b []byte) (int, netip.AddrPort, error) {
 				return 0, netip.AddrPort{}, net.ErrClosed
 			}
 		}
-		c.state.Store(readerWaitingSocket)
-		n, err := c.sock.fill(c.hurry)
+		c.state.Store(readerBusy)
+		n, err := c.sock.fill(c.hurry, c.waitingSocket)
 		c.state.Store(readerBusy)
 		if err != nil {
 			return 0, netip.AddrPort{}, err
@@ -118,6 +118,17 @@ func (c *roundConn) ReadFromAddrPort(b []byte) (int, netip.AddrPort, error) {
 	c.next++
 	c.handed.Add(1)
 	return copy(b, c.sock.data(d)), c.sock.from(d), nil
+}
+
+// waitingSocket records that the reader waits on an empty socket for the
+// next datagram (which it does only while a session negotiates, or where
+// the socket cannot be read without waiting), or no longer does.
+func (c *roundConn) waitingSocket(waiting bool) {
+	if waiting {
+		c.state.Store(readerWaitingSocket)
+	} else {
+		c.state.Store(readerBusy)
+	}
 }
 
 // waitRound returns when the next round is due, false once closed.
@@ -215,10 +226,19 @@ func (c *roundConn) settle(delivered func() uint64, quiet, most time.Duration) {
 		if m := moved(); m != last || !idle {
 			last, since = m, now
 		} else if now.Sub(since) >= quiet {
-			return
+			break
 		}
 		if now.Sub(start) >= most {
-			return
+			break
+		}
+	}
+	// A reader waiting on the socket (a session negotiates) reads each
+	// datagram as it comes and has not taken this round's call: it is not
+	// to start a round of its own later, reading what came after the tick.
+	if c.state.Load() == readerWaitingSocket {
+		select {
+		case <-c.wake:
+		default:
 		}
 	}
 }

@@ -90,8 +90,9 @@ func openRoundSocket(c *net.UDPConn) (*roundSocket, error) {
 
 // fill reads what is queued, up to batchSlots datagrams, and returns how
 // many it kept (truncated ones are left out). With nothing queued it
-// returns 0 at once, unless wait says to wait for the next datagram.
-func (s *roundSocket) fill(wait func() bool) (int, error) {
+// returns 0 at once, unless wait says to wait for the next datagram; it
+// tells waiting when it starts and stops waiting.
+func (s *roundSocket) fill(wait func() bool, waiting func(bool)) (int, error) {
 	for {
 		if err := s.recvmmsg(); err != nil {
 			return 0, err
@@ -100,8 +101,14 @@ func (s *roundSocket) fill(wait func() bool) (int, error) {
 			if !wait() {
 				return 0, nil
 			}
-			if err := s.poll(unix.POLLIN, hurryPollMs); err != nil {
+			waiting(true)
+			err := s.poll(unix.POLLIN, hurryPollMs)
+			waiting(false)
+			if err != nil {
 				return 0, err
+			}
+			if !wait() { // what came waits for its round
+				return 0, nil
 			}
 			continue
 		}

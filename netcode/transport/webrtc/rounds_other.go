@@ -24,9 +24,12 @@ func openRoundSocket(c *net.UDPConn) (*roundSocket, error) {
 	return &roundSocket{conn: c, buf: make([]byte, 2048)}, nil
 }
 
-// fill waits for the next datagram (a round here always takes one).
-func (s *roundSocket) fill(func() bool) (int, error) {
+// fill waits for the next datagram (a round here always takes one),
+// telling waiting.
+func (s *roundSocket) fill(_ func() bool, waiting func(bool)) (int, error) {
+	waiting(true)
 	n, from, err := s.conn.ReadFromUDPAddrPort(s.buf)
+	waiting(false)
 	if err != nil {
 		return 0, err
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -264,4 +265,109 @@ func BenchmarkRoundRead(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(16*b.N), "ns/datagram")
+}
+
+// ReadRound returns once its round has passed pion's stack: the messages a
+// peer sent before it are in the connection's queue when it returns, on
+// one thread as cmd/server runs a match, and none came without a round.
+func TestReadRoundReturnsWithTheRoundsMessages(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	ts := newTestServer(t, ServerConfig{ReadInterval: time.Hour})
+	cl := ts.dial(t, "client", ts.dialConfig(t, "client"))
+	sc := ts.accept(t)
+	// The session has stopped negotiating: datagrams wait for rounds.
+	for i := 0; ts.negotiating(); i++ {
+		if i == 200 {
+			t.Fatal("the session is still negotiating after 2 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ts.ReadRound() // whatever the handshake left
+	sc.Receive(func(transport.Channel, []byte) {})
+	for round := range 5 {
+		const n = 8
+		for seq := range uint32(n) {
+			if err := cl.Send(transport.Inputs, message(uint32(round), seq, 60)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(30 * time.Millisecond) // in the server's socket, not read
+		early := sc.Receive(func(transport.Channel, []byte) {})
+		ts.ReadRound()
+		got := 0
+		sc.Receive(func(_ transport.Channel, p []byte) {
+			if tag, _, ok := parse(p); ok && tag == uint32(round) {
+				got++
+			}
+		})
+		if early != 0 || got != n {
+			t.Fatalf("round %d: %d messages before ReadRound, %d of %d in the queue when it returned", round, early, got, n)
+		}
+	}
+}
+
+// Writes on a socket read in rounds go out at once, to IPv4 and IPv6
+// peers, and cost no allocation.
+func TestRoundConnWrites(t *testing.T) {
+	for _, tc := range []struct{ network, host string }{{"udp4", "127.0.0.1"}, {"udp6", "::1"}} {
+		t.Run(tc.network, func(t *testing.T) {
+			p := newRoundPair(t, tc.network, tc.host, time.Hour)
+			to := p.peer.LocalAddr().(*net.UDPAddr).AddrPort()
+			if _, err := p.rc.WriteToAddrPort([]byte("hello"), to); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.rc.WriteTo([]byte("again"), net.UDPAddrFromAddrPort(to)); err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, 64)
+			for _, want := range []string{"hello", "again"} {
+				p.peer.SetReadDeadline(time.Now().Add(2 * time.Second))
+				n, from, err := p.peer.ReadFromUDPAddrPort(buf)
+				if err != nil || string(buf[:n]) != want || from.Port() != p.to.Port() {
+					t.Fatalf("got %q from %v (%v), want %q from port %d", buf[:n], from, err, want, p.to.Port())
+				}
+			}
+			msg := []byte("x")
+			if allocs := testing.AllocsPerRun(100, func() {
+				if _, err := p.rc.WriteToAddrPort(msg, to); err != nil {
+					t.Fatal(err)
+				}
+			}); allocs != 0 {
+				t.Fatalf("a write allocates %v times", allocs)
+			}
+			p.rc.Close()
+			if _, err := p.rc.WriteToAddrPort(msg, to); !errors.Is(err, net.ErrClosed) {
+				t.Fatalf("a write after Close: %v, want net.ErrClosed", err)
+			}
+		})
+	}
+}
+
+func BenchmarkRoundWrite(b *testing.B) {
+	udp, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rc, err := newRoundConn(udp, time.Hour, func() bool { return false })
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rc.Close()
+	peer, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer peer.Close()
+	to := peer.LocalAddr().(*net.UDPAddr).AddrPort()
+	msg := make([]byte, 100)
+	buf := make([]byte, 2048)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := rc.WriteToAddrPort(msg, to); err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := peer.ReadFromUDPAddrPort(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

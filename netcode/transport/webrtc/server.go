@@ -48,7 +48,7 @@ const (
 	// RoundSettleMax bounds how long [Server.ReadRound] waits for its
 	// round to pass the stack; roundSettleQuiet is how long nothing must
 	// move for the round to count as passed.
-	RoundSettleMax   = 4 * time.Millisecond
+	RoundSettleMax   = 10 * time.Millisecond
 	roundSettleQuiet = 50 * time.Microsecond
 )
 
@@ -155,16 +155,16 @@ type ServerConfig struct {
 
 	// ReadInterval, if positive, has the shared UDP socket read in rounds
 	// instead of one datagram at a time: a round reads everything queued
-	// and passes it up pion's stack as a burst, so the process wakes a few
-	// times a tick rather than a few times a player a tick. Rounds come at
-	// most ReadInterval apart, whenever ReadNow is called (a game calls it
-	// just before each tick), and without delay while any session is still
-	// negotiating. The price is latency: a datagram waits in the kernel's
-	// receive buffer until its round, and a round's burst takes pion a few
-	// milliseconds, so what a tick sees of it varies (cmd/server's
-	// -read-interval documents what was measured). Zero (the default)
-	// reads every datagram as it comes. Only a socket the server opens, or
-	// a *net.UDPConn given as PacketConn, is read in rounds.
+	// and passes it up pion's stack as a burst, so the process wakes once
+	// a tick rather than a few times a player a tick. Rounds come when
+	// ReadRound (or ReadNow) is called, a game calling ReadRound at each
+	// tick before it steps; at most ReadInterval apart otherwise; and
+	// without delay while any session is still negotiating. A datagram
+	// waits in the kernel's receive buffer until its round. On Linux the
+	// socket is read outside the Go runtime's network poller. Zero (the
+	// default) reads every datagram as it comes. Only a socket the server
+	// opens, or a *net.UDPConn given as PacketConn (which the server then
+	// owns), is read in rounds.
 	ReadInterval time.Duration
 
 	// Admit, if set, decides who may join: it is called once per offer
