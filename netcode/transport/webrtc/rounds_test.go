@@ -24,7 +24,7 @@ type roundPair struct {
 	hurry atomic.Bool
 }
 
-func newRoundPair(t *testing.T, network, host string, interval time.Duration) *roundPair {
+func newRoundPair(t testing.TB, network, host string, interval time.Duration) *roundPair {
 	t.Helper()
 	ip := net.ParseIP(host)
 	udp, err := net.ListenUDP(network, &net.UDPAddr{IP: ip})
@@ -234,21 +234,9 @@ func TestServerReadsInRounds(t *testing.T) {
 }
 
 func BenchmarkRoundRead(b *testing.B) {
-	udp, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	rc, err := newRoundConn(udp, time.Hour, func() bool { return true })
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer rc.Close()
-	peer, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer peer.Close()
-	to := udp.LocalAddr().(*net.UDPAddr).AddrPort()
+	p := newRoundPair(b, "udp4", "127.0.0.1", time.Hour)
+	p.hurry.Store(true) // every read takes what is there
+	rc, peer, to := p.rc, p.peer, p.to
 	msg := make([]byte, 100)
 	buf := make([]byte, 2048)
 	b.ReportAllocs()
@@ -344,20 +332,8 @@ func TestRoundConnWrites(t *testing.T) {
 }
 
 func BenchmarkRoundWrite(b *testing.B) {
-	udp, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	rc, err := newRoundConn(udp, time.Hour, func() bool { return false })
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer rc.Close()
-	peer, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer peer.Close()
+	p := newRoundPair(b, "udp4", "127.0.0.1", time.Hour)
+	rc, peer := p.rc, p.peer
 	to := peer.LocalAddr().(*net.UDPAddr).AddrPort()
 	msg := make([]byte, 100)
 	buf := make([]byte, 2048)
