@@ -42,6 +42,7 @@ type roundConn struct {
 	// What settle watches: the reading goroutine's state (reader*), the
 	// datagrams it has handed out and those written.
 	state   atomic.Int32
+	rounds  atomic.Uint64 // rounds read
 	handed  atomic.Uint64
 	written atomic.Uint64
 
@@ -112,6 +113,7 @@ func (c *roundConn) ReadFromAddrPort(b []byte) (int, netip.AddrPort, error) {
 		if err != nil {
 			return 0, netip.AddrPort{}, err
 		}
+		c.rounds.Add(1)
 		c.n, c.next, c.full = n, 0, n == batchSlots
 	}
 	d := c.next
@@ -207,22 +209,38 @@ func (c *roundConn) Close() error {
 // settle starts a round and returns once what it read has gone up the
 // stack, or after most. pion passes each datagram from goroutine to
 // goroutine (the UDP mux, the ICE candidate, DTLS, SCTP, the channel's
-// reader), so there is no call to wait on; instead the caller yields
-// (runtime.Gosched) until the reading goroutine has handed out the whole
-// round and, for quiet, nothing has moved: no datagram handed out or
-// written and no message delivered (delivered counts those). On one
-// thread a yield returns only when every goroutine the round woke has run
-// or waits, so the quiet is short; with several, it is what tells.
-func (c *roundConn) settle(delivered func() uint64, quiet, most time.Duration) {
+// reader), so there is no call to wait on; instead the caller waits until
+// the reading goroutine has handed out the whole round and, for a while,
+// nothing has moved: no datagram handed out or written and no message
+// delivered (delivered counts those). On one thread (GOMAXPROCS 1) it
+// yields (runtime.Gosched), which comes back only once every goroutine the
+// round woke has run or waits, so quiet can be short. With more threads
+// the round runs beside the caller, whose yields come back at once, and a
+// hand-off between goroutines on different threads can take a while (a
+// thread is woken): the caller naps instead of spinning, and the quiet it
+// waits for is quietThreads.
+func (c *roundConn) settle(delivered func() uint64, quiet, quietThreads, most time.Duration) {
 	moved := func() uint64 { return c.handed.Load() + c.written.Load() + delivered() }
+	threads := runtime.GOMAXPROCS(0) > 1
+	if threads {
+		quiet = quietThreads
+	}
+	before := c.rounds.Load()
 	c.ReadNow()
 	start := time.Now()
 	last, since := moved(), start
 	for {
-		runtime.Gosched()
+		if threads {
+			time.Sleep(quiet / 8)
+		} else {
+			runtime.Gosched()
+		}
 		now := time.Now()
 		st := c.state.Load()
-		idle := st == readerWaitingSocket || st == readerWaitingRound && len(c.wake) == 0
+		// Idle: waiting on the socket (it took no round), or waiting for
+		// the next round after reading one since the call.
+		idle := st == readerWaitingSocket ||
+			st == readerWaitingRound && len(c.wake) == 0 && c.rounds.Load() != before
 		if m := moved(); m != last || !idle {
 			last, since = m, now
 		} else if now.Sub(since) >= quiet {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"runtime"
@@ -257,9 +258,18 @@ func BenchmarkRoundRead(b *testing.B) {
 
 // ReadRound returns once its round has passed pion's stack: the messages a
 // peer sent before it are in the connection's queue when it returns, on
-// one thread as cmd/server runs a match, and none came without a round.
+// one thread (as cmd/server runs one match) and on two, and none came
+// without a round.
 func TestReadRoundReturnsWithTheRoundsMessages(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, procs := range []int{1, 2} {
+		t.Run(fmt.Sprintf("GOMAXPROCS=%d", procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			testReadRound(t)
+		})
+	}
+}
+
+func testReadRound(t *testing.T) {
 	ts := newTestServer(t, ServerConfig{ReadInterval: time.Hour})
 	cl := ts.dial(t, "client", ts.dialConfig(t, "client"))
 	sc := ts.accept(t)

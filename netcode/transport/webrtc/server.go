@@ -47,9 +47,11 @@ const (
 
 	// RoundSettleMax bounds how long [Server.ReadRound] waits for its
 	// round to pass the stack; roundSettleQuiet is how long nothing must
-	// move for the round to count as passed.
-	RoundSettleMax   = 10 * time.Millisecond
-	roundSettleQuiet = 50 * time.Microsecond
+	// move for the round to count as passed, on one thread (GOMAXPROCS
+	// 1), roundSettleQuietThreads on more.
+	RoundSettleMax          = 10 * time.Millisecond
+	roundSettleQuiet        = 50 * time.Microsecond
+	roundSettleQuietThreads = time.Millisecond
 )
 
 // ServerConfig configures [NewServer]. Zero fields take the defaults.
@@ -329,7 +331,7 @@ func (s *Server) ReadNow() {
 // once.
 func (s *Server) ReadRound() {
 	if s.rounds != nil {
-		s.rounds.settle(s.delivered.Load, roundSettleQuiet, RoundSettleMax)
+		s.rounds.settle(s.delivered.Load, roundSettleQuiet, roundSettleQuietThreads, RoundSettleMax)
 	}
 }
 
