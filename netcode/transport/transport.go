@@ -90,4 +90,12 @@ type Stats struct {
 	ReceivedMessages, ReceivedBytes uint64
 	Congested                       uint64 // messages Send dropped for a full buffer
 	QueueDropped                    uint64 // received messages dropped for a full receive queue
+
+	// Path names the network path the connection took, once known: for
+	// WebRTC the selected ICE candidate pair, named by its farther-reaching
+	// candidate: "host", "prflx", "srflx", "relay-udp", "relay-tcp" or
+	// "relay-tls" (a relay seen only from the far side, whose transport
+	// this end cannot know, is "relay"). Empty when unknown or not
+	// applicable (in-memory transports).
+	Path string
 }
