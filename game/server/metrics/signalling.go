@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
@@ -16,10 +17,11 @@ var (
 	offersRefused = prometheus.NewDesc("sightline_offers_refused_total", "Offers refused, by reason: rate (429), connecting and full (503), malformed (400), too_large (413), no_route (404), admission (401, 403: no valid join token; by the token's fault in sightline_tokens_refused_total), other.", []string{"reason"}, nil)
 	sessions      = prometheus.NewDesc("sightline_sessions", "Live WebRTC sessions, by state: connecting or open.", []string{"state"}, nil)
 	connectFailed = prometheus.NewDesc("sightline_sessions_timed_out_total", "Sessions closed because the peer did not open its channels in time.", nil, nil)
+	connectedPath = prometheus.NewDesc("sightline_sessions_connected_total", "Sessions whose channels opened, by the network path ICE selected as the server sees it: host, prflx (the peer's NAT), srflx, relay (through the peer's TURN relay).", []string{"path"}, nil)
 )
 
 func (c *signalling) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{offers, answered, offersRefused, sessions, connectFailed} {
+	for _, d := range []*prometheus.Desc{offers, answered, offersRefused, sessions, connectFailed, connectedPath} {
 		ch <- d
 	}
 }
@@ -44,4 +46,13 @@ func (c *signalling) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(sessions, prometheus.GaugeValue, float64(st.Connecting), "connecting")
 	ch <- prometheus.MustNewConstMetric(sessions, prometheus.GaugeValue, float64(st.Active), "open")
 	counter(connectFailed, st.TimedOut)
+	for _, path := range datachan.Paths() {
+		if path == datachan.PathRelayUDP || path == datachan.PathRelayTCP || path == datachan.PathRelayTLS {
+			continue // a relay's own transport is the client's to know
+		}
+		counter(connectedPath, st.Paths[path], path)
+	}
+	if n := st.Paths["unknown"]; n > 0 {
+		counter(connectedPath, n, "unknown")
+	}
 }

@@ -45,6 +45,8 @@ type Lifecycle struct {
 	closed atomic.Bool   // set, under mu, with cause
 	ending atomic.Bool   // set by the one call of StartEnding that tears down
 	done   chan struct{} // closed by FinishEnding
+
+	path atomic.Pointer[string] // Stats.Path, once the transport knows it
 }
 
 // NewLifecycle returns the lifecycle of a new connection with cfg's
@@ -131,7 +133,17 @@ func (l *Lifecycle) Done() <-chan struct{} { return l.done }
 // Stats returns the connection's counters. ReceivedMessages counts messages
 // taken off the network, including those later dropped from a full receive
 // queue (QueueDropped).
-func (l *Lifecycle) Stats() transport.Stats { return l.Sends.Stats(l.inbox) }
+func (l *Lifecycle) Stats() transport.Stats {
+	st := l.Sends.Stats(l.inbox)
+	if p := l.path.Load(); p != nil {
+		st.Path = *p
+	}
+	return st
+}
+
+// SetPath records the network path the connection took (see [PathName]),
+// which Stats reports from then on.
+func (l *Lifecycle) SetPath(path string) { l.path.Store(&path) }
 
 // Closed reports whether the connection is ending or has ended: from then
 // on Send refuses and nothing new is attached or opened.

@@ -51,6 +51,12 @@ type DialConfig struct {
 	// server with a public address or on the same host or LAN.
 	ICEServers []webrtc.ICEServer
 
+	// RelayOnly gathers only relay candidates (ICETransportPolicy
+	// "relay"): every datagram then goes through one of ICEServers' TURN
+	// relays. For testing a relay, and for players who would rather not
+	// show the server their address.
+	RelayOnly bool
+
 	// IncludeLoopback makes a native client offer loopback candidates, which
 	// pion leaves out by default; needed to reach a server on 127.0.0.1.
 	// Ignored in the browser.

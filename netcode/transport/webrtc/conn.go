@@ -90,11 +90,21 @@ func (c *conn) setChannel(ch transport.Channel, dc *webrtc.DataChannel) error {
 		was := c.openMask
 		c.openMask |= 1 << ch
 		all := c.openMask == 1<<transport.NumChannels-1 && was != c.openMask
-		if all {
-			close(c.ready)
-		}
 		c.mu.Unlock()
-		if all && c.onReady != nil {
+		if !all {
+			return
+		}
+		// The path is known before the connection counts as ready, so
+		// that its first Stats name it.
+		c.SetPath(c.selectedPath())
+		c.mu.Lock()
+		if c.Closed() {
+			c.mu.Unlock()
+			return
+		}
+		close(c.ready)
+		c.mu.Unlock()
+		if c.onReady != nil {
 			c.onReady()
 		}
 	})

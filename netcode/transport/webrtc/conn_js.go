@@ -82,3 +82,7 @@ func (c *conn) closePlatform() {
 
 // newClientAPI returns the browser's API: there is nothing to set.
 func newClientAPI(DialConfig, *slog.Logger) *webrtc.API { return webrtc.NewAPI() }
+
+// selectedPath is unknown through pion's js wrapper, which has no
+// statistics (the browser build dials with package transport/browser).
+func (c *conn) selectedPath() string { return "" }

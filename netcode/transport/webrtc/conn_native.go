@@ -15,6 +15,7 @@ import (
 	"github.com/pion/interceptor"
 	"github.com/pion/webrtc/v4"
 	"github.com/sightline-game/sightline/netcode/transport"
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
 )
 
 // platformConn holds what a native connection needs beyond conn: the
@@ -84,6 +85,24 @@ func (c *conn) closePlatform() {
 		c.log.Debug("close peer connection", "err", err)
 	}
 	c.readers.Wait()
+}
+
+// selectedPath names the path of the selected ICE candidate pair
+// (datachan.PathName), "" if none is selected. The relay's protocol is only
+// in the candidates' statistics.
+func (c *conn) selectedPath() string {
+	sctp := c.pc.SCTP()
+	if sctp == nil || sctp.Transport() == nil || sctp.Transport().ICETransport() == nil {
+		return ""
+	}
+	pair, ok := sctp.Transport().ICETransport().GetSelectedCandidatePairStats()
+	if !ok {
+		return ""
+	}
+	report := c.pc.GetStats()
+	local, _ := report[pair.LocalCandidateID].(webrtc.ICECandidateStats)
+	remote, _ := report[pair.RemoteCandidateID].(webrtc.ICECandidateStats)
+	return datachan.PathName(local.CandidateType.String(), local.RelayProtocol, remote.CandidateType.String())
 }
 
 // baseSettingEngine returns the settings both native ends share.

@@ -32,7 +32,11 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 		httpClient = http.DefaultClient
 	}
 
-	pc, err := newClientAPI(cfg, log).NewPeerConnection(webrtc.Configuration{ICEServers: cfg.ICEServers})
+	pcCfg := webrtc.Configuration{ICEServers: cfg.ICEServers}
+	if cfg.RelayOnly {
+		pcCfg.ICETransportPolicy = webrtc.ICETransportPolicyRelay
+	}
+	pc, err := newClientAPI(cfg, log).NewPeerConnection(pcCfg)
 	if err != nil {
 		return nil, fmt.Errorf("webrtc: new peer connection: %w", err)
 	}

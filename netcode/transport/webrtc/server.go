@@ -12,6 +12,8 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -80,9 +82,23 @@ type ServerConfig struct {
 	// by default. Needed for clients on the same host reaching 127.0.0.1.
 	IncludeLoopback bool
 
-	// PublicIPs, if set, replace the addresses of the host candidates (1:1
-	// NAT, e.g. a cloud VM whose public address is not on an interface).
+	// PublicIPs, if set, are offered as host candidates on the shared UDP
+	// port beside the interfaces' own addresses: the public addresses of a
+	// server behind a 1:1 NAT (a cloud VM, whose public address is on no
+	// interface) or behind a router that forwards the port. The interfaces'
+	// addresses stay, so that peers on the server's own network still reach
+	// it directly. Each must be an IP address.
 	PublicIPs []string
+
+	// STUNServer, if set (host:port), is asked once at start, through the
+	// shared UDP socket, which address the internet sees that socket at;
+	// its IP is offered as PublicIPs are. For a server behind a NAT whose
+	// public address it does not know (a home router with the port
+	// forwarded, or none: a hole-punched path opens from the server's own
+	// checks). A NAT that maps the port to another is logged, since the
+	// candidate names the local port. No answer within a few seconds is
+	// logged and the server goes on without it.
+	STUNServer string
 
 	// MaxSessions caps the concurrent sessions, counting those still
 	// negotiating; an offer beyond it gets 503 "server full" with
@@ -197,6 +213,7 @@ type Server struct {
 
 	limiter *offerLimiter
 	stats   serverCounters
+	public  []string // the public addresses offered beside the interfaces' (PublicIPs and STUN's)
 
 	mu         sync.Mutex
 	closed     bool
@@ -275,6 +292,12 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		notify:     make(map[string]chan struct{}),
 		done:       make(chan struct{}),
 	}
+	publicIPs, err := s.publicIPs(pconn)
+	if err != nil {
+		pconn.Close()
+		return nil, err
+	}
+	s.public = publicIPs
 	var rounds *roundConn
 	if udp, ok := pconn.(*net.UDPConn); ok && cfg.ReadInterval > 0 {
 		rc, err := newRoundConn(udp, cfg.ReadInterval, s.negotiating)
@@ -292,11 +315,11 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 
 	se := baseSettingEngine(log, cfg.IncludeLoopback)
 	se.SetICEUDPMux(mux)
-	if len(cfg.PublicIPs) > 0 {
+	if len(publicIPs) > 0 {
 		err := se.SetICEAddressRewriteRules(webrtc.ICEAddressRewriteRule{
-			External:        cfg.PublicIPs,
+			External:        publicIPs,
 			AsCandidateType: webrtc.ICECandidateTypeHost,
-			Mode:            webrtc.ICEAddressRewriteReplace,
+			Mode:            webrtc.ICEAddressRewriteAppend,
 		})
 		if err != nil {
 			mux.Close()
@@ -312,6 +335,49 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	log.Info("webrtc server listening", "udp", pconn.LocalAddr().String())
 	return s, nil
 }
+
+// stunTimeout bounds the STUN query at start.
+const stunTimeout = 4 * time.Second
+
+// publicIPs returns the addresses to offer beside the interfaces': the
+// configured PublicIPs and the IP the STUN server saw pconn's datagrams
+// come from.
+func (s *Server) publicIPs(pconn net.PacketConn) ([]string, error) {
+	var ips []string
+	for _, ip := range s.cfg.PublicIPs {
+		a, err := netip.ParseAddr(strings.TrimSpace(ip))
+		if err != nil {
+			return nil, fmt.Errorf("webrtc: PublicIPs: %w", err)
+		}
+		if !slices.Contains(ips, a.Unmap().String()) {
+			ips = append(ips, a.Unmap().String())
+		}
+	}
+	if s.cfg.STUNServer == "" {
+		return ips, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), stunTimeout)
+	defer cancel()
+	addr, err := discoverPublicAddr(ctx, pconn, s.cfg.STUNServer)
+	if err != nil {
+		s.log.Warn("no public address from STUN; offering the interfaces' and PublicIPs only", "stun", s.cfg.STUNServer, "err", err)
+		return ips, nil
+	}
+	local := pconn.LocalAddr().(*net.UDPAddr).Port
+	s.log.Info("public address from STUN", "stun", s.cfg.STUNServer, "addr", addr.String())
+	if int(addr.Port()) != local {
+		s.log.Warn("the NAT maps the UDP port to another; peers outside reach the server only if the NAT keeps the mapping, or through a relay (forward the port, or pin it on the router)",
+			"udp_port", local, "public", addr.String())
+	}
+	if ip := addr.Addr().String(); !slices.Contains(ips, ip) {
+		ips = append(ips, ip)
+	}
+	return ips, nil
+}
+
+// PublicIPs returns the public addresses offered as host candidates beside
+// the interfaces' own: ServerConfig.PublicIPs and the one STUN named.
+func (s *Server) PublicIPs() []string { return slices.Clone(s.public) }
 
 // ReadNow starts a round of reading the shared socket (see
 // ServerConfig.ReadInterval) if none is under way. Without ReadInterval it
@@ -373,6 +439,11 @@ type ServerStats struct {
 	Connected uint64 // sessions whose four channels opened (given to Accept)
 	TimedOut  uint64 // sessions closed for missing ConnectTimeout
 
+	// Paths counts the Connected sessions by the network path each took,
+	// as the server sees it (datachan.Paths: "host", "prflx", "srflx", or
+	// "relay" for a peer that came through its TURN relay).
+	Paths map[string]uint64
+
 	Active     int // live sessions whose channels are all open
 	Connecting int // live sessions still negotiating
 }
@@ -382,6 +453,26 @@ type serverCounters struct {
 	rate, connecting, full, malformed, tooLarge, other atomic.Uint64
 	noRoute, unadmitted                                atomic.Uint64
 	connected, timedOut                                atomic.Uint64
+	paths                                              sync.Map // path name -> *atomic.Uint64
+}
+
+// countPath counts a connected session's path.
+func (c *serverCounters) countPath(path string) {
+	if path == "" {
+		path = "unknown"
+	}
+	n, _ := c.paths.LoadOrStore(path, new(atomic.Uint64))
+	n.(*atomic.Uint64).Add(1)
+}
+
+// pathCounts returns the sessions counted by path.
+func (c *serverCounters) pathCounts() map[string]uint64 {
+	m := make(map[string]uint64)
+	c.paths.Range(func(k, v any) bool {
+		m[k.(string)] = v.(*atomic.Uint64).Load()
+		return true
+	})
+	return m
 }
 
 // Stats returns the server's counters.
@@ -403,6 +494,7 @@ func (s *Server) Stats() ServerStats {
 		RejectedOther:      c.other.Load(),
 		Connected:          c.connected.Load(),
 		TimedOut:           c.timedOut.Load(),
+		Paths:              c.pathCounts(),
 		Active:             live - connecting,
 		Connecting:         connecting,
 	}
@@ -543,7 +635,9 @@ func (s *Server) startSession(r *http.Request, admission any, log *slog.Logger) 
 		if !s.connected(c) {
 			return
 		}
-		log.Info("peer connected")
+		path := c.Stats().Path
+		s.stats.countPath(path)
+		log.Info("peer connected", "path", path)
 		s.enqueue(c)
 	}
 	if rej, ok := s.addSession(r, c, func() { timer.Stop() }); !ok {

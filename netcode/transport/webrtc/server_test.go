@@ -7,13 +7,18 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/pion/stun/v4"
 	"github.com/pion/webrtc/v4"
 	"github.com/sightline-game/sightline/netcode/transport"
 )
@@ -293,8 +298,101 @@ func TestPublicIPs(t *testing.T) {
 	}
 	var ans sdpMessage
 	_ = json.Unmarshal([]byte(body), &ans)
-	want := "203.0.113.7 " + strconv.Itoa(ts.LocalUDPPort()) + " typ host"
-	if !strings.Contains(ans.SDP, want) {
-		t.Fatalf("answer has no %q candidate:\n%s", want, ans.SDP)
+	// The public address is offered beside the interface's, never instead.
+	for _, ip := range []string{"203.0.113.7", "127.0.0.1"} {
+		want := ip + " " + strconv.Itoa(ts.LocalUDPPort()) + " typ host"
+		if !strings.Contains(ans.SDP, want) {
+			t.Errorf("answer has no %q candidate:\n%s", want, ans.SDP)
+		}
 	}
+	if _, err := NewServer(ServerConfig{Version: testVersion, UDPHost: "127.0.0.1", PublicIPs: []string{"example.com"}}); err == nil {
+		t.Error("NewServer accepted a public IP that is no IP address")
+	}
+}
+
+// stunResponder answers every STUN binding request on a loopback socket
+// with the mapped address mapped (as a NAT's STUN server would), and
+// counts them.
+func stunResponder(t *testing.T, mapped netip.AddrPort) (addr string, requests *atomic.Int32) {
+	t.Helper()
+	pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	requests = new(atomic.Int32)
+	go func() {
+		buf := make([]byte, 1500)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			req := &stun.Message{Raw: append([]byte(nil), buf[:n]...)}
+			if req.Decode() != nil || req.Type != stun.BindingRequest {
+				continue
+			}
+			requests.Add(1)
+			resp, err := stun.Build(req, stun.BindingSuccess,
+				&stun.XORMappedAddress{IP: mapped.Addr().AsSlice(), Port: int(mapped.Port())}, stun.Fingerprint)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			_, _ = pc.WriteTo(resp.Raw, from)
+		}
+	}()
+	return pc.LocalAddr().String(), requests
+}
+
+// A server behind a NAT learns its public address from a STUN server
+// through its shared socket and offers it beside its interface's; a STUN
+// server that does not answer leaves it with the interface's alone.
+func TestSTUNServer(t *testing.T) {
+	addr, requests := stunResponder(t, netip.MustParseAddrPort("198.51.100.9:40000"))
+	ts := newTestServer(t, ServerConfig{STUNServer: addr})
+	if requests.Load() == 0 {
+		t.Fatal("the server asked the STUN server nothing")
+	}
+	if got := ts.PublicIPs(); !slices.Equal(got, []string{"198.51.100.9"}) {
+		t.Fatalf("PublicIPs() = %v, want [198.51.100.9]", got)
+	}
+	// The NAT mapped the port to another: the server says so.
+	if !strings.Contains(ts.logs.String(), "maps the UDP port to another") {
+		t.Errorf("no warning of the remapped port in the log:\n%s", ts.logs.String())
+	}
+	_, sdp := newRawPeer(t, goodChannels())
+	code, body := post(t, ts, http.MethodPost, "application/json", offerJSON("offer", sdp))
+	if code != http.StatusOK {
+		t.Fatalf("offer: %d %s", code, body)
+	}
+	var ans sdpMessage
+	_ = json.Unmarshal([]byte(body), &ans)
+	for _, ip := range []string{"198.51.100.9", "127.0.0.1"} {
+		want := ip + " " + strconv.Itoa(ts.LocalUDPPort()) + " typ host"
+		if !strings.Contains(ans.SDP, want) {
+			t.Errorf("answer has no %q candidate:\n%s", want, ans.SDP)
+		}
+	}
+
+	// A STUN server that never answers: a warning, no public address, and
+	// the server still serves.
+	silent, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	start := time.Now()
+	quiet := newTestServer(t, ServerConfig{STUNServer: silent.LocalAddr().String()})
+	if took := time.Since(start); took > stunTimeout+time.Second {
+		t.Errorf("NewServer took %v with a silent STUN server", took)
+	}
+	if got := quiet.PublicIPs(); len(got) != 0 {
+		t.Errorf("PublicIPs() = %v with a silent STUN server", got)
+	}
+	if !strings.Contains(quiet.logs.String(), "no public address from STUN") {
+		t.Errorf("no warning of the silent STUN server:\n%s", quiet.logs.String())
+	}
+	c := quiet.dial(t, "client", quiet.dialConfig(t, "client"))
+	c.Close()
 }

@@ -169,6 +169,18 @@ func TestLoopbackThreeClients(t *testing.T) {
 		t.Cleanup(func() { c.Close() })
 	}
 	t.Logf("Dial to four open channels: %v", openTime)
+	// On loopback both ends pair host candidates (the server may see the
+	// client's first as peer-reflexive, before its offer's are parsed).
+	for i, c := range dialed {
+		if p := c.Stats().Path; p != "host" {
+			t.Errorf("client %d path %q, want host", i, p)
+		}
+	}
+	for i, c := range accepted {
+		if p := c.Stats().Path; p != "host" && p != "prflx" {
+			t.Errorf("server conn %d path %q, want host or prflx", i, p)
+		}
+	}
 	if ts.Sessions() != clients {
 		t.Errorf("Sessions = %d, want %d", ts.Sessions(), clients)
 	}
