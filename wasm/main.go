@@ -13,7 +13,11 @@
 // chooses), and window.sightline.match says which was asked for.
 // ?token=T carries the player's join token to a server that admits only
 // invited players (cmd/server -token-key): the offer sends it as
-// "Authorization: Bearer T".
+// "Authorization: Bearer T". ?relay=1 sends every datagram through the TURN
+// relay the server hands out (for testing a relay). A page served under a
+// path (an invite link's, /i/CODE/) joins the server at that path: the
+// rendezvous forwards its requests to the host. window.sightline.path says
+// which network path the connection took.
 //
 // The page reads window.sightline for what the client decoded and whether
 // it matches the server, and may call window.sightlineConditions(loss,
@@ -32,6 +36,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -49,12 +54,15 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	origin := js.Global().Get("location").Get("origin").String()
 	var queryName, match, token string
+	relayOnly := false
 	blank := 0 // ?blank=N: the first N frames draw nothing (to measure what drawing costs the start)
 	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil {
 		queryName = u.Query().Get("name")
 		match = u.Query().Get(client.MatchQuery)
 		token = u.Query().Get("token")
+		relayOnly = u.Query().Get("relay") == "1"
 		blank, _ = strconv.Atoi(u.Query().Get("blank"))
+		origin = baseURL(origin, u.Path)
 	}
 	// Sound starts on the page's first key, click or touch (browsers allow
 	// no audio before one); until then nothing is played.
@@ -75,7 +83,7 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	mark(page, "signallingMs")
 	page.Set("match", match)
-	conn, err := client.Connect(ctx, origin, client.ConnectConfig{Match: match, Token: token, Logger: log})
+	conn, err := client.Connect(ctx, origin, client.ConnectConfig{Match: match, Token: token, Logger: log, RelayOnly: relayOnly})
 	cancel()
 	if err != nil {
 		fail(page, fmt.Sprintf("could not join the match: %v", err))
@@ -127,12 +135,24 @@ func report(page js.Value, cl *client.Client, g *desktop.Game) {
 		page.Set("mismatched", st.Mismatched)
 		page.Set("undecodable", st.NoBaseline)
 		page.Set("bytes", st.Bytes)
+		page.Set("path", st.Conn.Path)
 		select {
 		case <-cl.Done():
 			page.Set("closed", true)
 		default:
 		}
 	}
+}
+
+// baseURL is the address of the match server the page was served by: its
+// origin, and the folder of its path when that is not the root (an invite
+// link's page, /i/CODE/, whose requests the rendezvous forwards to the
+// host).
+func baseURL(origin, path string) string {
+	if i := strings.LastIndex(path, "/"); i > 0 {
+		return origin + path[:i]
+	}
+	return origin
 }
 
 // mark sets window.sightline[name] to the page's time now: ms since

@@ -8,6 +8,11 @@
 // With -loss (and -burst, -latency, -jitter) each client's connection runs
 // through its own conditioner, which loses unreliable messages both ways.
 //
+// Through a relay: -invite URL joins a host behind NAT through the
+// rendezvous that gave it the invite link (cmd/server -invite), and
+// -relay-only sends every datagram through the TURN relay the server hands
+// out. The JSON's "paths" counts the clients by the path ICE chose.
+//
 // With -matches it lists the server's matches (GET /matches) and spreads
 // the clients over them, client i joining match i mod N, and reports each
 // match's clients as well as all of them:
@@ -46,6 +51,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/sightline-game/sightline/game/client"
@@ -73,6 +79,8 @@ func discoverMatch(ctx context.Context, wait time.Duration) (string, error) {
 func main() {
 	var o options
 	flag.StringVar(&o.URL, "url", "http://127.0.0.1:8080", "the match server's HTTP address")
+	invite := flag.String("invite", "", "join through a rendezvous: the invite link a host behind NAT logged (cmd/server -invite); replaces -url")
+	flag.BoolVar(&o.RelayOnly, "relay-only", false, "gather only relay candidates: every client's datagrams go through the TURN relay the server hands out")
 	flag.IntVar(&o.Clients, "clients", 16, "clients to connect")
 	flag.Float64Var(&o.Seconds, "seconds", 20, "how long each client plays after connecting")
 	flag.Float64Var(&o.TickRate, "tick", 30, "inputs per second per client")
@@ -114,6 +122,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
+	if *invite != "" {
+		o.URL = strings.TrimSuffix(*invite, "/")
+	}
 	if *discover {
 		u, err := discoverMatch(ctx, 15*time.Second)
 		if err != nil {
@@ -196,6 +207,7 @@ func main() {
 		if !o.Link.IsZero() {
 			fmt.Printf("conditioned link: %.1f%% of messages lost toward the clients, %.1f%% toward the server\n", 100*r.LossDown, 100*r.LossUp)
 		}
+		fmt.Printf("paths: %v\n", r.Paths)
 		fmt.Printf("decoded %d ticks, %d mismatched, %d undecodable; %.0f B/s per client (max %.0f), p99 packet %d bytes\n",
 			r.DecodedTicks, r.MismatchedTicks, r.Undecodable, r.MeanBpsPerClient, r.MaxBpsPerClient, r.P99PacketBytes)
 		if o.Budget > 0 {

@@ -38,6 +38,9 @@ type options struct {
 	// TokenKey, if set, mints each client a join token (for a server run
 	// with -token-key): its own name, its match, good for 30 s.
 	TokenKey *jointoken.Key
+	// RelayOnly has each client gather only relay candidates, so that
+	// every datagram goes through the TURN relay the server hands out.
+	RelayOnly bool
 }
 
 // result is what the load test prints with -json: for all the clients,
@@ -81,7 +84,11 @@ type result struct {
 	ServerCPUError string `json:"server_cpu_error,omitempty"`
 	// Refused counts the clients the server refused, by status ("401":
 	// no join token, "403": a token it did not take, ...).
-	Refused    map[string]int `json:"refused,omitempty"`
+	Refused map[string]int `json:"refused,omitempty"`
+	// Paths counts the connected clients by the network path ICE chose
+	// (transport.Stats.Path: host, prflx, srflx, relay-udp, relay-tcp,
+	// relay-tls).
+	Paths      map[string]int `json:"paths,omitempty"`
 	Seconds    float64        `json:"seconds"`
 	BudgetBps  float64        `json:"budget_Bps,omitempty"`
 	OverBudget bool           `json:"over_budget"`
@@ -94,6 +101,7 @@ type result struct {
 type one struct {
 	match     string // the match joined ("": the server chose)
 	connected bool
+	path      string // the network path the connection took
 	connect   time.Duration
 	waited    time.Duration // Retry-After waits within connect
 	retries   int
@@ -177,6 +185,10 @@ func summarize(o options, res []one) result {
 			continue
 		}
 		r.Connected++
+		if r.Paths == nil {
+			r.Paths = map[string]int{}
+		}
+		r.Paths[c.path]++
 		connects = append(connects, float64(c.connect.Microseconds())/1000)
 		handshakes = append(handshakes, float64((c.connect-c.waited).Microseconds())/1000)
 		r.Retries += c.retries
@@ -302,9 +314,11 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 		}
 	}
 	conn, err := webrtc.Dial(dialCtx, client.SignalURL(o.URL, out.match), webrtc.DialConfig{
-		Version: protocol.Version,
-		Token:   token,
-		Logger:  o.Logger,
+		Version:       protocol.Version,
+		Token:         token,
+		Logger:        o.Logger,
+		ICEServersURL: client.ICEServersURL(o.URL),
+		RelayOnly:     o.RelayOnly,
 		OnRetryLater: func(wait time.Duration, _ error) {
 			out.waited += wait
 			out.retries++
@@ -316,7 +330,7 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 		return out
 	}
 	defer done()
-	out.connected, out.connect = true, time.Since(start)
+	out.connected, out.connect, out.path = true, time.Since(start), conn.Stats().Path
 	var cond *conditioner.Conn
 	if !o.Link.IsZero() {
 		cond = conditioner.New(conn, func() time.Duration { return time.Since(start) }, seed)

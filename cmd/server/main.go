@@ -83,6 +83,11 @@ func main() {
 	tlsKey := flag.String("tls-key", "", "the private key of -tls-cert (PEM)")
 	readInterval := flag.Duration("read-interval", defaultReadInterval,
 		"read the UDP socket in rounds: one at each match's tick, through the WebRTC stack before the tick steps, and at most this far apart (0: every datagram as it arrives, at about twice the CPU per player)")
+	publicIP := flag.String("public-ip", "", "the server's public addresses (IP[,IP]), offered to players beside its interfaces': behind a cloud's 1:1 NAT or a router that forwards -udp-port")
+	stunServer := flag.String("stun", "", "learn the public address at start from this STUN server (HOST:PORT), through the UDP port; default with -invite: the first turn: relay of -relay")
+	relay := flag.String("relay", "", "STUN and TURN servers handed to every joining player at GET /ice (turn:HOST:PORT[?transport=tcp], turns:..., stun:..., comma-separated); cmd/relay runs one")
+	relaySecret := flag.String("relay-secret", "", "the secret shared with the -relay TURN servers (a file of 64 hex digits; cmd/relay -new-secret makes one): players get credentials minted with it that expire in minutes")
+	invite := flag.String("invite", "", "host through the rendezvous at this URL (cmd/relay -http): keeps a connection to it and logs an invite link players join with, no port forwarding needed")
 	procs := flag.Int("procs", 0, "the most OS threads running Go code at once (GOMAXPROCS); 0: one per match, at most the CPUs (or $GOMAXPROCS if set)")
 	flag.Parse()
 
@@ -121,6 +126,7 @@ func main() {
 		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones, agonesHealth: *agonesHealth, maxRewind: *maxRewind,
 		tokenKey: *tokenKey, tokenServer: *tokenServer, tlsCert: *tlsCert, tlsKey: *tlsKey,
 		readInterval: *readInterval,
+		publicIPs:    splitList(*publicIP), stun: *stunServer, relay: *relay, relaySecret: *relaySecret, invite: *invite,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -162,6 +168,26 @@ type options struct {
 	readInterval time.Duration
 	// beforeTick, set by run, is each match's Config.BeforeTick.
 	beforeTick func()
+	// publicIPs are offered beside the interfaces' addresses (-public-ip);
+	// stun is asked for another at start (-stun).
+	publicIPs []string
+	stun      string
+	// relay and relaySecret are the ICE servers handed to players and the
+	// secret their TURN credentials are minted with (-relay, -relay-secret).
+	relay, relaySecret string
+	// invite is the rendezvous a host behind NAT is reached through (-invite).
+	invite string
+}
+
+// splitList splits a comma-separated flag, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func run(ctx context.Context, log *slog.Logger, o options) error {
@@ -202,16 +228,24 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		log.Info("agones: GameServer", "name", gs.ObjectMeta.Name, "state", gs.Status.State, "address", gs.Status.Address, "udp_port", gamePort)
 	}
 	met := metrics.New(metrics.Config{Host: host})
-	admit, err := admitter(log, o, met)
+	tokens, err := tokenChecker(log, o)
+	if err != nil {
+		return err
+	}
+	if o.stun == "" && o.invite != "" {
+		o.stun = stunFromRelay(o.relay)
+	}
+	handout, err := iceHandout(o)
 	if err != nil {
 		return err
 	}
 	rtc, err = webrtc.NewServer(webrtc.ServerConfig{
 		Version: protocol.Version, ReadInterval: o.readInterval,
 		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients * o.matches, Logger: log,
-		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst, PublicIPs: publicIPs,
+		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst,
+		PublicIPs: append(publicIPs, o.publicIPs...), STUNServer: o.stun,
 		Route: func(r *http.Request, live func(string) int) (string, error) { return route(host, r, live) },
-		Admit: admit,
+		Admit: admitter(tokens, met),
 	})
 	if err != nil {
 		return fmt.Errorf("webrtc: %w", err)
@@ -246,6 +280,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}
 	web.Mount(mux, client.SignalPath, rtc, site)
 	mux.Handle(client.MatchesPath, host)
+	mux.Handle("GET "+protocol.ICEServersPath, serveICE(log, handout, tokens))
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 
 	ln, err := net.Listen("tcp", o.addr)

@@ -12,12 +12,9 @@ import (
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
 
-// admitter returns the WebRTC server's Admit for -token-key: every offer
-// must carry a join token (Authorization: Bearer) that opens with the key,
-// has not expired, names this server (or any) and the match asked for (or
-// any), and was not used before. The player then joins the token's match
-// under the token's name. Without -token-key it returns nil: anyone joins.
-func admitter(log *slog.Logger, o options, met *metrics.Metrics) (func(*http.Request) (*http.Request, any, error), error) {
+// tokenChecker returns the checker of -token-key's join tokens, or nil
+// without -token-key: anyone joins.
+func tokenChecker(log *slog.Logger, o options) (*jointoken.Checker, error) {
 	if o.tokenKey == "" {
 		return nil, nil
 	}
@@ -25,20 +22,37 @@ func admitter(log *slog.Logger, o options, met *metrics.Metrics) (func(*http.Req
 	if err != nil {
 		return nil, err
 	}
-	ck := jointoken.NewChecker(jointoken.CheckerConfig{Key: key, Server: o.tokenServer})
 	log.Info("join tokens required", "key_file", o.tokenKey, "server", o.tokenServer)
+	return jointoken.NewChecker(jointoken.CheckerConfig{Key: key, Server: o.tokenServer}), nil
+}
+
+// tokenError is a token check's error as the WebRTC server's Admit returns
+// it, wrapping the sentinel of its status.
+func tokenError(err error) error {
+	switch jointoken.Status(err) {
+	case http.StatusUnauthorized:
+		return fmt.Errorf("%w: %w", err, webrtc.ErrUnauthorized)
+	case http.StatusForbidden:
+		return fmt.Errorf("%w: %w", err, webrtc.ErrForbidden)
+	}
+	return err
+}
+
+// admitter returns the WebRTC server's Admit for -token-key: every offer
+// must carry a join token (Authorization: Bearer) that opens with the key,
+// has not expired, names this server (or any) and the match asked for (or
+// any), and was not used before. The player then joins the token's match
+// under the token's name. Without a checker it returns nil: anyone joins.
+func admitter(ck *jointoken.Checker, met *metrics.Metrics) func(*http.Request) (*http.Request, any, error) {
+	if ck == nil {
+		return nil
+	}
 	return func(r *http.Request) (*http.Request, any, error) {
 		asked := r.URL.Query().Get(protocol.MatchQuery)
 		c, err := ck.Check(jointoken.FromRequest(r), asked)
 		if err != nil {
 			met.RefusedToken(jointoken.Reason(err))
-			switch jointoken.Status(err) {
-			case http.StatusUnauthorized:
-				return nil, nil, fmt.Errorf("%w: %w", err, webrtc.ErrUnauthorized)
-			case http.StatusForbidden:
-				return nil, nil, fmt.Errorf("%w: %w", err, webrtc.ErrForbidden)
-			}
-			return nil, nil, err
+			return nil, nil, tokenError(err)
 		}
 		if c.Match != asked {
 			r = r.Clone(r.Context())
@@ -47,5 +61,5 @@ func admitter(log *slog.Logger, o options, met *metrics.Metrics) (func(*http.Req
 			r.URL.RawQuery = q.Encode()
 		}
 		return r, server.Admitted{Name: c.Name, Player: c.Player}, nil
-	}, nil
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/internal/testnet"
 	"github.com/sightline-game/sightline/netcode/events"
+	"github.com/sightline-game/sightline/netcode/iceservers"
 	"github.com/sightline-game/sightline/netcode/jointoken"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
@@ -36,6 +37,14 @@ func TestJoinTokensOverHTTPS(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	secret, err := iceservers.NewSecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secretFile := filepath.Join(dir, "relay.secret")
+	if err := os.WriteFile(secretFile, []byte(secret.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	addr := fmt.Sprintf("127.0.0.1:%d", httpPort)
 	base := "https://" + addr
@@ -44,6 +53,7 @@ func TestJoinTokensOverHTTPS(t *testing.T) {
 		maxClients: 4, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
 		name: "test", offerRate: 100, offerBurst: 100,
 		tokenKey: keyFile, tokenServer: addr, tlsCert: cert.CertFile, tlsKey: cert.KeyFile,
+		relay: "turn:203.0.113.5:3478,turn:203.0.113.5:3478?transport=tcp", relaySecret: secretFile,
 	})
 	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: cert.Pool}, ForceAttemptHTTP2: true}}
 	deadline := time.Now().Add(10 * time.Second)
@@ -94,6 +104,40 @@ func TestJoinTokensOverHTTPS(t *testing.T) {
 				c.Close()
 			}
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// GET /ice hands the relay's credentials only to a token the offer
+	// would admit, and does not spend it.
+	getICE := func(token string) (int, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, client.ICEServersURL(base), nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, b
+	}
+	if code, body := getICE(""); code != http.StatusUnauthorized {
+		t.Errorf("GET /ice without a token: %d %s, want 401", code, body)
+	}
+	if code, body := getICE(mint(other, jointoken.Claims{Name: "x"})); code != http.StatusForbidden {
+		t.Errorf("GET /ice with another key's token: %d %s, want 403", code, body)
+	}
+	for range 2 {
+		code, body := getICE(good)
+		list, err := iceservers.ParseList(body)
+		if code != http.StatusOK || err != nil || len(list.ICEServers) != 2 || list.TTL != 600 {
+			t.Fatalf("GET /ice with a valid token: %d %s (%v)", code, body, err)
+		}
+		turn := list.ICEServers[1]
+		pw, err := iceservers.Check(secret, turn.Username, time.Now(), time.Hour)
+		if err != nil || pw != turn.Credential || len(turn.URLs) != 2 || list.ICEServers[0].URLs[0] != "stun:203.0.113.5:3478" {
+			t.Errorf("the handout %+v does not hold the relay's credential (%v)", list, err)
 		}
 	}
 	c, err := dial("", good) // the token names match 2

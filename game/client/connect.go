@@ -13,4 +13,8 @@ type ConnectConfig struct {
 	Token string
 	// Logger receives the connection's trouble (nil: slog.Default()).
 	Logger *slog.Logger
+	// RelayOnly sends every datagram through the TURN relay the server
+	// hands out (GET /ice), for testing the relay: a server that hands out
+	// none cannot then be reached.
+	RelayOnly bool
 }

@@ -13,12 +13,17 @@ import (
 )
 
 // Connect opens a player's connection to the match server at baseURL
-// (http://host:port): natively over pion, with loopback candidates so that
-// a match hosted on this machine can be joined; the browser build dials
-// through the page's RTCPeerConnection instead. It returns when the
-// channels are open.
+// (http://host:port, or an invite link of a rendezvous, which forwards to
+// a host behind NAT): natively over pion, with loopback candidates so that
+// a match hosted on this machine can be joined, and the STUN and TURN
+// servers the server hands out (GET /ice); the browser build dials through
+// the page's RTCPeerConnection instead. It returns when the channels are
+// open.
 func Connect(ctx context.Context, baseURL string, cfg ConnectConfig) (transport.Conn, error) {
-	return connect(ctx, baseURL, cfg.Match, webrtc.DialConfig{IncludeLoopback: true, Token: cfg.Token, Logger: cfg.Logger})
+	return connect(ctx, baseURL, cfg.Match, webrtc.DialConfig{
+		IncludeLoopback: true, Token: cfg.Token, Logger: cfg.Logger,
+		ICEServersURL: ICEServersURL(baseURL), RelayOnly: cfg.RelayOnly,
+	})
 }
 
 // Dial connects a headless client to the match server at baseURL over

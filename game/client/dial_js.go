@@ -17,7 +17,10 @@ import (
 // native build dials over pion. It returns when the channels are open.
 func Connect(ctx context.Context, baseURL string, cfg ConnectConfig) (transport.Conn, error) {
 	baseURL = strings.TrimSuffix(baseURL, "/")
-	conn, err := browser.Dial(ctx, SignalURL(baseURL, cfg.Match), browser.Config{Version: protocol.Version, Token: cfg.Token, Logger: cfg.Logger})
+	conn, err := browser.Dial(ctx, SignalURL(baseURL, cfg.Match), browser.Config{
+		Version: protocol.Version, Token: cfg.Token, Logger: cfg.Logger,
+		ICEServersURL: ICEServersURL(baseURL), RelayOnly: cfg.RelayOnly,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("client: connect to %s: %w", baseURL, err)
 	}

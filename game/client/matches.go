@@ -24,6 +24,12 @@ type MatchInfo = protocol.MatchInfo
 // MatchList is the body of GET /matches.
 type MatchList = protocol.MatchList
 
+// ICEServersURL returns where the server at baseURL hands out the ICE
+// servers its clients gather with: baseURL/ice.
+func ICEServersURL(baseURL string) string {
+	return strings.TrimRight(baseURL, "/") + protocol.ICEServersPath
+}
+
 // SignalURL returns the signalling address of the server at baseURL
 // (http://host:port) for the match id: baseURL/signal?match=id, or
 // baseURL/signal when id is empty (the server then picks the match).

@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/sightline-game/sightline/game/desktop/netgraph"
 	"github.com/sightline-game/sightline/game/desktop/text"
+	"github.com/sightline-game/sightline/netcode/transport"
 )
 
 // The overlay panel, on the left under the status panel.
@@ -46,7 +47,7 @@ func (g *Game) drawOverlay(dst *ebiten.Image, now time.Time) {
 	add("tick %-7d %3.0f fps %3.0f tps  input rtt %s", tick, ebiten.ActualFPS(), ebiten.ActualTPS(), ping)
 	add("inputs ahead of server %d", n.ahead)
 	add("snapshot loss %4.1f %%   baseline age %s", n.loss.Share()*100, base)
-	add("down %6.2f kB/s   up %5.2f kB/s", n.down.PerSecond()/1000, n.up.PerSecond()/1000)
+	add("down %6.2f kB/s   up %5.2f kB/s   path %s", n.down.PerSecond()/1000, n.up.PerSecond()/1000, pathText(st.Conn.Path))
 	size, full := n.history.Mean()
 	saved := 0.0
 	if full > 0 {
@@ -131,4 +132,18 @@ func (g *Game) drawChart(dst *ebiten.Image, x, y, w, h float64) {
 		box(dst, bx, y+h-sh, max(bw-0.5, 1), sh, c)
 	}
 	drawText(dst, fmt.Sprintf("%d B", int(top)), g.fonts.small, x+w-4, y+2, text.AlignEnd, colTextDim)
+}
+
+// pathText says which network path the connection took (transport.Stats.Path):
+// direct to the server's address (host), through a NAT's mapping (prflx,
+// srflx), or through a TURN relay over UDP, TCP or TLS; "local" for the
+// in-process match, "…" while it is not known yet.
+func pathText(path string) string {
+	switch path {
+	case "":
+		return "…"
+	case transport.PathMemory:
+		return "local"
+	}
+	return path
 }

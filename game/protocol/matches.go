@@ -7,6 +7,11 @@ package protocol
 // SignalPath is where a match server takes WebRTC offers.
 const SignalPath = "/signal"
 
+// ICEServersPath is where a match server hands a joining client the STUN
+// and TURN servers to gather candidates with (GET, JSON: an
+// iceservers.List, with the join token's Authorization when tokens are on).
+const ICEServersPath = "/ice"
+
 // MatchesPath is where a match server lists its matches (GET, JSON: a
 // MatchList).
 const MatchesPath = "/matches"

@@ -63,6 +63,18 @@ func NewChecker(cfg CheckerConfig) *Checker {
 // the match it joins. A token is admitted once: its id is remembered until
 // it expires.
 func (c *Checker) Check(token, match string) (Claims, error) {
+	return c.check(token, match, true)
+}
+
+// Verify checks token as Check does, a used one included, but does not
+// spend it: for what a player may ask before joining with the token (the
+// ICE servers it gathers with), so that the join itself still counts once.
+func (c *Checker) Verify(token, match string) (Claims, error) {
+	return c.check(token, match, false)
+}
+
+// check opens and checks token for match, and remembers its id if spend.
+func (c *Checker) check(token, match string, spend bool) (Claims, error) {
 	cl, err := Open(c.cfg.Key, token)
 	if err != nil {
 		return Claims{}, err
@@ -85,6 +97,9 @@ func (c *Checker) Check(token, match string) (Claims, error) {
 	defer c.mu.Unlock()
 	if until, ok := c.used[cl.ID]; ok && now.Before(until) {
 		return Claims{}, ErrReplayed
+	}
+	if !spend {
+		return cl, nil
 	}
 	if len(c.used) >= c.cfg.MaxUsed {
 		c.forget(now)

@@ -102,12 +102,24 @@ func TestCheckerRefusals(t *testing.T) {
 		return tok
 	}
 	ok := mint(Claims{Match: "2", Name: "ada", Server: "1.2.3.4:7000"})
+	// Verify does not spend the token: twice, and Check still admits it.
+	for range 2 {
+		if c, err := ck.Verify(ok, ""); err != nil || c.Match != "2" {
+			t.Fatalf("Verify of a valid token: %+v, %v", c, err)
+		}
+	}
+	if _, err := ck.Verify(ok, "5"); !errors.Is(err, ErrWrongMatch) {
+		t.Errorf("Verify for another match: %v, want %v", err, ErrWrongMatch)
+	}
 	c, err := ck.Check(ok, "")
 	if err != nil || c.Match != "2" || c.Name != "ada" {
 		t.Fatalf("a valid token: %+v, %v; want match 2, name ada", c, err)
 	}
 	if _, err := ck.Check(ok, ""); !errors.Is(err, ErrReplayed) {
 		t.Errorf("the same token again: %v, want %v", err, ErrReplayed)
+	}
+	if _, err := ck.Verify(ok, ""); !errors.Is(err, ErrReplayed) {
+		t.Errorf("Verify of a spent token: %v, want %v", err, ErrReplayed)
 	}
 	if c, err := ck.Check(mint(Claims{Name: "any"}), "3"); err != nil || c.Match != "3" {
 		t.Errorf("a token for any match and server, asking for 3: %+v, %v", c, err)

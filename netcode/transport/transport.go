@@ -95,7 +95,11 @@ type Stats struct {
 	// WebRTC the selected ICE candidate pair, named by its farther-reaching
 	// candidate: "host", "prflx", "srflx", "relay-udp", "relay-tcp" or
 	// "relay-tls" (a relay seen only from the far side, whose transport
-	// this end cannot know, is "relay"). Empty when unknown or not
-	// applicable (in-memory transports).
+	// this end cannot know, is "relay"); PathMemory for the in-memory
+	// transport. Empty while unknown.
 	Path string
 }
+
+// PathMemory is the Path of an in-memory connection (package memory).
+const PathMemory = "memory"
+

@@ -31,6 +31,17 @@ type Config struct {
 	// server with a public address or on the same host or LAN.
 	ICEServers []ICEServer
 
+	// ICEServersURL, if set, is asked for more ICE servers before the
+	// offer is made (GET, with Token): a game server hands out its STUN
+	// servers and TURN relays there, with credentials that expire in
+	// minutes (package iceservers). A server that has none, or refuses,
+	// leaves the client with ICEServers alone.
+	ICEServersURL string
+
+	// RelayOnly gathers only relay candidates (iceTransportPolicy
+	// "relay"): every datagram goes through a TURN relay.
+	RelayOnly bool
+
 	// OnRetryLater, if set, is called each time the server refuses the offer
 	// for now (429 or 503 with Retry-After) and Dial is about to wait before
 	// asking again, with the wait and the refusal.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"syscall/js"
 
 	"github.com/sightline-game/sightline/netcode/transport"
@@ -31,7 +32,15 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 	if ctor.Type() != js.TypeFunction {
 		return nil, ErrNoWebRTC
 	}
-	pc, err := construct(ctor, map[string]any{"iceServers": iceServers(cfg.ICEServers)})
+	servers := cfg.ICEServers
+	if cfg.ICEServersURL != "" {
+		servers = append(slices.Clone(servers), fetchICEServers(ctx, cfg.ICEServersURL, cfg.Token, log)...)
+	}
+	pcInit := map[string]any{"iceServers": iceServers(servers)}
+	if cfg.RelayOnly {
+		pcInit["iceTransportPolicy"] = "relay"
+	}
+	pc, err := construct(ctor, pcInit)
 	if err != nil {
 		return nil, fmt.Errorf("browser: new RTCPeerConnection: %w", err)
 	}
@@ -80,7 +89,8 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 
 	select {
 	case <-c.ready:
-		log.Debug("connected")
+		c.SetPath(c.selectedPath(ctx))
+		log.Debug("connected", "path", c.Stats().Path)
 		return c, nil
 	case <-c.Done():
 		return nil, fmt.Errorf("browser: connecting: %w", c.endErr())

@@ -181,13 +181,16 @@ func (c *Conn) Close() error {
 // Done is closed when either end is closed.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
-// Stats returns this end's counters. ReceivedMessages counts messages handed
+// Stats returns this end's counters, with the path "memory".
+// ReceivedMessages counts messages handed
 // to Receive's fn. QueueDropped stays 0: due messages wait on the link, whose
 // in-flight bytes are bounded on the sending side (Congested).
 func (c *Conn) Stats() transport.Stats {
 	c.p.mu.Lock()
 	defer c.p.mu.Unlock()
-	return c.stats
+	st := c.stats
+	st.Path = transport.PathMemory
+	return st
 }
 
 // NextArrival returns the simulated time at which the next message for this

@@ -51,6 +51,14 @@ type DialConfig struct {
 	// server with a public address or on the same host or LAN.
 	ICEServers []webrtc.ICEServer
 
+	// ICEServersURL, if set, is asked for more ICE servers before the
+	// offer is made (GET, with Token as a join token): a game server hands
+	// out its STUN servers and TURN relays there, with credentials that
+	// expire in minutes (see package iceservers). A server that has none,
+	// or refuses, leaves the client with ICEServers alone: the offer then
+	// meets the refusal.
+	ICEServersURL string
+
 	// RelayOnly gathers only relay candidates (ICETransportPolicy
 	// "relay"): every datagram then goes through one of ICEServers' TURN
 	// relays. For testing a relay, and for players who would rather not

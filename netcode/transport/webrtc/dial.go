@@ -7,8 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 
 	"github.com/pion/webrtc/v4"
+	"github.com/sightline-game/sightline/netcode/iceservers"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/datachan"
 )
@@ -32,7 +34,11 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 		httpClient = http.DefaultClient
 	}
 
-	pcCfg := webrtc.Configuration{ICEServers: cfg.ICEServers}
+	servers := cfg.ICEServers
+	if cfg.ICEServersURL != "" {
+		servers = append(slices.Clone(servers), fetchICEServers(ctx, httpClient, cfg.ICEServersURL, cfg.Token, log)...)
+	}
+	pcCfg := webrtc.Configuration{ICEServers: servers}
 	if cfg.RelayOnly {
 		pcCfg.ICETransportPolicy = webrtc.ICETransportPolicyRelay
 	}
@@ -125,4 +131,40 @@ func postOffer(ctx context.Context, client *http.Client, url, token string, body
 		return "", fmt.Errorf("%w: %w", ErrSignalling, err)
 	}
 	return answer, nil
+}
+
+// fetchICEServers asks url for the ICE servers a game server hands its
+// clients (GET, with the join token if any) and returns them; none if the
+// server has none, refuses, or cannot be asked (logged at Debug).
+func fetchICEServers(ctx context.Context, client *http.Client, url, token string, log *slog.Logger) []webrtc.ICEServer {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		log.Debug("no ICE servers", "url", url, "err", err)
+		return nil
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		log.Debug("no ICE servers", "url", url, "err", err)
+		return nil
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, iceservers.MaxListBytes+1))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		log.Debug("no ICE servers", "url", url, "status", resp.Status, "err", err)
+		return nil
+	}
+	list, err := iceservers.ParseList(body)
+	if err != nil {
+		log.Warn("ICE servers refused", "url", url, "err", err)
+		return nil
+	}
+	out := make([]webrtc.ICEServer, 0, len(list.ICEServers))
+	for _, s := range list.ICEServers {
+		out = append(out, webrtc.ICEServer{URLs: s.URLs, Username: s.Username, Credential: s.Credential})
+	}
+	log.Debug("ICE servers", "url", url, "servers", len(out), "ttl_s", list.TTL)
+	return out
 }

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/iceservers"
+	"github.com/sightline-game/sightline/netcode/jointoken"
+)
+
+// iceHandout returns what GET /ice hands each joining client: the TURN
+// relays of -relay with credentials minted under -relay-secret, and STUN
+// (the relays' and -stun's). It fails on URLs that do not parse, TURN
+// without a secret or a secret without TURN.
+func iceHandout(o options) (*iceservers.Handout, error) {
+	var urls []string
+	if o.relay != "" {
+		var err error
+		if urls, err = iceservers.ParseURLs(o.relay); err != nil {
+			return nil, fmt.Errorf("-relay: %w", err)
+		}
+	}
+	turn := false
+	for _, u := range urls {
+		turn = turn || strings.HasPrefix(u, "turn:") || strings.HasPrefix(u, "turns:")
+	}
+	if o.stun != "" {
+		urls = append(urls, "stun:"+o.stun)
+	}
+	h := &iceservers.Handout{URLs: urls}
+	switch {
+	case turn && o.relaySecret == "":
+		return nil, errors.New("-relay names TURN relays: -relay-secret is needed to mint their credentials")
+	case !turn && o.relaySecret != "":
+		return nil, errors.New("-relay-secret without a turn: or turns: URL in -relay")
+	case turn:
+		secret, err := iceservers.LoadSecret(o.relaySecret)
+		if err != nil {
+			return nil, fmt.Errorf("-relay-secret: %w", err)
+		}
+		h.Secret = secret
+	}
+	return h, nil
+}
+
+// stunFromRelay returns the host:port of the first turn: URL of -relay
+// with UDP (a TURN server answers STUN too), "" if none.
+func stunFromRelay(relay string) string {
+	urls, err := iceservers.ParseURLs(relay)
+	if err != nil {
+		return ""
+	}
+	for _, u := range urls {
+		rest, ok := strings.CutPrefix(u, "turn:")
+		if !ok {
+			continue
+		}
+		hostport, query, _ := strings.Cut(rest, "?")
+		if q, _ := url.ParseQuery(query); q.Get("transport") == "tcp" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(hostport); err != nil {
+			hostport = net.JoinHostPort(strings.Trim(hostport, "[]"), "3478")
+		}
+		return hostport
+	}
+	return ""
+}
+
+// serveICE serves GET /ice (protocol.ICEServersPath): the handout, with
+// credentials fresh for each request. With join tokens on, only a token
+// that would be admitted gets it (checked, not spent: the offer that
+// follows spends it); others get the refusal the offer would.
+func serveICE(log *slog.Logger, h *iceservers.Handout, ck *jointoken.Checker) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ck != nil {
+			if _, err := ck.Verify(jointoken.FromRequest(r), r.URL.Query().Get(protocol.MatchQuery)); err != nil {
+				http.Error(w, err.Error(), jointoken.Status(err))
+				return
+			}
+		}
+		var id [6]byte
+		_, _ = rand.Read(id[:])
+		list := h.List(hex.EncodeToString(id[:]), time.Now())
+		body, err := json.Marshal(list)
+		if err != nil {
+			log.Error("ICE servers", "err", err)
+			http.Error(w, "internal error", http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(body)
+	})
+}

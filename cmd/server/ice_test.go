@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sightline-game/sightline/netcode/iceservers"
+)
+
+func TestICEHandoutFlags(t *testing.T) {
+	dir := t.TempDir()
+	secret, _ := iceservers.NewSecret()
+	good := filepath.Join(dir, "secret")
+	if err := os.WriteFile(good, []byte(secret.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad")
+	if err := os.WriteFile(bad, []byte("not hex"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name                string
+		relay, secret, stun string
+		err                 string // "" : fine
+	}{
+		{"none", "", "", "", ""},
+		{"turn with a secret", "turn:203.0.113.5:3478", good, "", ""},
+		{"stun alone", "stun:203.0.113.5:3478", "", "", ""},
+		{"-stun alone", "", "", "203.0.113.5:3478", ""},
+		{"turn without a secret", "turn:203.0.113.5:3478", "", "", "-relay-secret is needed"},
+		{"a secret without turn", "stun:203.0.113.5:3478", good, "", "without a turn"},
+		{"a bad secret", "turn:203.0.113.5:3478", bad, "", "-relay-secret"},
+		{"a bad URL", "http://203.0.113.5", good, "", "-relay"},
+	} {
+		h, err := iceHandout(options{relay: tc.relay, relaySecret: tc.secret, stun: tc.stun})
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.err)
+		case tc.name == "-stun alone" && (len(h.URLs) != 1 || h.URLs[0] != "stun:203.0.113.5:3478"):
+			t.Errorf("%s: %+v", tc.name, h)
+		}
+	}
+}
+
+func TestSTUNFromRelay(t *testing.T) {
+	for relay, want := range map[string]string{
+		"turn:203.0.113.5:3478,turn:203.0.113.5:3478?transport=tcp":  "203.0.113.5:3478",
+		"turn:203.0.113.5:3478?transport=tcp,turn:198.51.100.2:3479": "198.51.100.2:3479",
+		"turn:relay.example":                  "relay.example:3478",
+		"turns:relay.example:5349":            "",
+		"turn:203.0.113.5:3478?transport=tcp": "",
+		"":                                    "",
+	} {
+		if got := stunFromRelay(relay); got != want {
+			t.Errorf("stunFromRelay(%q) = %q, want %q", relay, got, want)
+		}
+	}
+}

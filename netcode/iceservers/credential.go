@@ -1,0 +1,64 @@
+package iceservers
+
+import (
+	"crypto/hmac"
+	"crypto/sha1"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultTTL is how long a handed-out credential lives.
+const DefaultTTL = 10 * time.Minute
+
+// Credential is a short-lived TURN username and password.
+type Credential struct {
+	Username, Password string
+	Expires            time.Time
+}
+
+// Mint returns a credential for id that expires ttl after now: username
+// "EXPIRY:id" (EXPIRY in Unix seconds), password the base64 of HMAC-SHA1 of
+// the username under s.
+func Mint(s Secret, id string, now time.Time, ttl time.Duration) Credential {
+	expires := now.Add(ttl).Truncate(time.Second)
+	user := strconv.FormatInt(expires.Unix(), 10) + ":" + id
+	return Credential{Username: user, Password: password(s, user), Expires: expires}
+}
+
+// password is the password of username under s.
+func password(s Secret, username string) string {
+	mac := hmac.New(sha1.New, []byte(s.text))
+	mac.Write([]byte(username))
+	return base64.StdEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// maxUsername bounds a username a relay is asked to check.
+const maxUsername = 256
+
+// Check verifies a username a relay receives and returns the password it
+// must come with: the username is "EXPIRY:ID" with EXPIRY in the future,
+// at most maxTTL after now.
+func Check(s Secret, username string, now time.Time, maxTTL time.Duration) (string, error) {
+	if len(username) > maxUsername {
+		return "", ErrMalformedUsername
+	}
+	exp, _, ok := strings.Cut(username, ":")
+	if !ok || exp == "" || len(exp) > 12 {
+		return "", ErrMalformedUsername
+	}
+	sec, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil || sec <= 0 {
+		return "", ErrMalformedUsername
+	}
+	expires := time.Unix(sec, 0)
+	switch {
+	case !now.Before(expires):
+		return "", fmt.Errorf("%w %v ago", ErrExpired, now.Sub(expires).Round(time.Second))
+	case expires.Sub(now) > maxTTL:
+		return "", fmt.Errorf("%w: expires in %v, at most %v", ErrTooLong, expires.Sub(now).Round(time.Second), maxTTL)
+	}
+	return password(s, username), nil
+}
