@@ -8,13 +8,13 @@
 // (routed nowhere, and not private, so a relay's deny list of private
 // ranges does not catch them). The test's cleanup deletes every namespace.
 //
-//	                      internet namespace: bridge br0, 203.0.113.0/24
-//	   ┌──────────────┬────────────┴──────────┬───────────────────────┐
-//	 relay          router (wan 203.0.113.20)  router (wan 203.0.113.10)
-//	 203.0.113.5    │ NAT: Home, Symmetric,    │ NAT: OneToOne
-//	 (Public)       │ HomeNoUDP                │
-//	                │ lan 10.0.0.1             │ lan 10.0.0.1
-//	              host 10.0.0.2              host 10.0.0.2
+//	                     internet namespace: bridge br0, 203.0.113.0/24
+//	  ┌──────────────┬────────────┴──────────┬───────────────────────┐
+//	relay          router (wan 203.0.113.20)  router (wan 203.0.113.10)
+//	203.0.113.5    │ NAT: Home, Symmetric,    │ NAT: OneToOne
+//	(Public)       │ HomeNoUDP                │
+//	               │ lan 10.0.0.1             │ lan 10.0.0.1
+//	             host 10.0.0.2              host 10.0.0.2
 //
 // A site is one machine on the internet: Public has its public address on
 // its own interface; the others sit at 10.0.0.2 behind a router namespace
