@@ -19,7 +19,6 @@ import (
 
 	"github.com/sightline-game/sightline/netcode/transport"
 	"go.uber.org/goleak"
-	"golang.org/x/time/rate"
 )
 
 // clientHeader names, in tests, the client an offer comes from, so that one
@@ -249,35 +248,6 @@ func waitMessage(c transport.Conn, seq uint32, limit time.Duration) error {
 			return fmt.Errorf("message %d not received within %v", seq, limit)
 		}
 		time.Sleep(time.Millisecond)
-	}
-}
-
-func TestOfferLimiterBounded(t *testing.T) {
-	l := newOfferLimiter(2, 5, 100)
-	now := time.Unix(1000, 0)
-	for i := range 2000 {
-		if ok, _ := l.allow(strconv.Itoa(i), now); !ok {
-			t.Fatalf("new client %d limited", i)
-		}
-		if n := l.size(); n > 100 {
-			t.Fatalf("table holds %d clients, max 100", n)
-		}
-	}
-	// A busy client keeps its bucket while the table churns.
-	for range 5 {
-		l.allow("busy", now)
-	}
-	if ok, d := l.allow("busy", now); ok || d != 500*time.Millisecond {
-		t.Fatalf("busy client's 6th offer: %v, %v", ok, d)
-	}
-	// Idle buckets go at the next sweep.
-	later := now.Add(l.idle)
-	l.allow("new", later)
-	if n := l.size(); n != 1 {
-		t.Fatalf("after idle sweep: %d clients, want 1", n)
-	}
-	if ok, _ := newOfferLimiter(rate.Inf, 1, 1).allow("x", now); !ok {
-		t.Fatal("rate.Inf limited")
 	}
 }
 

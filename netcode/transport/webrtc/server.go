@@ -582,7 +582,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the body is read), and the body must be a JSON offer of at most
 // MaxBodyBytes. Otherwise it returns the refusal to answer with.
 func (s *Server) readOffer(w http.ResponseWriter, r *http.Request) (string, rejection, bool) {
-	if ok, wait := s.limiter.allow(s.cfg.ClientKey(r), time.Now()); !ok {
+	if ok, wait := s.limiter.Allow(s.cfg.ClientKey(r), time.Now()); !ok {
 		return "", rejection{msg: "too many offers", code: http.StatusTooManyRequests, retry: wait, counter: &s.stats.rate}, false
 	}
 	if rej, ok := s.checkCapacity(r); !ok {

@@ -82,15 +82,15 @@ func TestSpecSignallingAnswers(t *testing.T) {
 	// The limiter alone: refusals leave the bucket as it was.
 	l := newOfferLimiter(2, 1, 10)
 	now := time.Unix(1000, 0)
-	if ok, _ := l.allow("b", now); !ok {
+	if ok, _ := l.Allow("b", now); !ok {
 		t.Fatal("first offer refused")
 	}
 	for range 10 {
-		if ok, d := l.allow("b", now); ok || d != 500*time.Millisecond {
+		if ok, d := l.Allow("b", now); ok || d != 500*time.Millisecond {
 			t.Fatalf("refused offer: %v %v", ok, d)
 		}
 	}
-	if ok, _ := l.allow("b", now.Add(500*time.Millisecond)); !ok {
+	if ok, _ := l.Allow("b", now.Add(500*time.Millisecond)); !ok {
 		t.Fatal("the token refills 500 ms after the last one taken, whatever was refused in between")
 	}
 }
