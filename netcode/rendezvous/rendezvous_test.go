@@ -1,0 +1,304 @@
+package rendezvous
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+	"golang.org/x/time/rate"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// echo is a host's handler that tells what it was asked.
+func echo() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /signal", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "3")
+		w.Header().Set("X-Secret", "not forwarded")
+		w.WriteHeader(http.StatusAccepted)
+		fmt.Fprintf(w, "%s %s?%s from %s auth %q body %q", r.Method, r.URL.Path, r.URL.RawQuery, r.RemoteAddr, r.Header.Get("Authorization"), body)
+	})
+	mux.HandleFunc("GET /ice", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(300 * time.Millisecond) // a slow answer
+		io.WriteString(w, `{"iceServers":[]}`)
+	})
+	mux.HandleFunc("GET /matches", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, strings.Repeat("x", MaxBodyBytes+1)) // too large to cross
+	})
+	return mux
+}
+
+// rig is a rendezvous on loopback and a host connected to it.
+type rig struct {
+	srv     *Server
+	http    *httptest.Server
+	invites chan Invite
+	stop    context.CancelFunc
+	done    chan error
+}
+
+func newRig(t *testing.T, cfg ServerConfig, handler http.Handler) *rig {
+	t.Helper()
+	srv := NewServer(cfg)
+	hs := httptest.NewServer(srv)
+	ctx, stop := context.WithCancel(context.Background())
+	r := &rig{srv: srv, http: hs, invites: make(chan Invite, 8), stop: stop, done: make(chan error, 1)}
+	go func() {
+		r.done <- Host(ctx, HostConfig{URL: hs.URL, Handler: handler, MinBackoff: 20 * time.Millisecond,
+			OnInvite: func(inv Invite) { r.invites <- inv }})
+	}()
+	t.Cleanup(func() {
+		stop()
+		<-r.done
+		srv.Close()
+		hs.Close()
+	})
+	return r
+}
+
+func (r *rig) invite(t *testing.T) Invite {
+	t.Helper()
+	select {
+	case inv := <-r.invites:
+		return inv
+	case <-time.After(5 * time.Second):
+		t.Fatal("no invite")
+		return Invite{}
+	}
+}
+
+func do(t *testing.T, method, url, auth, body string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, string(b)
+}
+
+func TestForwarding(t *testing.T) {
+	r := newRig(t, ServerConfig{ClientRate: rate.Inf}, echo())
+	inv := r.invite(t)
+	if !strings.HasPrefix(inv.URL, r.http.URL+"/i/") || len(inv.Code) != 26 || !validCode(inv.Code) {
+		t.Fatalf("invite %+v", inv)
+	}
+	resp, body := do(t, "POST", inv.URL+"/signal?match=2", "Bearer tok", `{"type":"offer"}`)
+	want := "POST /signal?match=2 from 127.0.0.1:"
+	if resp.StatusCode != http.StatusAccepted || !strings.HasPrefix(body, want) || !strings.HasSuffix(body, `auth "Bearer tok" body "{\"type\":\"offer\"}"`) {
+		t.Fatalf("forwarded: %d %q", resp.StatusCode, body)
+	}
+	if resp.Header.Get("Retry-After") != "3" || resp.Header.Get("Content-Type") != "application/json" ||
+		resp.Header.Get("X-Secret") != "" || resp.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("headers %v", resp.Header)
+	}
+	if resp, body := do(t, "GET", inv.URL+"/ice", "", ""); resp.StatusCode != 200 || body != `{"iceServers":[]}` {
+		t.Errorf("GET /ice: %d %q", resp.StatusCode, body)
+	}
+	if resp, _ := do(t, "GET", inv.URL+"/matches", "", ""); resp.StatusCode != http.StatusBadGateway {
+		t.Errorf("an answer too large: %d, want 502", resp.StatusCode)
+	}
+	for _, tc := range []struct {
+		method, url string
+		want        int
+	}{
+		{"GET", inv.URL + "/signal", http.StatusMethodNotAllowed},
+		{"GET", inv.URL + "/metrics", http.StatusNotFound},
+		{"GET", r.http.URL + "/i/" + strings.Repeat("a", 26) + "/ice", http.StatusNotFound},
+		{"GET", r.http.URL + "/i/short/ice", http.StatusNotFound},
+		{"GET", r.http.URL + "/nothing", http.StatusNotFound},
+		{"GET", r.http.URL + "/healthz", http.StatusOK},
+	} {
+		if resp, body := do(t, tc.method, tc.url, "", ""); resp.StatusCode != tc.want {
+			t.Errorf("%s %s: %d %q, want %d", tc.method, tc.url, resp.StatusCode, body, tc.want)
+		}
+	}
+	big := strings.Repeat("x", requestBodyBytes+1)
+	if resp, _ := do(t, "POST", inv.URL+"/signal", "", big); resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body over the cap: %d, want 413", resp.StatusCode)
+	}
+	st := r.srv.Stats()
+	if st.Hosts != 1 || st.Forwarded != 3 || st.RefusedNoInvite != 2 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+func TestInviteDiesWithHost(t *testing.T) {
+	r := newRig(t, ServerConfig{ClientRate: rate.Inf, RequestTimeout: 100 * time.Millisecond}, echo())
+	inv := r.invite(t)
+	// A host slower than RequestTimeout: 504.
+	if resp, _ := do(t, "GET", inv.URL+"/ice", "", ""); resp.StatusCode != http.StatusGatewayTimeout {
+		t.Errorf("a slow host: %d, want 504", resp.StatusCode)
+	}
+	// The rendezvous drops the host (as when its connection breaks): the
+	// host reconnects with a new code, and the old one is dead.
+	r.srv.mu.Lock()
+	for _, h := range r.srv.hosts {
+		h.ws.CloseNow()
+	}
+	r.srv.mu.Unlock()
+	again := r.invite(t)
+	if again.Code == inv.Code {
+		t.Fatal("the new connection kept the old code")
+	}
+	if resp, _ := do(t, "POST", inv.URL+"/signal", "", "x"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the dead code: %d, want 404", resp.StatusCode)
+	}
+	if resp, _ := do(t, "POST", again.URL+"/signal", "", "x"); resp.StatusCode != http.StatusAccepted {
+		t.Errorf("the new code: %d, want 202", resp.StatusCode)
+	}
+	// The host leaves while a request waits: 502, and the code is dead.
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	r2 := newRig(t, ServerConfig{ClientRate: rate.Inf}, slow)
+	inv2 := r2.invite(t)
+	go func() { time.Sleep(200 * time.Millisecond); r2.stop() }()
+	if resp, _ := do(t, "POST", inv2.URL+"/signal", "", "x"); resp.StatusCode != http.StatusBadGateway {
+		t.Errorf("host gone mid-request: %d, want 502", resp.StatusCode)
+	}
+	if resp, _ := do(t, "POST", inv2.URL+"/signal", "", "x"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("after the host left: %d, want 404", resp.StatusCode)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	r := newRig(t, ServerConfig{ClientRate: 1, ClientBurst: 3, MaxHostsPerIP: 1}, echo())
+	inv := r.invite(t)
+	codes := map[int]int{}
+	var retry string
+	for range 5 {
+		resp, _ := do(t, "POST", inv.URL+"/signal", "", "x")
+		codes[resp.StatusCode]++
+		if resp.StatusCode == http.StatusTooManyRequests {
+			retry = resp.Header.Get("Retry-After")
+		}
+	}
+	if codes[http.StatusAccepted] != 3 || codes[http.StatusTooManyRequests] != 2 || retry != "1" {
+		t.Errorf("5 requests at burst 3: %v, Retry-After %q", codes, retry)
+	}
+	// A second host from the same address: refused.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := Host(ctx, HostConfig{URL: r.http.URL, Handler: echo(), MinBackoff: 50 * time.Millisecond,
+		OnInvite: func(Invite) { t.Error("a second host of one address got an invite") }})
+	if err != context.DeadlineExceeded {
+		t.Errorf("second host: %v", err)
+	}
+	if st := r.srv.Stats(); st.RefusedHosts == 0 {
+		t.Errorf("no host refused: %+v", st)
+	}
+}
+
+func TestStaticAndICE(t *testing.T) {
+	static := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "static "+r.URL.Path)
+	})
+	r := newRig(t, ServerConfig{ClientRate: rate.Inf, Static: static, ICEServers: func(id string) (json.RawMessage, time.Duration) {
+		return json.RawMessage(`[{"urls":["stun:203.0.113.5:3478"]}]`), 10 * time.Minute
+	}}, echo())
+	inv := r.invite(t)
+	if string(inv.ICEServers) != `[{"urls":["stun:203.0.113.5:3478"]}]` || inv.TTL != 10*time.Minute {
+		t.Errorf("invite's ICE servers: %s, %v", inv.ICEServers, inv.TTL)
+	}
+	for path, want := range map[string]string{"/": "static /", "/game.wasm": "static /game.wasm"} {
+		if resp, body := do(t, "GET", inv.URL+path, "", ""); resp.StatusCode != 200 || body != want {
+			t.Errorf("GET %s: %d %q", path, resp.StatusCode, body)
+		}
+	}
+	// /i/CODE redirects to /i/CODE/, for the page's relative links.
+	resp, _ := do(t, "GET", inv.URL, "", "")
+	if resp.Request.URL.Path != "/i/"+inv.Code+"/" {
+		t.Errorf("GET %s ended at %s", inv.URL, resp.Request.URL)
+	}
+	if resp, _ := do(t, "GET", r.http.URL+"/i/"+newCode()+"/", "", ""); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("static of no invite: %d", resp.StatusCode)
+	}
+}
+
+func TestCodes(t *testing.T) {
+	seen := map[string]bool{}
+	for range 1000 {
+		c := newCode()
+		if !validCode(c) || seen[c] {
+			t.Fatalf("code %q (seen %v)", c, seen[c])
+		}
+		seen[c] = true
+	}
+	if _, err := hostURL("ftp://x"); err == nil {
+		t.Error("hostURL took ftp")
+	}
+	if u, err := hostURL("https://r.example:8090/base/"); err != nil || u != "wss://r.example:8090/base/host" {
+		t.Errorf("hostURL: %q, %v", u, err)
+	}
+}
+
+func TestParseMessage(t *testing.T) {
+	good := []string{
+		`{"type":"welcome","code":"` + strings.Repeat("a", 26) + `","url":"http://r/i/x"}`,
+		`{"type":"request","id":1,"method":"POST","path":"/signal","query":"match=1","remote":"1.2.3.4:5","header":{"Authorization":["Bearer x"]},"body":"eA=="}`,
+		`{"type":"response","id":1,"status":503,"header":{"Retry-After":["1"]}}`,
+		`{"type":"ice","iceServers":[],"ttl":600}`,
+	}
+	for _, g := range good {
+		if _, err := ParseMessage([]byte(g)); err != nil {
+			t.Errorf("ParseMessage(%s): %v", g, err)
+		}
+	}
+	bad := []string{
+		`{}`, `[]`, `{"type":"hello"}`,
+		`{"type":"welcome","code":"short","url":"x"}`,
+		`{"type":"request","method":"DELETE","path":"/x"}`,
+		`{"type":"request","method":"GET","path":"x"}`,
+		`{"type":"request","method":"GET PUT","path":"/x"}`,
+		`{"type":"response","status":99}`,
+		`{"type":"ice"}`,
+		`{"type":"response","status":200,"ttl":-1}`,
+		`{"type":"response","status":200,"header":{"":["x"]}}`,
+	}
+	for _, b := range bad {
+		if _, err := ParseMessage([]byte(b)); err == nil {
+			t.Errorf("ParseMessage(%s) accepted", b)
+		}
+	}
+}
+
+// ParseMessage never panics, and what it accepts re-encodes to a message
+// it reads back the same.
+func FuzzParseMessage(f *testing.F) {
+	f.Add([]byte(`{"type":"request","id":1,"method":"POST","path":"/signal","query":"match=1","remote":"1.2.3.4:5","header":{"Authorization":["Bearer x"]},"body":"eA=="}`))
+	f.Add([]byte(`{"type":"welcome","code":"` + strings.Repeat("b", 26) + `","url":"http://r/i/x","iceServers":[{"urls":["stun:a"]}],"ttl":600}`))
+	f.Add([]byte(`{"type":"response","id":9,"status":200,"body":""}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseMessage(data)
+		if err != nil {
+			return
+		}
+		enc, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m2, err := ParseMessage(enc)
+		if err != nil {
+			t.Fatalf("re-encoded %s: %v", enc, err)
+		}
+		enc2, _ := json.Marshal(m2)
+		if string(enc) != string(enc2) || !reflect.DeepEqual(m.Header, m2.Header) && len(m.Header) > 0 {
+			t.Fatalf("round trip:\n%s\n%s", enc, enc2)
+		}
+	})
+}
