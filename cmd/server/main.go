@@ -26,6 +26,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,6 +37,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -48,6 +50,7 @@ import (
 	"github.com/sightline-game/sightline/game/server/metrics"
 	"github.com/sightline-game/sightline/game/web"
 	"github.com/sightline-game/sightline/netcode/lan"
+	"github.com/sightline-game/sightline/netcode/rendezvous"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 	"golang.org/x/time/rate"
 )
@@ -233,9 +236,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		return err
 	}
 	if o.stun == "" && o.invite != "" {
-		o.stun = stunFromRelay(o.relay)
+		o.stun = web.STUNFromRelay(o.relay)
 	}
-	handout, err := iceHandout(o)
+	handout, err := web.Handout(o.relay, o.relaySecret, o.stun)
 	if err != nil {
 		return err
 	}
@@ -280,7 +283,10 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}
 	web.Mount(mux, client.SignalPath, rtc, site)
 	mux.Handle(client.MatchesPath, host)
-	mux.Handle("GET "+protocol.ICEServersPath, serveICE(log, handout, tokens))
+	// With -invite and no relay of its own, the server hands out the
+	// relay credentials the rendezvous gives it.
+	var relayed atomic.Pointer[json.RawMessage]
+	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(log, handout, relayed.Load, tokens))
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 
 	ln, err := net.Listen("tcp", o.addr)
@@ -301,6 +307,19 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 			errc <- err
 		}
 	}()
+	if o.invite != "" {
+		go func() {
+			err := rendezvous.Host(ctx, rendezvous.HostConfig{URL: o.invite, Handler: mux, Logger: log, OnInvite: func(inv rendezvous.Invite) {
+				if handout.Empty() && len(inv.ICEServers) > 0 {
+					relayed.Store(&inv.ICEServers)
+				}
+				log.Info("invite", "url", inv.URL, "desktop", "go run ./cmd/game -join "+inv.URL, "browser", inv.URL+"/")
+			}})
+			if ctx.Err() == nil {
+				errc <- fmt.Errorf("-invite: %w", err)
+			}
+		}()
+	}
 	if o.announce {
 		go lan.Announce(ctx, lan.AnnounceConfig{Logger: log, Beacon: func() lan.Beacon {
 			players, capacity := host.Players()

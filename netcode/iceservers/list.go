@@ -92,6 +92,9 @@ type Handout struct {
 	TTL time.Duration
 }
 
+// Empty reports whether h hands out no server at all.
+func (h Handout) Empty() bool { return len(h.URLs) == 0 }
+
 // List returns the client's ICE servers: a stun: URL for each distinct
 // host:port among the turn: URLs (a TURN server answers STUN too) and the
 // stun: URLs, without credentials, and one server with every turn: and

@@ -1,4 +1,4 @@
-package main
+package web
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 	"github.com/sightline-game/sightline/netcode/iceservers"
 )
 
-func TestICEHandoutFlags(t *testing.T) {
+func TestHandoutFlags(t *testing.T) {
 	dir := t.TempDir()
 	secret, _ := iceservers.NewSecret()
 	good := filepath.Join(dir, "secret")
@@ -34,7 +34,7 @@ func TestICEHandoutFlags(t *testing.T) {
 		{"a bad secret", "turn:203.0.113.5:3478", bad, "", "-relay-secret"},
 		{"a bad URL", "http://203.0.113.5", good, "", "-relay"},
 	} {
-		h, err := iceHandout(options{relay: tc.relay, relaySecret: tc.secret, stun: tc.stun})
+		h, err := Handout(tc.relay, tc.secret, tc.stun)
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("%s: %v", tc.name, err)
@@ -55,8 +55,8 @@ func TestSTUNFromRelay(t *testing.T) {
 		"turn:203.0.113.5:3478?transport=tcp": "",
 		"":                                    "",
 	} {
-		if got := stunFromRelay(relay); got != want {
-			t.Errorf("stunFromRelay(%q) = %q, want %q", relay, got, want)
+		if got := STUNFromRelay(relay); got != want {
+			t.Errorf("STUNFromRelay(%q) = %q, want %q", relay, got, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package web
 
 import (
 	"crypto/rand"
@@ -18,15 +18,17 @@ import (
 	"github.com/sightline-game/sightline/netcode/jointoken"
 )
 
-// iceHandout returns what GET /ice hands each joining client: the TURN
-// relays of -relay with credentials minted under -relay-secret, and STUN
-// (the relays' and -stun's). It fails on URLs that do not parse, TURN
-// without a secret or a secret without TURN.
-func iceHandout(o options) (*iceservers.Handout, error) {
+// Handout returns what GET /ice hands each joining client, from a match
+// server's flags: the TURN relays of relay (-relay, comma-separated URLs)
+// with credentials minted under the secret in the file secretFile
+// (-relay-secret), and STUN: the relays' and stun's (-stun, HOST:PORT). It
+// fails on URLs that do not parse, TURN without a secret or a secret
+// without TURN.
+func Handout(relay, secretFile, stun string) (*iceservers.Handout, error) {
 	var urls []string
-	if o.relay != "" {
+	if relay != "" {
 		var err error
-		if urls, err = iceservers.ParseURLs(o.relay); err != nil {
+		if urls, err = iceservers.ParseURLs(relay); err != nil {
 			return nil, fmt.Errorf("-relay: %w", err)
 		}
 	}
@@ -34,17 +36,17 @@ func iceHandout(o options) (*iceservers.Handout, error) {
 	for _, u := range urls {
 		turn = turn || strings.HasPrefix(u, "turn:") || strings.HasPrefix(u, "turns:")
 	}
-	if o.stun != "" {
-		urls = append(urls, "stun:"+o.stun)
+	if stun != "" {
+		urls = append(urls, "stun:"+stun)
 	}
 	h := &iceservers.Handout{URLs: urls}
 	switch {
-	case turn && o.relaySecret == "":
+	case turn && secretFile == "":
 		return nil, errors.New("-relay names TURN relays: -relay-secret is needed to mint their credentials")
-	case !turn && o.relaySecret != "":
+	case !turn && secretFile != "":
 		return nil, errors.New("-relay-secret without a turn: or turns: URL in -relay")
 	case turn:
-		secret, err := iceservers.LoadSecret(o.relaySecret)
+		secret, err := iceservers.LoadSecret(secretFile)
 		if err != nil {
 			return nil, fmt.Errorf("-relay-secret: %w", err)
 		}
@@ -53,9 +55,9 @@ func iceHandout(o options) (*iceservers.Handout, error) {
 	return h, nil
 }
 
-// stunFromRelay returns the host:port of the first turn: URL of -relay
+// STUNFromRelay returns the host:port of the first turn: URL of -relay
 // with UDP (a TURN server answers STUN too), "" if none.
-func stunFromRelay(relay string) string {
+func STUNFromRelay(relay string) string {
 	urls, err := iceservers.ParseURLs(relay)
 	if err != nil {
 		return ""
@@ -77,11 +79,14 @@ func stunFromRelay(relay string) string {
 	return ""
 }
 
-// serveICE serves GET /ice (protocol.ICEServersPath): the handout, with
-// credentials fresh for each request. With join tokens on, only a token
-// that would be admitted gets it (checked, not spent: the offer that
+// ICEServers serves GET /ice (protocol.ICEServersPath): the handout, with
+// credentials fresh for each request. With join tokens on (ck), only a
+// token that would be admitted gets it (checked, not spent: the offer that
 // follows spends it); others get the refusal the offer would.
-func serveICE(log *slog.Logger, h *iceservers.Handout, ck *jointoken.Checker) http.Handler {
+//
+// A server without relays of its own (h.Empty) hands out instead those a
+// rendezvous gave it (relayed, nil until then).
+func ICEServers(log *slog.Logger, h *iceservers.Handout, relayed func() *json.RawMessage, ck *jointoken.Checker) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ck != nil {
 			if _, err := ck.Verify(jointoken.FromRequest(r), r.URL.Query().Get(protocol.MatchQuery)); err != nil {
@@ -92,6 +97,12 @@ func serveICE(log *slog.Logger, h *iceservers.Handout, ck *jointoken.Checker) ht
 		var id [6]byte
 		_, _ = rand.Read(id[:])
 		list := h.List(hex.EncodeToString(id[:]), time.Now())
+		if r := relayed(); r != nil && h.Empty() {
+			var servers []iceservers.Server
+			if json.Unmarshal(*r, &servers) == nil {
+				list.ICEServers = servers
+			}
+		}
 		body, err := json.Marshal(list)
 		if err != nil {
 			log.Error("ICE servers", "err", err)
