@@ -16,22 +16,22 @@ const (
 
 // The limits of a message (ParseMessage refuses what breaks them).
 const (
-	MaxMessageBytes  = 512 << 10 // a whole message, its body in base64 included
-	MaxBodyBytes     = 256 << 10 // a request's or response's body
-	MaxHeaders       = 32        // header names in a message
-	MaxHeaderBytes   = 4 << 10   // the values of one header name together
-	MaxPathBytes     = 256
-	MaxQueryBytes    = 1024
-	MaxURLBytes      = 512
-	MaxICEBytes      = 16 << 10
-	MaxRemoteBytes   = 64
-	codeLen          = 26 // 16 random bytes in unpadded base32
-	codeAlphabet     = "abcdefghijklmnopqrstuvwxyz234567"
-	maxTTLSeconds    = 24 * 3600
-	minStatus        = 100
-	maxStatus        = 599
-	maxRequestID     = 1 << 53 // exact in JSON numbers
-	allowedMethods   = "GET HEAD POST"
+	MaxMessageBytes = 512 << 10 // a whole message, its body in base64 included
+	MaxBodyBytes    = 256 << 10 // a request's or response's body
+	MaxHeaders      = 32        // header names in a message
+	MaxHeaderBytes  = 4 << 10   // the values of one header name together
+	MaxPathBytes    = 256
+	MaxQueryBytes   = 1024
+	MaxURLBytes     = 512
+	MaxICEBytes     = 16 << 10
+	MaxRemoteBytes  = 64
+	codeLen         = 26 // 16 random bytes in unpadded base32
+	codeAlphabet    = "abcdefghijklmnopqrstuvwxyz234567"
+	maxTTLSeconds   = 24 * 3600
+	minStatus       = 100
+	maxStatus       = 599
+	maxRequestID    = 1 << 53 // exact in JSON numbers
+	allowedMethods  = "GET HEAD POST"
 )
 
 // Message is one message on a host's WebSocket; Type says which fields

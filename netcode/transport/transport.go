@@ -102,4 +102,3 @@ type Stats struct {
 
 // PathMemory is the Path of an in-memory connection (package memory).
 const PathMemory = "memory"
-
