@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
@@ -17,6 +19,7 @@ import (
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/game/web"
 	"github.com/sightline-game/sightline/netcode/lan"
+	"github.com/sightline-game/sightline/netcode/rendezvous"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/memory"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
@@ -33,6 +36,10 @@ type hostConfig struct {
 	name       string // the match's name on the LAN
 	announce   bool   // broadcast the match's beacon on the LAN (with addr)
 	lanPort    int    // UDP port of the beacons (0: lan.DefaultPort)
+	// invite is the rendezvous to host through (-invite); relay and
+	// relaySecret the ICE servers handed to players (-relay,
+	// -relay-secret; with -invite and none, the rendezvous's).
+	invite, relay, relaySecret string
 }
 
 // match is a running in-process match server.
@@ -43,6 +50,7 @@ type match struct {
 	httpAddr string // the address listened on
 	loopback bool   // listening on a loopback address: only this machine joins
 	errc     chan error
+	invite   atomic.Pointer[string] // the invite link, with -invite, once given
 }
 
 // host starts a match server with the arena's rules, its bots, and WebRTC
@@ -96,15 +104,27 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	if err != nil {
 		return err
 	}
+	handout, err := web.Handout(cfg.relay, cfg.relaySecret, "")
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	stun := ""
+	if cfg.invite != "" {
+		stun = web.STUNFromRelay(cfg.relay)
+	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
 		Version: protocol.Version,
 		UDPPort: cfg.udpPort, IncludeLoopback: true, MaxSessions: cfg.maxClients, Logger: log,
+		STUNServer: stun,
 	})
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("webrtc: %w", err)
 	}
 	mux := http.NewServeMux()
+	var relayed atomic.Pointer[json.RawMessage]
+	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(log, handout, relayed.Load, nil))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	site, err := web.Load(cfg.web) // browser players open http://HOST:PORT/
 	if err != nil {
@@ -118,6 +138,9 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 		}
 	}()
 	go func() { m.errc <- m.srv.Serve(ctx, rtc.Accept) }()
+	if cfg.invite != "" {
+		go m.hostThrough(ctx, log, cfg.invite, mux, handout.Empty(), &relayed)
+	}
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -135,6 +158,25 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	}
 	log.Info("hosting a LAN match", "http", ln.Addr().String(), "udp_port", rtc.LocalUDPPort(), "bots", cfg.bots)
 	return nil
+}
+
+// hostThrough keeps the match reachable through the rendezvous at url:
+// each invite link it gives is printed and shown in the HUD's status; the
+// rendezvous's ICE servers are handed to players when useRelayed (the host
+// has no relay of its own).
+func (m *match) hostThrough(ctx context.Context, log *slog.Logger, url string, mux http.Handler, useRelayed bool, relayed *atomic.Pointer[json.RawMessage]) {
+	err := rendezvous.Host(ctx, rendezvous.HostConfig{URL: url, Handler: mux, Logger: log, OnInvite: func(inv rendezvous.Invite) {
+		if useRelayed && len(inv.ICEServers) > 0 {
+			relayed.Store(&inv.ICEServers)
+		}
+		if prev := m.invite.Swap(&inv.URL); prev == nil || *prev != inv.URL {
+			log.Info("invite", "url", inv.URL)
+			fmt.Printf("friends anywhere join with: go run ./cmd/game -join %s (or open %s/ in a browser)\n", inv.URL, inv.URL)
+		}
+	}})
+	if ctx.Err() == nil {
+		log.Warn("hosting through the rendezvous stopped", "url", url, "err", err)
+	}
 }
 
 // join connects the local player to the match through an in-memory pair:

@@ -22,6 +22,7 @@ const joinTimeout = 15 * time.Second
 // playConfig is how the local player plays, whichever match.
 type playConfig struct {
 	autopilot, overlay bool // overlay: -overlay, shown whatever the settings
+	relayOnly          bool // -relay-only: joins go through the server's TURN relay
 	loss, burst        float64
 	latency, jitter    time.Duration
 }
@@ -104,7 +105,7 @@ func (l *launcher) playConfig(status string, stop func()) desktop.PlayConfig {
 	cfg := desktop.PlayConfig{
 		Prefs: l.prefs, Status: status, ShowOverlay: l.play.overlay,
 		Conditions: conditioner.Conditions{Loss: l.play.loss, BurstLen: l.play.burst, Latency: l.play.latency, Jitter: l.play.jitter},
-		Clock:      l.clock, Seed: l.seed, Logger: l.log, Sound: l.sound,
+		Clock:      l.clock, Seed: l.seed, Logger: l.log, Sound: l.sound, RelayOnly: l.play.relayOnly,
 	}
 	if l.leave != nil {
 		cfg.Leave = func() desktop.Scene {

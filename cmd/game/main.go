@@ -81,6 +81,8 @@ func run() int {
 // options are the command line's settings.
 type options struct {
 	join, match, token, addr, webDir, matchName, name, screenshot, level string
+	invite, relay, relaySecret                                           string
+	relayOnly                                                            bool
 	host, browse, announce, autopilot, overlay                           bool
 	udpPort, bots, maxClients, lanPort, fps                              int
 	seed                                                                 uint64
@@ -103,6 +105,10 @@ func parseFlags() options {
 	flag.IntVar(&o.maxClients, "max-clients", 16, "with -host: most players who may join over the LAN")
 	flag.Uint64Var(&o.seed, "seed", 0, "with -host: the match's seed (map, spawns); 0 picks one")
 	flag.StringVar(&o.matchName, "match-name", "", "with -host: the match's name on the LAN (default \"<your name>'s match\")")
+	flag.StringVar(&o.invite, "invite", "", "with -host: host through the rendezvous at this URL (cmd/relay -http): friends anywhere join with the invite link it gives, no port forwarding")
+	flag.StringVar(&o.relay, "relay", "", "with -host: STUN and TURN servers for your players (turn:HOST:PORT,...); with -invite, default: those the rendezvous hands out")
+	flag.StringVar(&o.relaySecret, "relay-secret", "", "with -host -relay: the relay's secret (a file of 64 hex digits), to mint your players' TURN credentials")
+	flag.BoolVar(&o.relayOnly, "relay-only", false, "with -join: send everything through the TURN relay the server hands out (for testing the relay)")
 	flag.BoolVar(&o.announce, "announce", true, "with -host: announce the match to LAN browsers (needs -addr)")
 	flag.IntVar(&o.lanPort, "lan-port", lan.DefaultPort, "UDP port of the LAN beacons: where hosts announce and -browse listens")
 	flag.StringVar(&o.name, "name", "", "your name for this run (default: the name in the settings, else the system user's)")
@@ -138,6 +144,10 @@ func (o options) check() (slog.Level, error) {
 		return lv, errors.New("-join, -host and -browse exclude each other")
 	case o.match != "" && o.join == "":
 		return lv, errors.New("-match needs -join")
+	case (o.invite != "" || o.relay != "" || o.relaySecret != "") && (o.join != "" || o.browse):
+		return lv, errors.New("-invite, -relay and -relay-secret are for hosting (-host)")
+	case o.relayOnly && o.join == "":
+		return lv, errors.New("-relay-only needs -join")
 	case o.token != "" && o.join == "":
 		return lv, errors.New("-token needs -join")
 	case o.screenshot != "" && o.exitAfter <= 0:
@@ -164,9 +174,10 @@ func newLauncher(log *slog.Logger, o options) *launcher {
 		host: hostConfig{
 			addr: o.addr, udpPort: o.udpPort, bots: o.bots, maxClients: o.maxClients, seed: matchSeed, web: o.webDir,
 			name: o.matchName, announce: o.announce, lanPort: o.lanPort,
+			invite: o.invite, relay: o.relay, relaySecret: o.relaySecret,
 		},
 		play: playConfig{
-			autopilot: o.autopilot, overlay: o.overlay,
+			autopilot: o.autopilot, overlay: o.overlay, relayOnly: o.relayOnly,
 			loss: o.loss, burst: o.burst, latency: o.latency, jitter: o.jitter,
 		},
 	}

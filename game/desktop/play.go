@@ -27,6 +27,9 @@ type PlayConfig struct {
 	Name string
 	// Token is the player's join token, for Join (cmd/server -token-key).
 	Token string
+	// RelayOnly has Join send everything through the TURN relay the
+	// server hands out (for testing the relay).
+	RelayOnly bool
 	// Status is a line about the match shown in the corner.
 	Status string
 	// ShowOverlay starts with the network overlay shown.
@@ -54,7 +57,7 @@ type PlayConfig struct {
 // that plays it (see Play). The desktop's -join, its LAN menu and the
 // browser build all join this way.
 func Join(ctx context.Context, baseURL, match string, cfg PlayConfig) (*Game, error) {
-	conn, err := client.Connect(ctx, baseURL, client.ConnectConfig{Match: match, Token: cfg.Token, Logger: cfg.Logger})
+	conn, err := client.Connect(ctx, baseURL, client.ConnectConfig{Match: match, Token: cfg.Token, Logger: cfg.Logger, RelayOnly: cfg.RelayOnly})
 	if err != nil {
 		return nil, err
 	}
