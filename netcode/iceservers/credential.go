@@ -25,11 +25,11 @@ type Credential struct {
 func Mint(s Secret, id string, now time.Time, ttl time.Duration) Credential {
 	expires := now.Add(ttl).Truncate(time.Second)
 	user := strconv.FormatInt(expires.Unix(), 10) + ":" + id
-	return Credential{Username: user, Password: password(s, user), Expires: expires}
+	return Credential{Username: user, Password: Password(s, user), Expires: expires}
 }
 
-// password is the password of username under s.
-func password(s Secret, username string) string {
+// Password is the password of username under s, whatever its expiry.
+func Password(s Secret, username string) string {
 	mac := hmac.New(sha1.New, []byte(s.text))
 	mac.Write([]byte(username))
 	return base64.StdEncoding.EncodeToString(mac.Sum(nil))
@@ -42,16 +42,9 @@ const maxUsername = 256
 // must come with: the username is "EXPIRY:ID" with EXPIRY in the future,
 // at most maxTTL after now.
 func Check(s Secret, username string, now time.Time, maxTTL time.Duration) (string, error) {
-	if len(username) > maxUsername {
-		return "", ErrMalformedUsername
-	}
-	exp, _, ok := strings.Cut(username, ":")
-	if !ok || exp == "" || len(exp) > 12 {
-		return "", ErrMalformedUsername
-	}
-	sec, err := strconv.ParseInt(exp, 10, 64)
-	if err != nil || sec <= 0 {
-		return "", ErrMalformedUsername
+	sec, err := ParseUsername(username)
+	if err != nil {
+		return "", err
 	}
 	expires := time.Unix(sec, 0)
 	switch {
@@ -60,5 +53,22 @@ func Check(s Secret, username string, now time.Time, maxTTL time.Duration) (stri
 	case expires.Sub(now) > maxTTL:
 		return "", fmt.Errorf("%w: expires in %v, at most %v", ErrTooLong, expires.Sub(now).Round(time.Second), maxTTL)
 	}
-	return password(s, username), nil
+	return Password(s, username), nil
+}
+
+// ParseUsername reads the expiry of a username "EXPIRY:ID", in Unix
+// seconds.
+func ParseUsername(username string) (expiry int64, err error) {
+	if len(username) > maxUsername {
+		return 0, ErrMalformedUsername
+	}
+	exp, _, ok := strings.Cut(username, ":")
+	if !ok || exp == "" || len(exp) > 12 {
+		return 0, ErrMalformedUsername
+	}
+	sec, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil || sec <= 0 {
+		return 0, ErrMalformedUsername
+	}
+	return sec, nil
 }
