@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -228,4 +229,17 @@ func ExampleHandout() {
 		os.Stdout.WriteString(l.ICEServers[1].Username + " accepted\n")
 	}
 	// Output: 1796000600:3f9a1c22e0b4 accepted
+}
+
+// The worked example of docs/PROTOCOL.md section 1.3 is what Mint makes.
+func TestSpecCredential(t *testing.T) {
+	c := Mint(testSecret(t), "3f9a1c22e0b4", time.Unix(1_796_000_000, 0), 10*time.Minute)
+	spec, err := os.ReadFile("../../docs/PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`"username": %q, "credential": %q`, c.Username, c.Password)
+	if !strings.Contains(string(spec), want) || !strings.Contains(string(spec), testSecretText) {
+		t.Errorf("PROTOCOL.md 1.3 does not show %s under the secret %s", want, testSecretText)
+	}
 }
