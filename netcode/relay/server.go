@@ -1,0 +1,514 @@
+package relay
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/stun/v4"
+	"github.com/pion/turn/v5"
+
+	"github.com/sightline-game/sightline/netcode/iceservers"
+)
+
+// Defaults of Config fields left zero.
+const (
+	DefaultRealm                 = "sightline"
+	DefaultMaxTTL                = 24 * time.Hour
+	DefaultMaxAllocationsPerUser = 4
+	DefaultMaxBytesPerUser       = 1 << 30
+)
+
+// sweepInterval is how often the relay forgets expired usernames.
+const sweepInterval = time.Minute
+
+// Config configures a relay. Secret and a place to listen are required.
+type Config struct {
+	// Addr is where the relay listens for clients over UDP and TCP, the
+	// same host and port for both (":3478"). With port 0 both get the
+	// same free port.
+	Addr string
+	// TLSAddr, if set, is where the relay listens for clients over TLS
+	// (turns:), with TLSConfig (which must then be set).
+	TLSAddr   string
+	TLSConfig *tls.Config
+
+	// PacketConn, Listener and TLSListener are sockets made by the caller
+	// (tests); any that is set is used instead of Addr or TLSAddr (TLS
+	// for TLSListener is the caller's). The relay closes them on Close.
+	PacketConn  net.PacketConn
+	Listener    net.Listener
+	TLSListener net.Listener
+
+	// Secret is the secret shared with the game servers that mint the
+	// relay's credentials (iceservers.Mint).
+	Secret iceservers.Secret
+	// Realm is the TURN realm; empty means DefaultRealm.
+	Realm string
+
+	// PublicIP is the IP of relayed addresses as told to clients; zero
+	// means RelayBind, which must then be a specific address.
+	PublicIP netip.Addr
+	// RelayBind is the IP relay sockets bind to; zero means 0.0.0.0.
+	RelayBind netip.Addr
+	// AllowPeers are peer ranges allowed although DeniedPeer refuses them
+	// (a game server on the relay's private network, loopback in tests).
+	AllowPeers []netip.Prefix
+
+	// MaxTTL is the longest a credential may still have to live for the
+	// relay to accept it; zero means DefaultMaxTTL.
+	MaxTTL time.Duration
+	// MaxAllocationsPerUser is how many allocations one username may hold
+	// at once (more are refused with 486 Allocation Quota Reached); zero
+	// means DefaultMaxAllocationsPerUser.
+	MaxAllocationsPerUser int
+	// MaxBytesPerUser is how many bytes, both directions, one username's
+	// allocations relay before they drop all they would relay (and new
+	// ones are refused); zero means DefaultMaxBytesPerUser.
+	MaxBytesPerUser int64
+
+	// Logger receives the relay's logs (refusals at Debug); nil discards.
+	Logger *slog.Logger
+
+	// now is the clock; nil means time.Now. Tests set it.
+	now func() time.Time
+}
+
+// Server is a running relay. Its methods are safe for concurrent use.
+type Server struct {
+	cfg  Config
+	log  *slog.Logger
+	turn *turn.Server
+
+	udp      net.PacketConn
+	tcp, tls net.Listener
+	// tracked are the listeners whose accepted connections Close closes.
+	tracked []*trackingListener
+
+	users users
+
+	// conns are the live relay sockets, closed on Close.
+	connsMu sync.Mutex
+	conns   map[*relayConn]struct{}
+
+	allocations      atomic.Int64
+	allocationsTotal atomic.Int64
+	refusedAuth      atomic.Int64
+	refusedPeer      atomic.Int64
+	refusedQuota     atomic.Int64
+	refusedTCP       atomic.Int64
+	bytesRelayed     atomic.Int64
+	bytesOverQuota   atomic.Int64
+
+	stop      chan struct{}
+	sweeper   sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// New starts a relay listening as cfg says.
+func New(cfg Config) (*Server, error) {
+	if cfg.Secret.IsZero() {
+		return nil, ErrNoSecret
+	}
+	if cfg.Realm == "" {
+		cfg.Realm = DefaultRealm
+	}
+	if cfg.MaxTTL <= 0 {
+		cfg.MaxTTL = DefaultMaxTTL
+	}
+	if cfg.MaxAllocationsPerUser <= 0 {
+		cfg.MaxAllocationsPerUser = DefaultMaxAllocationsPerUser
+	}
+	if cfg.MaxBytesPerUser <= 0 {
+		cfg.MaxBytesPerUser = DefaultMaxBytesPerUser
+	}
+	if cfg.now == nil {
+		cfg.now = time.Now
+	}
+	if !cfg.RelayBind.IsValid() {
+		cfg.RelayBind = netip.IPv4Unspecified()
+	}
+	if !cfg.PublicIP.IsValid() {
+		cfg.PublicIP = cfg.RelayBind
+	}
+	if cfg.PublicIP.IsUnspecified() {
+		return nil, ErrNoPublicIP
+	}
+	if cfg.TLSAddr != "" && cfg.TLSListener == nil && cfg.TLSConfig == nil {
+		return nil, ErrNoTLSConfig
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		cfg:   cfg,
+		log:   log,
+		users: users{m: make(map[string]*user)},
+		conns: make(map[*relayConn]struct{}),
+		stop:  make(chan struct{}),
+	}
+	if err := s.listen(); err != nil {
+		s.closeSockets()
+		return nil, err
+	}
+
+	gen := &relayAddresses{srv: s}
+	tc := turn.ServerConfig{
+		Realm:         cfg.Realm,
+		AuthHandler:   s.authenticate,
+		QuotaHandler:  s.quota,
+		LoggerFactory: slogFactory{log: log},
+		EventHandler: turn.EventHandler{
+			OnAuth:              s.onAuth,
+			OnAllocationCreated: s.onAllocationCreated,
+			OnAllocationDeleted: s.onAllocationDeleted,
+		},
+	}
+	if s.udp != nil {
+		tc.PacketConnConfigs = append(tc.PacketConnConfigs, turn.PacketConnConfig{
+			PacketConn: s.udp, RelayAddressGenerator: gen, PermissionHandler: s.permit,
+		})
+	}
+	for _, l := range []net.Listener{s.tcp, s.tls} {
+		if l != nil {
+			tc.ListenerConfigs = append(tc.ListenerConfigs, turn.ListenerConfig{
+				Listener: l, RelayAddressGenerator: gen, PermissionHandler: s.permit,
+			})
+		}
+	}
+	if len(tc.PacketConnConfigs) == 0 && len(tc.ListenerConfigs) == 0 {
+		return nil, ErrNoListener
+	}
+	ts, err := turn.NewServer(tc)
+	if err != nil {
+		s.closeSockets()
+		return nil, fmt.Errorf("relay: %w", err)
+	}
+	s.turn = ts
+	s.sweeper.Add(1)
+	go s.sweep()
+	return s, nil
+}
+
+// listen opens the sockets cfg names.
+func (s *Server) listen() error {
+	cfg := s.cfg
+	s.udp = cfg.PacketConn
+	if cfg.Listener != nil {
+		s.tcp = s.track(cfg.Listener)
+	}
+	if cfg.TLSListener != nil {
+		s.tls = s.track(cfg.TLSListener)
+	}
+	if cfg.Addr != "" && s.udp == nil && s.tcp == nil {
+		udp, tcp, err := listenUDPAndTCP(cfg.Addr)
+		if err != nil {
+			return err
+		}
+		s.udp, s.tcp = udp, s.track(tcp)
+	}
+	if cfg.TLSAddr != "" && s.tls == nil {
+		l, err := net.Listen("tcp", cfg.TLSAddr)
+		if err != nil {
+			return fmt.Errorf("relay: TLS: %w", err)
+		}
+		// Tracked beneath TLS, so the relay still sees *tls.Conn.
+		s.tls = tls.NewListener(s.track(l), cfg.TLSConfig)
+	}
+	return nil
+}
+
+// track wraps l to remember the connections it accepts.
+func (s *Server) track(l net.Listener) *trackingListener {
+	tl := newTrackingListener(l)
+	s.tracked = append(s.tracked, tl)
+	return tl
+}
+
+// listenUDPAndTCP listens on addr over UDP and TCP with the same port,
+// retrying a few times when the port is 0 and the one UDP got is taken
+// for TCP.
+func listenUDPAndTCP(addr string) (net.PacketConn, net.Listener, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("relay: %w", err)
+	}
+	for try := 0; ; try++ {
+		udp, err := net.ListenPacket("udp", addr)
+		if err != nil {
+			return nil, nil, fmt.Errorf("relay: UDP: %w", err)
+		}
+		got := strconv.Itoa(udp.LocalAddr().(*net.UDPAddr).Port)
+		tcp, err := net.Listen("tcp", net.JoinHostPort(host, got))
+		if err == nil {
+			return udp, tcp, nil
+		}
+		udp.Close()
+		if port != "0" || try == 4 {
+			return nil, nil, fmt.Errorf("relay: TCP: %w", err)
+		}
+	}
+}
+
+// Addr is the address the relay listens on for UDP, or nil.
+func (s *Server) Addr() net.Addr {
+	if s.udp == nil {
+		return nil
+	}
+	return s.udp.LocalAddr()
+}
+
+// TCPAddr is the address the relay listens on for TCP, or nil.
+func (s *Server) TCPAddr() net.Addr {
+	if s.tcp == nil {
+		return nil
+	}
+	return s.tcp.Addr()
+}
+
+// TLSAddr is the address the relay listens on for TLS, or nil.
+func (s *Server) TLSAddr() net.Addr {
+	if s.tls == nil {
+		return nil
+	}
+	return s.tls.Addr()
+}
+
+// Close stops the relay: it closes its sockets, the clients' TCP and TLS
+// connections, and every allocation's relay socket.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.stop)
+		s.sweeper.Wait()
+		s.closeErr = s.turn.Close()
+		for _, l := range s.tracked {
+			l.closeConns()
+		}
+		s.connsMu.Lock()
+		conns := make([]*relayConn, 0, len(s.conns))
+		for c := range s.conns {
+			conns = append(conns, c)
+		}
+		s.connsMu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return s.closeErr
+}
+
+// closeSockets closes what listen opened, when New fails.
+func (s *Server) closeSockets() {
+	if s.udp != nil {
+		s.udp.Close()
+	}
+	for _, l := range []net.Listener{s.tcp, s.tls} {
+		if l != nil {
+			l.Close()
+		}
+	}
+}
+
+func (s *Server) sweep() {
+	defer s.sweeper.Done()
+	t := time.NewTicker(sweepInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			s.users.sweep(s.cfg.now())
+		}
+	}
+}
+
+// authenticate is the TURN AuthHandler: it returns the key a request from
+// the holder of a credential for ra.Username has signed with. An Allocate
+// needs an unexpired credential; other requests (Refresh, CreatePermission,
+// ChannelBind) act on an allocation the username already holds, and are
+// let through past the credential's expiry.
+func (s *Server) authenticate(ra *turn.RequestAttributes) (userID string, key []byte, ok bool) {
+	password, err := iceservers.Check(s.cfg.Secret, ra.Username, s.cfg.now(), s.cfg.MaxTTL)
+	if errors.Is(err, iceservers.ErrExpired) && ra.Method != stun.MethodAllocate {
+		if n, _ := s.users.usage(ra.Username); n > 0 {
+			password, err = iceservers.Password(s.cfg.Secret, ra.Username), nil
+		}
+	}
+	if err != nil {
+		s.refusedAuth.Add(1)
+		s.log.Debug("relay refused credential", "client", ra.SrcAddr, "method", ra.Method, "username", ra.Username, "err", err)
+		return "", nil, false
+	}
+	return ra.Username, turn.GenerateAuthKey(ra.Username, s.cfg.Realm, password), true
+}
+
+// onAuth counts requests whose integrity did not check out: signed with
+// another password than the username's (a forged credential, or one
+// minted with another secret).
+func (s *Server) onAuth(src, _ net.Addr, _, username, _ string, method string, verdict bool) {
+	if !verdict {
+		s.refusedAuth.Add(1)
+		s.log.Debug("relay refused forged credential", "client", src, "method", method, "username", username)
+	}
+}
+
+// quota is the TURN QuotaHandler: a username may hold
+// MaxAllocationsPerUser allocations, and none once over its byte quota.
+func (s *Server) quota(username, _ string, src net.Addr) bool {
+	n, bytes := s.users.usage(username)
+	if n >= s.cfg.MaxAllocationsPerUser || bytes > s.cfg.MaxBytesPerUser {
+		s.refusedQuota.Add(1)
+		s.log.Debug("relay refused allocation over quota", "client", src, "username", username, "allocations", n, "bytes", bytes)
+		return false
+	}
+	return true
+}
+
+// permit is the TURN PermissionHandler: it refuses peers DeniedPeer
+// refuses, unless AllowPeers lists them.
+func (s *Server) permit(client net.Addr, peer net.IP) bool {
+	ip, ok := netip.AddrFromSlice(peer)
+	ip = ip.Unmap()
+	if ok {
+		for _, p := range s.cfg.AllowPeers {
+			if p.Contains(ip) {
+				return true
+			}
+		}
+	}
+	if !ok || DeniedPeer(ip) {
+		s.refusedPeer.Add(1)
+		s.log.Debug("relay refused peer", "client", client, "peer", ip)
+		return false
+	}
+	return true
+}
+
+func (s *Server) onAllocationCreated(src, _ net.Addr, protocol, username, _ string, relayAddr net.Addr, _ int) {
+	s.allocationsTotal.Add(1)
+	s.log.Debug("relay allocation", "client", src, "protocol", protocol, "username", username, "relayed", relayAddr)
+}
+
+func (s *Server) onAllocationDeleted(src, _ net.Addr, protocol, username, _ string) {
+	s.log.Debug("relay allocation ended", "client", src, "protocol", protocol, "username", username)
+}
+
+// remember and forget track the live relay sockets.
+func (s *Server) remember(c *relayConn) {
+	s.connsMu.Lock()
+	s.conns[c] = struct{}{}
+	s.connsMu.Unlock()
+}
+
+func (s *Server) forget(c *relayConn) {
+	s.connsMu.Lock()
+	delete(s.conns, c)
+	s.connsMu.Unlock()
+}
+
+// relayAddresses makes the allocations' relay sockets.
+type relayAddresses struct {
+	srv *Server
+}
+
+func (g *relayAddresses) Validate() error { return nil }
+
+// AllocatePacketConn opens a UDP relay socket on RelayBind for a new
+// allocation, counted against its username's quota.
+func (g *relayAddresses) AllocatePacketConn(c turn.AllocateListenerConfig) (net.PacketConn, net.Addr, error) {
+	s := g.srv
+	u, ok := s.users.acquire(c.UserID, s.cfg.MaxAllocationsPerUser)
+	if !ok {
+		s.refusedQuota.Add(1)
+		return nil, nil, fmt.Errorf("%w: %s", ErrQuota, c.UserID)
+	}
+	bind := net.JoinHostPort(s.cfg.RelayBind.String(), strconv.Itoa(c.RequestedPort))
+	conn, err := net.ListenPacket(c.Network, bind)
+	if err != nil {
+		s.users.release(u)
+		return nil, nil, fmt.Errorf("relay: relay socket: %w", err)
+	}
+	rc := &relayConn{PacketConn: conn, srv: s, user: u}
+	s.allocations.Add(1)
+	s.remember(rc)
+	port := conn.LocalAddr().(*net.UDPAddr).Port
+	return rc, &net.UDPAddr{IP: s.cfg.PublicIP.AsSlice(), Port: port}, nil
+}
+
+// AllocateListener refuses TCP allocations (RFC 6062).
+func (g *relayAddresses) AllocateListener(c turn.AllocateListenerConfig) (net.Listener, net.Addr, error) {
+	g.srv.refusedTCP.Add(1)
+	g.srv.log.Debug("relay refused TCP allocation", "username", c.UserID)
+	return nil, nil, ErrTCPRelay
+}
+
+// AllocateConn refuses TCP connections to peers (RFC 6062 Connect).
+func (g *relayAddresses) AllocateConn(c turn.AllocateConnConfig) (net.Conn, error) {
+	g.srv.refusedTCP.Add(1)
+	return nil, ErrTCPRelay
+}
+
+// trackingListener remembers the connections it accepted, to close them
+// when the relay closes.
+type trackingListener struct {
+	net.Listener
+	mu     sync.Mutex
+	conns  map[net.Conn]struct{}
+	closed bool
+}
+
+func newTrackingListener(l net.Listener) *trackingListener {
+	return &trackingListener{Listener: l, conns: make(map[net.Conn]struct{})}
+}
+
+func (l *trackingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		c.Close()
+		return nil, net.ErrClosed
+	}
+	tc := &trackedConn{Conn: c, l: l}
+	l.conns[tc] = struct{}{}
+	return tc, nil
+}
+
+func (l *trackingListener) closeConns() {
+	l.mu.Lock()
+	l.closed = true
+	conns := make([]net.Conn, 0, len(l.conns))
+	for c := range l.conns {
+		conns = append(conns, c)
+	}
+	l.mu.Unlock()
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+// trackedConn leaves its listener's set when closed.
+type trackedConn struct {
+	net.Conn
+	l *trackingListener
+}
+
+func (c *trackedConn) Close() error {
+	c.l.mu.Lock()
+	delete(c.l.conns, c)
+	c.l.mu.Unlock()
+	return c.Conn.Close()
+}

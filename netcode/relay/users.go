@@ -1,0 +1,138 @@
+package relay
+
+import (
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sightline-game/sightline/netcode/iceservers"
+)
+
+// user is what the relay tracks of one TURN username: its live
+// allocations and the bytes they relayed. An entry lives while it has
+// allocations or its username has not expired (after that the username
+// cannot allocate again, so its byte count is no longer needed).
+type user struct {
+	expires     int64 // Unix seconds, from the username
+	allocations int   // guarded by users.mu
+	bytes       atomic.Int64
+}
+
+// users is the relay's table of usernames.
+type users struct {
+	mu sync.Mutex
+	m  map[string]*user
+}
+
+// allocations reports how many allocations username holds and how many
+// bytes it relayed.
+func (u *users) usage(username string) (allocations int, bytes int64) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	e := u.m[username]
+	if e == nil {
+		return 0, 0
+	}
+	return e.allocations, e.bytes.Load()
+}
+
+// acquire counts one more allocation for username, unless it holds max
+// already.
+func (u *users) acquire(username string, max int) (*user, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	e := u.m[username]
+	if e == nil {
+		exp, _ := iceservers.ParseUsername(username)
+		e = &user{expires: exp}
+		u.m[username] = e
+	}
+	if e.allocations >= max {
+		return nil, false
+	}
+	e.allocations++
+	return e, true
+}
+
+// release counts one allocation of e less.
+func (u *users) release(e *user) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	e.allocations--
+}
+
+// sweep forgets the usernames without allocations that expired by now.
+func (u *users) sweep(now time.Time) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for name, e := range u.m {
+		if e.allocations == 0 && e.expires <= now.Unix() {
+			delete(u.m, name)
+		}
+	}
+}
+
+// len is the number of usernames tracked.
+func (u *users) len() int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return len(u.m)
+}
+
+// relayConn is an allocation's relay socket: it counts what it relays
+// against its username's byte quota and drops what exceeds it.
+type relayConn struct {
+	net.PacketConn
+	srv       *Server
+	user      *user
+	closeOnce sync.Once
+}
+
+// ReadFrom reads what a peer sent to the allocation, dropping it while the
+// username is over its quota.
+func (c *relayConn) ReadFrom(p []byte) (int, net.Addr, error) {
+	for {
+		n, addr, err := c.PacketConn.ReadFrom(p)
+		if err != nil || n == 0 {
+			return n, addr, err
+		}
+		if c.overQuota(n) {
+			continue
+		}
+		return n, addr, nil
+	}
+}
+
+// WriteTo sends what the client relays to a peer, dropping it (and
+// reporting it sent, as a lossy network would) while the username is over
+// its quota.
+func (c *relayConn) WriteTo(p []byte, addr net.Addr) (int, error) {
+	if c.overQuota(len(p)) {
+		return len(p), nil
+	}
+	return c.PacketConn.WriteTo(p, addr)
+}
+
+// overQuota counts n bytes against the username and reports whether they
+// exceed its quota.
+func (c *relayConn) overQuota(n int) bool {
+	if c.user.bytes.Add(int64(n)) > c.srv.cfg.MaxBytesPerUser {
+		c.srv.bytesOverQuota.Add(int64(n))
+		return true
+	}
+	c.srv.bytesRelayed.Add(int64(n))
+	return false
+}
+
+// Close closes the socket and releases the allocation's place in its
+// username's quota, once.
+func (c *relayConn) Close() error {
+	err := c.PacketConn.Close()
+	c.closeOnce.Do(func() {
+		c.srv.users.release(c.user)
+		c.srv.allocations.Add(-1)
+		c.srv.forget(c)
+	})
+	return err
+}
