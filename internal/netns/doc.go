@@ -29,7 +29,11 @@
 //     destination), and a forward chain that lets in from the WAN only
 //     what belongs to a flow the inside opened (ct state
 //     established,related) or a forwarded port (ct status dnat), dropping
-//     the rest (filtering by address and port).
+//     the rest (filtering by address and port), and an input chain that
+//     drops what is not a reply before conntrack keeps it: a peer's first
+//     datagram, come before the inside's, must not take the mapping's
+//     port (it would, on a Linux router that lets it reach its input, and
+//     hole punching would fail).
 //   - Symmetric: the same firewall, but masquerade random,fully-random: a
 //     new random source port for every flow, so the address a STUN server
 //     sees is not the one any other peer will.

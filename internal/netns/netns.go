@@ -266,6 +266,16 @@ func natRules(nat NAT, pub netip.Addr) string {
 	b.WriteString("    iifname \"wan\" ct state established,related accept\n")
 	b.WriteString("    iifname \"wan\" ct status dnat accept\n")
 	b.WriteString("    iifname \"wan\" counter drop comment \"unsolicited\"\n")
+	b.WriteString("  }\n")
+	// Nothing from the WAN is for the router itself but replies. Without
+	// this, a peer's datagram that arrives before the inside has sent it
+	// one (the first move of hole punching) would be taken in by the
+	// router, its conntrack entry would hold the mapping's address and
+	// port, and the inside's own datagram to that peer would then get
+	// another port: the hole would never open.
+	b.WriteString("  chain input {\n    type filter hook input priority filter; policy accept;\n")
+	b.WriteString("    iifname \"wan\" ct state established,related accept\n")
+	b.WriteString("    iifname \"wan\" counter drop comment \"unsolicited, for the router\"\n")
 	b.WriteString("  }\n}\n")
 	return b.String()
 }

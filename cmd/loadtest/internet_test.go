@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sightline-game/sightline/internal/netns"
+	"github.com/sightline-game/sightline/netcode/iceservers"
+)
+
+// The addresses of the test's internet (internal/netns: documentation
+// ranges, inside namespaces the test makes, routed nowhere else).
+const (
+	inetRelayIP     = "203.0.113.5"
+	inetCloudIP     = "203.0.113.10"
+	inetHomeHostIP  = "203.0.113.20"
+	inetHomeIP      = "203.0.113.30"
+	inetSymmetricIP = "203.0.113.40"
+	inetNoUDPIP     = "203.0.113.50"
+)
+
+// lockedBuffer is a log a process writes while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// inetProc is a program the test runs in one of its namespaces.
+type inetProc struct {
+	name string
+	cmd  *exec.Cmd
+	log  *lockedBuffer
+	done chan error
+}
+
+// startIn starts the program exe with args on host; it is interrupted
+// (and its log shown, if the test failed) when the test ends.
+func startIn(t *testing.T, host *netns.Host, name, exe string, args ...string) *inetProc {
+	t.Helper()
+	p := &inetProc{name: name, log: &lockedBuffer{}, done: make(chan error, 1)}
+	p.cmd = host.Command(context.Background(), exe, args...)
+	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
+	t.Logf("%s on %s: $ %s", name, host.Name, strings.Join(p.cmd.Args, " "))
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	go func() { p.done <- p.cmd.Wait() }()
+	t.Cleanup(func() { p.stop(t) })
+	return p
+}
+
+// stop interrupts the program and waits for it (once).
+func (p *inetProc) stop(t *testing.T) {
+	if p.cmd.ProcessState != nil {
+		return
+	}
+	_ = p.cmd.Process.Signal(os.Interrupt)
+	var err error
+	select {
+	case err = <-p.done:
+	case <-time.After(5 * time.Second):
+		_ = p.cmd.Process.Kill()
+		err = <-p.done
+		t.Errorf("%s ignored the interrupt for 5 s; killed", p.name)
+	}
+	if t.Failed() {
+		t.Logf("%s (%v) log:\n%s", p.name, err, netnsTail(p.log.String(), 12000))
+	}
+}
+
+// waitLog waits until the program's log matches re and returns the
+// match's first group (or the whole match without one).
+func (p *inetProc) waitLog(t *testing.T, re *regexp.Regexp, limit time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		if m := re.FindStringSubmatch(p.log.String()); m != nil {
+			return m[len(m)-1]
+		}
+		select {
+		case err := <-p.done:
+			p.done <- err
+			t.Fatalf("%s exited (%v) before logging %s:\n%s", p.name, err, re, p.log.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not log %s within %v:\n%s", p.name, re, limit, p.log.String())
+		}
+	}
+}
+
+// loadTestIn runs the load tester on host and returns its result.
+func loadTestIn(t *testing.T, host *netns.Host, exe, phase string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := host.Command(ctx, exe, append([]string{"-json", "-v"}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	t0 := time.Now()
+	err := cmd.Run() // non-zero when a client failed: the JSON says why
+	t.Logf("%s: $ %s (%v, %v)\nstdout:\n%s", phase, strings.Join(cmd.Args, " "), err, time.Since(t0).Round(time.Millisecond), stdout.String())
+	var r result
+	if jerr := json.Unmarshal(stdout.Bytes(), &r); jerr != nil {
+		t.Fatalf("%s: load test: %v; output: %v\nstderr:\n%s", phase, err, jerr, netnsTail(stderr.String(), 8000))
+	}
+	if t.Failed() || (err != nil && r.Connected == r.Clients) {
+		t.Logf("%s: stderr:\n%s", phase, netnsTail(stderr.String(), 8000))
+	}
+	return r
+}
+
+// wantPlayed fails unless every client of r connected, played verified
+// ticks with none mismatched, and took only the path want.
+func wantPlayed(t *testing.T, phase string, r result, clients int, want string) {
+	t.Helper()
+	if r.Clients != clients || r.Connected != clients || r.MismatchedTicks != 0 || r.VerifiedTicks < uint64(clients)*60 {
+		t.Errorf("%s: want %d of %d connected, 0 mismatched, >= %d verified ticks; got %d of %d, %d mismatched, %d verified, errors %v",
+			phase, clients, clients, clients*60, r.Connected, r.Clients, r.MismatchedTicks, r.VerifiedTicks, r.Errors)
+	}
+	if len(r.Paths) != 1 || r.Paths[want] != clients {
+		t.Errorf("%s: paths %v, want all %d %s", phase, r.Paths, clients, want)
+	}
+}
+
+// Play over the internet, in network namespaces with nftables NAT
+// (internal/netns): a dedicated server on a cloud VM behind 1:1 NAT, and a
+// player hosting at home with nothing forwarded, reached through the
+// relay's rendezvous by players behind a home router (directly, hole
+// punched), a symmetric NAT (relayed), a relay forced, and a network that
+// drops UDP (TURN over TCP). Every client verifies every tick.
+func TestInternet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds three programs and runs them in network namespaces")
+	}
+	n := netns.New(t)
+	start := time.Now()
+	dir := t.TempDir()
+	serverExe := build(t, dir, "github.com/sightline-game/sightline/cmd/server")
+	loadExe := build(t, dir, "github.com/sightline-game/sightline/cmd/loadtest")
+	relayExe := build(t, dir, "github.com/sightline-game/sightline/cmd/relay")
+	t.Logf("built in %v", time.Since(start).Round(time.Millisecond))
+
+	relaySite := n.AddSite("relay", netns.Public, inetRelayIP)
+	cloud := n.AddSite("cloud", netns.OneToOne, inetCloudIP)
+	homeHost := n.AddSite("hhost", netns.Home, inetHomeHostIP)
+	home := n.AddSite("home", netns.Home, inetHomeIP)
+	symmetric := n.AddSite("sym", netns.Symmetric, inetSymmetricIP)
+	noUDP := n.AddSite("noudp", netns.HomeNoUDP, inetNoUDPIP)
+
+	secret, err := iceservers.NewSecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secretFile := filepath.Join(dir, "relay.secret")
+	if err := os.WriteFile(secretFile, []byte(secret.String()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("cloud 1:1 NAT", func(t *testing.T) {
+		base := fmt.Sprintf("http://%s:8080", inetCloudIP)
+		serve := func(args ...string) *inetProc {
+			p := startIn(t, cloud.Host, "server", serverExe, append([]string{"-addr", ":8080", "-udp-port", "8443",
+				"-bots", "1", "-loopback=false", "-announce=false", "-web", dir}, args...)...)
+			p.waitLog(t, regexp.MustCompile(`msg="match server up"`), 20*time.Second)
+			return p
+		}
+		// Without -public-ip the answer offers 10.0.0.2 alone: signalling
+		// passes (HTTP goes through the NAT) but no datagram does.
+		p := serve()
+		r := loadTestIn(t, home.Host, loadExe, "cloud without -public-ip",
+			"-url", base, "-clients", "2", "-seconds", "2", "-connect-timeout", "8s")
+		if r.Connected != 0 || r.Clients != 2 {
+			t.Errorf("without -public-ip: %d of %d connected, want 0 of 2", r.Connected, r.Clients)
+		}
+		for _, e := range r.Errors {
+			if !strings.Contains(e, "opening channels") {
+				t.Errorf("without -public-ip, an error other than ICE's: %s", e)
+			}
+		}
+		p.stop(t)
+
+		serve("-public-ip", inetCloudIP)
+		r = loadTestIn(t, home.Host, loadExe, "cloud with -public-ip",
+			"-url", base, "-clients", "2", "-seconds", "5")
+		wantPlayed(t, "cloud with -public-ip", r, 2, "host")
+	})
+	if t.Failed() {
+		return
+	}
+
+	relay := startIn(t, relaySite.Host, "relay", relayExe, "-addr", ":3478", "-http", ":8090",
+		"-secret", secretFile, "-public-ip", inetRelayIP)
+	relay.waitLog(t, regexp.MustCompile(`msg="relay listening"`), 20*time.Second)
+	rendezvous := fmt.Sprintf("http://%s:8090", inetRelayIP)
+	turn := fmt.Sprintf("turn:%s:3478,turn:%s:3478?transport=tcp", inetRelayIP, inetRelayIP)
+
+	// A player hosts at home behind a router that forwards nothing.
+	host := startIn(t, homeHost.Host, "host", serverExe, "-addr", ":8080", "-udp-port", "8443",
+		"-bots", "1", "-loopback=false", "-announce=false", "-web", dir,
+		"-invite", rendezvous, "-relay", turn, "-relay-secret", secretFile)
+	invite := host.waitLog(t, regexp.MustCompile(`msg=invite url=(\S+)`), 20*time.Second)
+	if !strings.HasPrefix(invite, rendezvous+"/") {
+		t.Fatalf("invite %q is not on the rendezvous %s", invite, rendezvous)
+	}
+	t.Logf("invite: %s", invite)
+
+	for _, tc := range []struct {
+		phase string
+		site  *netns.Site
+		args  []string
+		path  string
+	}{
+		// Both routers keep a flow's port: the checks each side sends open
+		// its own router to the other's, and the path is direct.
+		{"home to home, hole punched", home, nil, "srflx"},
+		// A new port for every destination: the host's checks never find
+		// the client's mapping, so the relay carries it.
+		{"symmetric NAT to home, relayed", symmetric, nil, "relay-udp"},
+		{"home to home, relay forced", home, []string{"-relay-only"}, "relay-udp"},
+		// Only TCP leaves this network: TURN over TCP to the relay.
+		{"no UDP to home, TURN over TCP", noUDP, nil, "relay-tcp"},
+	} {
+		t.Run(tc.phase, func(t *testing.T) {
+			r := loadTestIn(t, tc.site.Host, loadExe, tc.phase,
+				append([]string{"-invite", invite, "-clients", "2", "-seconds", "10"}, tc.args...)...)
+			wantPlayed(t, tc.phase, r, 2, tc.path)
+		})
+	}
+	t.Logf("whole test %v", time.Since(start).Round(time.Millisecond))
+}
