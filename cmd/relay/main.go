@@ -62,7 +62,7 @@ type options struct {
 	// webDir the browser build served under them (-web); tlsName the name
 	// in the relay's certificate, for turns: URLs (-tls-name).
 	publicURL, webDir, tlsName string
-	logger          *slog.Logger
+	logger                     *slog.Logger
 	// ready, if set, receives the running relay and the HTTP listeners'
 	// addresses (tests).
 	ready func(s *relay.Server, metrics, http net.Addr)
