@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"io"
+	"net/http"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -227,6 +230,39 @@ func TestInternet(t *testing.T) {
 	}
 	t.Logf("invite: %s", invite)
 
+	// What the relay carries and spends in each phase: its CPU from
+	// /proc (ip netns exec ran the relay itself) and its byte counter.
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	relayBytes := func() float64 {
+		t.Helper()
+		cmd := relaySite.Host.Command(context.Background(), self, "-test.run=^TestInternetHelper$", "-test.count=1")
+		cmd.Env = append(os.Environ(), inetGetEnv+"=http://127.0.0.1:9478/metrics")
+		out, err := cmd.CombinedOutput()
+		m := regexp.MustCompile(`(?m)^sightline_relay_relayed_bytes_total (\S+)$`).FindSubmatch(out)
+		if err != nil || m == nil {
+			t.Fatalf("the relay's metrics: %v\n%s", err, netnsTail(string(out), 2000))
+		}
+		v, _ := strconv.ParseFloat(string(m[1]), 64)
+		return v
+	}
+	relayCPU := func() time.Duration {
+		t.Helper()
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", relay.cmd.Process.Pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Fields after the command's closing parenthesis; utime and stime
+		// are the 14th and 15th of the whole line, in clock ticks (100 a
+		// second on Linux).
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:]))
+		ut, _ := strconv.Atoi(f[11])
+		st, _ := strconv.Atoi(f[12])
+		return time.Duration(ut+st) * 10 * time.Millisecond
+	}
+
 	for _, tc := range []struct {
 		phase string
 		site  *netns.Site
@@ -244,10 +280,40 @@ func TestInternet(t *testing.T) {
 		{"no UDP to home, TURN over TCP", noUDP, nil, "relay-tcp"},
 	} {
 		t.Run(tc.phase, func(t *testing.T) {
+			cpu0, bytes0 := relayCPU(), relayBytes()
 			r := loadTestIn(t, tc.site.Host, loadExe, tc.phase,
 				append([]string{"-invite", invite, "-clients", "2", "-seconds", "10"}, tc.args...)...)
 			wantPlayed(t, tc.phase, r, 2, tc.path)
+			cpu, relayed := relayCPU()-cpu0, relayBytes()-bytes0
+			played := float64(r.Connected) * r.Seconds
+			t.Logf("figure %s: path %v, connect p50 %.0f ms, input lag %.2f inputs, %.0f B/s per client down; relay: %.0f bytes (%.0f B/s per player), CPU %v (%.2f%% of a core per player)",
+				tc.phase, r.Paths, r.ConnectMsP50, r.InputLag, r.MeanBpsPerClient, relayed, relayed/played, cpu, 100*cpu.Seconds()/played)
+			if strings.HasPrefix(tc.path, "relay") && relayed < 2*r.MeanBpsPerClient*r.Seconds {
+				t.Errorf("%s: the relay carried %.0f bytes, less than the clients' snapshots (%.0f B/s each)", tc.phase, relayed, r.MeanBpsPerClient)
+			}
+			if tc.path == "srflx" && relayed > 10_000 {
+				t.Errorf("%s: a direct path, yet the relay carried %.0f bytes", tc.phase, relayed)
+			}
 		})
 	}
 	t.Logf("whole test %v", time.Since(start).Round(time.Millisecond))
+}
+
+// inetGetEnv, when set to a URL, turns TestInternetHelper into a GET of it
+// that prints the body: TestInternet runs this binary in the relay's
+// namespace to read its metrics on loopback there.
+const inetGetEnv = "SIGHTLINE_INET_GET"
+
+// TestInternetHelper is not a test on its own (see inetGetEnv).
+func TestInternetHelper(t *testing.T) {
+	url := os.Getenv(inetGetEnv)
+	if url == "" {
+		return
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	io.Copy(os.Stdout, resp.Body)
 }

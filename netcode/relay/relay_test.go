@@ -24,7 +24,7 @@ type clock struct{ unix atomic.Int64 }
 func (c *clock) now() time.Time      { return time.Unix(c.unix.Load(), 0) }
 func (c *clock) add(d time.Duration) { c.unix.Add(int64(d / time.Second)) }
 
-func newSecret(t *testing.T) iceservers.Secret {
+func newSecret(t testing.TB) iceservers.Secret {
 	t.Helper()
 	s, err := iceservers.NewSecret()
 	if err != nil {
@@ -35,7 +35,7 @@ func newSecret(t *testing.T) iceservers.Secret {
 
 // startRelay runs a relay on loopback UDP and TCP with relay sockets on
 // 127.0.0.1, the given changes made to its Config.
-func startRelay(t *testing.T, secret iceservers.Secret, edit func(*Config)) *Server {
+func startRelay(t testing.TB, secret iceservers.Secret, edit func(*Config)) *Server {
 	t.Helper()
 	cfg := Config{
 		Addr:      "127.0.0.1:0",
@@ -54,7 +54,7 @@ func startRelay(t *testing.T, secret iceservers.Secret, edit func(*Config)) *Ser
 }
 
 // dialUDP makes a TURN client of the relay over UDP.
-func dialUDP(t *testing.T, s *Server, username, password string) *turn.Client {
+func dialUDP(t testing.TB, s *Server, username, password string) *turn.Client {
 	t.Helper()
 	conn, err := net.ListenPacket("udp4", "127.0.0.1:0")
 	if err != nil {
@@ -63,7 +63,7 @@ func dialUDP(t *testing.T, s *Server, username, password string) *turn.Client {
 	return startClient(t, conn, s.Addr().String(), username, password)
 }
 
-func startClient(t *testing.T, conn net.PacketConn, addr, username, password string) *turn.Client {
+func startClient(t testing.TB, conn net.PacketConn, addr, username, password string) *turn.Client {
 	t.Helper()
 	c, err := turn.NewClient(&turn.ClientConfig{
 		STUNServerAddr: addr,
@@ -93,7 +93,7 @@ type echoPeer struct {
 	got  atomic.Int64
 }
 
-func startEcho(t *testing.T) *echoPeer {
+func startEcho(t testing.TB) *echoPeer {
 	t.Helper()
 	conn, err := net.ListenPacket("udp4", "127.0.0.1:0")
 	if err != nil {
