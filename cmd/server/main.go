@@ -14,6 +14,14 @@
 // signalling's, the process's); GET /debug/vars has them as expvar JSON:
 // "match" is the first match's, "matches" every match's line of GET /matches.
 //
+// Over the internet: -public-ip IP offers the server's public address
+// beside its interfaces' (a cloud VM behind 1:1 NAT, a forwarded port, a
+// container), -stun HOST:PORT learns it at start; -relay and -relay-secret
+// hand players STUN and TURN servers (GET /ice) with credentials that
+// expire in minutes; -invite URL hosts from behind a NAT that forwards
+// nothing, through a rendezvous (cmd/relay -http), logging the invite link
+// players join with.
+//
 // With -agones the server runs the Agones lifecycle through the SDK
 // sidecar's REST interface (localhost:$AGONES_SDK_HTTP_PORT): the
 // GameServer's address becomes the public address of the ICE candidates,
@@ -86,7 +94,7 @@ func main() {
 	tlsKey := flag.String("tls-key", "", "the private key of -tls-cert (PEM)")
 	readInterval := flag.Duration("read-interval", defaultReadInterval,
 		"read the UDP socket in rounds: one at each match's tick, through the WebRTC stack before the tick steps, and at most this far apart (0: every datagram as it arrives, at about twice the CPU per player)")
-	publicIP := flag.String("public-ip", "", "the server's public addresses (IP[,IP]), offered to players beside its interfaces': behind a cloud's 1:1 NAT or a router that forwards -udp-port")
+	publicIP := flag.String("public-ip", os.Getenv("SIGHTLINE_PUBLIC_IP"), "the server's public addresses (IP[,IP]), offered to players beside its interfaces': behind a cloud's 1:1 NAT, a router that forwards -udp-port, or Docker's port mapping (default: $SIGHTLINE_PUBLIC_IP)")
 	stunServer := flag.String("stun", "", "learn the public address at start from this STUN server (HOST:PORT), through the UDP port; default with -invite: the first turn: relay of -relay")
 	relay := flag.String("relay", "", "STUN and TURN servers handed to every joining player at GET /ice (turn:HOST:PORT[?transport=tcp], turns:..., stun:..., comma-separated); cmd/relay runs one")
 	relaySecret := flag.String("relay-secret", "", "the secret shared with the -relay TURN servers (a file of 64 hex digits; cmd/relay -new-secret makes one): players get credentials minted with it that expire in minutes")
