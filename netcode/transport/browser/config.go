@@ -38,6 +38,11 @@ type Config struct {
 	// leaves the client with ICEServers alone.
 	ICEServersURL string
 
+	// GatherTimeout bounds the wait for ICE gathering before the offer is
+	// posted with the candidates found so far (0:
+	// datachan.DefaultGatherTimeout).
+	GatherTimeout time.Duration
+
 	// RelayOnly gathers only relay candidates (iceTransportPolicy
 	// "relay"): every datagram goes through a TURN relay.
 	RelayOnly bool

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"syscall/js"
+	"time"
 
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/datachan"
@@ -67,8 +68,16 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 		return fail(fmt.Errorf("browser: set offer: %w", err))
 	}
 	c.checkGathered() // gathering may have completed already
+	gatherLimit := cfg.GatherTimeout
+	if gatherLimit <= 0 {
+		gatherLimit = datachan.DefaultGatherTimeout
+	}
+	gatherTimer := time.NewTimer(gatherLimit)
+	defer gatherTimer.Stop()
 	select {
 	case <-c.gathered:
+	case <-gatherTimer.C:
+		// An unreachable STUN or TURN server: offer what was found.
 	case <-c.Done():
 		return nil, fmt.Errorf("browser: gathering candidates: %w", c.endErr())
 	case <-ctx.Done():

@@ -15,6 +15,10 @@ const (
 	DefaultReceiveQueueLen       = 1024
 	DefaultReceiveQueueBytes     = 1 << 20
 	DefaultDisconnectTimeout     = 10 * time.Second
+	// DefaultGatherTimeout is how long a client waits for its ICE
+	// candidates before it makes its offer with those it has: a STUN
+	// answer is one round trip, a TURN allocation two (three over TLS).
+	DefaultGatherTimeout = 3 * time.Second
 )
 
 // Config holds the settings of a connection, shared by both ends and by

@@ -19,6 +19,10 @@ const (
 	DefaultDisconnectTimeout     = datachan.DefaultDisconnectTimeout
 	// SCTPRTOMax caps SCTP's retransmission timeout on native peers.
 	SCTPRTOMax = time.Second
+	// DefaultGatherTimeout is how long a client waits for its candidates:
+	// a STUN answer is one round trip, a TURN allocation two (three over
+	// TLS), each well under a second on the internet.
+	DefaultGatherTimeout = datachan.DefaultGatherTimeout
 )
 
 // ConnConfig holds the settings of a connection, shared by both ends (and
@@ -58,6 +62,13 @@ type DialConfig struct {
 	// or refuses, leaves the client with ICEServers alone: the offer then
 	// meets the refusal.
 	ICEServersURL string
+
+	// GatherTimeout bounds the wait for ICE gathering before the offer is
+	// posted with the candidates found so far (0: DefaultGatherTimeout). A
+	// STUN or TURN server that cannot be reached (a network without UDP
+	// loses every datagram to a turn: URL, and TURN retries for 8 s) would
+	// otherwise hold the offer until it gives up.
+	GatherTimeout time.Duration
 
 	// RelayOnly gathers only relay candidates (ICETransportPolicy
 	// "relay"): every datagram then goes through one of ICEServers' TURN

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/pion/webrtc/v4"
 	"github.com/sightline-game/sightline/netcode/iceservers"
@@ -71,8 +72,17 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 	if err := pc.SetLocalDescription(offer); err != nil {
 		return fail(fmt.Errorf("webrtc: set offer: %w", err))
 	}
+	gatherLimit := cfg.GatherTimeout
+	if gatherLimit <= 0 {
+		gatherLimit = DefaultGatherTimeout
+	}
+	gatherTimer := time.NewTimer(gatherLimit)
+	defer gatherTimer.Stop()
 	select {
 	case <-gathered:
+	case <-gatherTimer.C:
+		// An unreachable STUN or TURN server: offer what was found.
+		log.Debug("gathering cut short", "after", gatherLimit)
 	case <-ctx.Done():
 		return fail(fmt.Errorf("webrtc: gathering candidates: %w", ctx.Err()))
 	}
