@@ -181,6 +181,9 @@ func hostSession(ctx context.Context, wsURL string, cfg HostConfig, log *slog.Lo
 				defer wg.Done()
 				defer func() { <-slots }()
 				resp := serveForwarded(ctx, cfg.Handler, m, invite)
+				if ctx.Err() != nil {
+					return // the connection is ending: the answer is the rendezvous's 502
+				}
 				data, err := json.Marshal(resp)
 				if err != nil {
 					return

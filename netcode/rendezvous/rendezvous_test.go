@@ -173,6 +173,11 @@ func TestInviteDiesWithHost(t *testing.T) {
 	if resp, _ := do(t, "POST", inv2.URL+"/signal", "", "x"); resp.StatusCode != http.StatusBadGateway {
 		t.Errorf("host gone mid-request: %d, want 502", resp.StatusCode)
 	}
+	for deadline := time.Now().Add(5 * time.Second); r2.srv.Stats().Hosts != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the rendezvous still holds the host that left")
+		}
+	}
 	if resp, _ := do(t, "POST", inv2.URL+"/signal", "", "x"); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("after the host left: %d, want 404", resp.StatusCode)
 	}
