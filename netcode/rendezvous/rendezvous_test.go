@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -52,12 +53,16 @@ type rig struct {
 
 func newRig(t *testing.T, cfg ServerConfig, handler http.Handler) *rig {
 	t.Helper()
+	quiet := slog.New(slog.DiscardHandler)
+	if cfg.Logger == nil {
+		cfg.Logger = quiet
+	}
 	srv := NewServer(cfg)
 	hs := httptest.NewServer(srv)
 	ctx, stop := context.WithCancel(context.Background())
 	r := &rig{srv: srv, http: hs, invites: make(chan Invite, 8), stop: stop, done: make(chan error, 1)}
 	go func() {
-		r.done <- Host(ctx, HostConfig{URL: hs.URL, Handler: handler, MinBackoff: 20 * time.Millisecond,
+		r.done <- Host(ctx, HostConfig{URL: hs.URL, Handler: handler, MinBackoff: 20 * time.Millisecond, Logger: quiet,
 			OnInvite: func(inv Invite) { r.invites <- inv }})
 	}()
 	t.Cleanup(func() {
@@ -201,7 +206,7 @@ func TestLimits(t *testing.T) {
 	// A second host from the same address: refused.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	err := Host(ctx, HostConfig{URL: r.http.URL, Handler: echo(), MinBackoff: 50 * time.Millisecond,
+	err := Host(ctx, HostConfig{URL: r.http.URL, Handler: echo(), MinBackoff: 50 * time.Millisecond, Logger: slog.New(slog.DiscardHandler),
 		OnInvite: func(Invite) { t.Error("a second host of one address got an invite") }})
 	if err != context.DeadlineExceeded {
 		t.Errorf("second host: %v", err)
