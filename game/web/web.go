@@ -221,6 +221,13 @@ const (
 	emptyList     = `{"matches":[]}` + "\n"
 )
 
+// emptyICEPath and emptyICE are the same for the ICE servers a client asks
+// for before its offer (GET /ice): a server that hands out none.
+const (
+	emptyICEPath = "/ice"
+	emptyICE     = `{"iceServers":[]}` + "\n"
+)
+
 // ServeHTTP serves the page and its files in the encoding the client
 // prefers among brotli, gzip and none, with an ETag per encoding so that a
 // reload costs a 304.
@@ -230,13 +237,21 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		path = "/"
 	}
 	a, ok := s.assets[path]
-	if !ok && path == emptyListPath && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-		// The server mounted no list of matches of its own: it hosts one,
-		// which the page joins without choosing.
+	empty := ""
+	switch path {
+	case emptyListPath:
+		empty = emptyList
+	case emptyICEPath:
+		empty = emptyICE
+	}
+	if !ok && empty != "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		// The server mounted no list of matches (it hosts one, which the
+		// page joins without choosing) or of ICE servers (it needs none)
+		// of its own.
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
 		if r.Method == http.MethodGet {
-			io.WriteString(w, emptyList)
+			io.WriteString(w, empty)
 		}
 		return
 	}

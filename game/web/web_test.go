@@ -71,8 +71,20 @@ func TestMountAnswersWrongMethods(t *testing.T) {
 // answers an empty one (the page then joins the server's one match), and a
 // server's own list, mounted beside the site, wins.
 func TestSiteAnswersAnEmptyMatchList(t *testing.T) {
-	if emptyListPath != client.MatchesPath {
-		t.Fatalf("the site answers %s, the servers list at %s", emptyListPath, client.MatchesPath)
+	if emptyListPath != client.MatchesPath || emptyICEPath != protocol.ICEServersPath {
+		t.Fatalf("the site answers %s and %s, the servers list at %s and %s", emptyListPath, emptyICEPath, client.MatchesPath, protocol.ICEServersPath)
+	}
+	// The same for the ICE servers.
+	{
+		site, err := New([]byte("<html>page</html>"), []byte("// exec"), []byte("\x00asm"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := httptest.NewRecorder()
+		site.ServeHTTP(rec, httptest.NewRequest("GET", "/ice", nil))
+		if rec.Code != 200 || rec.Body.String() != emptyICE {
+			t.Errorf("GET /ice of a site alone: %d %q", rec.Code, rec.Body)
+		}
 	}
 	site, err := New([]byte("<html>page</html>"), []byte("// exec"), []byte("\x00asm"))
 	if err != nil {
