@@ -132,6 +132,11 @@ func newAPI(se webrtc.SettingEngine) *webrtc.API {
 // newClientAPI returns the API a native client dials with.
 func newClientAPI(cfg DialConfig, log *slog.Logger) *webrtc.API {
 	se := baseSettingEngine(log, cfg.IncludeLoopback)
+	if cfg.RelayOnly {
+		// Relays are all there is: no better pair is worth waiting for
+		// (ICE otherwise holds a relayed pair back 2 s for a direct one).
+		se.SetRelayAcceptanceMinWait(0)
+	}
 	if cfg.SettingEngine != nil {
 		cfg.SettingEngine(&se)
 	}
