@@ -19,6 +19,7 @@ import (
 
 	"github.com/sightline-game/sightline/internal/netns"
 	"github.com/sightline-game/sightline/netcode/iceservers"
+	"github.com/sightline-game/sightline/netcode/jointoken"
 )
 
 // The addresses of the test's internet (internal/netns: documentation
@@ -297,6 +298,31 @@ func TestInternet(t *testing.T) {
 			}
 		})
 	}
+
+	// Join tokens end to end through an invite: a host that admits only
+	// invited players; the rendezvous carries each offer's Authorization,
+	// and GET /ice checks the token without spending it.
+	t.Run("join tokens through an invite", func(t *testing.T) {
+		key, err := jointoken.NewKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keyFile := filepath.Join(dir, "token.key")
+		if err := os.WriteFile(keyFile, []byte(key.String()+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		tokenSite := n.AddSite("thost", netns.Home, "203.0.113.60")
+		host := startIn(t, tokenSite.Host, "token host", serverExe, "-addr", ":8080", "-udp-port", "8443",
+			"-bots", "1", "-loopback=false", "-announce=false", "-web", dir, "-token-key", keyFile,
+			"-invite", rendezvous, "-relay", turn, "-relay-secret", secretFile)
+		invite := host.waitLog(t, regexp.MustCompile(`msg=invite url=(\S+)`), 20*time.Second)
+		r := loadTestIn(t, home.Host, loadExe, "no token", "-invite", invite, "-clients", "1", "-seconds", "2", "-connect-timeout", "10s")
+		if r.Connected != 0 || r.Refused["401"] != 1 {
+			t.Errorf("without a token: %d connected, refused %v; want 0, one 401", r.Connected, r.Refused)
+		}
+		r = loadTestIn(t, symmetric.Host, loadExe, "tokens", "-invite", invite, "-clients", "2", "-seconds", "5", "-token-key", keyFile)
+		wantPlayed(t, "tokens", r, 2, "relay-udp")
+	})
 	t.Logf("whole test %v", time.Since(start).Round(time.Millisecond))
 }
 
