@@ -70,7 +70,7 @@ func main() {
 	nbots := flag.Int("bots", 0, "server-side bots that join each match")
 	nmatches := flag.Int("matches", 1, "independent matches hosted by this process (GET /matches lists them)")
 	verify := flag.Bool("verify", false, "send every client a hash of every tick (clients count desyncs)")
-	creatures := flag.Int("creatures", arena.DefaultCreatures, "creatures roaming the arena")
+	creatures := flag.Int("creatures", arena.DefaultCreatures, "creatures roaming the arena (0: none)")
 	seed := flag.Uint64("seed", 1, "seed of the map and the match")
 	maxClients := flag.Int("max-clients", 64, "most people (WebRTC clients) in each match, besides its bots")
 	timeout := flag.Duration("timeout", 5*time.Second, "drop a client silent for this long")
@@ -105,6 +105,10 @@ func main() {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
 		fmt.Fprintln(os.Stderr, "server: -log-level:", err)
+		os.Exit(2)
+	}
+	if *creatures < 0 {
+		fmt.Fprintln(os.Stderr, "server: -creatures is not negative (0: none)")
 		os.Exit(2)
 	}
 	if *nmatches < 1 {

@@ -29,7 +29,7 @@ func newHost(log *slog.Logger, o options) (*server.Host, error) {
 		if o.matches > 1 {
 			mlog, name = log.With("match", id), "Match "+id
 		}
-		world, err := arena.NewWorld(arena.Config{Seed: o.seed + uint64(i), Creatures: o.creatures, MaxPlayers: o.maxClients + o.bots, RewindTicks: arena.RewindTicksOf(o.maxRewind)})
+		world, err := arena.NewWorld(worldConfig(o, i))
 		if err != nil {
 			return nil, err
 		}
@@ -43,6 +43,16 @@ func newHost(log *slog.Logger, o options) (*server.Host, error) {
 		ms[i] = server.Hosted{ID: id, Name: name, Server: srv, Bots: o.bots}
 	}
 	return server.NewHost(ms...)
+}
+
+// worldConfig is the arena of match i (from 0): -creatures 0 means none
+// (the arena's own zero means its default).
+func worldConfig(o options, i int) arena.Config {
+	creatures := o.creatures
+	if creatures == 0 {
+		creatures = -1
+	}
+	return arena.Config{Seed: o.seed + uint64(i), Creatures: creatures, MaxPlayers: o.maxClients + o.bots, RewindTicks: arena.RewindTicksOf(o.maxRewind)}
 }
 
 // route is the WebRTC server's Route: the match an offer joins, by its

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/internal/testnet"
@@ -204,6 +205,26 @@ func TestRoundsOver(t *testing.T) {
 	} {
 		if got := allRoundsOver(tc.start, tc.now); got != tc.want {
 			t.Errorf("allRoundsOver(%v, %v) = %v", tc.start, tc.now, got)
+		}
+	}
+}
+
+// -creatures 0 means no creature at all (the arena's zero would be its
+// default of 300); other counts pass as they are.
+func TestCreaturesFlag(t *testing.T) {
+	for flagValue, want := range map[int]int{0: 0, 10: 10, arena.DefaultCreatures: arena.DefaultCreatures} {
+		w, err := arena.NewWorld(worldConfig(options{creatures: flagValue, maxClients: 4, bots: 1}, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, e := range w.AppendEntities(nil) {
+			if e.Kind == arena.KindCreature {
+				n++
+			}
+		}
+		if n != want {
+			t.Errorf("-creatures %d: %d creatures in the world, want %d", flagValue, n, want)
 		}
 	}
 }
