@@ -74,7 +74,7 @@ func TestMetricsShowTheMatch(t *testing.T) {
 	}
 	m := metrics.New(metrics.Config{Host: host})
 	m.WatchSignalling(func() webrtc.ServerStats {
-		return webrtc.ServerStats{Offers: 5, Answered: 2, RejectedRate: 3, RejectedAdmission: 4}
+		return webrtc.ServerStats{Offers: 5, Answered: 2, RejectedRate: 3, RejectedAdmission: 4, Paths: map[string]uint64{"host": 1, "relay": 2}}
 	})
 	m.RefusedToken("replayed")
 	text := scrape(t, m)
@@ -97,6 +97,9 @@ func TestMetricsShowTheMatch(t *testing.T) {
 		{`sightline_offers_refused_total{reason="rate"}`, 3},
 		{`sightline_offers_refused_total{reason="admission"}`, 4},
 		{`sightline_tokens_refused_total{reason="replayed"}`, 1},
+		{`sightline_sessions_connected_total{path="host"}`, 1},
+		{`sightline_sessions_connected_total{path="relay"}`, 2},
+		{`sightline_sessions_connected_total{path="srflx"}`, 0},
 	} {
 		if got := value(t, text, c.series); got != c.want {
 			t.Errorf("%s = %v, want %v", c.series, got, c.want)
