@@ -167,7 +167,7 @@ func TestAllocateAndRelay(t *testing.T) {
 		t.Errorf("Stats = %+v; want no refusals", st)
 	}
 	if got := gather(t, s); got["sightline_relay_allocations"] != 1 || got["sightline_relay_relayed_bytes_total"] != float64(2*len(msg)) ||
-		got[`sightline_relay_refused_total{reason="auth"}`] != 0 || len(got) != 9 {
+		got[`sightline_relay_refused_total{reason="auth"}`] != 0 || len(got) != 10 {
 		t.Errorf("metrics = %v", got)
 	}
 
@@ -315,6 +315,42 @@ func TestByteQuota(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if got := peer.got.Load(); got != 60 {
 		t.Errorf("peer got %d bytes after the quota, want still 60", got)
+	}
+}
+
+// A stranger (a peer the client gave no permission) who sends to an
+// allocation's relayed address spends nothing of its username's quota,
+// and nothing of it reaches the client.
+func TestStrangerSpendsNoQuota(t *testing.T) {
+	secret := newSecret(t)
+	s := startRelay(t, secret, func(c *Config) {
+		c.AllowPeers = loopbackOnly
+		c.MaxBytesPerUser = 1000
+	})
+	peer := startEcho(t)
+	cred := iceservers.Mint(secret, "player-1", time.Now(), time.Minute)
+	relayed, err := dialUDP(t, s, cred.Username, cred.Password).Allocate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer relayed.Close()
+	stranger, err := net.ListenPacket("udp4", "127.0.0.2:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stranger.Close()
+	junk := bytes.Repeat([]byte("j"), 500)
+	for range 10 { // 5000 bytes: five times the quota
+		stranger.WriteTo(junk, relayed.LocalAddr())
+	}
+	time.Sleep(200 * time.Millisecond)
+	if st := s.Stats(); st.BytesRelayed != 0 || st.BytesOverQuota != 0 || st.BytesUnpermitted != 5000 {
+		t.Errorf("after a stranger's 5000 bytes: %+v; want none relayed or over quota, 5000 unpermitted", st)
+	}
+	// The permitted peer still gets through, within the quota.
+	roundTrip(t, relayed, peer.conn.LocalAddr(), []byte("hello"))
+	if st := s.Stats(); st.BytesRelayed != 10 {
+		t.Errorf("after a 5-byte round trip: %d bytes relayed, want 10", st.BytesRelayed)
 	}
 }
 

@@ -97,7 +97,9 @@ type Server struct {
 	// conns are the live relay sockets, closed on Close.
 	connsMu sync.Mutex
 	conns   map[*relayConn]struct{}
+	byPort  map[int]*relayConn
 
+	bytesUnpermitted atomic.Int64 // sent to an allocation by peers without a permission
 	allocations      atomic.Int64
 	allocationsTotal atomic.Int64
 	refusedAuth      atomic.Int64
@@ -150,11 +152,12 @@ func New(cfg Config) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{
-		cfg:   cfg,
-		log:   log,
-		users: users{m: make(map[string]*user)},
-		conns: make(map[*relayConn]struct{}),
-		stop:  make(chan struct{}),
+		cfg:    cfg,
+		log:    log,
+		users:  users{m: make(map[string]*user)},
+		conns:  make(map[*relayConn]struct{}),
+		byPort: make(map[int]*relayConn),
+		stop:   make(chan struct{}),
 	}
 	if err := s.listen(); err != nil {
 		s.closeSockets()
@@ -171,6 +174,12 @@ func New(cfg Config) (*Server, error) {
 			OnAuth:              s.onAuth,
 			OnAllocationCreated: s.onAllocationCreated,
 			OnAllocationDeleted: s.onAllocationDeleted,
+			OnPermissionCreated: func(_, _ net.Addr, _, _, _ string, relayAddr net.Addr, peer net.IP) {
+				s.permission(relayAddr, peer, 1)
+			},
+			OnPermissionDeleted: func(_, _ net.Addr, _, _, _ string, relayAddr net.Addr, peer net.IP) {
+				s.permission(relayAddr, peer, -1)
+			},
 		},
 	}
 	if s.udp != nil {
@@ -403,17 +412,37 @@ func (s *Server) onAllocationDeleted(src, _ net.Addr, protocol, username, _ stri
 	s.log.Debug("relay allocation ended", "client", src, "protocol", protocol, "username", username)
 }
 
-// remember and forget track the live relay sockets.
+// remember and forget track the live relay sockets, by their port too.
 func (s *Server) remember(c *relayConn) {
 	s.connsMu.Lock()
 	s.conns[c] = struct{}{}
+	s.byPort[c.LocalAddr().(*net.UDPAddr).Port] = c
 	s.connsMu.Unlock()
 }
 
 func (s *Server) forget(c *relayConn) {
 	s.connsMu.Lock()
 	delete(s.conns, c)
+	if port := c.LocalAddr().(*net.UDPAddr).Port; s.byPort[port] == c {
+		delete(s.byPort, port)
+	}
 	s.connsMu.Unlock()
+}
+
+// permission records that the allocation at relayAddr gained (delta 1) or
+// lost (-1) a permission for peer.
+func (s *Server) permission(relayAddr net.Addr, peer net.IP, delta int) {
+	ua, ok := relayAddr.(*net.UDPAddr)
+	ip, ok2 := netip.AddrFromSlice(peer)
+	if !ok || !ok2 {
+		return
+	}
+	s.connsMu.Lock()
+	c := s.byPort[ua.Port]
+	s.connsMu.Unlock()
+	if c != nil {
+		c.permit(ip.Unmap(), delta)
+	}
 }
 
 // relayAddresses makes the allocations' relay sockets.

@@ -13,6 +13,7 @@ type Stats struct {
 	RefusedTCP       int64 // TCP allocations and connections refused
 	BytesRelayed     int64 // bytes relayed, both directions
 	BytesOverQuota   int64 // bytes dropped over a username's byte quota
+	BytesUnpermitted int64 // bytes sent to an allocation by peers it holds no permission for, dropped uncounted
 }
 
 // Stats returns the relay's counts now.
@@ -27,6 +28,7 @@ func (s *Server) Stats() Stats {
 		RefusedTCP:       s.refusedTCP.Load(),
 		BytesRelayed:     s.bytesRelayed.Load(),
 		BytesOverQuota:   s.bytesOverQuota.Load(),
+		BytesUnpermitted: s.bytesUnpermitted.Load(),
 	}
 }
 
@@ -43,6 +45,7 @@ var (
 	descRefused          = prometheus.NewDesc("sightline_relay_refused_total", "Requests refused, by reason (auth, peer, quota, tcp).", []string{"reason"}, nil)
 	descBytesRelayed     = prometheus.NewDesc("sightline_relay_relayed_bytes_total", "Bytes relayed between clients and peers, both directions.", nil, nil)
 	descBytesOverQuota   = prometheus.NewDesc("sightline_relay_over_quota_bytes_total", "Bytes dropped because their username was over its byte quota.", nil, nil)
+	descBytesUnpermitted = prometheus.NewDesc("sightline_relay_unpermitted_bytes_total", "Bytes sent to an allocation by peers it held no permission for, dropped.", nil, nil)
 )
 
 type collector struct {
@@ -50,7 +53,7 @@ type collector struct {
 }
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descAllocations, descAllocationsTotal, descUsers, descRefused, descBytesRelayed, descBytesOverQuota} {
+	for _, d := range []*prometheus.Desc{descAllocations, descAllocationsTotal, descUsers, descRefused, descBytesRelayed, descBytesOverQuota, descBytesUnpermitted} {
 		ch <- d
 	}
 }
@@ -68,4 +71,5 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(descBytesRelayed, prometheus.CounterValue, float64(st.BytesRelayed))
 	ch <- prometheus.MustNewConstMetric(descBytesOverQuota, prometheus.CounterValue, float64(st.BytesOverQuota))
+	ch <- prometheus.MustNewConstMetric(descBytesUnpermitted, prometheus.CounterValue, float64(st.BytesUnpermitted))
 }

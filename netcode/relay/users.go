@@ -2,6 +2,7 @@ package relay
 
 import (
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -87,15 +88,53 @@ type relayConn struct {
 	srv       *Server
 	user      *user
 	closeOnce sync.Once
+
+	// permitted counts the permissions (and channels) the client holds
+	// for each peer IP: only their datagrams are relayed, and counted.
+	mu        sync.Mutex
+	permitted map[netip.Addr]int
 }
 
-// ReadFrom reads what a peer sent to the allocation, dropping it while the
-// username is over its quota.
+// permit adds (delta 1) or removes (-1) a permission for peer.
+func (c *relayConn) permit(peer netip.Addr, delta int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.permitted == nil {
+		c.permitted = make(map[netip.Addr]int)
+	}
+	if c.permitted[peer] += delta; c.permitted[peer] <= 0 {
+		delete(c.permitted, peer)
+	}
+}
+
+// allowed reports whether the client holds a permission for addr's IP.
+func (c *relayConn) allowed(addr net.Addr) bool {
+	ua, ok := addr.(*net.UDPAddr)
+	if !ok {
+		return false
+	}
+	ip, ok := netip.AddrFromSlice(ua.IP)
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.permitted[ip.Unmap()] > 0
+}
+
+// ReadFrom reads what a peer sent to the allocation. A datagram from a
+// peer without a permission is dropped here, uncounted (TURN would drop it
+// anyway, and a stranger must not spend the client's quota), and every
+// datagram while the username is over its quota.
 func (c *relayConn) ReadFrom(p []byte) (int, net.Addr, error) {
 	for {
 		n, addr, err := c.PacketConn.ReadFrom(p)
 		if err != nil || n == 0 {
 			return n, addr, err
+		}
+		if !c.allowed(addr) {
+			c.srv.bytesUnpermitted.Add(int64(n))
+			continue
 		}
 		if c.overQuota(n) {
 			continue
