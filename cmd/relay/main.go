@@ -248,7 +248,7 @@ func run(ctx context.Context, o options) error {
 		if err != nil {
 			return nil, fmt.Errorf("-%s: %w", name, err)
 		}
-		hs := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+		hs := web.NewHTTPServer(h, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 		servers = append(servers, hs)
 		go func() {
 			if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -299,7 +299,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	// relay credentials the rendezvous gives it.
 	var relayed atomic.Pointer[json.RawMessage]
 	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(log, handout, relayed.Load, tokens))
-	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	httpSrv := web.NewHTTPServer(mux, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
