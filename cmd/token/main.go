@@ -10,7 +10,8 @@
 // game (game -join URL -token TOKEN), the browser (URL/?token=TOKEN) or the
 // load tester (which mints its own with -token-key). -new-key writes a new
 // random key (64 hex digits) to FILE, for the backend and the servers to
-// share (in a fleet, as a Kubernetes Secret).
+// share (in a fleet, as a Kubernetes Secret); it never overwrites a file.
+// A -ttl beyond what servers accept (10 minutes) is refused.
 package main
 
 import (
@@ -44,13 +45,26 @@ func run(keyFile, newKey string, c jointoken.Claims, ttl time.Duration) error {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(newKey, []byte(k.String()+"\n"), 0o600)
+		// A new file only, mode 0600: overwriting a key would lock every
+		// player out of the servers that hold the old one.
+		f, err := os.OpenFile(newKey, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return fmt.Errorf("-new-key: %w", err)
+		}
+		if _, err := f.WriteString(k.String() + "\n"); err != nil {
+			f.Close()
+			return fmt.Errorf("-new-key: %w", err)
+		}
+		return f.Close()
 	}
 	if keyFile == "" {
 		return errors.New("-key is required (or -new-key to make one)")
 	}
 	if ttl <= 0 {
 		return fmt.Errorf("-ttl %v: must be positive", ttl)
+	}
+	if ttl > jointoken.DefaultMaxTTL {
+		return fmt.Errorf("-ttl %v: servers refuse a token that expires more than %v ahead", ttl, jointoken.DefaultMaxTTL)
 	}
 	key, err := jointoken.LoadKey(keyFile)
 	if err != nil {

@@ -30,5 +30,5 @@ var (
 	// admits more as they expire.
 	ErrFull = errors.New("too many join tokens in use")
 	// ErrBadKey: a key file that does not hold 64 hex digits.
-	ErrBadKey = errors.New("join token key must be 64 hex digits (32 bytes)")
+	ErrBadKey = errors.New("join token key must be 64 hex digits (32 bytes), not all zero")
 )

@@ -36,7 +36,8 @@ const (
 type Key [chacha20poly1305.KeySize]byte
 
 // ParseKey reads a key written as 64 hex digits (surrounding space is
-// ignored).
+// ignored). An all-zero key, which a mistaken setup might write and
+// anyone could guess, is refused.
 func ParseKey(text string) (Key, error) {
 	var k Key
 	b, err := hex.DecodeString(strings.TrimSpace(text))
@@ -44,6 +45,9 @@ func ParseKey(text string) (Key, error) {
 		return k, ErrBadKey
 	}
 	copy(k[:], b)
+	if k == (Key{}) {
+		return Key{}, ErrBadKey
+	}
 	return k, nil
 }
 

@@ -184,7 +184,7 @@ func TestKeyFile(t *testing.T) {
 	if err != nil || k != testKey(3) {
 		t.Fatalf("ParseKey: %v %v", k, err)
 	}
-	for _, bad := range []string{"", "00", strings.Repeat("g", 64), strings.Repeat("0", 66)} {
+	for _, bad := range []string{"", "00", strings.Repeat("g", 64), strings.Repeat("0", 66), strings.Repeat("0", 64)} {
 		if _, err := ParseKey(bad); !errors.Is(err, ErrBadKey) {
 			t.Errorf("ParseKey(%q): %v, want %v", bad, err, ErrBadKey)
 		}
