@@ -60,6 +60,9 @@ func main() {
 		queryName = u.Query().Get("name")
 		match = u.Query().Get(client.MatchQuery)
 		token = u.Query().Get("token")
+		if token != "" {
+			forgetToken(u)
+		}
 		relayOnly = u.Query().Get("relay") == "1"
 		blank, _ = strconv.Atoi(u.Query().Get("blank"))
 		origin = baseURL(origin, u.Path)
@@ -142,6 +145,17 @@ func report(page js.Value, cl *client.Client, g *desktop.Game) {
 		default:
 		}
 	}
+}
+
+// forgetToken takes ?token= out of the page's address (and so out of the
+// browser's history and of what a bookmark or a shared link would carry):
+// the token has been read, and it admits one join.
+func forgetToken(u *url.URL) {
+	q := u.Query()
+	q.Del("token")
+	clean := *u
+	clean.RawQuery = q.Encode()
+	js.Global().Get("history").Call("replaceState", nil, "", clean.String())
 }
 
 // baseURL is the address of the match server the page was served by: its

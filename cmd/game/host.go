@@ -131,7 +131,7 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 		log.Info("not serving the browser client", "err", err)
 	}
 	web.Mount(mux, client.SignalPath, rtc, site)
-	httpSrv := web.NewHTTPServer(mux, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+	httpSrv := web.NewHTTPServer(web.SecureHeaders(mux), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	go func() {
 		if err := httpSrv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			m.errc <- err

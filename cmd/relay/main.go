@@ -281,7 +281,7 @@ func run(ctx context.Context, o options) error {
 			return err
 		}
 		defer rv.Close()
-		publicMux = rv
+		publicMux = web.SecureHeaders(rv)
 	}
 	httpAddr, err := serve("http", o.httpAddr, publicMux)
 	if err != nil {

@@ -299,7 +299,10 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	// relay credentials the rendezvous gives it.
 	var relayed atomic.Pointer[json.RawMessage]
 	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(log, handout, relayed.Load, tokens))
-	httpSrv := web.NewHTTPServer(mux, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+	httpSrv := web.NewHTTPServer(web.SecureHeaders(mux), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+	if o.tlsCert != "" {
+		httpSrv.TLSConfig = web.TLSConfig()
+	}
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

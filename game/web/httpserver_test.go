@@ -2,9 +2,11 @@ package web
 
 import (
 	"bufio"
+	tlspkg "crypto/tls"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -64,5 +66,52 @@ func TestHTTPServerClosesIdleConnections(t *testing.T) {
 	io.WriteString(slow, "POST / HTTP/1.1\r\nHost: x\r\n")
 	if !closedWithin(slow, 3*time.Second) {
 		t.Error("a trickled request was still open 3 s after a 300 ms ReadTimeout")
+	}
+}
+
+func TestSecureHeaders(t *testing.T) {
+	h := SecureHeaders(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "page") }))
+	for _, tls := range []bool{false, true} {
+		r := httptest.NewRequest("GET", "/?token=secret", nil)
+		if tls {
+			r.TLS = &tlspkg.ConnectionState{}
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if rec.Header().Get("Referrer-Policy") != "no-referrer" || rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("tls %v: headers %v", tls, rec.Header())
+		}
+		if got := rec.Header().Get("Strict-Transport-Security"); (got != "") != tls || (tls && got != "max-age=15552000") {
+			t.Errorf("tls %v: Strict-Transport-Security %q", tls, got)
+		}
+	}
+}
+
+// A client that offers only CBC suites under TLS 1.2, or TLS 1.1, does not
+// get a connection; one that offers an AEAD suite does.
+func TestTLSConfigRefusesCBC(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") }))
+	srv.TLS = TLSConfig()
+	srv.StartTLS()
+	defer srv.Close()
+	dial := func(cfg *tlspkg.Config) error {
+		cfg.InsecureSkipVerify = true
+		c, err := tlspkg.Dial("tcp", srv.Listener.Addr().String(), cfg)
+		if err == nil {
+			c.Close()
+		}
+		return err
+	}
+	if err := dial(&tlspkg.Config{MaxVersion: tlspkg.VersionTLS12, CipherSuites: []uint16{tlspkg.TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, tlspkg.TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA}}); err == nil {
+		t.Error("a CBC-only client got a TLS 1.2 connection")
+	}
+	if err := dial(&tlspkg.Config{MinVersion: tlspkg.VersionTLS11, MaxVersion: tlspkg.VersionTLS11}); err == nil {
+		t.Error("a TLS 1.1 client got a connection")
+	}
+	if err := dial(&tlspkg.Config{MaxVersion: tlspkg.VersionTLS12, CipherSuites: []uint16{tlspkg.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256}}); err != nil {
+		t.Errorf("an AEAD TLS 1.2 client: %v", err)
+	}
+	if err := dial(&tlspkg.Config{MinVersion: tlspkg.VersionTLS13}); err != nil {
+		t.Errorf("a TLS 1.3 client: %v", err)
 	}
 }

@@ -67,7 +67,23 @@ func TestBrowserPlaysOverHTTPSWithAToken(t *testing.T) {
 	if p := tb.problems(); len(p) > 0 {
 		t.Errorf("page errors:\n  %s", strings.Join(p, "\n  "))
 	}
-	lctx, lcancel := context.WithTimeout(ctx, 10*time.Second)
+	// The token is gone from the address bar (and the history), the rest
+	// of the address kept; the page asked for no referrer and for HTTPS.
+	lctx, lcancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	href, err := chromedp.Run(lctx, chromedp.Evaluate[string](`location.href`))
+	lcancel()
+	if err != nil || strings.Contains(href, "token") || !strings.Contains(href, "name=asked") {
+		t.Errorf("the page's address after joining: %q (%v), want no token and the name kept", href, err)
+	}
+	resp, err := hc.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Header.Get("Referrer-Policy") != "no-referrer" || !strings.HasPrefix(resp.Header.Get("Strict-Transport-Security"), "max-age=") {
+		t.Errorf("the page's headers over HTTPS: %v", resp.Header)
+	}
+	lctx, lcancel = context.WithTimeout(ctx, 10*time.Second)
 	ms, err := client.ListMatchesWith(lctx, hc, base)
 	lcancel()
 	if err != nil {
