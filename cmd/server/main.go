@@ -260,7 +260,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst,
 		PublicIPs: append(publicIPs, o.publicIPs...), STUNServer: o.stun,
 		Route: func(r *http.Request, live func(string) int) (string, error) { return route(host, r, live) },
-		Admit: admitter(tokens, met),
+		Admit: admitter(tokens, met), Settle: settler(tokens),
 	})
 	if err != nil {
 		return fmt.Errorf("webrtc: %w", err)

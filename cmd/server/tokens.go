@@ -41,7 +41,8 @@ func tokenError(err error) error {
 // admitter returns the WebRTC server's Admit for -token-key: every offer
 // must carry a join token (Authorization: Bearer) that opens with the key,
 // has not expired, names this server (or any) and the match asked for (or
-// any), and was not used before. The player then joins the token's match
+// any), and was not used before (nor is held by a join under way: settler
+// spends or frees it). The player then joins the token's match
 // under the token's name. Without a checker it returns nil: anyone joins.
 func admitter(ck *jointoken.Checker, met *metrics.Metrics) func(*http.Request) (*http.Request, any, error) {
 	if ck == nil {
@@ -49,7 +50,7 @@ func admitter(ck *jointoken.Checker, met *metrics.Metrics) func(*http.Request) (
 	}
 	return func(r *http.Request) (*http.Request, any, error) {
 		asked := r.URL.Query().Get(protocol.MatchQuery)
-		c, err := ck.Check(jointoken.FromRequest(r), asked)
+		c, err := ck.Reserve(jointoken.FromRequest(r), asked)
 		if err != nil {
 			met.RefusedToken(jointoken.Reason(err))
 			return nil, nil, tokenError(err)
@@ -60,6 +61,27 @@ func admitter(ck *jointoken.Checker, met *metrics.Metrics) func(*http.Request) (
 			q.Set(protocol.MatchQuery, c.Match)
 			r.URL.RawQuery = q.Encode()
 		}
-		return r, server.Admitted{Name: c.Name, Player: c.Player}, nil
+		return r, server.Admitted{Name: c.Name, Player: c.Player, TokenID: c.ID}, nil
+	}
+}
+
+// settler returns the WebRTC server's Settle for -token-key: a token held
+// by admitter is spent once its player has joined, and freed when the join
+// failed after the token's check (the match was full, the offer broken,
+// the peer never connected), so that the player's retry gets in. Without
+// a checker it returns nil.
+func settler(ck *jointoken.Checker) func(admission any, joined bool) {
+	if ck == nil {
+		return nil
+	}
+	return func(admission any, joined bool) {
+		a, ok := admission.(server.Admitted)
+		switch {
+		case !ok:
+		case joined:
+			ck.Commit(a.TokenID)
+		default:
+			ck.Release(a.TokenID)
+		}
 	}
 }

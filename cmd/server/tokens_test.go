@@ -205,3 +205,88 @@ func mustKey(t *testing.T) jointoken.Key {
 	}
 	return k
 }
+
+// A token refused after its check (its match is full) is not spent: once
+// a seat frees, the same token joins, and no replay is counted. A token
+// whose offer is broken after the check is not spent either.
+func TestTokenRefusedForAFullMatchJoinsLater(t *testing.T) {
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "key")
+	key := mustKey(t)
+	if err := os.WriteFile(keyFile, []byte(key.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
+	addr := fmt.Sprintf("127.0.0.1:%d", httpPort)
+	base := "http://" + addr
+	ctx, log := runServer(t, options{
+		addr: addr, udpPort: udpPort, tick: 30, matches: 2, seed: 1, creatures: 10,
+		maxClients: 1, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
+		name: "test", offerRate: 100, offerBurst: 100, tokenKey: keyFile, tokenServer: addr,
+	})
+	waitHealthy(t, base)
+	mint := func(name string) string {
+		tok, err := jointoken.Mint(key, jointoken.Claims{Match: "2", Name: name, Server: addr, Expires: time.Now().Add(time.Minute)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	dial := func(token string) (*client.Client, error) {
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		// Without ?match=: the page's way with only ?token=.
+		return client.Dial(dctx, base, client.Config{Logger: log, Verify: true},
+			webrtc.DialConfig{Token: token, Logger: log, OnRetryLater: func(time.Duration, error) { cancel() }})
+	}
+	first, err := dial(mint("first"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := mint("late")
+	if c, err := dial(late); err == nil || !strings.Contains(err.Error(), "server full") {
+		if c != nil {
+			c.Close()
+		}
+		t.Fatalf("a token for the full match 2: %v, want 503 server full", err)
+	}
+	first.Close()
+	var joined *client.Client
+	for deadline := time.Now().Add(10 * time.Second); joined == nil; time.Sleep(100 * time.Millisecond) {
+		if joined, err = dial(late); err != nil && time.Now().After(deadline) {
+			t.Fatalf("the refused token once the seat freed: %v", err)
+		}
+	}
+	joined.Close()
+	body := get(t, base+"/metrics")
+	if strings.Contains(body, `sightline_tokens_refused_total{reason="replayed"} 1`) {
+		t.Error("/metrics counted the retry of a refused token as a replay")
+	}
+}
+
+// waitHealthy waits until the server at base answers /healthz.
+func waitHealthy(t *testing.T, base string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server not up: %v", err)
+		}
+	}
+}
+
+// get returns the body at url.
+func get(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}

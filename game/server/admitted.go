@@ -10,6 +10,9 @@ type Admitted struct {
 	Name string
 	// Player is the player's id as the host's backend knows it.
 	Player uint64
+	// TokenID is the id of the join token the peer came with, which the
+	// host spends once the peer has joined, or frees if it did not.
+	TokenID [16]byte
 }
 
 // Admission returns what the host said of conn's peer when it admitted it,

@@ -42,6 +42,7 @@ type Checker struct {
 
 	mu   sync.Mutex
 	used map[[idSize]byte]time.Time // accepted ids, until they expire
+	held map[[idSize]byte]struct{}  // of those, the ids Reserve holds, not yet committed
 }
 
 // NewChecker returns a Checker of cfg.
@@ -55,7 +56,7 @@ func NewChecker(cfg CheckerConfig) *Checker {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Checker{cfg: cfg, used: make(map[[idSize]byte]time.Time)}
+	return &Checker{cfg: cfg, used: make(map[[idSize]byte]time.Time), held: make(map[[idSize]byte]struct{})}
 }
 
 // Check opens token and admits it for the match called match (empty: the
@@ -64,6 +65,40 @@ func NewChecker(cfg CheckerConfig) *Checker {
 // it expires.
 func (c *Checker) Check(token, match string) (Claims, error) {
 	return c.check(token, match, true)
+}
+
+// Reserve checks token as Check does and holds it for the join it comes
+// with: the token is then refused to any other join (ErrInUse) until
+// Commit spends it, once the join has succeeded, or Release frees it, if
+// the join failed after the check (no room, a broken offer, a peer that
+// never connected), so that the player's retry is admitted.
+func (c *Checker) Reserve(token, match string) (Claims, error) {
+	cl, err := c.check(token, match, true)
+	if err != nil {
+		return Claims{}, err
+	}
+	c.mu.Lock()
+	c.held[cl.ID] = struct{}{}
+	c.mu.Unlock()
+	return cl, nil
+}
+
+// Commit spends the token Reserve holds with id.
+func (c *Checker) Commit(id [idSize]byte) {
+	c.mu.Lock()
+	delete(c.held, id)
+	c.mu.Unlock()
+}
+
+// Release frees the token Reserve holds with id, as if it was never
+// checked. A token already committed stays spent.
+func (c *Checker) Release(id [idSize]byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.held[id]; ok {
+		delete(c.held, id)
+		delete(c.used, id)
+	}
 }
 
 // Verify checks token as Check does, a used one included, but does not
@@ -96,6 +131,9 @@ func (c *Checker) check(token, match string, spend bool) (Claims, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if until, ok := c.used[cl.ID]; ok && now.Before(until) {
+		if _, held := c.held[cl.ID]; held {
+			return Claims{}, ErrInUse
+		}
 		return Claims{}, ErrReplayed
 	}
 	if !spend {
@@ -116,6 +154,7 @@ func (c *Checker) forget(now time.Time) {
 	for id, until := range c.used {
 		if !now.Before(until) {
 			delete(c.used, id)
+			delete(c.held, id)
 		}
 	}
 }
@@ -128,14 +167,15 @@ func (c *Checker) Used() int {
 }
 
 // Status is the HTTP status a server answers a refusal err of Check with:
-// 401 for a missing token, 503 when full, 403 otherwise.
+// 401 for a missing token, 503 when full or held by a join under way, 403
+// otherwise.
 func Status(err error) int {
 	switch {
 	case err == nil:
 		return http.StatusOK
 	case errors.Is(err, ErrMissing):
 		return http.StatusUnauthorized
-	case errors.Is(err, ErrFull):
+	case errors.Is(err, ErrFull), errors.Is(err, ErrInUse):
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusForbidden
@@ -155,7 +195,7 @@ func FromRequest(r *http.Request) string {
 // Reason names the cause of a refusal err of Check in a few words without
 // spaces, one of a fixed set (for a metric's label): missing, malformed,
 // version, forged, expired, too_long, wrong_server, wrong_match, replayed,
-// full, or other.
+// in_use, full, or other.
 func Reason(err error) string {
 	for _, r := range reasons {
 		if errors.Is(err, r.err) {
@@ -181,5 +221,5 @@ var reasons = [...]struct {
 	{ErrMissing, "missing"}, {ErrMalformed, "malformed"}, {ErrVersion, "version"},
 	{ErrForged, "forged"}, {ErrExpired, "expired"}, {ErrTooLong, "too_long"},
 	{ErrWrongServer, "wrong_server"}, {ErrWrongMatch, "wrong_match"},
-	{ErrReplayed, "replayed"}, {ErrFull, "full"},
+	{ErrReplayed, "replayed"}, {ErrInUse, "in_use"}, {ErrFull, "full"},
 }

@@ -3,8 +3,8 @@ package jointoken
 import "errors"
 
 // Sentinel errors of the package; Check's and Open's errors wrap them.
-// A server answers ErrMissing with 401, ErrFull with 503 and the others
-// with 403 (see Status).
+// A server answers ErrMissing with 401, ErrFull and ErrInUse with 503 and
+// the others with 403 (see Status).
 var (
 	// ErrMissing: the offer carried no token.
 	ErrMissing = errors.New("join token required")
@@ -26,6 +26,9 @@ var (
 	ErrWrongMatch = errors.New("join token is for another match")
 	// ErrReplayed: the token was used before.
 	ErrReplayed = errors.New("join token already used")
+	// ErrInUse: the token is held by a join still under way (Reserve);
+	// it is spent if that join succeeds and free again if it fails.
+	ErrInUse = errors.New("join token in use by a join under way")
 	// ErrFull: the server remembers as many used tokens as it may; it
 	// admits more as they expire.
 	ErrFull = errors.New("too many join tokens in use")

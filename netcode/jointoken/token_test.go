@@ -245,3 +245,49 @@ func FuzzOpen(f *testing.F) {
 }
 
 var b64 = base64.RawURLEncoding
+
+// A reserved token is refused to another join while held (503, in_use),
+// spent by Commit, and free again after Release.
+func TestCheckerReserve(t *testing.T) {
+	key := testKey(2)
+	clk := &clock{now: time.Unix(1_800_000_000, 0)}
+	ck := NewChecker(CheckerConfig{Key: key, Now: clk.Now})
+	mint := func() string {
+		tok, err := Mint(key, Claims{Name: "ada", Expires: clk.now.Add(time.Minute)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	tok := mint()
+	c, err := ck.Reserve(tok, "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ck.Reserve(tok, "1"); !errors.Is(err, ErrInUse) || Status(err) != http.StatusServiceUnavailable || Reason(err) != "in_use" {
+		t.Errorf("a held token again: %v (status %d, reason %s), want %v, 503, in_use", err, Status(err), Reason(err), ErrInUse)
+	}
+	ck.Release(c.ID) // the join failed after the check: the retry is admitted
+	c, err = ck.Reserve(tok, "1")
+	if err != nil {
+		t.Fatalf("the token after Release: %v", err)
+	}
+	ck.Commit(c.ID)
+	ck.Release(c.ID) // too late: a committed token stays spent
+	if _, err := ck.Reserve(tok, "1"); !errors.Is(err, ErrReplayed) {
+		t.Errorf("a committed token again: %v, want %v", err, ErrReplayed)
+	}
+	if _, err := ck.Check(tok, "1"); !errors.Is(err, ErrReplayed) {
+		t.Errorf("Check of a committed token: %v, want %v", err, ErrReplayed)
+	}
+	// A held token that expires is forgotten with its hold.
+	held, _ := ck.Reserve(mint(), "")
+	clk.now = clk.now.Add(2 * time.Minute)
+	ck.forget(clk.now)
+	ck.mu.Lock()
+	_, stillHeld := ck.held[held.ID]
+	ck.mu.Unlock()
+	if stillHeld || ck.Used() != 0 {
+		t.Errorf("after expiry: held %v, %d used", stillHeld, ck.Used())
+	}
+}

@@ -86,3 +86,63 @@ func TestAdmitDecidesBeforeAnyWebRTCWork(t *testing.T) {
 		t.Errorf("the connection's admission: %v", c)
 	}
 }
+
+// Settle hears once how each admitted offer ended: joined when its
+// channels opened, not when its SDP broke after Admit or when its peer
+// never connected (a route full after Admit: cmd/server's
+// TestTokenRefusedForAFullMatchJoinsLater).
+func TestSettleAfterAdmit(t *testing.T) {
+	type settled struct {
+		name   string
+		joined bool
+	}
+	got := make(chan settled, 8)
+	ts := newTestServer(t, ServerConfig{
+		ConnectTimeout: 500 * time.Millisecond,
+		Admit: func(r *http.Request) (*http.Request, any, error) {
+			return r, peer{name: strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")}, nil
+		},
+		Settle: func(a any, joined bool) { got <- settled{a.(peer).name, joined} },
+	})
+	next := func() settled {
+		t.Helper()
+		select {
+		case s := <-got:
+			return s
+		case <-time.After(5 * time.Second):
+			t.Fatal("Settle was not called")
+			return settled{}
+		}
+	}
+	// Joined.
+	cfg := ts.dialConfig(t, "ada")
+	cfg.Token = "ada"
+	ts.dial(t, "ada", cfg)
+	if s := next(); s != (settled{"ada", true}) {
+		t.Errorf("a peer that connected: %+v", s)
+	}
+	// An SDP that pion refuses after Admit.
+	req, _ := http.NewRequest(http.MethodPost, ts.url, strings.NewReader(offerJSON("offer", "v=0\r\no=- 0 0 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\n")))
+	req.Header.Set("Authorization", "Bearer broken")
+	if resp, err := ts.http.Client().Do(req); err == nil {
+		resp.Body.Close()
+	}
+	if s := next(); s != (settled{"broken", false}) {
+		t.Errorf("a broken offer: %+v", s)
+	}
+	// A peer that answers nothing: the session times out.
+	_, sdp := newRawPeer(t, goodChannels())
+	req, _ = http.NewRequest(http.MethodPost, ts.url, strings.NewReader(offerJSON("offer", sdp)))
+	req.Header.Set("Authorization", "Bearer silent")
+	if resp, err := ts.http.Client().Do(req); err == nil {
+		resp.Body.Close()
+	}
+	if s := next(); s != (settled{"silent", false}) {
+		t.Errorf("a peer that never connected: %+v", s)
+	}
+	select {
+	case s := <-got:
+		t.Errorf("Settle called again: %+v", s)
+	case <-time.After(200 * time.Millisecond):
+	}
+}

@@ -195,6 +195,13 @@ type ServerConfig struct {
 	// 401 with the error's text (less the sentinel's), one wrapping
 	// [ErrForbidden] 403, any other 503 with Retry-After: 1.
 	Admit func(r *http.Request) (*http.Request, any, error)
+
+	// Settle, if set, is told once for every offer Admit admitted whether
+	// it became a session for good (joined: its four channels opened) or
+	// not (refused after Admit, its peer connection failed, or it never
+	// opened its channels), with the admission Admit returned: a join
+	// token held by Admit is then spent, or freed for the player's retry.
+	Settle func(admission any, joined bool)
 }
 
 // Server accepts WebRTC connections: its ServeHTTP answers offers, and
@@ -564,6 +571,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	log := s.log.With("remote", r.RemoteAddr)
 	c, rej, ok := s.startSession(r, admission, log)
 	if !ok {
+		s.settle(admission, false)
 		s.reject(w, rej)
 		return
 	}
@@ -630,17 +638,20 @@ func (s *Server) startSession(r *http.Request, admission any, log *slog.Logger) 
 			c.Fail(fmt.Errorf("rejecting peer: %w (%v)", ErrConnectTimeout, s.cfg.ConnectTimeout))
 		}
 	})
+	var settleOnce sync.Once
+	settle := func(joined bool) { settleOnce.Do(func() { s.settle(admission, joined) }) }
 	c.onReady = func() {
 		timer.Stop()
 		if !s.connected(c) {
 			return
 		}
+		settle(true)
 		path := c.Stats().Path
 		s.stats.countPath(path)
 		log.Info("peer connected", "path", path)
 		s.enqueue(c)
 	}
-	if rej, ok := s.addSession(r, c, func() { timer.Stop() }); !ok {
+	if rej, ok := s.addSession(r, c, func() { timer.Stop(); settle(false) }); !ok {
 		timer.Stop()
 		c.Close()
 		return nil, rej, false
@@ -720,6 +731,14 @@ func (s *Server) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.closed
+}
+
+// settle tells ServerConfig.Settle how an admitted offer ended; nothing
+// without Admit (no offer was admitted) or Settle.
+func (s *Server) settle(admission any, joined bool) {
+	if s.cfg.Admit != nil && s.cfg.Settle != nil {
+		s.cfg.Settle(admission, joined)
+	}
 }
 
 // admit asks ServerConfig.Admit whether request r's peer may join and
