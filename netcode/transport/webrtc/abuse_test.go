@@ -437,3 +437,43 @@ func TestDialWaitsOutRetryAfter(t *testing.T) {
 		t.Errorf("stats %+v: want %d refused while connecting, 1 timed out, 1 connected", st, len(waits))
 	}
 }
+
+// One address holding half-open sessions takes at most
+// MaxConnectingPerClient of the negotiating slots: its next offer is
+// refused, while another address's joins. By default an IPv6 address
+// counts by its /64.
+func TestConnectingPerClient(t *testing.T) {
+	const perClient = 3
+	ts := newTestServer(t, ServerConfig{MaxConnecting: 8, MaxConnectingPerClient: perClient, ConnectTimeout: 3 * time.Second, ClientKey: headerClientKey})
+	rp, deadSDP := newRawPeer(t, goodChannels())
+	_ = rp.pc.Close()
+	for i := range perClient {
+		if code, body, _ := postAs(t, ts, "attacker", offerJSON("offer", deadSDP)); code != http.StatusOK {
+			t.Fatalf("half-open offer %d: %d %q", i, code, body)
+		}
+	}
+	code, body, retry := postAs(t, ts, "attacker", offerJSON("offer", deadSDP))
+	if code != http.StatusServiceUnavailable || body != "too many connecting from this address" || retry != "1" {
+		t.Fatalf("the attacker's offer beyond its share: %d %q Retry-After %q", code, body, retry)
+	}
+	cfg := ts.dialConfig(t, "honest")
+	cfg.HTTPClient = &http.Client{Transport: keyTransport{base: ts.http.Client().Transport, key: "honest"}}
+	c := ts.dial(t, "honest", cfg)
+	sc := ts.accept(t)
+	exchange1(t, c, sc, 1)
+	if st := ts.Stats(); st.Connecting != perClient {
+		t.Errorf("negotiating: %d, want the attacker's %d", st.Connecting, perClient)
+	}
+
+	plain := newTestServer(t, ServerConfig{OfferBurst: 7})
+	if plain.cfg.MaxConnectingPerClient != 7 {
+		t.Errorf("default MaxConnectingPerClient with OfferBurst 7: %d", plain.cfg.MaxConnectingPerClient)
+	}
+	key := plain.cfg.ClientKey
+	a := key(&http.Request{RemoteAddr: "[2001:db8:1:2::1]:5000"})
+	b := key(&http.Request{RemoteAddr: "[2001:db8:1:2:ffff::9]:6000"})
+	other := key(&http.Request{RemoteAddr: "[2001:db8:1:3::1]:5000"})
+	if a != b || a == other {
+		t.Errorf("default ClientKey: %q, %q (one /64), %q (another)", a, b, other)
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/pion/ice/v4"
 	"github.com/pion/webrtc/v4"
+	"github.com/sightline-game/sightline/netcode/ratelimit"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/datachan"
 	"golang.org/x/time/rate"
@@ -33,6 +34,9 @@ const (
 	DefaultMaxBodyBytes   = 64 << 10
 	DefaultConnectTimeout = 10 * time.Second
 	DefaultMaxConnecting  = 16
+	// DefaultMaxConnectingPerClient is the least default of
+	// MaxConnectingPerClient.
+	DefaultMaxConnectingPerClient = 3
 	// DefaultOfferRate and DefaultOfferBurst: a client may post 5 offers at
 	// once, then 2 a second.
 	DefaultOfferRate  rate.Limit = 2
@@ -113,6 +117,14 @@ type ServerConfig struct {
 	// Retry-After: 1. Default 16.
 	MaxConnecting int
 
+	// MaxConnectingPerClient caps the sessions still negotiating of one
+	// client, as ClientKey names it: an address that posts offers and never
+	// connects holds at most this many of MaxConnecting's slots, however
+	// it times them within its rate limit. Beyond: 503 "too many
+	// connecting from this address" with Retry-After: 1. Default: as
+	// many as OfferBurst lets it post at once, at least 3.
+	MaxConnectingPerClient int
+
 	// OfferRate and OfferBurst rate-limit the offers of each client (as
 	// named by ClientKey) with a token bucket: OfferBurst offers at once,
 	// then OfferRate a second. An offer beyond gets 429 "too many offers"
@@ -129,9 +141,11 @@ type ServerConfig struct {
 	// 4096.
 	MaxClients int
 
-	// ClientKey names the client an offer counts against for OfferRate.
-	// nil means [RemoteIP]: the IP address of r.RemoteAddr, the TCP peer,
-	// trusting no header. Behind a reverse proxy every offer then has the
+	// ClientKey names the client an offer counts against for OfferRate
+	// and MaxConnectingPerClient. nil means [ratelimit.Subscriber]: the IP
+	// address of r.RemoteAddr, the TCP peer, trusting no header, an IPv6
+	// address by its /64 (one subscriber's block: 100 addresses of one /64
+	// are one client). Behind a reverse proxy every offer then has the
 	// proxy's address; set ClientKey to read the proxy's header (such as
 	// X-Forwarded-For) only if the proxy overwrites it, since clients can
 	// set it to anything.
@@ -226,6 +240,8 @@ type Server struct {
 	closed     bool
 	sessions   map[*conn]string         // every live session, negotiating or accepted, with its route
 	connecting map[*conn]struct{}       // the sessions whose channels are not all open
+	clientOf   map[*conn]string         // every live session's ClientKey
+	connBy     map[string]int           // sessions negotiating, by ClientKey
 	live       map[string]int           // live sessions by route
 	acceptQ    map[string][]*conn       // ready sessions by route, until accepted; no empty queue is kept
 	notify     map[string]chan struct{} // by route, capacity 1: something was queued
@@ -259,7 +275,10 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		cfg.MaxClients = DefaultMaxClients
 	}
 	if cfg.ClientKey == nil {
-		cfg.ClientKey = RemoteIP
+		cfg.ClientKey = ratelimit.Subscriber
+	}
+	if cfg.MaxConnectingPerClient <= 0 {
+		cfg.MaxConnectingPerClient = max(DefaultMaxConnectingPerClient, cfg.OfferBurst)
 	}
 	cfg.ConnConfig = cfg.ConnConfig.WithDefaults()
 	log := cfg.Logger
@@ -294,6 +313,8 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		limiter:    newOfferLimiter(cfg.OfferRate, cfg.OfferBurst, cfg.MaxClients),
 		sessions:   make(map[*conn]string),
 		connecting: make(map[*conn]struct{}),
+		clientOf:   make(map[*conn]string),
+		connBy:     make(map[string]int),
 		live:       make(map[string]int),
 		acceptQ:    make(map[string][]*conn),
 		notify:     make(map[string]chan struct{}),
@@ -786,6 +807,8 @@ func (s *Server) capacityLocked(r *http.Request) (string, rejection, bool) {
 		return "", s.full(), false
 	case len(s.connecting) >= s.cfg.MaxConnecting:
 		return "", rejection{msg: "too many connecting", code: http.StatusServiceUnavailable, retry: connectingRetryAfter, counter: &s.stats.connecting}, false
+	case s.connBy[s.cfg.ClientKey(r)] >= s.cfg.MaxConnectingPerClient:
+		return "", rejection{msg: "too many connecting from this address", code: http.StatusServiceUnavailable, retry: connectingRetryAfter, counter: &s.stats.connecting}, false
 	}
 	if s.cfg.Route == nil {
 		return "", rejection{}, true
@@ -828,6 +851,9 @@ func (s *Server) addSession(r *http.Request, c *conn, cleanup func()) (rejection
 	}
 	s.sessions[c] = route
 	s.connecting[c] = struct{}{}
+	key := s.cfg.ClientKey(r)
+	s.clientOf[c] = key
+	s.connBy[key]++
 	s.live[route]++
 	c.onClosed = func() {
 		cleanup()
@@ -837,8 +863,9 @@ func (s *Server) addSession(r *http.Request, c *conn, cleanup func()) (rejection
 				delete(s.live, route)
 			}
 		}
+		s.stopConnectingLocked(c)
 		delete(s.sessions, c)
-		delete(s.connecting, c)
+		delete(s.clientOf, c)
 		s.mu.Unlock()
 	}
 	return rejection{}, true
@@ -859,9 +886,22 @@ func (s *Server) connected(c *conn) bool {
 	if _, ok := s.sessions[c]; !ok {
 		return false
 	}
-	delete(s.connecting, c)
+	s.stopConnectingLocked(c)
 	s.stats.connected.Add(1)
 	return true
+}
+
+// stopConnectingLocked takes c off the negotiating sessions, and off its
+// client's count; s.mu is held.
+func (s *Server) stopConnectingLocked(c *conn) {
+	if _, ok := s.connecting[c]; !ok {
+		return
+	}
+	delete(s.connecting, c)
+	key := s.clientOf[c]
+	if s.connBy[key]--; s.connBy[key] <= 0 {
+		delete(s.connBy, key)
+	}
 }
 
 // notifyLocked returns route's notification channel, made on first use;
