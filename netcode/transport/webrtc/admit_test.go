@@ -146,3 +146,36 @@ func TestSettleAfterAdmit(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 }
+
+// Admit decides from the headers before the body is read: an offer whose
+// body is garbage, or over MaxBodyBytes, is refused for its missing token
+// (401), not for its body.
+func TestAdmitBeforeTheBody(t *testing.T) {
+	ts := newTestServer(t, ServerConfig{
+		MaxBodyBytes: 1 << 10,
+		Admit: func(r *http.Request) (*http.Request, any, error) {
+			if r.Header.Get("Authorization") == "" {
+				return nil, nil, fmt.Errorf("join token required: %w", ErrUnauthorized)
+			}
+			return r, peer{name: "x"}, nil
+		},
+	})
+	for _, body := range []string{"garbage", strings.Repeat("x", 4<<10)} {
+		req, _ := http.NewRequest(http.MethodPost, ts.url, strings.NewReader(body))
+		resp, err := ts.http.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("a %d-byte body without a token: %d, want 401", len(body), resp.StatusCode)
+		}
+	}
+	if st := ts.Stats(); st.RejectedAdmission != 2 || st.RejectedMalformed != 0 || st.RejectedTooLarge != 0 {
+		t.Errorf("stats %+v: want 2 refused by Admit, none for the body", st)
+	}
+	code, body := post(t, ts, http.MethodPost, "application/json", "garbage")
+	if code != http.StatusUnauthorized {
+		t.Errorf("garbage without a token: %d %q", code, body)
+	}
+}

@@ -200,8 +200,10 @@ type ServerConfig struct {
 	ReadInterval time.Duration
 
 	// Admit, if set, decides who may join: it is called once per offer
-	// that passed the rate limit, the session caps and the body's checks,
-	// before any WebRTC work (no peer connection exists yet). It returns
+	// that passed the rate limit and the session caps, from the request's
+	// headers and query alone: before the body is read (a token is checked
+	// for a microsecond; a 64 KiB SDP would take half a millisecond to
+	// parse) and before any WebRTC work (no peer connection exists yet). It returns
 	// the request the rest of the signalling sees (r itself, or one whose
 	// query names the match a join token is for, for Route) and a value
 	// the session keeps, which its connection's Admission returns (who
@@ -579,13 +581,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.stats.offers.Add(1)
-	offer, rej, ok := s.readOffer(w, r)
+	if rej, ok := s.allowOffer(r); !ok {
+		s.reject(w, rej)
+		return
+	}
+	// Who may join is decided from the headers and the query alone,
+	// before the body is read or parsed.
+	r, admission, rej, ok := s.admit(r)
 	if !ok {
 		s.reject(w, rej)
 		return
 	}
-	r, admission, rej, ok := s.admit(r)
+	offer, rej, ok := s.readOffer(w, r)
 	if !ok {
+		s.settle(admission, false)
 		s.reject(w, rej)
 		return
 	}
@@ -606,17 +615,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.writeAnswer(w, sdp)
 }
 
-// readOffer admits the offer of request r and returns its SDP: the client
-// must be within its rate limit and a new session must fit (checked before
-// the body is read), and the body must be a JSON offer of at most
-// MaxBodyBytes. Otherwise it returns the refusal to answer with.
-func (s *Server) readOffer(w http.ResponseWriter, r *http.Request) (string, rejection, bool) {
+// allowOffer tells whether request r's client is within its rate limit
+// and a new session would fit, or returns the refusal to answer with.
+func (s *Server) allowOffer(r *http.Request) (rejection, bool) {
 	if ok, wait := s.limiter.Allow(s.cfg.ClientKey(r), time.Now()); !ok {
-		return "", rejection{msg: "too many offers", code: http.StatusTooManyRequests, retry: wait, counter: &s.stats.rate}, false
+		return rejection{msg: "too many offers", code: http.StatusTooManyRequests, retry: wait, counter: &s.stats.rate}, false
 	}
-	if rej, ok := s.checkCapacity(r); !ok {
-		return "", rej, false
-	}
+	return s.checkCapacity(r)
+}
+
+// readOffer reads the offer of request r and returns its SDP: the body
+// must be a JSON offer of at most MaxBodyBytes. Otherwise it returns the
+// refusal to answer with.
+func (s *Server) readOffer(w http.ResponseWriter, r *http.Request) (string, rejection, bool) {
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
