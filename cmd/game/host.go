@@ -111,7 +111,7 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	}
 	stun := ""
 	if cfg.invite != "" {
-		stun = web.STUNFromRelay(cfg.relay)
+		stun = web.STUNFor(cfg.relay, cfg.invite)
 	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
 		Version: protocol.Version,

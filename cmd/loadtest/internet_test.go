@@ -299,6 +299,21 @@ func TestInternet(t *testing.T) {
 		})
 	}
 
+	// A host with no relay of its own, as the desktop game hosts: it asks
+	// the rendezvous's host for its public address (STUN on 3478) and hands
+	// its players the relay credentials the rendezvous gave it.
+	t.Run("a host without relay flags", func(t *testing.T) {
+		bare := n.AddSite("bhost", netns.Home, "203.0.113.70")
+		host := startIn(t, bare.Host, "bare host", serverExe, "-addr", ":8080", "-udp-port", "8443",
+			"-bots", "1", "-loopback=false", "-announce=false", "-web", dir, "-invite", rendezvous)
+		invite := host.waitLog(t, regexp.MustCompile(`msg=invite url=(\S+)`), 20*time.Second)
+		host.waitLog(t, regexp.MustCompile(`msg="public address from STUN" stun=203.0.113.5:3478 addr=203.0.113.70:8443`), time.Second)
+		r := loadTestIn(t, symmetric.Host, loadExe, "bare host", "-invite", invite, "-clients", "2", "-seconds", "5")
+		wantPlayed(t, "bare host, symmetric NAT", r, 2, "relay-udp")
+		r = loadTestIn(t, home.Host, loadExe, "bare host", "-invite", invite, "-clients", "2", "-seconds", "5")
+		wantPlayed(t, "bare host, home router", r, 2, "srflx")
+	})
+
 	// Join tokens end to end through an invite: a host that admits only
 	// invited players; the rendezvous carries each offer's Authorization,
 	// and GET /ice checks the token without spending it.

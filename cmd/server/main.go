@@ -95,7 +95,7 @@ func main() {
 	readInterval := flag.Duration("read-interval", defaultReadInterval,
 		"read the UDP socket in rounds: one at each match's tick, through the WebRTC stack before the tick steps, and at most this far apart (0: every datagram as it arrives, at about twice the CPU per player)")
 	publicIP := flag.String("public-ip", os.Getenv("SIGHTLINE_PUBLIC_IP"), "the server's public addresses (IP[,IP]), offered to players beside its interfaces': behind a cloud's 1:1 NAT, a router that forwards -udp-port, or Docker's port mapping (default: $SIGHTLINE_PUBLIC_IP)")
-	stunServer := flag.String("stun", "", "learn the public address at start from this STUN server (HOST:PORT), through the UDP port; default with -invite: the first turn: relay of -relay")
+	stunServer := flag.String("stun", "", "learn the public address at start from this STUN server (HOST:PORT), through the UDP port; default with -invite: the first turn: relay of -relay, else port 3478 of the rendezvous's host")
 	relay := flag.String("relay", "", "STUN and TURN servers handed to every joining player at GET /ice (turn:HOST:PORT[?transport=tcp], turns:..., stun:..., comma-separated); cmd/relay runs one")
 	relaySecret := flag.String("relay-secret", "", "the secret shared with the -relay TURN servers (a file of 64 hex digits; cmd/relay -new-secret makes one): players get credentials minted with it that expire in minutes")
 	invite := flag.String("invite", "", "host through the rendezvous at this URL (cmd/relay -http): keeps a connection to it and logs an invite link players join with, no port forwarding needed")
@@ -248,7 +248,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		return err
 	}
 	if o.stun == "" && o.invite != "" {
-		o.stun = web.STUNFromRelay(o.relay)
+		o.stun = web.STUNFor(o.relay, o.invite)
 	}
 	handout, err := web.Handout(o.relay, o.relaySecret, o.stun)
 	if err != nil {

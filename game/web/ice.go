@@ -55,6 +55,21 @@ func Handout(relay, secretFile, stun string) (*iceservers.Handout, error) {
 	return h, nil
 }
 
+// STUNFor returns the STUN server a host behind NAT asks its public
+// address from (host:port): the first turn: relay of relay, else, hosting
+// through the rendezvous at invite, port 3478 of the rendezvous's host
+// (cmd/relay serves both), else "".
+func STUNFor(relay, invite string) string {
+	if s := STUNFromRelay(relay); s != "" {
+		return s
+	}
+	u, err := url.Parse(invite)
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	return net.JoinHostPort(u.Hostname(), "3478")
+}
+
 // STUNFromRelay returns the host:port of the first turn: URL of -relay
 // with UDP (a TURN server answers STUN too), "" if none.
 func STUNFromRelay(relay string) string {

@@ -60,3 +60,16 @@ func TestSTUNFromRelay(t *testing.T) {
 		}
 	}
 }
+
+func TestSTUNFor(t *testing.T) {
+	for _, tc := range []struct{ relay, invite, want string }{
+		{"turn:203.0.113.5:3478", "http://203.0.113.9:8090", "203.0.113.5:3478"},
+		{"", "http://203.0.113.9:8090", "203.0.113.9:3478"},
+		{"", "https://relay.example", "relay.example:3478"},
+		{"", "", ""},
+	} {
+		if got := STUNFor(tc.relay, tc.invite); got != tc.want {
+			t.Errorf("STUNFor(%q, %q) = %q, want %q", tc.relay, tc.invite, got, tc.want)
+		}
+	}
+}
