@@ -139,7 +139,7 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	}()
 	go func() { m.errc <- m.srv.Serve(ctx, rtc.Accept) }()
 	if cfg.invite != "" {
-		go m.hostThrough(ctx, log, cfg.invite, mux, handout.Empty(), &relayed)
+		go m.hostThrough(ctx, log, cfg.invite, mux, !handout.HasTURN(), &relayed)
 	}
 	go func() {
 		<-ctx.Done()

@@ -325,7 +325,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if o.invite != "" {
 		go func() {
 			err := rendezvous.Host(ctx, rendezvous.HostConfig{URL: o.invite, Handler: mux, Logger: log, OnInvite: func(inv rendezvous.Invite) {
-				if handout.Empty() && len(inv.ICEServers) > 0 {
+				if !handout.HasTURN() && len(inv.ICEServers) > 0 {
 					relayed.Store(&inv.ICEServers)
 				}
 				log.Info("invite", "url", inv.URL, "desktop", "go run ./cmd/game -join "+inv.URL, "browser", inv.URL+"/")

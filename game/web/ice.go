@@ -99,8 +99,8 @@ func STUNFromRelay(relay string) string {
 // token that would be admitted gets it (checked, not spent: the offer that
 // follows spends it); others get the refusal the offer would.
 //
-// A server without relays of its own (h.Empty) hands out instead those a
-// rendezvous gave it (relayed, nil until then).
+// A server without a relay of its own (h.HasTURN false) hands out beside
+// its STUN servers those a rendezvous gave it (relayed, nil until then).
 func ICEServers(log *slog.Logger, h *iceservers.Handout, relayed func() *json.RawMessage, ck *jointoken.Checker) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ck != nil {
@@ -112,10 +112,10 @@ func ICEServers(log *slog.Logger, h *iceservers.Handout, relayed func() *json.Ra
 		var id [6]byte
 		_, _ = rand.Read(id[:])
 		list := h.List(hex.EncodeToString(id[:]), time.Now())
-		if r := relayed(); r != nil && h.Empty() {
+		if r := relayed(); r != nil && !h.HasTURN() {
 			var servers []iceservers.Server
 			if json.Unmarshal(*r, &servers) == nil {
-				list.ICEServers = servers
+				list.ICEServers = append(list.ICEServers, servers...)
 			}
 		}
 		body, err := json.Marshal(list)

@@ -1,6 +1,9 @@
 package web
 
 import (
+	"encoding/json"
+	"log/slog"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,6 +73,33 @@ func TestSTUNFor(t *testing.T) {
 	} {
 		if got := STUNFor(tc.relay, tc.invite); got != tc.want {
 			t.Errorf("STUNFor(%q, %q) = %q, want %q", tc.relay, tc.invite, got, tc.want)
+		}
+	}
+}
+
+// A server without a relay of its own hands out, beside its STUN server,
+// the relay a rendezvous gave it; one with its own relay ignores it.
+func TestICEServersFromTheRendezvous(t *testing.T) {
+	relayed := json.RawMessage(`[{"urls":["turn:203.0.113.5:3478"],"username":"1:x","credential":"c"}]`)
+	serve := func(h *iceservers.Handout) iceservers.List {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		ICEServers(slog.New(slog.DiscardHandler), h, func() *json.RawMessage { return &relayed }, nil).ServeHTTP(rec, httptest.NewRequest("GET", "/ice", nil))
+		l, err := iceservers.ParseList(rec.Body.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	l := serve(&iceservers.Handout{URLs: []string{"stun:203.0.113.5:3478"}})
+	if len(l.ICEServers) != 2 || l.ICEServers[0].URLs[0] != "stun:203.0.113.5:3478" || l.ICEServers[1].Username != "1:x" {
+		t.Errorf("STUN only, with the rendezvous's relay: %+v", l)
+	}
+	secret, _ := iceservers.NewSecret()
+	l = serve(&iceservers.Handout{URLs: []string{"turn:198.51.100.1:3478"}, Secret: secret})
+	for _, s := range l.ICEServers {
+		if s.Username == "1:x" {
+			t.Errorf("a server with its own relay handed out the rendezvous's: %+v", l)
 		}
 	}
 }

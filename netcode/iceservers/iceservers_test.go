@@ -243,3 +243,20 @@ func TestSpecCredential(t *testing.T) {
 		t.Errorf("PROTOCOL.md 1.3 does not show %s under the secret %s", want, testSecretText)
 	}
 }
+
+func TestHandoutHasTURN(t *testing.T) {
+	s := testSecret(t)
+	for _, tc := range []struct {
+		h    Handout
+		want bool
+	}{
+		{Handout{}, false},
+		{Handout{URLs: []string{"stun:a:3478"}}, false},
+		{Handout{URLs: []string{"turn:a:3478"}}, false}, // no secret: no credential
+		{Handout{URLs: []string{"stun:a:3478", "turns:a:5349"}, Secret: s}, true},
+	} {
+		if got := tc.h.HasTURN(); got != tc.want {
+			t.Errorf("%+v: HasTURN %v, want %v", tc.h.URLs, got, tc.want)
+		}
+	}
+}

@@ -92,8 +92,15 @@ type Handout struct {
 	TTL time.Duration
 }
 
-// Empty reports whether h hands out no server at all.
-func (h Handout) Empty() bool { return len(h.URLs) == 0 }
+// HasTURN reports whether h hands out a TURN relay (with credentials).
+func (h Handout) HasTURN() bool {
+	for _, u := range h.URLs {
+		if strings.HasPrefix(u, "turn:") || strings.HasPrefix(u, "turns:") {
+			return !h.Secret.IsZero()
+		}
+	}
+	return false
+}
 
 // List returns the client's ICE servers: a stun: URL for each distinct
 // host:port among the turn: URLs (a TURN server answers STUN too) and the
