@@ -477,3 +477,30 @@ func TestConnectingPerClient(t *testing.T) {
 		t.Errorf("default ClientKey: %q, %q (one /64), %q (another)", a, b, other)
 	}
 }
+
+// A session whose peer never sends an ICE check is closed after
+// NoProgressTimeout, long before ConnectTimeout; a real peer, which checks
+// at once, joins under the same short limit.
+func TestNoProgressTimeout(t *testing.T) {
+	ts := newTestServer(t, ServerConfig{ConnectTimeout: 20 * time.Second, NoProgressTimeout: 500 * time.Millisecond, ClientKey: headerClientKey})
+	rp, deadSDP := newRawPeer(t, goodChannels())
+	_ = rp.pc.Close()
+	start := time.Now()
+	if code, body, _ := postAs(t, ts, "dead", offerJSON("offer", deadSDP)); code != http.StatusOK {
+		t.Fatalf("dead offer: %d %q", code, body)
+	}
+	waitStats(t, ts, 5*time.Second, "the silent session closed", func(st ServerStats) bool {
+		return st.Connecting == 0 && st.TimedOut == 1
+	})
+	if d := time.Since(start); d < 400*time.Millisecond || d > 3*time.Second {
+		t.Errorf("the silent session closed after %v, want about 500 ms", d)
+	}
+	c := ts.dial(t, "real", ts.dialConfig(t, "real"))
+	sc := ts.accept(t)
+	exchange1(t, c, sc, 1)
+	time.Sleep(700 * time.Millisecond) // past NoProgressTimeout: still connected
+	exchange1(t, sc, c, 2)
+	if st := ts.Stats(); st.TimedOut != 1 || st.Active != 1 {
+		t.Errorf("stats %+v: want the real peer active, one timed out", st)
+	}
+}

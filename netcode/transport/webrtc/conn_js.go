@@ -86,3 +86,6 @@ func newClientAPI(DialConfig, *slog.Logger) *webrtc.API { return webrtc.NewAPI()
 // selectedPath is unknown through pion's js wrapper, which has no
 // statistics (the browser build dials with package transport/browser).
 func (c *conn) selectedPath() string { return "" }
+
+// iceProgress is the server's question; the js client never asks it.
+func (c *conn) iceProgress() bool { return true }

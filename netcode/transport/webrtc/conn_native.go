@@ -105,6 +105,17 @@ func (c *conn) selectedPath() string {
 	return datachan.PathName(local.CandidateType.String(), local.RelayProtocol, remote.CandidateType.String())
 }
 
+// iceProgress reports whether the peer has sent an ICE connectivity check,
+// or answered one, on any candidate pair.
+func (c *conn) iceProgress() bool {
+	for _, st := range c.pc.GetStats() {
+		if p, ok := st.(webrtc.ICECandidatePairStats); ok && (p.RequestsReceived > 0 || p.ResponsesReceived > 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // baseSettingEngine returns the settings both native ends share.
 func baseSettingEngine(log *slog.Logger, includeLoopback bool) webrtc.SettingEngine {
 	var se webrtc.SettingEngine

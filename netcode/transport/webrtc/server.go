@@ -33,6 +33,8 @@ const (
 	DefaultMaxSessions    = 64
 	DefaultMaxBodyBytes   = 64 << 10
 	DefaultConnectTimeout = 10 * time.Second
+	// DefaultNoProgressTimeout: see ServerConfig.NoProgressTimeout.
+	DefaultNoProgressTimeout = 3 * time.Second
 	DefaultMaxConnecting  = 16
 	// DefaultMaxConnectingPerClient is the least default of
 	// MaxConnectingPerClient.
@@ -159,6 +161,13 @@ type ServerConfig struct {
 	// closed, never accepted, and counted in ServerStats.TimedOut.
 	ConnectTimeout time.Duration
 
+	// NoProgressTimeout closes sooner a session whose peer has sent no ICE
+	// connectivity check, nor answered one, this long after its offer
+	// (default 3 s): an honest peer checks within a round trip or two of
+	// the answer, even through a relay, while an offer posted only to
+	// hold a negotiating slot never does. Counted in TimedOut.
+	NoProgressTimeout time.Duration
+
 	// Logger receives the server's log records; nil means slog.Default().
 	Logger *slog.Logger
 
@@ -263,6 +272,9 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.ConnectTimeout <= 0 {
 		cfg.ConnectTimeout = DefaultConnectTimeout
+	}
+	if cfg.NoProgressTimeout <= 0 {
+		cfg.NoProgressTimeout = DefaultNoProgressTimeout
 	}
 	if cfg.MaxConnecting <= 0 {
 		cfg.MaxConnecting = DefaultMaxConnecting
@@ -670,10 +682,23 @@ func (s *Server) startSession(r *http.Request, admission any, log *slog.Logger) 
 			c.Fail(fmt.Errorf("rejecting peer: %w (%v)", ErrConnectTimeout, s.cfg.ConnectTimeout))
 		}
 	})
+	// Sooner, if the peer never so much as sends an ICE check.
+	stalled := time.AfterFunc(time.Duration(math.MaxInt64), func() {
+		if c.Closed() || c.iceProgress() {
+			return
+		}
+		select {
+		case <-c.ready:
+		default:
+			s.stats.timedOut.Add(1)
+			c.Fail(fmt.Errorf("rejecting peer: %w (no ICE check in %v)", ErrConnectTimeout, s.cfg.NoProgressTimeout))
+		}
+	})
 	var settleOnce sync.Once
 	settle := func(joined bool) { settleOnce.Do(func() { s.settle(admission, joined) }) }
 	c.onReady = func() {
 		timer.Stop()
+		stalled.Stop()
 		if !s.connected(c) {
 			return
 		}
@@ -683,12 +708,16 @@ func (s *Server) startSession(r *http.Request, admission any, log *slog.Logger) 
 		log.Info("peer connected", "path", path)
 		s.enqueue(c)
 	}
-	if rej, ok := s.addSession(r, c, func() { timer.Stop(); settle(false) }); !ok {
+	if rej, ok := s.addSession(r, c, func() { timer.Stop(); stalled.Stop(); settle(false) }); !ok {
 		timer.Stop()
+		stalled.Stop()
 		c.Close()
 		return nil, rej, false
 	}
 	timer.Reset(s.cfg.ConnectTimeout)
+	if s.cfg.NoProgressTimeout < s.cfg.ConnectTimeout {
+		stalled.Reset(s.cfg.NoProgressTimeout)
+	}
 	s.ReadNow() // its ICE checks are not to wait for a round
 	c.watchState()
 	pc.OnDataChannel(func(dc *webrtc.DataChannel) {
