@@ -35,7 +35,7 @@ const (
 	DefaultConnectTimeout = 10 * time.Second
 	// DefaultNoProgressTimeout: see ServerConfig.NoProgressTimeout.
 	DefaultNoProgressTimeout = 3 * time.Second
-	DefaultMaxConnecting  = 16
+	DefaultMaxConnecting     = 16
 	// DefaultMaxConnectingPerClient is the least default of
 	// MaxConnectingPerClient.
 	DefaultMaxConnectingPerClient = 3
