@@ -3,7 +3,7 @@
 // a server, one token per player, handed to the player with the server's
 // address.
 //
-//	token -key FILE -match ID -name NAME [-ttl 30s] [-server HOST:PORT] [-player N]
+//	token -key FILE -server HOST:PORT|any -match ID -name NAME [-ttl 30s] [-player N]
 //	token -new-key FILE
 //
 // It prints the token on one line. A player joins with it from the desktop
@@ -11,7 +11,9 @@
 // load tester (which mints its own with -token-key). -new-key writes a new
 // random key (64 hex digits) to FILE, for the backend and the servers to
 // share (in a fleet, as a Kubernetes Secret); it never overwrites a file.
-// A -ttl beyond what servers accept (10 minutes) is refused.
+// A -ttl beyond what servers accept (10 minutes) is refused. -server names
+// the one server the token joins; a token for any server that holds the
+// key (every server of a fleet) takes -server any, said explicitly.
 package main
 
 import (
@@ -30,7 +32,7 @@ func main() {
 	match := flag.String("match", "", "the match the token joins (an id from the server's /matches); empty: any")
 	name := flag.String("name", "", "the player's name in the match")
 	player := flag.Uint64("player", 0, "the player's id, as the backend knows it")
-	server := flag.String("server", "", "host:port of the one server the token is good for; empty: any of the key's servers")
+	server := flag.String("server", "", "host:port of the one server the token is good for (required; \"any\": any server that holds the key, every server of a fleet)")
 	ttl := flag.Duration("ttl", jointoken.DefaultTTL, "how long the token may be used to join")
 	flag.Parse()
 	if err := run(*keyFile, *newKey, jointoken.Claims{Match: *match, Name: *name, Player: *player, Server: *server}, *ttl); err != nil {
@@ -62,6 +64,12 @@ func run(keyFile, newKey string, c jointoken.Claims, ttl time.Duration) error {
 	}
 	if ttl <= 0 {
 		return fmt.Errorf("-ttl %v: must be positive", ttl)
+	}
+	switch c.Server {
+	case "":
+		return errors.New("-server is required: the host:port of the server the token joins, or \"any\" for any server that holds the key")
+	case "any":
+		c.Server = ""
 	}
 	if ttl > jointoken.DefaultMaxTTL {
 		return fmt.Errorf("-ttl %v: servers refuse a token that expires more than %v ahead", ttl, jointoken.DefaultMaxTTL)
