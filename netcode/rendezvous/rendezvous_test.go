@@ -30,7 +30,8 @@ func echo() http.Handler {
 		w.Header().Set("Retry-After", "3")
 		w.Header().Set("X-Secret", "not forwarded")
 		w.WriteHeader(http.StatusAccepted)
-		fmt.Fprintf(w, "%s %s?%s from %s auth %q body %q", r.Method, r.URL.Path, r.URL.RawQuery, r.RemoteAddr, r.Header.Get("Authorization"), body)
+		fmt.Fprintf(w, "%s %s?%s from %s auth %q other %q body %q", r.Method, r.URL.Path, r.URL.RawQuery, r.RemoteAddr,
+			r.Header.Get("Authorization"), r.Header.Get("X-Other"), body)
 	})
 	mux.HandleFunc("GET /ice", func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(300 * time.Millisecond) // a slow answer
@@ -91,6 +92,7 @@ func do(t *testing.T, method, url, auth, body string) (*http.Response, string) {
 	if auth != "" {
 		req.Header.Set("Authorization", auth)
 	}
+	req.Header.Set("X-Other", "not forwarded")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -101,14 +103,14 @@ func do(t *testing.T, method, url, auth, body string) (*http.Response, string) {
 }
 
 func TestForwarding(t *testing.T) {
-	r := newRig(t, ServerConfig{ClientRate: rate.Inf}, echo())
+	r := newRig(t, ServerConfig{ClientRate: rate.Inf, MaxBodyBytes: 1000}, echo())
 	inv := r.invite(t)
 	if !strings.HasPrefix(inv.URL, r.http.URL+"/i/") || len(inv.Code) != 26 || !validCode(inv.Code) {
 		t.Fatalf("invite %+v", inv)
 	}
 	resp, body := do(t, "POST", inv.URL+"/signal?match=2", "Bearer tok", `{"type":"offer"}`)
 	want := "POST /signal?match=2 from 127.0.0.1:"
-	if resp.StatusCode != http.StatusAccepted || !strings.HasPrefix(body, want) || !strings.HasSuffix(body, `auth "Bearer tok" body "{\"type\":\"offer\"}"`) {
+	if resp.StatusCode != http.StatusAccepted || !strings.HasPrefix(body, want) || !strings.HasSuffix(body, `auth "Bearer tok" other "" body "{\"type\":\"offer\"}"`) {
 		t.Fatalf("forwarded: %d %q", resp.StatusCode, body)
 	}
 	if resp.Header.Get("Retry-After") != "3" || resp.Header.Get("Content-Type") != "application/json" ||
@@ -136,12 +138,17 @@ func TestForwarding(t *testing.T) {
 			t.Errorf("%s %s: %d %q, want %d", tc.method, tc.url, resp.StatusCode, body, tc.want)
 		}
 	}
-	big := strings.Repeat("x", requestBodyBytes+1)
-	if resp, _ := do(t, "POST", inv.URL+"/signal", "", big); resp.StatusCode != http.StatusRequestEntityTooLarge {
-		t.Errorf("a body over the cap: %d, want 413", resp.StatusCode)
+	if resp, _ := do(t, "GET", inv.URL+"/signal", "", ""); resp.Header.Get("Allow") != "POST" {
+		t.Errorf("405's Allow: %q, want POST", resp.Header.Get("Allow"))
+	}
+	if resp, _ := do(t, "POST", inv.URL+"/signal", "", strings.Repeat("x", 1001)); resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body over MaxBodyBytes: %d, want 413", resp.StatusCode)
+	}
+	if resp, body := do(t, "POST", inv.URL+"/signal", "", strings.Repeat("x", 1000)); resp.StatusCode != http.StatusAccepted || !strings.Contains(body, strings.Repeat("x", 1000)) {
+		t.Errorf("a body of MaxBodyBytes: %d, want 202 with the body", resp.StatusCode)
 	}
 	st := r.srv.Stats()
-	if st.Hosts != 1 || st.Forwarded != 3 || st.RefusedNoInvite != 2 {
+	if st.Hosts != 1 || st.Forwarded != 4 || st.RefusedNoInvite != 2 {
 		t.Errorf("stats %+v", st)
 	}
 }

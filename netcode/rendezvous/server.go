@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	pathpkg "path"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,9 +44,8 @@ const (
 	defaultHostBurst      = 5
 	defaultClientRate     = 5
 	defaultClientBurst    = 20
+	DefaultMaxBodyBytes   = 64 << 10
 	maxClientKeys         = 4096
-	// requestBodyBytes caps a client's request body.
-	requestBodyBytes = 64 << 10
 )
 
 // ServerConfig configures a [Server]. Zero fields take the defaults.
@@ -76,8 +76,12 @@ type ServerConfig struct {
 	// PingInterval is how often a host is pinged; a host that does not
 	// answer within it is dropped (default 15 s).
 	PingInterval time.Duration
-	// Routes are the requests forwarded (default DefaultRoutes).
-	Routes []Route
+	// MaxBodyBytes caps a client's request body (default 64 KiB, at most
+	// the wire's MaxBodyBytes); beyond: 413.
+	MaxBodyBytes int64
+	// Forward are the requests forwarded to hosts (nil: DefaultRoutes).
+	// A path of Forward asked with another method gets 405.
+	Forward []Route
 	// Static, if set, serves the GET and HEAD requests under a live
 	// invite that are not forwarded (the browser build's page and files),
 	// with the path less /i/CODE.
@@ -89,6 +93,11 @@ type ServerConfig struct {
 	ICEServers func(id string) (json.RawMessage, time.Duration)
 	// Logger receives the rendezvous's records (nil: slog.Default()).
 	Logger *slog.Logger
+	// ClientKey names the address a request counts against, for the
+	// rate limits and MaxHostsPerIP (nil: the TCP peer's IPv4 address, or
+	// the /64 of its IPv6 address). A rendezvous behind a proxy it trusts
+	// may read the proxy's header here.
+	ClientKey func(r *http.Request) string
 }
 
 // ServerStats counts what a Server did.
@@ -151,8 +160,15 @@ func NewServer(cfg ServerConfig) *Server {
 	if cfg.PingInterval <= 0 {
 		cfg.PingInterval = DefaultPingInterval
 	}
-	if cfg.Routes == nil {
-		cfg.Routes = DefaultRoutes()
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	cfg.MaxBodyBytes = min(cfg.MaxBodyBytes, MaxBodyBytes) // what a message can carry
+	if cfg.Forward == nil {
+		cfg.Forward = DefaultRoutes()
+	}
+	if cfg.ClientKey == nil {
+		cfg.ClientKey = ratelimit.Subscriber
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	log := cfg.Logger
@@ -254,7 +270,7 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	key := ratelimit.Subscriber(r)
+	key := s.cfg.ClientKey(r)
 	if s.limited(w, s.hostLim, key) {
 		return
 	}
@@ -319,7 +335,10 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 	s.log.Info("rendezvous: host connected", "remote", r.RemoteAddr, "invite", welcome.URL)
 
 	msgs := make(chan Message)
+	readerDone := make(chan struct{})
+	defer func() { <-readerDone }() // after cancel and Close below
 	go func() {
+		defer close(readerDone)
 		defer cancel()
 		for {
 			_, data, err := ws.Read(ctx)
@@ -410,7 +429,7 @@ func (h *hostConn) deliver(m Message) {
 
 // serveClient forwards a client's request under /i/CODE to its host.
 func (s *Server) serveClient(w http.ResponseWriter, r *http.Request) {
-	if s.limited(w, s.cliLim, ratelimit.Subscriber(r)) {
+	if s.limited(w, s.cliLim, s.cfg.ClientKey(r)) {
 		return
 	}
 	rest := strings.TrimPrefix(r.URL.Path, "/i/")
@@ -428,28 +447,39 @@ func (s *Server) serveClient(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/i/"+code+"/", http.StatusPermanentRedirect)
 		return
 	}
-	pathKnown := false
-	for _, rt := range s.cfg.Routes {
+	var allow []string // the methods Forward has for path
+	for _, rt := range s.cfg.Forward {
 		if rt.Path != path {
 			continue
 		}
-		pathKnown = true
+		allow = append(allow, rt.Method)
 		if rt.Method == r.Method || (rt.Method == http.MethodGet && r.Method == http.MethodHead) {
 			s.forward(w, r, h, path)
 			return
 		}
 	}
-	if s.cfg.Static != nil && (r.Method == http.MethodGet || r.Method == http.MethodHead) && !pathKnown {
-		r2 := r.Clone(r.Context())
-		r2.URL.Path, r2.URL.RawPath = path, ""
-		s.cfg.Static.ServeHTTP(w, r2)
-		return
-	}
-	if pathKnown {
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
+	if s.cfg.Static != nil && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		r2 := r.Clone(r.Context())
+		r2.URL.Path, r2.URL.RawPath = cleanPath(path), ""
+		s.cfg.Static.ServeHTTP(w, r2)
+		return
+	}
 	http.Error(w, "not found", http.StatusNotFound)
+}
+
+// cleanPath is p with its dot segments resolved inside the invite (so
+// that /i/CODE/../x names nothing outside), keeping a final slash.
+func cleanPath(p string) string {
+	c := pathpkg.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
 }
 
 // forwardedRequestHeaders and forwardedResponseHeaders are the headers
@@ -461,7 +491,7 @@ var (
 
 // forward sends r to host h as a request message and writes its answer.
 func (s *Server) forward(w http.ResponseWriter, r *http.Request, h *hostConn, path string) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, requestBodyBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
