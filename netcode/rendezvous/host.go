@@ -23,8 +23,12 @@ const (
 	DefaultMaxBackoff = 30 * time.Second
 	// hostRequestTimeout bounds how long the host's handler may take.
 	hostRequestTimeout = 20 * time.Second
-	// hostConcurrency caps the requests a host serves at once.
+	// hostConcurrency caps the requests a host serves at once, and
+	// hostQueue those it holds, serving or waiting to; beyond, it answers
+	// 503 at once (its reading never waits on its handler, so it keeps
+	// answering the rendezvous's pings).
 	hostConcurrency = 16
+	hostQueue       = 64
 	// stableAfter is how long a connection must last for the next
 	// reconnection to start from MinBackoff again.
 	stableAfter = 30 * time.Second
@@ -91,7 +95,7 @@ func Host(ctx context.Context, cfg HostConfig) error {
 		return err
 	}
 	if cfg.Handler == nil {
-		return fmt.Errorf("%w: no handler", ErrBadURL)
+		return ErrNoHandler
 	}
 	if cfg.MinBackoff <= 0 {
 		cfg.MinBackoff = DefaultMinBackoff
@@ -156,9 +160,24 @@ func hostSession(ctx context.Context, wsURL string, cfg HostConfig, log *slog.Lo
 	}
 
 	var writeMu sync.Mutex
+	write := func(m Message) {
+		data, err := json.Marshal(m)
+		if err != nil {
+			return
+		}
+		writeMu.Lock()
+		defer writeMu.Unlock()
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if err := ws.Write(wctx, websocket.MessageText, data); err != nil {
+			log.Debug("rendezvous: writing a response", "err", err)
+			stop()
+		}
+	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	slots := make(chan struct{}, hostConcurrency)
+	queue := make(chan struct{}, hostQueue)
 	for {
 		m, err := read()
 		if err != nil {
@@ -172,30 +191,28 @@ func hostSession(ctx context.Context, wsURL string, cfg HostConfig, log *slog.Lo
 			}
 		case TypeRequest:
 			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				return ctx.Err()
+			case queue <- struct{}{}:
+			default:
+				write(Message{Type: TypeResponse, ID: m.ID, Status: http.StatusServiceUnavailable,
+					Header: map[string][]string{"Retry-After": {"1"}, "Content-Type": {"text/plain; charset=utf-8"}},
+					Body:   []byte("host busy\n")})
+				continue
 			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				defer func() { <-queue }()
+				select {
+				case slots <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
 				defer func() { <-slots }()
 				resp := serveForwarded(ctx, cfg.Handler, m, invite)
 				if ctx.Err() != nil {
 					return // the connection is ending: the answer is the rendezvous's 502
 				}
-				data, err := json.Marshal(resp)
-				if err != nil {
-					return
-				}
-				writeMu.Lock()
-				defer writeMu.Unlock()
-				wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-				defer cancel()
-				if err := ws.Write(wctx, websocket.MessageText, data); err != nil {
-					log.Debug("rendezvous: writing a response", "err", err)
-					stop()
-				}
+				write(resp)
 			}()
 		default:
 			return fmt.Errorf("%w: unexpected %q", ErrBadMessage, m.Type)
@@ -209,24 +226,23 @@ func serveForwarded(ctx context.Context, h http.Handler, m Message, inv Invite) 
 	ctx, cancel := context.WithTimeout(ctx, hostRequestTimeout)
 	defer cancel()
 	host := "rendezvous"
-	if u, err := url.Parse(inv.URL); err == nil {
+	if u, err := url.Parse(inv.URL); err == nil && u.Host != "" {
 		host = u.Host
 	}
-	target := "http://" + host + m.Path
-	if m.Query != "" {
-		target += "?" + m.Query
-	}
-	req, err := http.NewRequestWithContext(ctx, m.Method, target, bytes.NewReader(m.Body))
+	req, err := http.NewRequestWithContext(ctx, m.Method, "http://"+host+"/", bytes.NewReader(m.Body))
 	if err != nil {
 		return Message{Type: TypeResponse, ID: m.ID, Status: http.StatusBadRequest, Body: []byte("bad request\n")}
 	}
-	for k, vs := range m.Header {
-		for _, v := range vs {
+	// The path and query as the message has them, never reparsed: a
+	// path holding "?" or "#" stays a path.
+	req.URL.Path, req.URL.RawQuery = m.Path, m.Query
+	for _, k := range forwardedRequestHeaders { // no other header, whatever the message holds
+		for _, v := range m.Header[k] {
 			req.Header.Add(k, v)
 		}
 	}
 	req.RemoteAddr = m.Remote
-	req.RequestURI = m.Path
+	req.RequestURI = req.URL.RequestURI()
 	w := &responseRecorder{header: http.Header{}}
 	h.ServeHTTP(w, req)
 	if w.status == 0 {

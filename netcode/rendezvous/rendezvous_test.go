@@ -5,6 +5,7 @@ package rendezvous
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"go.uber.org/goleak"
 	"golang.org/x/time/rate"
 )
@@ -320,4 +322,174 @@ func FuzzParseMessage(f *testing.F) {
 			t.Fatalf("round trip:\n%s\n%s", enc, enc2)
 		}
 	})
+}
+
+func TestHostConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  HostConfig
+		want error
+	}{
+		{"no scheme", HostConfig{URL: "203.0.113.5:8090", Handler: echo()}, ErrBadURL},
+		{"ftp", HostConfig{URL: "ftp://203.0.113.5", Handler: echo()}, ErrBadURL},
+		{"no host", HostConfig{URL: "http://", Handler: echo()}, ErrBadURL},
+		{"no handler", HostConfig{URL: "http://203.0.113.5:8090"}, ErrNoHandler},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			began := time.Now()
+			err := Host(ctx, tc.cfg)
+			if !errors.Is(err, tc.want) {
+				t.Errorf("Host: %v, want %v", err, tc.want)
+			}
+			if d := time.Since(began); d > 100*time.Millisecond {
+				t.Errorf("Host took %v to refuse", d)
+			}
+		})
+	}
+}
+
+func TestClientKey(t *testing.T) {
+	key := NewServer(ServerConfig{}).cfg.ClientKey
+	for _, tc := range []struct{ a, b string }{
+		{"198.51.100.7:51000", "198.51.100.7:40000"},              // one IPv4 address, two ports
+		{"[2001:db8:1:2::1]:5000", "[2001:db8:1:2:ffff::9]:6000"}, // one /64
+		{"[::ffff:198.51.100.7]:1", "198.51.100.7:2"},             // IPv4-mapped
+	} {
+		ka, kb := key(&http.Request{RemoteAddr: tc.a}), key(&http.Request{RemoteAddr: tc.b})
+		if ka != kb {
+			t.Errorf("%s and %s: keys %q and %q, want one", tc.a, tc.b, ka, kb)
+		}
+	}
+	for _, tc := range []struct{ a, b string }{
+		{"198.51.100.7:1", "198.51.100.8:1"},
+		{"[2001:db8:1:2::1]:1", "[2001:db8:1:3::1]:1"}, // neighbouring /64s
+	} {
+		if ka, kb := key(&http.Request{RemoteAddr: tc.a}), key(&http.Request{RemoteAddr: tc.b}); ka == kb {
+			t.Errorf("%s and %s share key %q", tc.a, tc.b, ka)
+		}
+	}
+	if got := key(&http.Request{RemoteAddr: "[2001:db8:1:2::1]:5000"}); got != "2001:db8:1:2::/64" {
+		t.Errorf("IPv6 key %q, want 2001:db8:1:2::/64", got)
+	}
+
+	// A ClientKey of its own: each key its own bucket.
+	r := newRig(t, ServerConfig{ClientRate: rate.Every(time.Hour), ClientBurst: 1,
+		ClientKey: func(r *http.Request) string { return r.Header.Get("Authorization") }}, echo())
+	inv := r.invite(t)
+	for _, tc := range []struct {
+		auth string
+		want int
+	}{{"a", http.StatusAccepted}, {"a", http.StatusTooManyRequests}, {"b", http.StatusAccepted}, {"b", http.StatusTooManyRequests}} {
+		if resp, _ := do(t, "POST", inv.URL+"/signal", tc.auth, "x"); resp.StatusCode != tc.want {
+			t.Errorf("key %q: %d, want %d", tc.auth, resp.StatusCode, tc.want)
+		}
+	}
+}
+
+// fakeRendezvous is a rendezvous that sends the host what a test says
+// and hands back what the host answers.
+func fakeRendezvous(t *testing.T, script func(ctx context.Context, ws *websocket.Conn)) *httptest.Server {
+	t.Helper()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.CloseNow()
+		script(r.Context(), ws)
+	}))
+	t.Cleanup(hs.Close)
+	return hs
+}
+
+func sendMsg(ctx context.Context, t *testing.T, ws *websocket.Conn, m Message) {
+	data, _ := json.Marshal(m)
+	if err := ws.Write(ctx, websocket.MessageText, data); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestHostServesHostileRendezvous(t *testing.T) {
+	release := make(chan struct{})
+	seen := make(chan string, 1)
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/block" {
+			<-release
+			return
+		}
+		seen <- fmt.Sprintf("%s %q %q %q %q", r.Host, r.URL.Path, r.URL.RawQuery, r.Header.Get("X-Forwarded-For"), r.Header.Get("Authorization"))
+		w.Header().Set("Set-Cookie", "not forwarded")
+		w.WriteHeader(http.StatusTeapot)
+	})
+	answers := make(chan Message, hostQueue+8)
+	hs := fakeRendezvous(t, func(ctx context.Context, ws *websocket.Conn) {
+		sendMsg(ctx, t, ws, Message{Type: TypeWelcome, Code: strings.Repeat("c", 26), URL: "http://r.example:8090/i/" + strings.Repeat("c", 26)})
+		// A path that holds "?" stays a path; a header outside the
+		// forwarded few does not reach the handler.
+		sendMsg(ctx, t, ws, Message{Type: TypeRequest, ID: 1, Method: "GET", Path: "/a?b", Query: "q=1", Remote: "198.51.100.7:1",
+			Header: map[string][]string{"X-Forwarded-For": {"10.0.0.1"}, "Authorization": {"Bearer x"}}})
+		readOne := func() bool {
+			_, data, err := ws.Read(ctx)
+			if err != nil {
+				return false
+			}
+			m, err := ParseMessage(data)
+			if err != nil {
+				t.Errorf("host sent %s: %v", data, err)
+				return false
+			}
+			answers <- m
+			return true
+		}
+		if !readOne() {
+			return
+		}
+		// More requests than the host holds: the one beyond gets 503 at once.
+		for id := uint64(2); id < 2+hostQueue+1; id++ {
+			sendMsg(ctx, t, ws, Message{Type: TypeRequest, ID: id, Method: "GET", Path: "/block", Remote: "198.51.100.7:1"})
+		}
+		for readOne() {
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Host(ctx, HostConfig{URL: hs.URL, Handler: handler, Logger: slog.New(slog.DiscardHandler)})
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	next := func() Message {
+		select {
+		case m := <-answers:
+			return m
+		case <-time.After(5 * time.Second):
+			t.Fatal("no answer")
+			return Message{}
+		}
+	}
+	got := map[uint64]Message{}
+	for range 2 {
+		m := next()
+		got[m.ID] = m
+	}
+	if m := got[1]; m.Status != http.StatusTeapot || len(m.Header) != 0 {
+		t.Errorf("request 1: %+v", m)
+	}
+	if want := `r.example:8090 "/a?b" "q=1" "" "Bearer x"`; len(seen) == 0 || <-seen != want {
+		t.Errorf("the handler did not see %s", want)
+	}
+	busy := got[2+hostQueue]
+	if busy.Status != http.StatusServiceUnavailable || busy.Header["Retry-After"][0] != "1" {
+		t.Errorf("request beyond the queue: %+v, want 503 Retry-After 1", busy)
+	}
+	close(release)
+	for range hostQueue {
+		if m := next(); m.Status != http.StatusOK || m.ID < 2 || m.ID >= 2+hostQueue {
+			t.Errorf("queued request answered %+v", m)
+		}
+	}
 }
