@@ -236,7 +236,10 @@ func TestStaticAndICE(t *testing.T) {
 	if string(inv.ICEServers) != `[{"urls":["stun:203.0.113.5:3478"]}]` || inv.TTL != 10*time.Minute {
 		t.Errorf("invite's ICE servers: %s, %v", inv.ICEServers, inv.TTL)
 	}
-	for path, want := range map[string]string{"/": "static /", "/game.wasm": "static /game.wasm"} {
+	for path, want := range map[string]string{
+		"/": "static /", "/game.wasm": "static /game.wasm", "/assets/": "static /assets/",
+		"/x/%2e%2e/game.wasm": "static /game.wasm", "/%2e%2e/%2e%2e/host": "static /host", // dot segments stay inside
+	} {
 		if resp, body := do(t, "GET", inv.URL+path, "", ""); resp.StatusCode != 200 || body != want {
 			t.Errorf("GET %s: %d %q", path, resp.StatusCode, body)
 		}
@@ -491,5 +494,40 @@ func TestHostServesHostileRendezvous(t *testing.T) {
 		if m := next(); m.Status != http.StatusOK || m.ID < 2 || m.ID >= 2+hostQueue {
 			t.Errorf("queued request answered %+v", m)
 		}
+	}
+}
+
+func TestBusyHost(t *testing.T) {
+	entered := make(chan struct{}, 1)
+	release := make(chan struct{})
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entered <- struct{}{}
+		<-release
+		io.WriteString(w, "done")
+	})
+	r := newRig(t, ServerConfig{ClientRate: rate.Inf, MaxInFlight: 1}, slow)
+	inv := r.invite(t)
+	first := make(chan string, 1)
+	go func() {
+		resp, err := http.Post(inv.URL+"/signal", "application/json", strings.NewReader("{}"))
+		if err != nil {
+			first <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		first <- fmt.Sprint(resp.StatusCode, " ", string(b))
+	}()
+	<-entered
+	resp, _ := do(t, "POST", inv.URL+"/signal", "", "{}")
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "1" {
+		t.Errorf("a request beyond MaxInFlight: %d Retry-After %q, want 503 and 1", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	close(release)
+	if got := <-first; got != "200 done" {
+		t.Errorf("the request in flight: %q", got)
+	}
+	if st := r.srv.Stats(); st.Busy != 1 || st.Forwarded != 1 {
+		t.Errorf("stats %+v", st)
 	}
 }
