@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -49,7 +50,8 @@ type HostConfig struct {
 	// Logger receives the host's records (nil: slog.Default()).
 	Logger *slog.Logger
 	// MinBackoff and MaxBackoff bound the wait before reconnecting, which
-	// doubles after each failure (defaults 1 s and 30 s).
+	// doubles after each failure (defaults 1 s and 30 s); each wait is
+	// drawn between half the backoff and all of it.
 	MinBackoff, MaxBackoff time.Duration
 	// HTTPClient dials the WebSocket (nil: http.DefaultClient).
 	HTTPClient *http.Client
@@ -117,10 +119,15 @@ func Host(ctx context.Context, cfg HostConfig) error {
 		if time.Since(began) > stableAfter {
 			backoff = cfg.MinBackoff
 		}
-		log.Warn("rendezvous: connection lost; reconnecting", "url", cfg.URL, "err", err, "in", backoff)
+		// Between half the backoff and all of it, so that the hosts of a
+		// rendezvous that restarts do not all come back at once.
+		wait := backoff/2 + rand.N(backoff/2+1)
+		log.Warn("rendezvous: connection lost; reconnecting", "url", cfg.URL, "err", err, "in", wait)
+		t := time.NewTimer(wait)
 		select {
-		case <-time.After(backoff):
+		case <-t.C:
 		case <-ctx.Done():
+			t.Stop()
 			return ctx.Err()
 		}
 		backoff = min(2*backoff, cfg.MaxBackoff)
