@@ -13,11 +13,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/sightline-game/sightline/internal/netns"
+	"github.com/sightline-game/sightline/internal/testnet"
 	"github.com/sightline-game/sightline/netcode/iceservers"
 	"github.com/sightline-game/sightline/netcode/jointoken"
 )
@@ -33,23 +33,8 @@ const (
 	inetNoUDPIP     = "203.0.113.50"
 )
 
-// lockedBuffer is a log a process writes while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// lockedBuffer is a buffer a program or a logger writes while the test reads it.
+type lockedBuffer = testnet.LockedBuffer
 
 // inetProc is a program the test runs in one of its namespaces.
 type inetProc struct {

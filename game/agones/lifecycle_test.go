@@ -1,7 +1,6 @@
 package agones
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -9,30 +8,16 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/sightline-game/sightline/internal/testnet"
 )
 
-// syncBuffer is a log sink safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
+// syncBuffer is a buffer a program or a logger writes while the test reads it.
+type syncBuffer = testnet.LockedBuffer
 
 func testClient(s *sidecar, logs *syncBuffer) *Client {
 	if logs == nil {

@@ -271,23 +271,8 @@ func run(goTool string, env []string, args ...string) error {
 	return nil
 }
 
-// lockedBuffer is a buffer that a process and the test may share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
+// lockedBuffer is a buffer a program or a logger writes while the test reads it.
+type lockedBuffer = testnet.LockedBuffer
 
 // startServer runs the dedicated server with bots and verification, serving
 // the browser build in web, with the extra flags, and returns its base URL
