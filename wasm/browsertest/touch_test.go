@@ -443,7 +443,9 @@ func (w *watchedWorld) Step() {
 func startWatchedServer(t *testing.T, webDir string) *watchedServer {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(&testWriter{t: t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	aw, err := arena.NewWorld(arena.Config{Seed: 7, MaxPlayers: 4})
+	// No creatures: one that bites or blocks the player would cut the
+	// walks the test measures short (the arena's zero is its default 300).
+	aw, err := arena.NewWorld(arena.Config{Seed: 7, MaxPlayers: 4, Creatures: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
