@@ -33,9 +33,7 @@ const (
 	DefaultMaxSessions    = 64
 	DefaultMaxBodyBytes   = 64 << 10
 	DefaultConnectTimeout = 10 * time.Second
-	// DefaultNoProgressTimeout: see ServerConfig.NoProgressTimeout.
-	DefaultNoProgressTimeout = 3 * time.Second
-	DefaultMaxConnecting     = 16
+	DefaultMaxConnecting  = 16
 	// DefaultMaxConnectingPerClient is the least default of
 	// MaxConnectingPerClient.
 	DefaultMaxConnectingPerClient = 3
@@ -161,11 +159,13 @@ type ServerConfig struct {
 	// closed, never accepted, and counted in ServerStats.TimedOut.
 	ConnectTimeout time.Duration
 
-	// NoProgressTimeout closes sooner a session whose peer has sent no ICE
-	// connectivity check, nor answered one, this long after its offer
-	// (default 3 s): an honest peer checks within a round trip or two of
-	// the answer, even through a relay, while an offer posted only to
-	// hold a negotiating slot never does. Counted in TimedOut.
+	// NoProgressTimeout, if positive, closes sooner a session whose peer
+	// has sent no ICE connectivity check, nor answered one, this long
+	// after its offer: an offer posted only to hold a negotiating slot
+	// never checks. Zero (the default) leaves it to ConnectTimeout: a
+	// browser busy starting its game under load was seen to take more
+	// than 3 s to send its first check through a relay. Counted in
+	// TimedOut.
 	NoProgressTimeout time.Duration
 
 	// Logger receives the server's log records; nil means slog.Default().
@@ -272,9 +272,6 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.ConnectTimeout <= 0 {
 		cfg.ConnectTimeout = DefaultConnectTimeout
-	}
-	if cfg.NoProgressTimeout <= 0 {
-		cfg.NoProgressTimeout = DefaultNoProgressTimeout
 	}
 	if cfg.MaxConnecting <= 0 {
 		cfg.MaxConnecting = DefaultMaxConnecting
@@ -715,7 +712,7 @@ func (s *Server) startSession(r *http.Request, admission any, log *slog.Logger) 
 		return nil, rej, false
 	}
 	timer.Reset(s.cfg.ConnectTimeout)
-	if s.cfg.NoProgressTimeout < s.cfg.ConnectTimeout {
+	if s.cfg.NoProgressTimeout > 0 && s.cfg.NoProgressTimeout < s.cfg.ConnectTimeout {
 		stalled.Reset(s.cfg.NoProgressTimeout)
 	}
 	s.ReadNow() // its ICE checks are not to wait for a round
