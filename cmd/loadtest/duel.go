@@ -32,7 +32,8 @@ const duelFrame = time.Second / 60
 
 // runDuel connects an aimer and a strafer to the server at o.URL, each
 // through its own conditioner, and duels for o.Seconds of counted play.
-func runDuel(ctx context.Context, o options, seed uint64, cover bool) (duelResult, error) {
+func runDuel(ctx context.Context, o options, cfg duel.Config) (duelResult, error) {
+	seed := cfg.Seed
 	out := duelResult{URL: o.URL, LatencyMs: ms(o.Link.Latency), JitterMs: ms(o.Link.Jitter)}
 	start := time.Now()
 	var cls [2]*client.Client
@@ -53,8 +54,9 @@ func runDuel(ctx context.Context, o options, seed uint64, cover bool) (duelResul
 		cls[i] = client.New(conn, client.Config{Verify: true, Logger: o.Logger, Name: name})
 		defer cls[i].Close()
 	}
-	d := duel.New(duel.Config{Seed: seed, Seconds: o.Seconds, Cover: cover, Rewind: func() (arena.RewindStats, bool) { return serverRewind(ctx, o.URL) }},
-		cls[0], cls[1])
+	cfg.Seconds = o.Seconds
+	cfg.Rewind = func() (arena.RewindStats, bool) { return serverRewind(ctx, o.URL) }
+	d := duel.New(cfg, cls[0], cls[1])
 	err := d.Run(ctx, duelFrame, func() {
 		for _, c := range conds {
 			c.Pump()
@@ -93,9 +95,9 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 func formatDuel(r duelResult) string {
 	rewind := "server rewind counters unavailable"
 	if r.RewindKnown {
-		rewind = fmt.Sprintf("%d shots rewound, mean %.0f ms, %d clamped; %d behind-cover hits", r.RewoundShots, r.MeanRewindMs, r.RewindClamped, r.BehindCoverHits)
+		rewind = fmt.Sprintf("%d shots rewound, mean %.0f ms, %d clamped, %d bounded; %d behind-cover hits", r.RewoundShots, r.MeanRewindMs, r.RewindClamped, r.RewindBounded, r.BehindCoverHits)
 	}
-	return fmt.Sprintf("duel at %.0f ms one way (+%.0f ms jitter): %d shots, %d hits, hit rate %.3f, %d kills; handover mean %.3f px, max %.3f px, %d rejected predicted shots; %s; %d mismatched ticks of %d; %.1f s counted in %.1f s",
-		r.LatencyMs, r.JitterMs, r.Shots, r.Hits, r.HitRate, r.Kills, r.HandoverMeanPx, r.HandoverMaxPx, r.Rejected, rewind,
+	return fmt.Sprintf("duel at %.0f ms one way (+%.0f ms jitter): %d shots, %d hits, hit rate %.3f, %d kills; view lag mean %.0f ms, p95 %.0f ms; handover mean %.3f px, max %.3f px, %d rejected predicted shots; %s; %d mismatched ticks of %d; %.1f s counted in %.1f s",
+		r.LatencyMs, r.JitterMs, r.Shots, r.Hits, r.HitRate, r.Kills, r.ViewLagMsMean, r.ViewLagMsP95, r.HandoverMeanPx, r.HandoverMaxPx, r.Rejected, rewind,
 		r.MismatchedTicks, r.VerifiedTicks, r.CountedSeconds, r.Seconds)
 }

@@ -25,12 +25,12 @@ func TestDuelAgainstServer(t *testing.T) {
 	if err := json.Unmarshal(out, &r); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, k := range []string{"shots", "hits", "hit_rate", "handover_mean_px", "handover_max_px", "behind_cover_hits", "mismatched_ticks", "mean_rewind_ms"} {
+	for _, k := range []string{"shots", "hits", "hit_rate", "handover_mean_px", "handover_max_px", "behind_cover_hits", "mismatched_ticks", "mean_rewind_ms", "rewind_bounded", "view_lag_ms_mean", "view_lag_ms_p95"} {
 		if _, ok := r[k]; !ok {
 			t.Errorf("no %q in %s", k, out)
 		}
 	}
-	if r["shots"].(float64) < 5 || r["mismatched_ticks"].(float64) != 0 || r["rewind_known"] != true || r["rewound_shots"].(float64) == 0 {
+	if r["shots"].(float64) < 5 || r["mismatched_ticks"].(float64) != 0 || r["rewind_known"] != true || r["rewound_shots"].(float64) == 0 || r["view_lag_ms_mean"].(float64) <= 0 {
 		t.Errorf("duel: %s", out)
 	}
 	t.Logf("%s", out)

@@ -38,11 +38,12 @@ func (w *World) Hash() uint64 {
 		h.bool(p.moving, p.dead, p.hasShot)
 		h.u64(uint64(p.applied), uint64(p.newest), uint64(p.queued))
 		for _, q := range p.queue[:p.queued] {
-			h.u64(uint64(q.seq), uint64(q.view.From), uint64(q.view.Gap), uint64(q.view.Frac))
+			h.u64(uint64(q.seq), uint64(q.view.From), uint64(q.view.Gap), uint64(q.view.Frac), q.floor)
 			h.f64(q.dx, q.dy, q.aim)
 			h.bool(q.aimOK, q.fire, q.early)
 		}
-		h.u64(uint64(p.spare))
+		h.u64(uint64(p.spare), uint64(p.arrivals.n))
+		h.f64(p.arrivals.off, p.arrivals.late2)
 		p.hashDash(&h)
 		p.hashLoadout(&h)
 		h.u64(uint64(p.kills), uint64(p.deaths), uint64(p.score))
@@ -56,7 +57,7 @@ func (w *World) Hash() uint64 {
 		if s.live {
 			h.f64(s.x, s.y, s.vx, s.vy, s.heading)
 			h.u64(uint64(s.owner), uint64(s.ownerSlot), uint64(s.expires), uint64(s.damage), uint64(s.weapon))
-			h.u64(uint64(s.seen.From), uint64(s.seen.Gap), uint64(s.seen.Frac))
+			h.u64(uint64(s.seen.From), uint64(s.seen.Gap), uint64(s.seen.Frac), s.since)
 			h.bool(s.rewound)
 		}
 	}

@@ -26,8 +26,14 @@ type Input struct {
 	Aim          float64 // radians
 	// View is what the client was drawing of the others when it made the
 	// input: its shots are judged against that (lag compensation), as far
-	// back as Config.RewindTicks allows.
+	// back as Config.RewindTicks allows and no further back than the
+	// server's estimate of that client's view (viewbound.go).
 	View View
+	// Acked is set by the server, never read from the wire: the newest
+	// tick the client had acknowledged when it made the input (its
+	// datagram's ack, less a tick for each newer input the datagram
+	// carries); 0: unknown. It bounds the View the input may claim.
+	Acked uint32
 }
 
 // wrapAngle returns a in [0, 2π).

@@ -92,11 +92,19 @@ func (w *World) posesAt(t uint32) []pose {
 // seenFrom clamps a client's claimed view for a shot fired this tick: it
 // cannot have drawn this tick or a later one, nor anything older than the
 // world's rewind allows. It returns the view to judge by and whether the
-// shot is judged in the past at all.
-func (w *World) seenFrom(v View) (View, bool) {
+// shot is judged in the past at all. A claim older than floor (in 256ths
+// of a tick; 0: none), the server's estimate of the client's view
+// (viewbound.go), is judged from since, the floor: the shot's k-th tick of
+// flight meets the targets of since+k, each moved by where it stood at
+// the view claimed (at most ViewTolerance older than the floor) against
+// where it stood at the floor. So an older claim chooses where its targets
+// started, which the client saw, and learns nothing of how they will move,
+// which it has not seen. since is 0 when the flight is judged from the view
+// itself.
+func (w *World) seenFrom(v View, floor uint64) (seen View, since uint64, rewound bool) {
 	limit := uint32(w.cfg.RewindTicks)
 	if limit == 0 || v.From == 0 || w.tick <= limit+1 {
-		return View{}, false
+		return View{}, 0, false
 	}
 	newest := w.tick - 1
 	if int32(v.From-newest) > 0 {
@@ -108,53 +116,102 @@ func (w *World) seenFrom(v View) (View, bool) {
 	if v.Gap == 0 {
 		v.Frac = 0
 	}
+	if floor > 0 && v.ticks256() < floor && floor <= uint64(newest)*256 {
+		w.stats.Rewind.Bounded++
+		since = floor
+		if floor > ViewTolerance && v.ticks256() < floor-ViewTolerance {
+			v = viewAt(floor - ViewTolerance)
+		}
+	}
 	// Judged a tick after the one drawn (below), a view of From is
 	// w.tick-From-1 ticks back.
 	if w.tick-v.From-1 > limit {
 		w.stats.Rewind.Clamped++
 		v.From, v.Gap, v.Frac = w.tick-limit-1, 0, 0
 	}
+	if since <= v.ticks256() {
+		since = 0
+	}
 	// A shot's flight on tick t is judged against the poses of the tick
 	// after the one drawn when it was made (the world judges its own tick t
 	// against the poses at its end): a client that drew the newest tick
 	// saw the present.
 	if v.From == newest {
-		return View{}, false
+		return View{}, 0, false
 	}
-	return v, true
+	return v, since, true
+}
+
+// moment is a time between two recorded ticks: the poses of a and of b,
+// f of the way from a to b.
+type moment struct {
+	a, b []pose
+	f    float64
+}
+
+// momentOf returns the moment of view v, if the history holds its ticks.
+func (w *World) momentOf(v View) (moment, bool) {
+	a, b := w.posesAt(v.From), w.posesAt(v.From+uint32(v.Gap))
+	return moment{a: a, b: b, f: float64(v.Frac) / 256}, a != nil && b != nil
+}
+
+// at returns where the target in slot stood at the moment, if it was the
+// same entity as now (generation gen) and alive: between a and b if both
+// hold it, else in the nearer one that does.
+func (m *moment) at(slot int32, gen uint8) (x, y float64, ok bool) {
+	pa, pb := &m.a[slot], &m.b[slot]
+	switch {
+	case pa.alive && pb.alive && pa.gen == gen && pb.gen == gen:
+		return pa.x + (pb.x-pa.x)*m.f, pa.y + (pb.y-pa.y)*m.f, true
+	case m.f < 0.5 && pa.alive && pa.gen == gen:
+		return pa.x, pa.y, true
+	case m.f >= 0.5 && pb.alive && pb.gen == gen:
+		return pb.x, pb.y, true
+	}
+	return 0, 0, false
 }
 
 // seenTarget returns the slot of the target nearest to (x, y) among those a
 // circle of radius r there touches as shot s's shooter saw them on the
-// s.flown-th tick of its flight, skipping the shooter; -1 if none. A
-// target counts only if it is still the same entity and alive now: a shot
-// never hurts a player who has since died or respawned.
+// s.flown-th tick of its flight (seenFrom), skipping the shooter; -1 if
+// none. A target counts only if it is still the same entity and alive now:
+// a shot never hurts a player who has since died or respawned.
 func (w *World) seenTarget(s *shot, x, y, r float64) int32 {
 	k := s.flown // 1 on the tick it is fired: the tick after the one drawn
-	a := w.posesAt(s.seen.From + k)
-	b := w.posesAt(s.seen.From + uint32(s.seen.Gap) + k)
-	if a == nil || b == nil {
+	var now, base, from moment
+	var ok, shift bool
+	if s.since == 0 {
+		now, ok = w.momentOf(View{From: s.seen.From + k, Gap: s.seen.Gap, Frac: s.seen.Frac})
+	} else {
+		now, ok = w.momentOf(viewAt(s.since + uint64(k)*256))
+		var okBase, okFrom bool
+		base, okBase = w.momentOf(s.seen)
+		from, okFrom = w.momentOf(viewAt(s.since))
+		shift = okBase && okFrom // else (a long flight) judged from the floor alone
+	}
+	if !ok {
 		return w.nearest(x, y, r, s.ownerSlot, false)
 	}
-	f := float64(s.seen.Frac) / 256
 	// Only targets near enough now can have been where the shot is then.
-	back := w.tick - (s.seen.From + k)
+	back := w.tick - s.seen.From
 	return w.nearestOf(x, y, r, float64(back+1)*maxTargetStep, s.ownerSlot, false, func(slot int32) (float64, float64, float64, bool) {
-		pa, pb := &a[slot], &b[slot]
 		gen := w.gens[slot]
 		tr := float64(PlayerRadius)
 		if int(slot) < w.playerBase {
 			tr = CreatureRadius
 		}
-		switch {
-		case pa.alive && pb.alive && pa.gen == gen && pb.gen == gen:
-			return pa.x + (pb.x-pa.x)*f, pa.y + (pb.y-pa.y)*f, tr, true
-		case f < 0.5 && pa.alive && pa.gen == gen:
-			return pa.x, pa.y, tr, true
-		case f >= 0.5 && pb.alive && pb.gen == gen:
-			return pb.x, pb.y, tr, true
+		tx, ty, alive := now.at(slot, gen)
+		if !alive {
+			return 0, 0, 0, false
 		}
-		return 0, 0, 0, false
+		if shift {
+			bx, by, okB := base.at(slot, gen)
+			fx, fy, okF := from.at(slot, gen)
+			if okB && okF {
+				tx, ty = tx+bx-fx, ty+by-fy
+			}
+		}
+		return tx, ty, tr, true
 	})
 }
 
@@ -165,8 +222,11 @@ type RewindStats struct {
 	// Shots / 256 is the mean rewind in ticks).
 	Shots, Ticks uint64
 	// Clamped counts shots whose shooter claimed a view older than the
-	// rewind allows: they were judged at the limit.
-	Clamped uint64
+	// rewind allows: they were judged at the limit. Bounded counts shots
+	// whose shooter claimed a view older than the server's estimate of
+	// its view allows (viewbound.go): their flight was judged from the
+	// estimate.
+	Clamped, Bounded uint64
 	// Hits counts those projectiles' hits; BehindCover those of them on a
 	// player who stood behind cover when hit: a wall between where the
 	// player is now and the projectile, or the point it was fired from.

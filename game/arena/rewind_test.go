@@ -33,6 +33,13 @@ func duelSpot(t *testing.T, w *World) (sx, sy, tx, ty float64) {
 // hit and the world's rewind counters.
 func rewoundDuel(t *testing.T, cfg Config, back int, gap, frac uint8) (bool, RewindStats) {
 	t.Helper()
+	return rewoundDuelAcked(t, cfg, back, gap, frac, 0)
+}
+
+// rewoundDuelAcked is rewoundDuel with the fire input's Acked set to the
+// tick ackBack before the tick it is fired on (0: unknown).
+func rewoundDuelAcked(t *testing.T, cfg Config, back int, gap, frac uint8, ackBack int) (bool, RewindStats) {
+	t.Helper()
 	w := newBare(t, cfg)
 	w.AddPlayer(1)
 	w.AddPlayer(2)
@@ -69,6 +76,9 @@ func rewoundDuel(t *testing.T, cfg Config, back int, gap, frac uint8) (bool, Rew
 				}
 			}
 			in = Input{Buttons: ButtonFire, Aim: aim, View: v}
+			if ackBack > 0 {
+				in.Acked = w.tick + 1 - uint32(ackBack)
+			}
 		}
 		n.apply(w, 1, in)
 		w.Step()
@@ -112,6 +122,43 @@ func TestShotJudgedAsSeen(t *testing.T) {
 			}
 			if hit && st.Shots > 0 && st.Hits != 1 {
 				t.Fatalf("a hit in the past counted %d times", st.Hits)
+			}
+		})
+	}
+}
+
+// A claimed view older than the server's estimate of the client's view
+// (the tick it had acknowledged, less the interpolation delay its inputs'
+// arrivals call for) is judged from the estimate: with a steady link (a
+// delay of one tick), a client that held the tick 7 ticks back may claim
+// 8 ticks back; its claim of 8.5 is judged from 8 (its target walking on
+// from where it stood 8.5 back, a hit); one that held the tick 2 back is
+// judged from 3 ticks back whatever it claims (from where its target
+// stood at most 3.5 ticks back).
+func TestClaimedViewBounded(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		back      int
+		gap, frac uint8
+		ackBack   int
+		hit       bool
+		bounded   uint64
+		meanTicks float64 // how far back the shot was judged
+	}{
+		{"held 7 back, drew 8 back", 8, 0, 0, 7, true, 0, 8},
+		{"held 7 back, drew 8.5 back: judged from 8 back", 9, 1, 128, 7, true, 1, 8.5},
+		{"held 2 back, claims 8 back", 8, 0, 0, 2, false, 1, 3.5},
+		{"held 2 back, claims 20 back", 20, 0, 0, 2, false, 1, 3.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hit, st := rewoundDuelAcked(t, Config{}, tc.back, tc.gap, tc.frac, tc.ackBack)
+			if hit != tc.hit || st.Bounded != tc.bounded || st.Shots != 1 || st.Clamped != 0 {
+				t.Fatalf("hit %v, %+v; want hit %v, 1 shot judged in the past, %d bounded, none clamped", hit, st, tc.hit, tc.bounded)
+			}
+			// Judged a tick after the one drawn, a view of From is
+			// tick-From-1 ticks back (RewindStats.Ticks).
+			if got := float64(st.Ticks)/256 + 1; got != tc.meanTicks {
+				t.Fatalf("judged %.3f ticks back, want %.3f", got, tc.meanTicks)
 			}
 		})
 	}

@@ -38,7 +38,7 @@ func (w *World) stepPlayers() {
 		if p.dead && w.tick >= p.respawnAt {
 			w.respawnPlayer(p, slot)
 		}
-		fire, view, early := false, View{}, false
+		fire, view, floor, early := false, View{}, uint64(0), false
 		w.trimQueue(p)
 		if p.queued > 0 {
 			q := p.queue[0]
@@ -49,7 +49,7 @@ func (w *World) stepPlayers() {
 			if q.aimOK {
 				p.aim = q.aim
 			}
-			fire, view, early = q.fire, q.view, q.early
+			fire, view, floor, early = q.fire, q.view, q.floor, q.early
 			w.pressDash(p, &q)
 			w.stats.InputsApplied++
 			w.stats.InputWaitTicks += uint64(w.tick - q.at - 1)
@@ -63,7 +63,7 @@ func (w *World) stepPlayers() {
 		p.moving = x != p.x || y != p.y
 		p.x, p.y = x, y
 		if fire {
-			w.fire(p, slot, view, early)
+			w.fire(p, slot, view, floor, early)
 		}
 	}
 }
@@ -409,7 +409,7 @@ func (w *World) trimQueue(p *player) {
 	p.spare = 0
 	old, next := &p.queue[0], &p.queue[1]
 	if old.fire && !next.fire {
-		next.fire, next.view, next.early = true, old.view, true
+		next.fire, next.view, next.floor, next.early = true, old.view, old.floor, true
 	}
 	next.dash = next.dash || old.dash
 	copy(p.queue[:], p.queue[1:p.queued])

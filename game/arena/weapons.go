@@ -10,7 +10,7 @@ import "math"
 // slot count rules out in play, when too few projectile slots are free.
 // Every projectile's damage is fixed now: doubled while the player's
 // power-up lasts (PowerFactor).
-func (w *World) fire(p *player, slot int, view View, early bool) {
+func (w *World) fire(p *player, slot int, view View, floor uint64, early bool) {
 	if w.intermission || (p.hasShot && w.tick-p.lastShot < p.shotWait) {
 		w.stats.ShotsRefused++
 		return
@@ -27,14 +27,14 @@ func (w *World) fire(p *player, slot int, view View, early bool) {
 		dmg *= PowerFactor
 		w.stats.PoweredShots++
 	}
-	seen, rewound := w.seenFrom(view)
+	seen, since, rewound := w.seenFrom(view, floor)
 	for k := range n {
 		aim := p.aim
 		if n > 1 {
 			aim = PelletAim(aim, k)
 		}
 		s := w.launch(p, slot, aim, ticks, dmg, weapon)
-		s.seen, s.rewound = seen, rewound
+		s.seen, s.since, s.rewound = seen, since, rewound
 		if rewound {
 			w.stats.Rewind.Shots++
 			w.stats.Rewind.Ticks += uint64(w.tick-seen.From-1)*256 - uint64(seen.Gap)*uint64(seen.Frac)

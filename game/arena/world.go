@@ -71,6 +71,7 @@ type queuedInput struct {
 	fire   bool
 	dash   bool
 	view   View   // what the client drew when it made the input
+	floor  uint64 // the oldest view it may claim, 256ths of a tick (viewbound.go); 0: none
 	early  bool   // fire carried over from the input trimmed before it
 	at     uint32 // the world's tick when it arrived
 }
@@ -109,6 +110,9 @@ type player struct {
 	queue   [InputQueue]queuedInput
 	queued  int // queue[:queued], sorted by seq
 	spare   int // steps in a row that began with two or more inputs queued
+	// arrivals estimates how evenly the player's inputs come, for the
+	// bound on the views they claim.
+	arrivals arrivals
 
 	kills, deaths, score uint32
 	name                 string // at most MaxNameBytes
@@ -130,6 +134,7 @@ type shot struct {
 	// seen is what the shooter drew when it fired, if rewound: the shot
 	// is judged against the targets as they were drawn then (rewind.go).
 	seen    View
+	since   uint64 // 256ths of a tick: the flight is judged from here (seenFrom); 0: from seen
 	rewound bool
 }
 
@@ -414,6 +419,8 @@ func (w *World) ApplyInput(id PlayerID, seq uint32, in Input) {
 	}
 	copy(p.queue[at+1:p.queued+1], p.queue[at:p.queued])
 	q.at = w.tick
+	p.arrivals.observe(seq, w.tick)
+	q.floor = p.viewFloor(in.Acked)
 	p.queue[at] = q.queuedInput
 	p.queued++
 	p.newest = max(p.newest, seq)

@@ -30,9 +30,14 @@ type Aimer struct {
 
 	lastFire uint32
 	hasFired bool
+
+	liar    int  // > 0: claims views this many ticks before its newest (liar.go)
+	knowing bool // aims with every tick it holds (liar.go)
 }
 
-func newAimer(s *side) *Aimer { return &Aimer{side: s} }
+func newAimer(s *side, liar int, knowing bool) *Aimer {
+	return &Aimer{side: s, liar: liar, knowing: knowing || liar > 0}
+}
 
 // Shots returns the aimer's predicted shots.
 func (a *Aimer) Shots() *smooth.Shots { return a.side.shots }
@@ -123,6 +128,16 @@ func (a *Aimer) input(mx, my int8, fire bool) (arena.Input, bool) {
 	in := arena.Input{MoveX: mx, MoveY: my, View: a.side.interp.View()}
 	if a.seen.ok {
 		in.Aim = a.aim()
+	}
+	if a.liar > 0 {
+		if v, ok := a.liarView(); ok {
+			in.View = v
+		}
+	}
+	if a.knowing && a.seen.ok && in.View.From != 0 {
+		if aim, ok := a.liarAim(in.View); ok {
+			in.Aim = aim
+		}
 	}
 	fire = fire && a.gunReady()
 	if fire {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
@@ -33,6 +34,13 @@ type Config struct {
 	// behind cover (the victim's price of compensation) is measured on.
 	// Without it the duel is in the open.
 	Cover bool
+	// LiarTicks, if positive, makes the aimer a liar: each input claims
+	// the view of the tick LiarTicks before the newest it holds, and it
+	// aims with what that claim lets it know (liar.go).
+	LiarTicks int
+	// Knowing makes the aimer aim with every tick it holds, as a liar
+	// does, while it claims the view it drew: the liar's honest twin.
+	Knowing bool
 }
 
 type phase uint8
@@ -73,8 +81,10 @@ type Duel struct {
 	elapsed      time.Duration
 
 	shots, hits, kills int
-	bout               []uint32 // the inputs that fired the bout's counted shots
-	died               bool     // the aimer took in the tick of the strafer's death
+	bout               []uint32  // the inputs that fired the bout's counted shots
+	claims             []claim   // counted shots whose applying tick is not yet known
+	viewLags           []float64 // ticks, one per counted shot whose applying tick came
+	died               bool      // the aimer took in the tick of the strafer's death
 
 	rewind0   arena.RewindStats
 	rewindSet bool
@@ -98,7 +108,7 @@ func New(cfg Config, aimer, strafer *client.Client) *Duel {
 		s:       newSide(strafer, cfg.Seed*2+2),
 		tickDur: time.Second / arena.TickRate,
 	}
-	d.aimer = newAimer(d.a)
+	d.aimer = newAimer(d.a, cfg.LiarTicks, cfg.Knowing)
 	d.strafer = newStrafer(d.s, cfg.Seed)
 	d.a.onTick = d.aimerTick
 	aimer.OnEvent(d.event)
@@ -132,10 +142,38 @@ func (d *Duel) event(e events.Event) {
 	d.hits++
 }
 
+// claim is a counted shot's input and the view it claimed.
+type claim struct {
+	seq  uint32
+	view float64 // ticks
+}
+
+// viewLags takes, from tick t, the view lag of the counted shots whose
+// inputs the step that made t applied: how far the view each claimed
+// trails the tick it was judged on (t-1, the world's convention), unbounded
+// and unclamped. A lost snapshot makes the next tick stand in for it, a
+// tick later.
+func (d *Duel) takeViewLags(t uint32) {
+	applied, ok := d.a.cl.AppliedInput(t)
+	if !ok {
+		return
+	}
+	keep := d.claims[:0]
+	for _, c := range d.claims {
+		if int32(c.seq-applied) > 0 {
+			keep = append(keep, c)
+			continue
+		}
+		d.viewLags = append(d.viewLags, float64(t-1)-c.view)
+	}
+	d.claims = keep
+}
+
 // aimerTick looks, in every tick the aimer takes in during a bout, for
 // the strafer's death; its shots fired after it on the server, or still on
 // their way to the strafer, had no outcome: they are not counted.
 func (d *Duel) aimerTick(t uint32, st *snapshot.Snapshot) {
+	d.takeViewLags(t)
 	if d.phase != phaseBout || d.died {
 		return
 	}
@@ -269,6 +307,10 @@ func (d *Duel) play(now time.Time) {
 	if d.a.pred != nil && d.aimer.sent(seq, in) && weapon == arena.WeaponGun {
 		d.shots++
 		d.bout = append(d.bout, seq)
+		if in.View.From != 0 {
+			v := float64(in.View.From) + float64(in.View.Gap)*float64(in.View.Frac)/256
+			d.claims = append(d.claims, claim{seq: seq, view: v})
+		}
 	}
 	_, errS := d.s.send(arena.Input{MoveX: sx, MoveY: sy})
 	if err := errors.Join(errA, errS); err != nil {
@@ -297,6 +339,7 @@ func (d *Duel) finish(err error) {
 	if r.Shots > 0 {
 		r.HitRate = float64(r.Hits) / float64(r.Shots)
 	}
+	r.ViewLagMsMean, r.ViewLagMsP95 = lagFigures(d.viewLags)
 	if d.a.shots != nil {
 		st := d.a.shots.Stats()
 		r.Predicted, r.Confirmed, r.Rejected = st.Fired, st.Confirmed, st.Rejected
@@ -312,6 +355,7 @@ func (d *Duel) finish(err error) {
 			r.RewindKnown = true
 			r.RewoundShots = end.Shots - d.rewind0.Shots
 			r.RewindClamped = end.Clamped - d.rewind0.Clamped
+			r.RewindBounded = end.Bounded - d.rewind0.Bounded
 			r.RewoundHits = end.Hits - d.rewind0.Hits
 			r.BehindCoverHits = end.BehindCover - d.rewind0.BehindCover
 			if r.RewoundShots > 0 {
@@ -324,6 +368,21 @@ func (d *Duel) finish(err error) {
 		r.Error = err.Error()
 	}
 	d.res = r
+}
+
+// lagFigures returns the mean and the 95th percentile of lags (ticks), in
+// ms; 0, 0 with none. It sorts lags.
+func lagFigures(lags []float64) (mean, p95 float64) {
+	if len(lags) == 0 {
+		return 0, 0
+	}
+	slices.Sort(lags)
+	var sum float64
+	for _, l := range lags {
+		sum += l
+	}
+	toMs := 1000.0 / arena.TickRate
+	return sum / float64(len(lags)) * toMs, lags[(len(lags)*95)/100] * toMs
 }
 
 // Result returns what the duel measured (the zero Result before it ends).

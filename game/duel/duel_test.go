@@ -60,11 +60,19 @@ func (m *arenaMatch) step(d *duel.Duel) {
 // and jitter each way, and adds the results up.
 func runDuel(t *testing.T, rewindTicks int, latency, jitter time.Duration, seconds float64, seeds ...uint64) duel.Result {
 	t.Helper()
+	return runDuelWith(t, duel.Config{}, rewindTicks, latency, jitter, seconds, seeds...)
+}
+
+// runDuelWith is runDuel with the duel's config cfg (its seed, length and
+// rewind counters set here).
+func runDuelWith(t *testing.T, cfg duel.Config, rewindTicks int, latency, jitter time.Duration, seconds float64, seeds ...uint64) duel.Result {
+	t.Helper()
 	var r duel.Result
 	for _, seed := range seeds {
 		m := newArenaMatch(t, rewindTicks, linksim.Config{Latency: latency, Jitter: jitter})
-		d := duel.New(duel.Config{Seed: seed, Seconds: seconds, Rewind: func() (arena.RewindStats, bool) { return m.srv.Stats().Rewind, true }},
-			m.aimer, m.strafer)
+		cfg.Seed, cfg.Seconds = seed, seconds
+		cfg.Rewind = func() (arena.RewindStats, bool) { return m.srv.Stats().Rewind, true }
+		d := duel.New(cfg, m.aimer, m.strafer)
 		for !d.Done() {
 			m.step(d)
 		}
@@ -73,8 +81,8 @@ func runDuel(t *testing.T, rewindTicks int, latency, jitter time.Duration, secon
 		}
 		r = add(r, d.Result())
 	}
-	t.Logf("rewind %d, %v one way (+%v jitter): %d shots, %d hits (%.3f), %d kills; handover mean %.3f px, max %.3f px; %d rejected; rewound %d (mean %.0f ms, %d clamped), %d behind cover; %d mismatched of %d; %.1f s counted of %.1f s",
-		rewindTicks, latency, jitter, r.Shots, r.Hits, r.HitRate, r.Kills, r.HandoverMeanPx, r.HandoverMaxPx, r.Rejected,
+	t.Logf("liar %d, rewind %d, %v one way (+%v jitter): %d shots, %d hits (%.3f), %d kills; view lag %.0f ms (p95 %.0f, last seed); handover mean %.3f px, max %.3f px; %d rejected; rewound %d (mean %.0f ms, %d clamped), %d behind cover; %d mismatched of %d; %.1f s counted of %.1f s",
+		cfg.LiarTicks, rewindTicks, latency, jitter, r.Shots, r.Hits, r.HitRate, r.Kills, r.ViewLagMsMean, r.ViewLagMsP95, r.HandoverMeanPx, r.HandoverMaxPx, r.Rejected,
 		r.RewoundShots, r.MeanRewindMs, r.RewindClamped, r.BehindCoverHits, r.MismatchedTicks, r.VerifiedTicks, r.CountedSeconds, r.Seconds)
 	if r.MismatchedTicks != 0 || r.VerifiedTicks == 0 {
 		t.Errorf("%d mismatched ticks of %d verified", r.MismatchedTicks, r.VerifiedTicks)
@@ -170,14 +178,48 @@ func add(a, b duel.Result) duel.Result {
 	r.HandoverMaxPx = max(a.HandoverMaxPx, b.HandoverMaxPx)
 	r.RewoundShots += b.RewoundShots
 	r.RewindClamped += b.RewindClamped
+	r.RewindBounded += b.RewindBounded
 	r.RewoundHits += b.RewoundHits
 	r.BehindCoverHits += b.BehindCoverHits
 	if r.RewoundShots > 0 {
 		r.MeanRewindMs = (a.MeanRewindMs*float64(a.RewoundShots) + b.MeanRewindMs*float64(b.RewoundShots)) / float64(r.RewoundShots)
+	}
+	if r.Shots > 0 {
+		r.ViewLagMsMean = (a.ViewLagMsMean*float64(a.Shots) + b.ViewLagMsMean*float64(b.Shots)) / float64(r.Shots)
+		r.ViewLagMsP95 = b.ViewLagMsP95
 	}
 	r.VerifiedTicks += b.VerifiedTicks
 	r.MismatchedTicks += b.MismatchedTicks
 	r.CountedSeconds += b.CountedSeconds
 	r.Seconds += b.Seconds
 	return r
+}
+
+// A liar that claims an older view than it drew, and aims with what that
+// claim lets it know, hits no more often than its honest twin (the same
+// aimer claiming the view it drew) on the same link: the server judges a
+// claim older than its estimate of the client's view at the estimate. The
+// twin aims with every tick it holds, as the liar does; the duel's own
+// aimer, which aims at what it draws, is logged beside them.
+func TestDuelLiarGainsNothing(t *testing.T) {
+	const seconds = 60
+	seeds := []uint64{1, 2, 3, 4}
+	for _, latency := range []time.Duration{10 * time.Millisecond, 75 * time.Millisecond} {
+		drawn := runDuel(t, 0, latency, 0, seconds, seeds...)
+		twin := runDuelWith(t, duel.Config{Knowing: true}, 0, latency, 0, seconds, seeds...)
+		for _, back := range []int{2, 3, 5, arena.DefaultRewindTicks} {
+			liar := runDuelWith(t, duel.Config{LiarTicks: back}, 0, latency, 0, seconds, seeds...)
+			t.Logf("%v one way, a liar %d ticks back: %.3f; its honest twin %.3f (%.2fx); the aimer of what it draws %.3f (%.2fx); %d of %d shots bounded",
+				latency, back, liar.HitRate, twin.HitRate, liar.HitRate/twin.HitRate, drawn.HitRate, liar.HitRate/drawn.HitRate, liar.RewindBounded, liar.RewoundShots)
+			if liar.HitRate > 1.1*twin.HitRate {
+				t.Errorf("%v one way: a liar claiming %d ticks back hit %.3f, its honest twin %.3f: want at most 1.1 times", latency, back, liar.HitRate, twin.HitRate)
+			}
+			if liar.RewindBounded == 0 {
+				t.Errorf("%v one way: a liar claiming %d ticks back was never bounded", latency, back)
+			}
+		}
+		if twin.RewindBounded > twin.RewoundShots/50 {
+			t.Errorf("%v one way: %d of the honest twin's %d shots bounded", latency, twin.RewindBounded, twin.RewoundShots)
+		}
+	}
 }

@@ -23,9 +23,16 @@ type Result struct {
 	RewindKnown     bool    `json:"rewind_known"`
 	RewoundShots    uint64  `json:"rewound_shots"`
 	RewindClamped   uint64  `json:"rewind_clamped"`
+	RewindBounded   uint64  `json:"rewind_bounded"` // judged at the server's estimate of the view
 	RewoundHits     uint64  `json:"rewound_hits"`
 	BehindCoverHits uint64  `json:"behind_cover_hits"`
 	MeanRewindMs    float64 `json:"mean_rewind_ms"`
+	// ViewLagMsMean and ViewLagMsP95 are how far the views the counted
+	// shots claimed trailed the tick they were judged on, as the aimer
+	// measures it (unbounded and unclamped: what an honest client's view
+	// lag really is), mean and 95th percentile.
+	ViewLagMsMean float64 `json:"view_lag_ms_mean"`
+	ViewLagMsP95  float64 `json:"view_lag_ms_p95"`
 	// Both clients verify every tick against the server's hash.
 	VerifiedTicks   uint64 `json:"verified_ticks"`
 	MismatchedTicks uint64 `json:"mismatched_ticks"`

@@ -14,13 +14,14 @@ import (
 	"github.com/sightline-game/sightline/netcode/transport/memory"
 )
 
-// A client that lies about what it drew gains no more than the rewind
-// allows. Firing at every chance, it claims in turn: a tick it has not
-// received (its ack + 5), a tick a second old (beyond the rewind), a gap
-// running 200 ticks past its ack, and gibberish in every view byte. The
-// world judges none of its shots further back than the rewind limit, none
-// from a tick newer than the client had acknowledged (those claims are
-// judged in the present), and counts the claims it cut to the limit.
+// A client that lies about what it drew gains no more than the server's
+// estimate of its view allows. Firing at every chance, it claims in turn:
+// a tick it has not received (its ack + 5), a tick a second old (beyond
+// the rewind), a gap running 200 ticks past its ack, and gibberish in
+// every view byte. The world judges none of its shots further back than
+// the rewind limit, none from a tick newer than the client had
+// acknowledged (those claims are judged in the present), and the second-old
+// claims from its estimate of the client's view, which it counts.
 func TestCheatingViewsGainNothing(t *testing.T) {
 	world, err := newArena(arena.Config{Seed: 9, Creatures: -1})
 	if err != nil {
@@ -50,8 +51,13 @@ func TestCheatingViewsGainNothing(t *testing.T) {
 			}},
 		{"a tick a second old", func(ack uint32) (uint32, uint8, uint8) { return ack - 30, 0, 0 },
 			func(t *testing.T, before, after arena.RewindStats, shots uint64) {
-				if n := after.Clamped - before.Clamped; n == 0 || n != after.Shots-before.Shots {
-					t.Errorf("%d of %d shots clamped to the rewind limit", n, after.Shots-before.Shots)
+				if n := after.Bounded - before.Bounded; n == 0 || n != after.Shots-before.Shots {
+					t.Errorf("%d of %d shots bounded by the server's estimate of the view", n, after.Shots-before.Shots)
+				}
+				// Judged from the estimate: a 30 ms link each way, a tick in
+				// the queue, a tick of interpolation, and a little more.
+				if n := after.Shots - before.Shots; n > 0 && (after.Ticks-before.Ticks) > n*5*256 {
+					t.Errorf("shots judged %.1f ticks back on average, want at most 5", float64(after.Ticks-before.Ticks)/float64(n)/256)
 				}
 			}},
 		{"a gap past the ack", func(ack uint32) (uint32, uint8, uint8) { return ack - 2, 200, 255 },
@@ -97,7 +103,7 @@ func TestCheatingViewsGainNothing(t *testing.T) {
 		if c.check != nil {
 			c.check(t, before, after, shots)
 		}
-		t.Logf("%s: %d shots, %d judged in the past (%d clamped)", c.name, shots, n, after.Clamped-before.Clamped)
+		t.Logf("%s: %d shots, %d judged in the past (%d clamped, %d bounded)", c.name, shots, n, after.Clamped-before.Clamped, after.Bounded-before.Bounded)
 	}
 	if st := honest.Stats(); st.Mismatched != 0 || st.Verified == 0 {
 		t.Fatalf("the honest client verified %d ticks, %d mismatched", st.Verified, st.Mismatched)

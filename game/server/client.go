@@ -83,7 +83,9 @@ func (c *client) message(ch transport.Channel, p []byte) {
 func (c *client) event(e events.Event) { c.srv.fromClient(c, e) }
 
 func (c *client) input(seq uint32, p []byte) {
-	c.world.ApplyInput(c.id, seq, protocol.ParseInput(p, c.sess.AckedTick()))
+	in := protocol.ParseInput(p, c.sess.AckedTick())
+	in.Acked = c.sess.InputAck(seq)
+	c.world.ApplyInput(c.id, seq, in)
 }
 
 // done reports whether the connection has ended.

@@ -26,6 +26,7 @@ type Session struct {
 	verify  bool
 	always  bool // hash every tick whatever the client asks
 	lastSeq uint32
+	newest  uint32 // the newest input of the datagram HandleInput is taking
 	applied uint32 // newest input the world applied; 0: not reported
 	stats   Stats
 }
@@ -64,6 +65,7 @@ func (s *Session) HandleInput(p []byte, apply func(seq uint32, input []byte)) er
 	s.stats.InputPackets++
 	s.ack(in.Ack)
 	s.verify = in.Verify || s.always
+	s.newest = in.NewestSeq
 	for i := in.Count - 1; i >= 0; i-- {
 		seq := in.NewestSeq - uint32(i)
 		if seq <= s.lastSeq {
@@ -118,6 +120,18 @@ func (s *Session) AckedTick() uint32 {
 		return s.views.AckedTick()
 	}
 	return s.sender.AckedTick()
+}
+
+// InputAck returns, while HandleInput calls apply for input seq, the
+// newest tick the client had acknowledged when it made that input, as far
+// as the server can tell: the datagram's ack less one for each newer input
+// the datagram carries (a client sends a datagram a tick); 0 if unknown.
+func (s *Session) InputAck(seq uint32) uint32 {
+	ack, back := s.AckedTick(), s.newest-seq
+	if ack <= back {
+		return 0
+	}
+	return ack - back
 }
 
 // LastInputSeq returns the sequence number of the newest input applied.
