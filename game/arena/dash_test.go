@@ -159,7 +159,7 @@ func TestDashDeathAndHash(t *testing.T) {
 	}
 	p := a.playerOf(t, 1)
 	p.shieldUntil = 0
-	a.damagePlayer(0, PlayerHealth, 0, WeaponBite)
+	a.damagePlayer(0, PlayerHealth, 0, WeaponBite, 0)
 	a.Step()
 	if p.dash.Dashing() || !p.dash.Ready() {
 		t.Fatalf("dead, yet dash %+v", p.dash)

@@ -35,6 +35,10 @@ type Hit struct {
 	Attacker PlayerID // the shooter, or 0 for a creature's bite
 	Target   PlayerID // the player hit
 	Damage   int      // the health taken
+	// Shot is the sequence number of the attacker's input that fired the
+	// projectile (0 for a bite), so that the shooter's client knows which
+	// of its shots hit.
+	Shot uint32
 }
 
 // Kill is a player's death.

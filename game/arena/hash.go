@@ -40,9 +40,12 @@ func (w *World) Hash() uint64 {
 		for _, q := range p.queue[:p.queued] {
 			h.u64(uint64(q.seq), uint64(q.view.From), uint64(q.view.Gap), uint64(q.view.Frac), q.floor)
 			h.f64(q.dx, q.dy, q.aim)
-			h.bool(q.aimOK, q.fire, q.early)
+			h.bool(q.aimOK, q.fire, q.early, q.carried, q.fireAimOK)
+			h.u64(uint64(q.fireSeq))
+			h.f64(q.fireAim)
 		}
-		h.u64(uint64(p.spare), uint64(p.arrivals.n))
+		h.u64(uint64(p.spare), uint64(p.arrivals.n), uint64(p.lastShotSeq))
+		h.bool(p.trimmed)
 		h.f64(p.arrivals.off, p.arrivals.late2)
 		p.hashDash(&h)
 		p.hashLoadout(&h)
@@ -57,7 +60,7 @@ func (w *World) Hash() uint64 {
 		if s.live {
 			h.f64(s.x, s.y, s.vx, s.vy, s.heading)
 			h.u64(uint64(s.owner), uint64(s.ownerSlot), uint64(s.expires), uint64(s.damage), uint64(s.weapon))
-			h.u64(uint64(s.seen.From), uint64(s.seen.Gap), uint64(s.seen.Frac), s.since)
+			h.u64(uint64(s.seen.From), uint64(s.seen.Gap), uint64(s.seen.Frac), s.since, uint64(s.seq))
 			h.bool(s.rewound)
 		}
 	}

@@ -399,7 +399,7 @@ func TestDamageDeathRespawn(t *testing.T) {
 			switch h.Kind {
 			case EventHit:
 				hits = append(hits, h)
-				if h.Hit != (Hit{Attacker: 1, Target: 2, Damage: ProjectileDamage}) {
+				if h.Hit != (Hit{Attacker: 1, Target: 2, Damage: ProjectileDamage, Shot: h.Hit.Shot}) || h.Hit.Shot == 0 {
 					t.Fatalf("hit %+v", h.Hit)
 				}
 				if want := PlayerHealth - len(hits)*ProjectileDamage; b.health != max(want, 0) {
@@ -737,7 +737,7 @@ func TestShotsOfAPlayerWhoLeft(t *testing.T) {
 		w.Step()
 	}
 	evs := take(t, w)
-	if len(evs) != 1 || evs[0].Hit != (Hit{Attacker: 1, Target: 3, Damage: ProjectileDamage}) {
+	if len(evs) != 1 || evs[0].Hit != (Hit{Attacker: 1, Target: 3, Damage: ProjectileDamage, Shot: 1}) {
 		t.Fatalf("the newcomer in the slot of a player who left: %+v", evs)
 	}
 	if b := w.playerOf(t, 2); b.health != PlayerHealth {

@@ -38,10 +38,10 @@ func (w *World) stepPlayers() {
 		if p.dead && w.tick >= p.respawnAt {
 			w.respawnPlayer(p, slot)
 		}
-		fire, view, floor, early := false, View{}, uint64(0), false
+		var q queuedInput // the zero input: no fire, no dash
 		w.trimQueue(p)
 		if p.queued > 0 {
-			q := p.queue[0]
+			q = p.queue[0]
 			copy(p.queue[:], p.queue[1:p.queued])
 			p.queued--
 			p.applied = q.seq
@@ -49,7 +49,6 @@ func (w *World) stepPlayers() {
 			if q.aimOK {
 				p.aim = q.aim
 			}
-			fire, view, floor, early = q.fire, q.view, q.floor, q.early
 			w.pressDash(p, &q)
 			w.stats.InputsApplied++
 			w.stats.InputWaitTicks += uint64(w.tick - q.at - 1)
@@ -62,8 +61,8 @@ func (w *World) stepPlayers() {
 		x, y := p.dash.Move(w.m, p.x, p.y, p.dx, p.dy)
 		p.moving = x != p.x || y != p.y
 		p.x, p.y = x, y
-		if fire {
-			w.fire(p, slot, view, floor, early)
+		if q.fire {
+			w.fire(p, slot, &q)
 		}
 	}
 }
@@ -228,7 +227,7 @@ func (w *World) stepBites() {
 			continue
 		}
 		if t := w.nearest(c.x, c.y, CreatureRadius, -1, true); t >= 0 {
-			w.damagePlayer(int(t)-w.playerBase, CreatureBiteDamage, 0, WeaponBite)
+			w.damagePlayer(int(t)-w.playerBase, CreatureBiteDamage, 0, WeaponBite, 0)
 			c.biteAt = w.tick + CreatureBiteInterval
 		}
 	}
@@ -269,7 +268,7 @@ func (w *World) stepShots() {
 				if int(t) < w.playerBase {
 					w.damageCreature(int(t), s.damage, s.owner)
 				} else {
-					w.damagePlayer(int(t)-w.playerBase, s.damage, s.owner, s.weapon)
+					w.damagePlayer(int(t)-w.playerBase, s.damage, s.owner, s.weapon, s.seq)
 				}
 				w.freeShot(k)
 				break
@@ -296,7 +295,7 @@ func (w *World) credit(id PlayerID) *player {
 
 // damagePlayer takes dmg from player i on behalf of attacker (0: a
 // creature), reports the hit, and the death if it was one.
-func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon Weapon) {
+func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon Weapon, shot uint32) {
 	p := &w.players[i]
 	if w.tick < p.shieldUntil {
 		w.stats.Shielded++
@@ -304,7 +303,7 @@ func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon Weapon) {
 	}
 	p.health -= dmg
 	p.hurtUntil = w.tick + HurtTicks
-	w.emit(Event{Kind: EventHit, Hit: Hit{Attacker: attacker, Target: p.id, Damage: dmg}})
+	w.emit(Event{Kind: EventHit, Hit: Hit{Attacker: attacker, Target: p.id, Damage: dmg, Shot: shot}})
 	if p.health > 0 {
 		return
 	}
@@ -391,13 +390,14 @@ func (w *World) stepPickups() {
 // that come unevenly empty the queue now and then by themselves (a step
 // that finds only the new input resets the count); inputs that come one a
 // tick never do. So when two or more inputs have waited at every step for
-// SpareTicks, the oldest is dropped: its movement is lost (the client's
-// prediction corrects by a step, smoothly), its fire and dash carry over to
-// the next (a fire as pressed a tick earlier, so that the gun's interval
-// counts from it, as the client's prediction of its shots does). A trim
-// between two shots at the gun's interval refuses the second, as the
-// interval counts ticks: a flood of inputs, which the queue trims every
-// SpareTicks, must not fire faster.
+// SpareTicks, the oldest is dropped (dropOldest): its movement is lost
+// (the client's prediction corrects by a step, smoothly), its fire and
+// dash carry over to the next. The gun's interval counts ticks, and the
+// client's prediction counts inputs; so that a shot the client predicted
+// is never refused for coming a tick early, a trim since the last shot
+// lets the next come a tick sooner if its input is the interval's number
+// of inputs after the last shot's (fire). A flood of inputs, whose numbers
+// run ahead of the ticks, gets no such tick.
 func (w *World) trimQueue(p *player) {
 	if p.queued < 2 {
 		p.spare = 0
@@ -407,12 +407,35 @@ func (w *World) trimQueue(p *player) {
 		return
 	}
 	p.spare = 0
-	old, next := &p.queue[0], &p.queue[1]
-	if old.fire && !next.fire {
-		next.fire, next.view, next.floor, next.early = true, old.view, old.floor, true
-	}
-	next.dash = next.dash || old.dash
+	p.dropOldest(true)
+	p.trimmed = p.hasShot
+	w.stats.InputsTrimmed++
+}
+
+// dropOldest drops the oldest of two or more queued inputs; its fire and
+// dash carry over to the next (carryPress; early: a trim's).
+func (p *player) dropOldest(early bool) {
+	carryPress(&p.queue[0], &p.queue[1], early)
 	copy(p.queue[:], p.queue[1:p.queued])
 	p.queued--
-	w.stats.InputsTrimmed++
+}
+
+// carryPress carries the fire and the dash of an input that is dropped,
+// old, to the input after it, next. The fire keeps the dropped input's
+// sequence and aim (the client predicted that shot, from that input). A
+// trim's (early) counts as pressed a tick earlier, so that the gun's
+// interval counts from it as the client's prediction does; a full queue's
+// does not, or a flood of inputs, each dropping the one before, would fire
+// a tick sooner every shot. A fire already carried carries on as it is.
+func carryPress(old, next *queuedInput, early bool) {
+	next.dash = next.dash || old.dash
+	if !old.fire {
+		return
+	}
+	next.fire, next.view, next.floor, next.early, next.carried = true, old.view, old.floor, early || old.early, true
+	if old.carried {
+		next.fireSeq, next.fireAim, next.fireAimOK = old.fireSeq, old.fireAim, old.fireAimOK
+		return
+	}
+	next.fireSeq, next.fireAim, next.fireAimOK = old.seq, old.aim, old.aimOK
 }

@@ -10,8 +10,19 @@ import "math"
 // slot count rules out in play, when too few projectile slots are free.
 // Every projectile's damage is fixed now: doubled while the player's
 // power-up lasts (PowerFactor).
-func (w *World) fire(p *player, slot int, view View, floor uint64, early bool) {
-	if w.intermission || (p.hasShot && w.tick-p.lastShot < p.shotWait) {
+//
+// The shot is input q's: it claims q's view, and is named by q's sequence
+// (Hit.Shot), or by those of the input whose fire q carries (carryPress),
+// aimed as that input aimed.
+func (w *World) fire(p *player, slot int, q *queuedInput) {
+	seq, aim0 := q.seq, p.aim
+	if q.carried {
+		seq = q.fireSeq
+		if q.fireAimOK {
+			aim0 = q.fireAim
+		}
+	}
+	if w.intermission || !p.gunReady(w.tick, seq) {
 		w.stats.ShotsRefused++
 		return
 	}
@@ -27,21 +38,21 @@ func (w *World) fire(p *player, slot int, view View, floor uint64, early bool) {
 		dmg *= PowerFactor
 		w.stats.PoweredShots++
 	}
-	seen, since, rewound := w.seenFrom(view, floor)
+	seen, since, rewound := w.seenFrom(q.view, q.floor)
 	for k := range n {
-		aim := p.aim
+		aim := aim0
 		if n > 1 {
 			aim = PelletAim(aim, k)
 		}
 		s := w.launch(p, slot, aim, ticks, dmg, weapon)
-		s.seen, s.since, s.rewound = seen, since, rewound
+		s.seen, s.since, s.rewound, s.seq = seen, since, rewound, seq
 		if rewound {
 			w.stats.Rewind.Shots++
 			w.stats.Rewind.Ticks += uint64(w.tick-seen.From-1)*256 - uint64(seen.Gap)*uint64(seen.Frac)
 		}
 	}
-	p.lastShot, p.hasShot, p.shotWait = w.tick, true, wait
-	if early { // pressed on the input the queue dropped before this one
+	p.lastShot, p.lastShotSeq, p.hasShot, p.shotWait, p.trimmed = w.tick, seq, true, wait, false
+	if q.early { // pressed on the input the queue dropped before this one
 		p.lastShot--
 	}
 	p.shieldUntil = min(p.shieldUntil, w.tick) // a shielded player who shoots can be shot
@@ -51,6 +62,18 @@ func (w *World) fire(p *player, slot int, view View, floor uint64, early bool) {
 		p.spread--
 		p.loadDirty = true
 	}
+}
+
+// gunReady reports whether the player's weapon may fire on tick, for
+// input seq: the interval of the weapon that fired the last shot has
+// passed, or falls short by a tick that a trim of the player's queue took
+// away since while the inputs kept pace with the ticks (trimQueue).
+func (p *player) gunReady(tick, seq uint32) bool {
+	if !p.hasShot {
+		return true
+	}
+	ticks, inputs := tick-p.lastShot, seq-p.lastShotSeq
+	return ticks >= p.shotWait || p.trimmed && ticks+1 >= p.shotWait && inputs >= p.shotWait && inputs <= p.shotWait+1
 }
 
 // PelletAim returns the heading of pellet k (0..SpreadPellets-1) of a

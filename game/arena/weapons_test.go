@@ -107,7 +107,7 @@ func TestSpreadGun(t *testing.T) {
 		t.Fatalf("hits %+v, B's health %d", hits, w.playerOf(t, 2).health)
 	}
 	for _, h := range hits {
-		if h != (Hit{Attacker: 1, Target: 2, Damage: SpreadDamage}) {
+		if h != (Hit{Attacker: 1, Target: 2, Damage: SpreadDamage, Shot: h.Shot}) || h.Shot == 0 {
 			t.Fatalf("hit %+v", h)
 		}
 	}
@@ -236,7 +236,7 @@ func TestPowerUp(t *testing.T) {
 	w.ChangedRecords(func(Record) {})
 	a := w.playerOf(t, 1)
 	a.spread, a.powerEnd = 5, w.tick+100
-	w.damagePlayer(0, PlayerHealth, 0, WeaponBite)
+	w.damagePlayer(0, PlayerHealth, 0, WeaponBite, 0)
 	if l, ok := loadoutOf(w, 1); !ok || l != (Loadout{Weapon: WeaponGun}) {
 		t.Fatalf("loadout after dying: %+v (%v)", l, ok)
 	}
@@ -345,9 +345,11 @@ func TestIntermission(t *testing.T) {
 	}
 }
 
-// A press on an input the queue trims carries over to the next input and
-// counts from the trimmed input's tick, as a client predicting its shots
-// counts it: the shot FireInterval inputs after it fires too.
+// A press on an input the queue trims carries over to the next input,
+// with its aim and its sequence, and counts from the trimmed input's tick,
+// as a client predicting its shots counts it: the shot FireInterval inputs
+// after it fires too. So does a shot FireInterval inputs after one fired
+// before a trim drops an input between them.
 func TestFireCarriedOverATrim(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -356,6 +358,8 @@ func TestFireCarriedOverATrim(t *testing.T) {
 		before int
 	}{
 		{"a press on the trimmed input", 3},
+		{"a trim between two shots", 5},
+		{"a trim right after a shot", 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newBare(t, Config{Seed: 1})
@@ -367,9 +371,9 @@ func TestFireCarriedOverATrim(t *testing.T) {
 			seq := uint32(0)
 			send := func(fire bool) {
 				seq++
-				in := Input{MoveX: 50}
+				in := Input{MoveX: 50, Aim: 2}
 				if fire {
-					in.Buttons = ButtonFire
+					in.Buttons, in.Aim = ButtonFire, 1
 				}
 				w.ApplyInput(1, seq, in)
 			}
@@ -385,12 +389,62 @@ func TestFireCarriedOverATrim(t *testing.T) {
 					first = seq
 				}
 				w.Step()
+				for k := range w.shots {
+					if sh := &w.shots[k]; sh.live && sh.flown == 1 && (sh.heading != 1 || (sh.seq != first && sh.seq != first+FireInterval)) {
+						t.Fatalf("a shot of input %d heading %.3f, want input %d or %d heading 1", sh.seq, sh.heading, first, first+FireInterval)
+					}
+				}
 			}
 			if w.stats.InputsTrimmed != 1 {
 				t.Fatalf("%d trims, want 1", w.stats.InputsTrimmed)
 			}
 			if got := w.stats.ShotsFired; got != 2 || w.stats.ShotsRefused != 0 {
 				t.Fatalf("%d shots fired, %d refused; want 2, 0", got, w.stats.ShotsRefused)
+			}
+		})
+	}
+}
+
+// A full queue never drops a fire: the oldest input goes, its fire carried
+// to the next with its sequence and aim; so does a fire on an input older
+// than everything queued.
+func TestFullQueueKeepsFire(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		late bool // the fire is on an input older than the queue's
+	}{
+		{"the oldest queued fires", false},
+		{"a late input fires", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newBare(t, Config{Seed: 1})
+			w.AddPlayer(1)
+			for range SpawnShieldTicks {
+				w.Step()
+			}
+			first := uint32(1)
+			if tc.late {
+				first = 2
+			}
+			for seq := first; seq < first+InputQueue; seq++ {
+				in := Input{Aim: 2}
+				if seq == 1 {
+					in.Buttons, in.Aim = ButtonFire, 1
+				}
+				w.ApplyInput(1, seq, in)
+			}
+			if tc.late {
+				w.ApplyInput(1, 1, Input{Buttons: ButtonFire, Aim: 1})
+			} else {
+				w.ApplyInput(1, first+InputQueue, Input{Aim: 2})
+			}
+			if w.stats.DroppedQueueFull != 1 {
+				t.Fatalf("%d dropped for a full queue, want 1", w.stats.DroppedQueueFull)
+			}
+			w.Step()
+			shots := shotsOf(w, 1)
+			if len(shots) != 1 || shots[0].seq != 1 || shots[0].heading != 1 {
+				t.Fatalf("shots %+v; want one, of input 1, heading 1", shots)
 			}
 		})
 	}

@@ -72,8 +72,15 @@ type queuedInput struct {
 	dash   bool
 	view   View   // what the client drew when it made the input
 	floor  uint64 // the oldest view it may claim, 256ths of a tick (viewbound.go); 0: none
-	early  bool   // fire carried over from the input trimmed before it
-	at     uint32 // the world's tick when it arrived
+	early  bool   // fire carried over from an input trimmed before it: pressed a tick earlier
+	// carried says the fire was carried over from an input dropped before
+	// it (carryPress), whose sequence and aim follow: the shot is that
+	// input's, as its client predicted it.
+	carried   bool
+	fireSeq   uint32
+	fireAim   float64
+	fireAimOK bool
+	at        uint32 // the world's tick when it arrived
 }
 
 type player struct {
@@ -90,7 +97,9 @@ type player struct {
 	health      int
 	respawnAt   uint32
 	hurtUntil   uint32
-	lastShot    uint32
+	lastShot    uint32 // the tick of the last shot
+	lastShotSeq uint32 // the input that fired it
+	trimmed     bool   // the queue was trimmed since the last shot (trimQueue)
 	shotWait    uint32 // the interval of the weapon that fired the last shot
 	hasShot     bool
 	dash        Dash
@@ -131,6 +140,7 @@ type shot struct {
 	expires   uint32 // the first tick it is gone
 	damage    int    // fixed when fired (doubled by a power-up)
 	weapon    Weapon // WeaponGun or WeaponSpread
+	seq       uint32 // the owner's input that fired it
 	// seen is what the shooter drew when it fired, if rewound: the shot
 	// is judged against the targets as they were drawn then (rewind.go).
 	seen    View
@@ -408,13 +418,14 @@ func (w *World) ApplyInput(id PlayerID, seq uint32, in Input) {
 	}
 	w.stats.InputsQueued++
 	if p.queued == InputQueue {
-		// Full: drop the oldest, which may be the new one itself.
+		// Full: drop the oldest, which may be the new one itself; its
+		// fire and dash carry over to the next.
 		w.stats.DroppedQueueFull++
 		if at == 0 {
+			carryPress(&q.queuedInput, &p.queue[0], false)
 			return
 		}
-		copy(p.queue[:], p.queue[1:p.queued])
-		p.queued--
+		p.dropOldest(false)
 		at--
 	}
 	copy(p.queue[at+1:p.queued+1], p.queue[at:p.queued])

@@ -93,6 +93,9 @@ func (g *Game) event(e events.Event) {
 			// The server says the own shot hit: the mark and the tick.
 			// Damage is only ever the server's to say.
 			g.hud.hitAt = now
+			if g.fired != nil {
+				g.fired.Hit(h.Shot)
+			}
 			if g.snd.mix != nil {
 				g.snd.mix.HitConfirm(now)
 			}

@@ -96,24 +96,26 @@ func (g *Game) intermission() bool {
 	return g.records.hasClock && g.records.clock.Intermission(tick)
 }
 
-// underDrawnBody reports whether a live player or creature, as last drawn,
-// lies under the circle of radius r at (x, y): where the shooter sees a
-// predicted shot stop.
-func (g *Game) underDrawnBody(x, y, r float64) bool {
-	for i := range g.ents {
-		e := &g.ents[i]
+// underDrawnBody reports whether a live player or creature, as drawn ahead
+// ticks after the last frame (smooth.Shots.Step), lies under the circle of
+// radius r at (x, y): where the shooter sees a predicted shot stop.
+func (g *Game) underDrawnBody(x, y, r, ahead float64) bool {
+	hit := false
+	slot, haveSelf := g.cl.Self()
+	g.interp.SampleAhead(ahead, func(id snapshot.EntityID, e smooth.Entity) {
+		if hit || haveSelf && id.Index == slot {
+			return // the own player is drawn from the prediction
+		}
 		br := float64(arena.PlayerRadius)
 		switch {
 		case e.Kind == protocol.KindCreature:
 			br = arena.CreatureRadius
 		case e.Kind != protocol.KindPlayer || e.State&protocol.StateDead != 0:
-			continue
+			return
 		}
-		if math.Hypot(x-e.X, y-e.Y) < r+br {
-			return true
-		}
-	}
-	return false
+		hit = math.Hypot(x-e.X, y-e.Y) < r+br
+	})
+	return hit
 }
 
 // confirmShots matches the predicted shots with the server's projectiles

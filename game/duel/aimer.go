@@ -113,12 +113,17 @@ func (a *Aimer) gunReady() bool {
 }
 
 // hitsDrawn reports whether a circle of radius r at (x, y) touches the
-// strafer as drawn: where a predicted shot stops.
-func (a *Aimer) hitsDrawn(x, y, r float64) bool {
-	if !a.seen.ok || !a.seen.alive {
-		return false
-	}
-	return math.Hypot(x-a.seen.p.x, y-a.seen.p.y) < r+arena.PlayerRadius
+// strafer as it will be drawn ahead ticks after the last frame: where a
+// predicted shot stops (smooth.Shots.Step).
+func (a *Aimer) hitsDrawn(x, y, r, ahead float64) bool {
+	hit := false
+	a.side.interp.SampleAhead(ahead, func(id snapshot.EntityID, e smooth.Entity) {
+		if id.Index != a.target || e.Kind != protocol.KindPlayer || e.State&protocol.StateDead != 0 {
+			return
+		}
+		hit = math.Hypot(x-e.X, y-e.Y) < r+arena.PlayerRadius
+	})
+	return hit
 }
 
 // fireInput makes the next input: the stick, the aim at the strafer, the

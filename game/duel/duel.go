@@ -81,10 +81,11 @@ type Duel struct {
 	elapsed      time.Duration
 
 	shots, hits, kills int
-	bout               []uint32  // the inputs that fired the bout's counted shots
-	claims             []claim   // counted shots whose applying tick is not yet known
-	viewLags           []float64 // ticks, one per counted shot whose applying tick came
-	died               bool      // the aimer took in the tick of the strafer's death
+	bout               []uint32            // the inputs that fired the bout's counted shots
+	claims             []claim             // counted shots whose applying tick is not yet known
+	verdicts           map[uint32]*verdict // the counted shots' verdicts, by input
+	viewLags           []float64           // ticks, one per counted shot whose applying tick came
+	died               bool                // the aimer took in the tick of the strafer's death
 
 	rewind0   arena.RewindStats
 	rewindSet bool
@@ -102,11 +103,12 @@ func New(cfg Config, aimer, strafer *client.Client) *Duel {
 		cfg.Timeout = time.Duration(20*cfg.Seconds)*time.Second + time.Minute
 	}
 	d := &Duel{
-		cfg:     cfg,
-		rng:     rand.New(rand.NewPCG(cfg.Seed, 0xd0e1)),
-		a:       newSide(aimer, cfg.Seed*2+1),
-		s:       newSide(strafer, cfg.Seed*2+2),
-		tickDur: time.Second / arena.TickRate,
+		cfg:      cfg,
+		rng:      rand.New(rand.NewPCG(cfg.Seed, 0xd0e1)),
+		a:        newSide(aimer, cfg.Seed*2+1),
+		s:        newSide(strafer, cfg.Seed*2+2),
+		tickDur:  time.Second / arena.TickRate,
+		verdicts: map[uint32]*verdict{},
 	}
 	d.aimer = newAimer(d.a, cfg.LiarTicks, cfg.Knowing)
 	d.strafer = newStrafer(d.s, cfg.Seed)
@@ -133,13 +135,46 @@ func (d *Duel) event(e events.Event) {
 		return
 	}
 	h, err := protocol.ParseHit(e.Body)
-	if err != nil || h.Attacker == 0 || arena.PlayerID(h.Attacker) != d.a.id || arena.PlayerID(h.Target) != d.s.id {
+	if err != nil || h.Attacker == 0 || arena.PlayerID(h.Attacker) != d.a.id {
 		return
+	}
+	if d.a.shots != nil {
+		d.a.shots.Hit(h.Shot)
+	}
+	if arena.PlayerID(h.Target) != d.s.id {
+		return
+	}
+	if v, ok := d.verdicts[h.Shot]; ok {
+		v.server = true
 	}
 	if h.Damage == arena.SpreadDamage || h.Damage == arena.SpreadDamage*arena.PowerFactor {
 		return // a pellet's: spread shots are not counted
 	}
 	d.hits++
+}
+
+// verdict is a counted shot's two verdicts: the aimer's own (its predicted
+// shot stopped on the strafer as drawn) once its shot ended, and the
+// server's (a hit on the strafer named it).
+type verdict struct {
+	own, ownKnown bool
+	server        bool
+}
+
+// takeOwnVerdicts records the aimer's verdict of every counted shot that
+// ended since the last call.
+func (d *Duel) takeOwnVerdicts() {
+	if d.a.shots == nil {
+		return
+	}
+	for seq, v := range d.verdicts {
+		if v.ownKnown {
+			continue
+		}
+		if sh, ok := d.a.shots.Find(seq); ok && sh.Ended() {
+			v.own, v.ownKnown = sh.OnTarget, true
+		}
+	}
 }
 
 // claim is a counted shot's input and the view it claimed.
@@ -191,6 +226,11 @@ func (d *Duel) aimerTick(t uint32, st *snapshot.Snapshot) {
 		for _, seq := range d.bout {
 			if int32(seq-applied) > 0 {
 				d.shots--
+			}
+			// Fired after the death, or maybe still on its way: the
+			// server's verdict is not the aim's.
+			if v, ok := d.verdicts[seq]; ok && !v.server && int32(seq-(applied-arena.ProjectileTicks)) > 0 {
+				delete(d.verdicts, seq)
 			}
 		}
 	}
@@ -299,6 +339,7 @@ func (d *Duel) play(now time.Time) {
 			return
 		}
 	}
+	d.takeOwnVerdicts()
 	in, _ := d.aimer.input(ax, ay, fire)
 	weapon := d.a.weapon()
 	seq, errA := d.a.send(in)
@@ -307,6 +348,7 @@ func (d *Duel) play(now time.Time) {
 	if d.a.pred != nil && d.aimer.sent(seq, in) && weapon == arena.WeaponGun {
 		d.shots++
 		d.bout = append(d.bout, seq)
+		d.verdicts[seq] = &verdict{}
 		if in.View.From != 0 {
 			v := float64(in.View.From) + float64(in.View.Gap)*float64(in.View.Frac)/256
 			d.claims = append(d.claims, claim{seq: seq, view: v})
@@ -340,6 +382,22 @@ func (d *Duel) finish(err error) {
 		r.HitRate = float64(r.Hits) / float64(r.Shots)
 	}
 	r.ViewLagMsMean, r.ViewLagMsP95 = lagFigures(d.viewLags)
+	d.takeOwnVerdicts()
+	for _, v := range d.verdicts {
+		switch {
+		case !v.ownKnown:
+			r.UnjudgedShots++
+		case v.own == v.server:
+			r.Agreed++
+		case v.own:
+			r.OwnHitServerMiss++
+		default:
+			r.OwnMissServerHit++
+		}
+	}
+	if n := r.Agreed + r.OwnHitServerMiss + r.OwnMissServerHit; n > 0 {
+		r.Agreement = float64(r.Agreed) / float64(n)
+	}
 	if d.a.shots != nil {
 		st := d.a.shots.Stats()
 		r.Predicted, r.Confirmed, r.Rejected = st.Fired, st.Confirmed, st.Rejected

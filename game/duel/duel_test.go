@@ -81,8 +81,8 @@ func runDuelWith(t *testing.T, cfg duel.Config, rewindTicks int, latency, jitter
 		}
 		r = add(r, d.Result())
 	}
-	t.Logf("liar %d, rewind %d, %v one way (+%v jitter): %d shots, %d hits (%.3f), %d kills; view lag %.0f ms (p95 %.0f, last seed); handover mean %.3f px, max %.3f px; %d rejected; rewound %d (mean %.0f ms, %d clamped), %d behind cover; %d mismatched of %d; %.1f s counted of %.1f s",
-		cfg.LiarTicks, rewindTicks, latency, jitter, r.Shots, r.Hits, r.HitRate, r.Kills, r.ViewLagMsMean, r.ViewLagMsP95, r.HandoverMeanPx, r.HandoverMaxPx, r.Rejected,
+	t.Logf("liar %d, rewind %d, %v one way (+%v jitter): %d shots, %d hits (%.3f), %d kills; agreement %.3f (%d own hits the server missed, %d own misses it hit, %d unjudged); view lag %.0f ms (p95 %.0f, last seed); handover mean %.3f px, max %.3f px; %d rejected; rewound %d (mean %.0f ms, %d clamped), %d behind cover; %d mismatched of %d; %.1f s counted of %.1f s",
+		cfg.LiarTicks, rewindTicks, latency, jitter, r.Shots, r.Hits, r.HitRate, r.Kills, r.Agreement, r.OwnHitServerMiss, r.OwnMissServerHit, r.UnjudgedShots, r.ViewLagMsMean, r.ViewLagMsP95, r.HandoverMeanPx, r.HandoverMaxPx, r.Rejected,
 		r.RewoundShots, r.MeanRewindMs, r.RewindClamped, r.BehindCoverHits, r.MismatchedTicks, r.VerifiedTicks, r.CountedSeconds, r.Seconds)
 	if r.MismatchedTicks != 0 || r.VerifiedTicks == 0 {
 		t.Errorf("%d mismatched ticks of %d verified", r.MismatchedTicks, r.VerifiedTicks)
@@ -97,7 +97,8 @@ func runDuelWith(t *testing.T, cfg duel.Config, rewindTicks int, latency, jitter
 }
 
 // With lag compensation a perfect aimer hits as often at 150 ms round
-// trip as on a perfect link; without it, far less often.
+// trip as on a perfect link, and the server's verdicts are the aimer's;
+// without it, far less often.
 func TestDuelHitRateWithAndWithoutCompensation(t *testing.T) {
 	const seconds = 60
 	base := runDuel(t, 0, 0, 0, seconds, 1, 2)
@@ -108,6 +109,20 @@ func TestDuelHitRateWithAndWithoutCompensation(t *testing.T) {
 	}
 	if off.HitRate >= 0.6*base.HitRate {
 		t.Errorf("hit rate at 75 ms without compensation %.3f, at 0 ms %.3f: want under 60%%", off.HitRate, base.HitRate)
+	}
+	// Shot by shot, the aimer's own verdict (its predicted shot met the
+	// strafer as drawn) is the server's, with compensation; without, the
+	// measure shows it.
+	for _, r := range []struct {
+		name string
+		r    duel.Result
+	}{{"0 ms", base}, {"75 ms", lag}} {
+		if r.r.Agreement < 0.97 || r.r.UnjudgedShots > r.r.Shots/50 {
+			t.Errorf("%s: agreement %.3f (%d unjudged of %d), want at least 0.97", r.name, r.r.Agreement, r.r.UnjudgedShots, r.r.Shots)
+		}
+	}
+	if off.Agreement >= 0.8 {
+		t.Errorf("without compensation at 75 ms: agreement %.3f, want under 0.8", off.Agreement)
 	}
 	if lag.RewoundShots == 0 || off.RewoundShots != 0 {
 		t.Errorf("rewound shots: %d with compensation, %d without", lag.RewoundShots, off.RewoundShots)
@@ -168,6 +183,13 @@ func add(a, b duel.Result) duel.Result {
 	r.Kills += b.Kills
 	if r.Shots > 0 {
 		r.HitRate = float64(r.Hits) / float64(r.Shots)
+	}
+	r.Agreed += b.Agreed
+	r.OwnHitServerMiss += b.OwnHitServerMiss
+	r.OwnMissServerHit += b.OwnMissServerHit
+	r.UnjudgedShots += b.UnjudgedShots
+	if n := r.Agreed + r.OwnHitServerMiss + r.OwnMissServerHit; n > 0 {
+		r.Agreement = float64(r.Agreed) / float64(n)
 	}
 	r.Predicted += b.Predicted
 	r.Confirmed += b.Confirmed

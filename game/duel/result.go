@@ -10,6 +10,19 @@ type Result struct {
 	Hits    int     `json:"hits"`
 	HitRate float64 `json:"hit_rate"`
 	Kills   int     `json:"kills"`
+	// Agreement is the share of the counted shots on which the aimer's
+	// own verdict (its predicted shot stopped on the strafer as it drew
+	// it) and the server's (a hit on the strafer named the shot) agree.
+	// The disagreements by cause: the aimer saw a hit the server did not
+	// make, or missed where the server hit. UnjudgedShots are counted
+	// shots whose own verdict was never taken (a respawn reset the
+	// predicted shots); a kill's last shots, whose flight it cut short,
+	// are left out.
+	Agreement        float64 `json:"agreement"`
+	Agreed           int     `json:"agreed_shots"`
+	OwnHitServerMiss int     `json:"own_hit_server_miss"`
+	OwnMissServerHit int     `json:"own_miss_server_hit"`
+	UnjudgedShots    int     `json:"unjudged_shots"`
 	// The aimer's predicted shots (smooth.Shots): the distance between a
 	// predicted shot and the server's copy when the copy arrived, and the
 	// predicted shots the server did not make.

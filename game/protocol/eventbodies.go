@@ -57,6 +57,10 @@ const (
 type Hit struct {
 	Attacker, Target uint32 // player ids
 	Damage           uint16
+	// Shot is the sequence number of the attacker's input that fired the
+	// projectile: 0 for a creature's bite. The shooter's client knows by
+	// it which of its predicted shots hit.
+	Shot uint32
 }
 
 // Kill is the body of a KindKill event.
@@ -104,7 +108,7 @@ type RoundOver struct {
 // Body encodings: unsigned LEB128 varints in shortest form for numbers, one
 // byte for Weapon and Reason, a varint length and the bytes for text.
 //
-//	Hit        attacker, target, damage (< 2^16)
+//	Hit        attacker, target, damage (< 2^16), shot
 //	Kill       killer, victim, weapon byte
 //	Join       player, name length (<= MaxJoinNameBytes), name
 //	Leave      player, reason byte
@@ -115,7 +119,8 @@ type RoundOver struct {
 func AppendHit(dst []byte, h Hit) []byte {
 	dst = binary.AppendUvarint(dst, uint64(h.Attacker))
 	dst = binary.AppendUvarint(dst, uint64(h.Target))
-	return binary.AppendUvarint(dst, uint64(h.Damage))
+	dst = binary.AppendUvarint(dst, uint64(h.Damage))
+	return binary.AppendUvarint(dst, uint64(h.Shot))
 }
 
 // AppendKill appends the body of a Kill.
@@ -222,6 +227,7 @@ func ParseHit(b []byte) (Hit, error) {
 		Attacker: uint32(r.uvarint(math.MaxUint32)),
 		Target:   uint32(r.uvarint(math.MaxUint32)),
 		Damage:   uint16(r.uvarint(math.MaxUint16)),
+		Shot:     uint32(r.uvarint(math.MaxUint32)),
 	}
 	if err := r.done(); err != nil {
 		return Hit{}, err
@@ -305,6 +311,7 @@ func ValidateEventBody(k events.Kind, body []byte) error {
 		r.uvarint(math.MaxUint32)
 		r.uvarint(math.MaxUint32)
 		r.uvarint(math.MaxUint16)
+		r.uvarint(math.MaxUint32)
 	case KindRoundOver:
 		r.uvarint(math.MaxUint32)
 		r.uvarint(math.MaxUint32)

@@ -10,7 +10,8 @@ import (
 //
 //	arena.EventHit        KindHit: Attacker is the shooter's player
 //	                      id, or 0 for a creature's bite; Target the player
-//	                      hit; Damage the health taken.
+//	                      hit; Damage the health taken; Shot the
+//	                      sequence of the input that fired (0: a bite).
 //	arena.EventKill       KindKill: Killer is the player id whose
 //	                      shot killed, or 0 for a creature; Victim the
 //	                      player; Weapon is arena.WeaponGun, WeaponBite
@@ -24,7 +25,7 @@ func AppendEvent(dst []byte, e arena.Event) (body []byte, kind events.Kind, ok b
 	switch e.Kind {
 	case arena.EventHit:
 		h := e.Hit
-		return AppendHit(dst, Hit{Attacker: uint32(h.Attacker), Target: uint32(h.Target), Damage: uint16(min(max(h.Damage, 0), 1<<16-1))}), KindHit, true
+		return AppendHit(dst, Hit{Attacker: uint32(h.Attacker), Target: uint32(h.Target), Damage: uint16(min(max(h.Damage, 0), 1<<16-1)), Shot: h.Shot}), KindHit, true
 	case arena.EventKill:
 		k := e.Kill
 		return AppendKill(dst, Kill{Killer: uint32(k.Killer), Victim: uint32(k.Victim), Weapon: uint8(k.Weapon)}), KindKill, true

@@ -33,7 +33,8 @@ import (
 // trained prefix codes, masks by a trained code, and sets by Rice codes.
 // Version 5: an input says what the client was drawing (its view: two
 // ticks and the fraction between them), and shots are judged by it.
-const Version = 5
+// Version 6: a hit names the input that fired the shot.
+const Version = 6
 
 // DefaultTickRate is the server's simulation and snapshot rate in Hz.
 const DefaultTickRate = 30

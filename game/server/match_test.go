@@ -167,7 +167,7 @@ func TestMatchEvents(t *testing.T) {
 			switch k {
 			case protocol.KindHit:
 				h, _ := protocol.ParseHit(body)
-				e = arena.Event{Kind: arena.EventHit, Hit: arena.Hit{Attacker: arena.PlayerID(h.Attacker), Target: arena.PlayerID(h.Target), Damage: int(h.Damage)}}
+				e = arena.Event{Kind: arena.EventHit, Hit: arena.Hit{Attacker: arena.PlayerID(h.Attacker), Target: arena.PlayerID(h.Target), Damage: int(h.Damage), Shot: h.Shot}}
 			case protocol.KindKill:
 				k, _ := protocol.ParseKill(body)
 				e = arena.Event{Kind: arena.EventKill, Kill: arena.Kill{Killer: arena.PlayerID(k.Killer), Victim: arena.PlayerID(k.Victim), Weapon: arena.Weapon(k.Weapon)}}

@@ -257,7 +257,26 @@ func (ip *Interpolator) Sample(now time.Time, fn func(id snapshot.EntityID, e En
 	if !ip.has {
 		return
 	}
-	rt := ip.renderTime(now)
+	ip.view = ip.sampleAt(ip.renderTime(now), fn)
+}
+
+// SampleAhead calls fn for every entity as Sample would draw it ahead
+// ticks after the last Sample's render time (ahead >= 0), without moving
+// the render clock: where the entities will be drawn that much later, as
+// far as the held ticks say (past the newest, extrapolated as Sample
+// does). A predicted shot is drawn ahead of the others by its flight
+// within the tick, so it meets them there. It does nothing before the
+// first Sample.
+func (ip *Interpolator) SampleAhead(ahead float64, fn func(id snapshot.EntityID, e Entity)) {
+	if !ip.has || !ip.rtOK {
+		return
+	}
+	ip.sampleAt(ip.rt+max(ahead, 0), fn)
+}
+
+// sampleAt calls fn for every entity drawn at render time rt and returns
+// the View of that drawing.
+func (ip *Interpolator) sampleAt(rt float64, fn func(id snapshot.EntityID, e Entity)) arena.View {
 	// Find the held ticks around rt: a at or before it, b after it.
 	var a, b, oldest, prev *tickSlot
 	var da, db, dOld, dPrev int32
@@ -286,18 +305,18 @@ func (ip *Interpolator) Sample(now time.Time, fn func(id snapshot.EntityID, e En
 	case a != nil && b != nil:
 		ta, tb := float64(ip.newest)-float64(da), float64(ip.newest)-float64(db)
 		alpha := (rt - ta) / (tb - ta)
-		ip.view = viewOf(a.tick, b.tick, alpha)
 		interpolate(a, b, alpha, fn)
+		return viewOf(a.tick, b.tick, alpha)
 	case b != nil: // before everything held
-		ip.view = arena.View{From: oldest.tick}
 		interpolate(oldest, oldest, 0, fn)
+		return arena.View{From: oldest.tick}
 	case prev == nil: // a single tick held
-		ip.view = arena.View{From: a.tick}
 		interpolate(a, a, 0, fn)
+		return arena.View{From: a.tick}
 	default: // past the newest: a is the newest
-		ip.view = arena.View{From: a.tick}
 		ext := min(rt-float64(ip.newest), MaxExtrapolationTicks) / float64(dPrev)
 		extrapolate(prev, a, ext, fn)
+		return arena.View{From: a.tick}
 	}
 }
 

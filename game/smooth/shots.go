@@ -19,6 +19,12 @@ const (
 	// made: the copy appears in the snapshot of the tick the server fired
 	// it, unless the budget defers it a tick or two.
 	shotGrace = 3
+	// hitGrace is how many inputs past a shot's own the server may have
+	// applied before a predicted shot that stopped on a drawn target, with
+	// neither a server copy seen nor a hit naming it, is taken as not made:
+	// a second, time for the hit event to come (it is sent reliably, and
+	// resent after a loss).
+	hitGrace = arena.TickRate
 	// matchUnits is how far, in position units (1/8 px), the server's copy
 	// may stand from the predicted path and still be that shot: more than
 	// a prediction's rounding (the spawn point is the predicted player's,
@@ -60,10 +66,14 @@ type PredictedShot struct {
 	sx, sy  uint32            // quantized spawn point
 	flown   uint32            // ticks flown on the predicted timeline
 	life    uint32            // ticks it lives
-	ended   bool              // stopped by a wall or a drawn target, or the server's copy ended
-	endAt   float64           // the flight (ticks) it stopped at
-	gone    bool              // the server's copy is gone: nothing more to hide or match
-	fadeAt  time.Time         // when it was rejected
+	// OnTarget says it stopped where it met a drawn target: the shooter's
+	// own verdict, a hit. Hit says a hit event of the server named it: the
+	// server's verdict.
+	OnTarget, Hit bool
+	ended         bool      // stopped by a wall or a drawn target, or the server's copy ended
+	endAt         float64   // the flight (ticks) it stopped at
+	gone          bool      // the server's copy is gone: nothing more to hide or match
+	fadeAt        time.Time // when it was rejected
 }
 
 // ShotStats are a Shots' counters.
@@ -94,6 +104,9 @@ func (s ShotStats) HandoverMean() float64 {
 // (a round trip later) it takes the copy's spawn point and draws on,
 // without a jump back to the interpolated past. The copy itself is not
 // drawn (Hides).
+//
+// Each shot keeps the shooter's own verdict (OnTarget: it stopped on a
+// drawn target) beside the server's (Hit: a hit event named it).
 //
 // A Shots follows the server's rules for when the gun fires (the weapon's
 // interval, counted in inputs); what it cannot know (a death or the end of
@@ -159,10 +172,14 @@ func (s *Shots) Fire(seq uint32, x, y, aim float64, weapon arena.Weapon) bool {
 // Step advances every predicted shot one tick, as the next input is
 // applied. A shot stops at a wall, at the end of its life, or where hit
 // (if not nil) reports a drawn target under it: a circle of radius r at
-// (x, y) px. Stopping at a target draws what the shooter will see; the
+// (x, y) px, ahead ticks (in (0, 1]) into the tick it flies, past the
+// frame just drawn. On screen the shot is drawn that far ahead of the
+// others (Each), so it meets them as they will be drawn then
+// (Interpolator.SampleAhead), as the server judges it (the tick of flight
+// k against the view claimed plus k ticks). Stopping at a target draws what the shooter will see; the
 // damage, if any, is the server's to say. A rejected shot flies on while
 // it fades, through the targets.
-func (s *Shots) Step(hit func(x, y, r float64) bool) {
+func (s *Shots) Step(hit func(x, y, r, ahead float64) bool) {
 	s.compact()
 	for i := range s.shots {
 		sh := &s.shots[i]
@@ -184,13 +201,17 @@ func (s *Shots) Step(hit func(x, y, r float64) bool) {
 
 // fly checks the shot's last tick of flight, in the server's sub-steps,
 // against the walls and hit, and stops it where it meets one.
-func (s *Shots) fly(sh *PredictedShot, hit func(x, y, r float64) bool) {
+func (s *Shots) fly(sh *PredictedShot, hit func(x, y, r, ahead float64) bool) {
 	const subSteps = 3 // as the world's
 	for k := 1; k <= subSteps; k++ {
 		t := float64(sh.flown-1) + float64(k)/subSteps
 		x, y := sh.at(t)
-		if (s.m != nil && s.m.Blocked(x, y, arena.ProjectileRadius)) || (hit != nil && hit(x, y, arena.ProjectileRadius)) {
+		if s.m != nil && s.m.Blocked(x, y, arena.ProjectileRadius) {
 			sh.ended, sh.endAt = true, t
+			return
+		}
+		if hit != nil && hit(x, y, arena.ProjectileRadius, float64(k)/subSteps) {
+			sh.ended, sh.endAt, sh.OnTarget = true, t, true
 			return
 		}
 	}
@@ -231,11 +252,15 @@ func (s *Shots) Confirm(st *snapshot.Snapshot, applied uint32, now time.Time) {
 				continue
 			}
 			if int32(applied-sh.Seq) >= shotGrace {
-				if sh.ended {
-					// It stopped before the server could show it: a
-					// point-blank hit or a wall, nothing to take back.
+				if sh.Hit || sh.ended && !sh.OnTarget {
+					// Made, but gone before the server could show it: a
+					// hit named it, or it met a wall (on its first tick,
+					// as the server's copy did).
 					sh.State, sh.gone = ShotConfirmed, true
 					continue
+				}
+				if sh.ended && int32(applied-sh.Seq) < hitGrace {
+					continue // it stopped on a drawn target: the hit may be on its way
 				}
 				sh.State, sh.fadeAt = ShotRejected, now
 				s.stats.Rejected++
@@ -307,6 +332,31 @@ func (s *Shots) match(sh *PredictedShot, st *snapshot.Snapshot, applied uint32) 
 		sh.sx, sh.sy = uint32(sx), uint32(sy)
 	}
 	return true
+}
+
+// Ended reports whether the shot has stopped: at a wall, on a drawn
+// target, at the end of its life, or where the server's copy ended.
+func (sh *PredictedShot) Ended() bool { return sh.ended }
+
+// Find returns the shot of input seq (its first pellet), if still held.
+func (s *Shots) Find(seq uint32) (PredictedShot, bool) {
+	for i := range s.shots {
+		if s.shots[i].Seq == seq && s.shots[i].Pellet == 0 {
+			return s.shots[i], true
+		}
+	}
+	return PredictedShot{}, false
+}
+
+// Hit takes a hit event of the server that names input seq (protocol.Hit's
+// Shot): the shots of seq hit something. A pending one is made (the hit
+// may come before any snapshot shows its copy).
+func (s *Shots) Hit(seq uint32) {
+	for i := range s.shots {
+		if sh := &s.shots[i]; sh.Seq == seq {
+			sh.Hit = true
+		}
+	}
 }
 
 // claimed reports whether another predicted shot already took server

@@ -161,3 +161,47 @@ func TestShotsStopAtWalls(t *testing.T) {
 		s.Step(nil)
 	}
 }
+
+// A shot that stopped on a drawn target keeps the shooter's verdict; with
+// no server copy seen, it is made only if a hit names it, and taken as not
+// made (rejected) a second after its input was applied if none does.
+func TestShotsVerdicts(t *testing.T) {
+	m := arena.NewMap(1)
+	x, y := openSpot(t, m)
+	empty := snapshot.New(protocol.Schema())
+	target := func(px, py, r, ahead float64) bool {
+		if ahead <= 0 || ahead > 1 {
+			t.Fatalf("ahead %v, want (0, 1]", ahead)
+		}
+		return px > x+100
+	}
+	for _, tc := range []struct {
+		name     string
+		hit      bool // a hit names the shot
+		rejected bool
+	}{
+		{"a hit names it", true, false},
+		{"no hit names it", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewShots(m)
+			s.Fire(10, x, y, 0, arena.WeaponGun)
+			for range 6 {
+				s.Step(target)
+			}
+			sh, ok := s.Find(10)
+			if !ok || !sh.Ended() || !sh.OnTarget {
+				t.Fatalf("shot %+v (held %v): want it stopped on the target", sh, ok)
+			}
+			if tc.hit {
+				s.Hit(10)
+			}
+			for applied := uint32(10); applied < 10+hitGrace+1; applied++ {
+				s.Confirm(empty, applied, time.Time{})
+			}
+			if got := s.Stats().Rejected == 1; got != tc.rejected {
+				t.Fatalf("stats %+v, want rejected %v", s.Stats(), tc.rejected)
+			}
+		})
+	}
+}
