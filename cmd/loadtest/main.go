@@ -103,7 +103,7 @@ func main() {
 	duelRun := flag.Bool("duel", false, "duel an aimer and a strafer for -seconds of counted play and report the hit rate (see the package doc)")
 	duelSeed := flag.Uint64("duel-seed", 1, "with -duel: the seed of the spots and the strafer's turns")
 	duelLiar := flag.Int("duel-liar", 0, "with -duel: the aimer lies, claiming in each input the view of the tick this many ticks before the newest it holds, and aims with what that lets it know (0: honest)")
-	duelKnowing := flag.Bool("duel-knowing", false, "with -duel: the honest aimer aims with every tick it holds, as a liar does (the liar's honest twin)")
+	duelDrawn := flag.Bool("duel-drawn", false, "with -duel: the aimer aims at the strafer as it draws it, leading its drawn motion, instead of with every tick it holds")
 	duelCover := flag.Bool("duel-cover", false, "with -duel: a wall in the strafer's circle, which it ducks behind now and then (measures hits behind cover)")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	tokenKey := flag.String("token-key", "", "mint each client a join token with the key in this file (for a server run with -token-key)")
@@ -166,7 +166,7 @@ func main() {
 		return
 	}
 	if *duelRun {
-		r, err := runDuel(ctx, o, duel.Config{Seed: *duelSeed, Cover: *duelCover, LiarTicks: *duelLiar, Knowing: *duelKnowing})
+		r, err := runDuel(ctx, o, duel.Config{Seed: *duelSeed, Cover: *duelCover, LiarTicks: *duelLiar, DrawnAim: *duelDrawn})
 		if *asJSON {
 			enc := json.NewEncoder(os.Stdout)
 			enc.SetIndent("", "  ")

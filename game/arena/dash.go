@@ -51,12 +51,13 @@ func (d *Dash) Press(held bool, dx, dy, aim float64, alive bool) (pressed, start
 
 // Move moves a live player at (x, y) one tick and advances the dash's clock:
 // while dashing, DashSpeed*Dt along the dash; otherwise as MovePlayer along
-// (dx, dy), the direction of the last input. Server and predicting client
-// both call it, once per tick the player is alive.
+// (dx, dy), the direction of the last input; it ends on the position grid
+// (Map.Snap). Server and predicting client both call it, once per tick the
+// player is alive.
 func (d *Dash) Move(m *Map, x, y, dx, dy float64) (float64, float64) {
 	if d.left > 0 {
 		d.left--
-		x, y = m.Slide(x, y, d.dx*DashSpeed*Dt, d.dy*DashSpeed*Dt, PlayerRadius)
+		x, y = m.Snap(m.Slide(x, y, d.dx*DashSpeed*Dt, d.dy*DashSpeed*Dt, PlayerRadius))
 	} else if dx != 0 || dy != 0 {
 		x, y = MovePlayer(m, x, y, dx, dy)
 	}

@@ -44,7 +44,7 @@ func (w *World) Hash() uint64 {
 			h.u64(uint64(q.fireSeq))
 			h.f64(q.fireAim)
 		}
-		h.u64(uint64(p.spare), uint64(p.arrivals.n), uint64(p.lastShotSeq))
+		h.u64(uint64(p.spare), uint64(p.arrivals.n), uint64(p.lastShotSeq), uint64(int64(p.lastSpare)))
 		h.bool(p.trimmed)
 		h.f64(p.arrivals.off, p.arrivals.late2)
 		p.hashDash(&h)

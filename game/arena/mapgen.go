@@ -141,6 +141,33 @@ func (m *Map) Slide(x, y, dx, dy, r float64) (float64, float64) {
 	return x, y
 }
 
+// PositionGrid is the grid, in px, players stand on at the end of every
+// tick: the wire's precision (protocol.PosPrecision). A client's
+// prediction replays its inputs from the position a snapshot gives, which
+// is then exactly the server's: near a wall, a position a rounding away
+// from the server's could let a step the server refused (or refuse one it
+// let), a correction of a sub-step every snapshot along the wall.
+const PositionGrid = 1.0 / 8
+
+// Snap returns the grid point (PositionGrid) nearest to (x, y) where a
+// player (a circle of PlayerRadius) is not blocked: the nearest one, or if that one
+// touches a wall the corner of the grid cell around (x, y) on the far side
+// of it; (x, y) itself if every corner is blocked.
+func (m *Map) Snap(x, y float64) (float64, float64) {
+	const r = PlayerRadius
+	gx, gy := math.Round(x/PositionGrid)*PositionGrid, math.Round(y/PositionGrid)*PositionGrid
+	if !m.Blocked(gx, gy, r) {
+		return gx, gy
+	}
+	fx, fy := math.Floor(x/PositionGrid)*PositionGrid, math.Floor(y/PositionGrid)*PositionGrid
+	for _, c := range [4][2]float64{{fx, fy}, {fx + PositionGrid, fy}, {fx, fy + PositionGrid}, {fx + PositionGrid, fy + PositionGrid}} {
+		if !m.Blocked(c[0], c[1], r) {
+			return c[0], c[1]
+		}
+	}
+	return x, y
+}
+
 // OpenSpot returns a random open position where a circle of radius r fits.
 func (m *Map) OpenSpot(rng *rand.Rand, r float64) (float64, float64) {
 	for {

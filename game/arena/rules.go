@@ -85,9 +85,10 @@ const (
 	// InputQueue bounds a player's queued inputs: one is consumed per tick,
 	// and when more arrive the oldest is dropped.
 	InputQueue = 8
-	// SpareTicks is how long a player's queue must have held a spare
-	// input, at every step, before it drops one (trimQueue): 2 s, far
-	// longer than a jitter burst.
+	// SpareTicks is how long a player's queue must have held two spare
+	// inputs, at every step, before it drops one (trimQueue): 2 s, far
+	// longer than a jitter burst. A client that keeps its queue's depth by
+	// timing (its input clock) is never trimmed.
 	SpareTicks = 2 * TickRate
 	// MaxInputAhead is how far past the newest sequence number seen an
 	// input may claim to be (10 s: longer than any live connection's gap).
@@ -172,6 +173,8 @@ func MoveIntent(mx, my int8) (float64, float64) {
 // MovePlayer moves a player at (x, y) for one tick along the direction
 // (dx, dy) (length at most 1) and resolves collisions with the map's walls
 // and edges. Server and predicting client both call it.
+//
+// Where a player ends a tick is on the position grid (Map.Snap).
 func MovePlayer(m *Map, x, y, dx, dy float64) (float64, float64) {
-	return m.Slide(x, y, dx*PlayerSpeed*Dt, dy*PlayerSpeed*Dt, PlayerRadius)
+	return m.Snap(m.Slide(x, y, dx*PlayerSpeed*Dt, dy*PlayerSpeed*Dt, PlayerRadius))
 }

@@ -159,7 +159,7 @@ func TestMovementProperty(t *testing.T) {
 			if dashed && w.tick-dashAt < DashTicks {
 				limit = DashSpeed * Dt
 			}
-			if d := math.Hypot(p.x-before.x, p.y-before.y); d > limit+1e-9 {
+			if d := math.Hypot(p.x-before.x, p.y-before.y); d > limit+PositionGrid {
 				rt.Fatalf("tick %d: moved %v px, at most %v", w.tick, d, limit)
 			}
 			if w.m.Blocked(p.x, p.y, PlayerRadius) {
@@ -228,8 +228,9 @@ func TestSlideAlongWalls(t *testing.T) {
 			if math.Hypot(dx, dy) > 1+1e-12 {
 				t.Fatalf("MoveIntent(%d, %d) = (%v, %v), longer than 1", c.mx, c.my, dx, dy)
 			}
-			// Along x nothing is in the way: the full step, always.
-			if math.Abs(p.x-x0-dx*step) > 1e-9 {
+			// Along x nothing is in the way: the full step, always (each
+			// tick's end on the position grid, half a step of it off at most).
+			if math.Abs(p.x-x0-dx*step) > ticks*PositionGrid/2+1e-9 {
 				t.Fatalf("moved %.3f along x, want %.3f", p.x-x0, dx*step)
 			}
 			gap := p.y - PlayerRadius - wallY
@@ -238,7 +239,7 @@ func TestSlideAlongWalls(t *testing.T) {
 				t.Fatalf("player's edge %v px inside the wall", -gap)
 			case c.toWall && gap >= PlayerSpeed*Dt:
 				t.Fatalf("stopped %v px short of the wall", gap)
-			case c.freeDir && math.Abs(p.y-y0-dy*step) > 1e-9:
+			case c.freeDir && math.Abs(p.y-y0-dy*step) > ticks*PositionGrid/2+1e-9:
 				t.Fatalf("moved %.3f along y, want %.3f", p.y-y0, dy*step)
 			}
 		})

@@ -40,6 +40,7 @@ func (w *World) stepPlayers() {
 		}
 		var q queuedInput // the zero input: no fire, no dash
 		w.trimQueue(p)
+		p.lastSpare = p.queued - 1
 		if p.queued > 0 {
 			q = p.queue[0]
 			copy(p.queue[:], p.queue[1:p.queued])
@@ -96,7 +97,7 @@ func (w *World) spawnSpot(i int) (float64, float64) {
 			bx, by, best = x, y, d
 		}
 	}
-	return bx, by
+	return w.m.Snap(bx, by)
 }
 
 // betterSpawn reports whether a spot whose nearest player is d away beats
@@ -378,28 +379,27 @@ func (w *World) stepPickups() {
 	}
 }
 
-// trimQueue lets a player's input queue shrink when it has held a spare
-// input for SpareTicks steps in a row. The queue is the input's jitter
-// buffer: a spare input covers an input that arrives a little late (the
-// server does not step that player without an input, and the client's
-// prediction holds). But the queue only ever grows: one late input (a
-// stall on the way, a tick that came late) leaves the one after it queued
-// behind its successor for the rest of the connection, and a burst of
-// them leaves several, each a tick of delay between the player's hand and
-// the world, which a shot judged in the past must also rewind over. Inputs
-// that come unevenly empty the queue now and then by themselves (a step
-// that finds only the new input resets the count); inputs that come one a
-// tick never do. So when two or more inputs have waited at every step for
-// SpareTicks, the oldest is dropped (dropOldest): its movement is lost
-// (the client's prediction corrects by a step, smoothly), its fire and
-// dash carry over to the next. The gun's interval counts ticks, and the
-// client's prediction counts inputs; so that a shot the client predicted
-// is never refused for coming a tick early, a trim since the last shot
-// lets the next come a tick sooner if its input is the interval's number
-// of inputs after the last shot's (fire). A flood of inputs, whose numbers
-// run ahead of the ticks, gets no such tick.
+// trimQueue lets a player's input queue shrink when it has held two
+// spare inputs for SpareTicks steps in a row. The queue is the input's
+// jitter buffer: a spare input covers an input that arrives a little late
+// (the server steps that player as before without an input, which the
+// client's prediction does not know). A client keeps its queue's depth by
+// timing: the snapshots tell it how many inputs waited (InputSpare) and it
+// sends a little earlier or later to keep that a little above none. One
+// that does not (a stall on the way leaves a spare behind for good, each a
+// tick of delay between the player's hand and the world, which a shot
+// judged in the past must rewind over too) is trimmed: when three or more
+// inputs have waited at every step for SpareTicks, the oldest is dropped
+// (dropOldest): its movement is lost (the client's prediction corrects by
+// a step, smoothly), its fire and dash carry over to the next. The gun's
+// interval counts ticks, and the client's prediction counts inputs; so
+// that a shot the client predicted is never refused for coming a tick
+// early, a trim since the last shot lets the next come a tick sooner if
+// its input is the interval's number of inputs after the last shot's
+// (fire). A flood of inputs, whose numbers run ahead of the ticks, gets no
+// such tick.
 func (w *World) trimQueue(p *player) {
-	if p.queued < 2 {
+	if p.queued < 3 {
 		p.spare = 0
 		return
 	}

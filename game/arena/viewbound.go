@@ -42,6 +42,7 @@ const (
 	arrivalJitterGain = 1.0 / 32
 	arrivalSigmas     = 2
 	arrivalResync     = 8
+	arrivalQuantum    = 0.25
 )
 
 // arrivals estimates how evenly a player's inputs arrive: the running mean
@@ -70,9 +71,13 @@ func (a *arrivals) observe(seq, tick uint32) {
 
 // delay returns the interpolation delay, in 256ths of a tick, that the
 // arrivals call for: a tick plus twice the lateness's standard deviation,
-// bounded by MinViewDelay and MaxViewDelay.
+// bounded by MinViewDelay and MaxViewDelay. An input's arrival is known to
+// a tick (the socket is read once a tick); a steady client whose inputs
+// arrive about a tick's boundary (an input clock keeps them there) shows up
+// to half a tick of lateness that is not there, a variance of at most 1/4,
+// which is taken off.
 func (a *arrivals) delay() uint64 {
-	d := 1 + arrivalSigmas*math.Sqrt(2*a.late2)
+	d := 1 + arrivalSigmas*math.Sqrt(max(2*a.late2-arrivalQuantum, 0))
 	return uint64(math.Round(min(max(d, MinViewDelay), MaxViewDelay) * 256))
 }
 

@@ -12,7 +12,10 @@ func TestArrivalsDelay(t *testing.T) {
 		min, max uint64             // the delay, 256ths of a tick
 	}{
 		{"steady", func(int) uint32 { return 0 }, 256, 256},
-		{"one in four a tick late", func(i int) uint32 { return uint32(i % 4 / 3) }, 400, 700},
+		{"one in four a tick late", func(i int) uint32 { return uint32(i % 4 / 3) }, 300, 700},
+		// Inputs about a tick's boundary: the tick of arrival alternates,
+		// the link is steady.
+		{"at a tick's boundary", func(i int) uint32 { return uint32(i % 2) }, 256, 320},
 		{"every other two ticks late", func(i int) uint32 { return uint32(i%2) * 2 }, 700, 1300},
 		{"wild", func(i int) uint32 { return uint32(i * 7919 % 8) }, 1200, MaxViewDelay * 256},
 	} {

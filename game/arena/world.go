@@ -118,7 +118,10 @@ type player struct {
 	newest  uint32 // newest seq accepted (queued or consumed)
 	queue   [InputQueue]queuedInput
 	queued  int // queue[:queued], sorted by seq
-	spare   int // steps in a row that began with two or more inputs queued
+	spare   int // steps in a row that began with three or more inputs queued
+	// lastSpare is how many inputs waited after the last step took one;
+	// -1 if there was none to take (InputSpare).
+	lastSpare int
 	// arrivals estimates how evenly the player's inputs come, for the
 	// bound on the views they claim.
 	arrivals arrivals
@@ -463,6 +466,18 @@ func (w *World) AppliedInput(id PlayerID) uint32 {
 		return w.players[i].applied
 	}
 	return 0
+}
+
+// InputSpare returns how many of player id's inputs waited in its queue
+// after the last step took one, or -1 if there was none to take (the
+// input came late, and the player walked on as before): what its client's
+// input clock keeps a little above 0 (session.SnapshotHeader.Spare). ok
+// is false if id is not in the match.
+func (w *World) InputSpare(id PlayerID) (n int, ok bool) {
+	if i, ok := w.byID[id]; ok {
+		return w.players[i].lastSpare, true
+	}
+	return 0, false
 }
 
 // Pose is where a player is and aims, and the slot of its entity.

@@ -451,10 +451,11 @@ func benchStep(b *testing.B, rewound bool) {
 	b.ReportMetric(float64(live), "projectiles")
 }
 
-// A queue that holds a spare input for SpareTicks steps in a row drops its
-// oldest, carrying its fire over: three inputs queued at once, then one a
-// tick, wait three ticks each at first, two after SpareTicks, one after
-// twice that, none after three times, and then none is dropped.
+// A queue that holds two spare inputs for SpareTicks steps in a row drops
+// its oldest, carrying its fire over: three inputs queued at once, then one
+// a tick, wait three ticks each at first, two after SpareTicks, one after
+// twice that, and then none is dropped: one spare is the depth a client
+// keeps by timing. The world reports the spare after each step.
 func TestInputQueueTrims(t *testing.T) {
 	w := newBare(t, Config{Seed: 1})
 	w.AddPlayer(1)
@@ -472,14 +473,25 @@ func TestInputQueueTrims(t *testing.T) {
 		send(Input{MoveX: 127})
 		waits = append(waits, p.queued-1)
 		w.Step()
+		if n, ok := w.InputSpare(1); !ok || n != p.queued {
+			t.Fatalf("InputSpare %d %v, want %d", n, ok, p.queued)
+		}
 	}
-	for k, want := range map[int]int{0: 3, SpareTicks - 2: 3, SpareTicks + 1: 2, 2*SpareTicks + 1: 1, 3*SpareTicks - 2: 1, 3*SpareTicks + 1: 0, 3*SpareTicks + 9: 0} {
+	for k, want := range map[int]int{0: 3, SpareTicks - 2: 3, SpareTicks + 1: 2, 2*SpareTicks + 1: 1, 3*SpareTicks - 2: 1, 3*SpareTicks + 1: 1, 3*SpareTicks + 9: 1} {
 		if waits[k] != want {
 			t.Errorf("step %d: %d inputs queued behind the new one, want %d", k, waits[k], want)
 		}
 	}
-	if st := w.Stats(); st.InputsTrimmed != 3 {
-		t.Fatalf("%d inputs trimmed, want 3", st.InputsTrimmed)
+	if st := w.Stats(); st.InputsTrimmed != 2 {
+		t.Fatalf("%d inputs trimmed, want 2", st.InputsTrimmed)
+	}
+	w.Step() // nothing queued
+	if n, _ := w.InputSpare(1); n != 0 {
+		t.Fatalf("InputSpare %d after taking the last, want 0", n)
+	}
+	w.Step()
+	if n, _ := w.InputSpare(1); n != -1 {
+		t.Fatalf("InputSpare %d with nothing to take, want -1", n)
 	}
 	if st := w.Stats(); st.ShotsFired != 1 {
 		t.Fatalf("the dropped input's fire: %d shots", st.ShotsFired)

@@ -132,6 +132,14 @@ func (c *Client) SendInput(in arena.Input) error {
 	return c.conn.Send(transport.Inputs, c.buf)
 }
 
+// TakeSpare returns the sum and the number of the server's spare-input
+// reports in the snapshots decoded since the last call, for an InputClock.
+func (c *Client) TakeSpare() (sum, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sess.TakeSpare()
+}
+
 // LastHeader returns the tick and baseline of the newest decoded packet.
 func (c *Client) LastHeader() snapstream.Header { return c.header }
 

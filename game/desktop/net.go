@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop/netgraph"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/snapshot"
@@ -15,11 +16,9 @@ import (
 // in, when to send the next input, and the numbers the overlay shows.
 type netState struct {
 	tickDur    time.Duration
-	epoch      time.Time // the input clock's start
-	sentTicks  int64     // input ticks sent since epoch (or skipped)
-	pushed     uint32    // newest tick pushed into the interpolator
+	clock      *client.InputClock // when inputs are due
+	pushed     uint32             // newest tick pushed into the interpolator
 	havePushed bool
-	lastApply  time.Time // when the newest input was applied to the predictor
 	closed     bool
 
 	// The overlay's numbers.
@@ -35,6 +34,7 @@ type netState struct {
 
 func (n *netState) init(tickRate float64) {
 	n.tickDur = time.Duration(float64(time.Second) / tickRate)
+	n.clock = client.NewInputClock(tickRate)
 	n.down.Span, n.up.Span = time.Second, time.Second
 	n.loss = netgraph.NewLoss(2 * time.Second)
 }
@@ -117,19 +117,25 @@ func (n *netState) reconcile(g *Game, t uint32, s *snapshot.Snapshot, now time.T
 	g.pred.Reconcile(x, y, seq, alive)
 }
 
-// send sends one input per server tick: at 60 Updates a second and 30 ticks,
-// every other Update. The schedule follows the clock rather than counting
-// Updates, so that a slow machine (Ebitengine runs fewer Updates when frames
-// are late) still sends one input per tick, two in one Update if need be;
-// a longer stall is skipped, not caught up. Each input is applied to the
-// prediction under the sequence number it went out with.
+// send sends the inputs the input clock says are due: one per server
+// tick, a little sooner or later to keep the server's queue of them a
+// little above empty (client.InputClock); at 60 Updates a second and 30
+// ticks, about every other Update. The clock follows time rather than
+// counting Updates, so that a slow machine (Ebitengine runs fewer Updates
+// when frames are late) still sends one input per tick, two in one Update
+// if need be; a longer stall is skipped, not caught up. In the Update
+// after an input the last inputs go again, so that one lost on the way
+// comes half a tick later. Each input is applied to the prediction under
+// the sequence number it went out with.
 func (n *netState) send(g *Game, now time.Time, in arena.Input) {
-	if n.epoch.IsZero() {
-		n.epoch = now.Add(-n.tickDur) // the first Update sends
+	n.clock.Report(g.cl.TakeSpare())
+	k := n.clock.Due(now)
+	if k == 0 && !n.closed && n.clock.ResendDue(now) {
+		if err := g.cl.SendAck(); err != nil && !errors.Is(err, transport.ErrCongested) {
+			g.log.Warn("inputs not sent again", "err", err)
+		}
+		return
 	}
-	due := int64(now.Sub(n.epoch) / n.tickDur)
-	k := min(due-n.sentTicks, maxInputsPerUpdate)
-	n.sentTicks = due
 	in.View = g.interp.View() // what the player saw when giving it: the last frame drawn
 	for ; k > 0 && !n.closed; k-- {
 		if err := g.cl.SendInput(in); err != nil && !errors.Is(err, transport.ErrCongested) {
@@ -143,17 +149,8 @@ func (n *netState) send(g *Game, now time.Time, in arena.Input) {
 			g.pred.Apply(seq, in)
 			g.predictShot(now, seq, in)
 		}
-		n.lastApply = now
 	}
 }
-
-// maxInputsPerUpdate bounds the inputs one Update sends to catch up.
-const maxInputsPerUpdate = 2
 
 // alpha is how far the frame at now is into the current predicted tick, 0..1.
-func (n *netState) alpha(now time.Time) float64 {
-	if n.lastApply.IsZero() {
-		return 0
-	}
-	return min(max(float64(now.Sub(n.lastApply))/float64(n.tickDur), 0), 1)
-}
+func (n *netState) alpha(now time.Time) float64 { return n.clock.Alpha(now) }

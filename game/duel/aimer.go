@@ -19,10 +19,12 @@ type drawn struct {
 	shielded bool
 }
 
-// Aimer is the shooter: it draws the strafer interpolated, and aims at
-// where the strafer it draws will be when its bolt gets there, leading the
-// drawn motion by the bolt's flight time from its own predicted position.
-// Each input states what it drew (arena.Input.View).
+// Aimer is the shooter: it draws the strafer interpolated, and aims where
+// the strafer will be judged to be when its bolt gets there: with every
+// tick it holds (liar.go), or, with Config.DrawnAim, at where the strafer
+// it draws will be, leading the drawn motion by the bolt's flight time from
+// its own predicted position. Each input states what it drew
+// (arena.Input.View), unless it lies (Config.LiarTicks).
 type Aimer struct {
 	side   *side
 	target uint16 // the strafer's slot
@@ -30,6 +32,11 @@ type Aimer struct {
 
 	lastFire uint32
 	hasFired bool
+
+	// Frames drawn (inputs made), those drawn past the newest tick held,
+	// and the strafer's jumps between two of them: more than 1.5 times a
+	// player's top speed.
+	frames, extrapolated, jumps int
 
 	liar    int  // > 0: claims views this many ticks before its newest (liar.go)
 	knowing bool // aims with every tick it holds (liar.go)
@@ -59,6 +66,18 @@ func (a *Aimer) draw(nowSample func(fn func(snapshot.EntityID, smooth.Entity))) 
 	})
 	rt, _ := a.side.interp.RenderTick()
 	a.seen.rt = rt
+	if a.seen.ok {
+		a.frames++
+		if a.side.interp.Extrapolated() {
+			a.extrapolated++
+		}
+		if prev.ok && prev.alive && a.seen.alive {
+			d, dt := dist(a.seen.p, prev.p), rt-prev.rt
+			if d <= 4*arena.DashSpeed*arena.Dt && dt > 0 && d > 1.5*arena.PlayerSpeed*arena.Dt*dt {
+				a.jumps++
+			}
+		}
+	}
 	a.seen.v = prev.v
 	switch dt := rt - prev.rt; {
 	case !a.seen.ok || !prev.ok || !a.seen.alive || !prev.alive:

@@ -38,9 +38,15 @@ type Config struct {
 	// the view of the tick LiarTicks before the newest it holds, and it
 	// aims with what that claim lets it know (liar.go).
 	LiarTicks int
-	// Knowing makes the aimer aim with every tick it holds, as a liar
-	// does, while it claims the view it drew: the liar's honest twin.
-	Knowing bool
+	// OneWay is the snapshots' way from the server to the clients, which
+	// the input delay leaves out (the link's latency and half its jitter).
+	OneWay time.Duration
+	// DrawnAim makes the aimer aim at the strafer as it draws it, leading
+	// its drawn motion, instead of with every tick it holds (the strafer's
+	// poses from the view it claims to the newest tick, and the newest
+	// tick's motion beyond), as it does by default: the perfect aimer,
+	// which a liar (LiarTicks) must not beat.
+	DrawnAim bool
 }
 
 type phase uint8
@@ -75,7 +81,7 @@ type Duel struct {
 	anchor       point
 	phaseAt      time.Time
 	start        time.Time
-	nextInput    time.Time
+	doneS        bool // the strafer stands on its spot (phaseGather)
 	tickDur      time.Duration
 	counted      time.Duration
 	elapsed      time.Duration
@@ -110,7 +116,7 @@ func New(cfg Config, aimer, strafer *client.Client) *Duel {
 		tickDur:  time.Second / arena.TickRate,
 		verdicts: map[uint32]*verdict{},
 	}
-	d.aimer = newAimer(d.a, cfg.LiarTicks, cfg.Knowing)
+	d.aimer = newAimer(d.a, cfg.LiarTicks, !cfg.DrawnAim)
 	d.strafer = newStrafer(d.s, cfg.Seed)
 	d.a.onTick = d.aimerTick
 	aimer.OnEvent(d.event)
@@ -257,14 +263,15 @@ func rowPoint(r []uint32) point {
 	return point{protocol.PosQuant.Dequantize(r[protocol.FieldX]), protocol.PosQuant.Dequantize(r[protocol.FieldY])}
 }
 
-// Frame takes in what arrived by now and, when an input is due (one a
-// tick), plays both players' next.
+// Frame takes in what arrived by now and plays each player's next input
+// when its input clock says it is due (about one a tick each), or sends
+// its last inputs again half a tick after them.
 func (d *Duel) Frame(now time.Time) {
 	if d.phase == phaseDone {
 		return
 	}
 	if d.start.IsZero() {
-		d.start, d.nextInput, d.phaseAt = now, now, now
+		d.start, d.phaseAt = now, now
 	}
 	d.elapsed = now.Sub(d.start)
 	d.a.poll(now)
@@ -281,20 +288,34 @@ func (d *Duel) Frame(now time.Time) {
 		d.finish(fmt.Errorf("duel: %.1f s counted of %.1f s in %v", d.counted.Seconds(), d.cfg.Seconds, d.cfg.Timeout))
 		return
 	}
-	if now.Before(d.nextInput) {
-		return
+	for _, sd := range []*side{d.a, d.s} {
+		sd.clock.Report(sd.cl.TakeSpare())
+		k := sd.clock.Due(now)
+		for range k {
+			if sd == d.a {
+				d.playAimer(now)
+			} else {
+				d.playStrafer()
+			}
+			if d.phase == phaseDone {
+				return
+			}
+		}
+		if k == 0 && sd.clock.ResendDue(now) {
+			if err := sd.resend(); err != nil {
+				d.finish(fmt.Errorf("duel: send: %w", err))
+				return
+			}
+		}
+		sd.drawSelf(now)
 	}
-	d.nextInput = d.nextInput.Add(d.tickDur)
-	if now.Sub(d.nextInput) > 4*d.tickDur {
-		d.nextInput = now.Add(d.tickDur) // a stall is skipped, not caught up
-	}
-	d.play(now)
 }
 
-// play makes and sends both players' inputs for one tick.
-func (d *Duel) play(now time.Time) {
+// playAimer makes and sends the aimer's next input, and moves the duel
+// from phase to phase.
+func (d *Duel) playAimer(now time.Time) {
 	d.aimer.draw(func(fn func(snapshot.EntityID, smooth.Entity)) { d.a.interp.Sample(now, fn) })
-	var ax, ay, sx, sy int8
+	var ax, ay int8
 	fire := false
 	switch d.phase {
 	case phaseJoin:
@@ -306,10 +327,9 @@ func (d *Duel) play(now time.Time) {
 		if now.Sub(d.phaseAt) > gatherTimeout {
 			d.gather(now)
 		}
-		var doneA, doneS bool
+		var doneA bool
 		ax, ay, doneA = d.walkA.stick(d.a.position())
-		sx, sy, doneS = d.walkS.stick(d.s.position())
-		if doneA && doneS {
+		if doneA && d.doneS {
 			d.phase, d.phaseAt, d.died, d.bout = phaseBout, now, false, d.bout[:0]
 			d.strafer.startAt(d.anchor)
 			if !d.rewindSet && d.cfg.Rewind != nil {
@@ -323,7 +343,6 @@ func (d *Duel) play(now time.Time) {
 		case d.counted.Seconds() >= d.cfg.Seconds:
 			d.phase, d.phaseAt = phaseDrain, now
 		default:
-			sx, sy = d.strafer.next()
 			if d.aimer.inSight() {
 				fire = true
 				d.counted += d.tickDur
@@ -342,7 +361,7 @@ func (d *Duel) play(now time.Time) {
 	d.takeOwnVerdicts()
 	in, _ := d.aimer.input(ax, ay, fire)
 	weapon := d.a.weapon()
-	seq, errA := d.a.send(in)
+	seq, err := d.a.send(in)
 	// A spread gun picked up on the way fires pellets that do not reach
 	// 300 px: they are fired (to get the gun back) but not counted.
 	if d.a.pred != nil && d.aimer.sent(seq, in) && weapon == arena.WeaponGun {
@@ -354,8 +373,24 @@ func (d *Duel) play(now time.Time) {
 			d.claims = append(d.claims, claim{seq: seq, view: v})
 		}
 	}
-	_, errS := d.s.send(arena.Input{MoveX: sx, MoveY: sy})
-	if err := errors.Join(errA, errS); err != nil {
+	if err != nil {
+		d.finish(fmt.Errorf("duel: send: %w", err))
+	}
+}
+
+// playStrafer makes and sends the strafer's next input: walking to its
+// spot, strafing in a bout, else standing.
+func (d *Duel) playStrafer() {
+	var sx, sy int8
+	switch d.phase {
+	case phaseGather:
+		sx, sy, d.doneS = d.walkS.stick(d.s.position())
+	case phaseBout:
+		if !d.died {
+			sx, sy = d.strafer.next()
+		}
+	}
+	if _, err := d.s.send(arena.Input{MoveX: sx, MoveY: sy}); err != nil {
 		d.finish(fmt.Errorf("duel: send: %w", err))
 	}
 }
@@ -371,6 +406,7 @@ func (d *Duel) gather(now time.Time) {
 	d.anchor = anchor
 	d.walkA.to(d.a.m, pa, spot)
 	d.walkS.to(d.s.m, ps, anchor)
+	d.doneS = false
 	d.phase, d.phaseAt = phaseGather, now
 }
 
@@ -382,6 +418,7 @@ func (d *Duel) finish(err error) {
 		r.HitRate = float64(r.Hits) / float64(r.Shots)
 	}
 	r.ViewLagMsMean, r.ViewLagMsP95 = lagFigures(d.viewLags)
+	d.movement(&r)
 	d.takeOwnVerdicts()
 	for _, v := range d.verdicts {
 		switch {
@@ -426,6 +463,47 @@ func (d *Duel) finish(err error) {
 		r.Error = err.Error()
 	}
 	d.res = r
+}
+
+// movement fills in r's movement figures.
+func (d *Duel) movement(r *Result) {
+	minutes := d.elapsed.Minutes()
+	var n uint64
+	var sum float64
+	var delays []float64
+	frames, off := 0, 0
+	for _, sd := range []*side{d.a, d.s} {
+		if sd.pred != nil {
+			st := sd.pred.Stats()
+			n += st.Corrections
+			sum += st.CorrectionSum
+		}
+		frames, off = frames+sd.frames, off+sd.framesOff
+		oneWay := float64(d.cfg.OneWay) / float64(time.Millisecond)
+		for _, ms := range sd.delays {
+			delays = append(delays, ms-oneWay)
+		}
+	}
+	for _, sd := range []*side{d.a, d.s} {
+		r.LateInputs += sd.cl.Stats().Late
+	}
+	if minutes > 0 {
+		r.CorrectionsPerMin = float64(n) / minutes
+		r.RemoteJumpsPerMin = float64(d.aimer.jumps) / minutes
+	}
+	if n > 0 {
+		r.CorrectionMeanPx = sum / float64(n)
+	}
+	if frames > 0 {
+		r.FramesOffShare = float64(off) / float64(frames)
+	}
+	if d.aimer.frames > 0 {
+		r.ExtrapolatedShare = float64(d.aimer.extrapolated) / float64(d.aimer.frames)
+	}
+	if len(delays) > 0 {
+		slices.Sort(delays)
+		r.InputDelayMsP50, r.InputDelayMsP95 = delays[len(delays)/2], delays[len(delays)*95/100]
+	}
 }
 
 // lagFigures returns the mean and the 95th percentile of lags (ticks), in

@@ -48,9 +48,13 @@ func newArenaMatch(t *testing.T, rewindTicks int, link linksim.Config) *arenaMat
 	return m
 }
 
-// step advances the clock a tick, steps the server, then the duel.
+// step advances the clock a tick in two frames, as a game at 60 frames a
+// second does, and steps the server at the end of the tick.
 func (m *arenaMatch) step(d *duel.Duel) {
-	m.clock += time.Second / arena.TickRate
+	half := time.Second / arena.TickRate / 2
+	m.clock += half
+	d.Frame(m.epoch.Add(m.clock))
+	m.clock += half
 	now := m.epoch.Add(m.clock)
 	m.srv.Step(now)
 	d.Frame(now)
@@ -67,9 +71,17 @@ func runDuel(t *testing.T, rewindTicks int, latency, jitter time.Duration, secon
 // rewind counters set here).
 func runDuelWith(t *testing.T, cfg duel.Config, rewindTicks int, latency, jitter time.Duration, seconds float64, seeds ...uint64) duel.Result {
 	t.Helper()
+	return runDuelLink(t, cfg, rewindTicks, linksim.Config{Latency: latency, Jitter: jitter}, seconds, seeds...)
+}
+
+// runDuelLink is runDuelWith over links of link each way.
+func runDuelLink(t *testing.T, cfg duel.Config, rewindTicks int, link linksim.Config, seconds float64, seeds ...uint64) duel.Result {
+	t.Helper()
+	latency, jitter := link.Latency, link.Jitter
+	cfg.OneWay = latency + jitter/2
 	var r duel.Result
 	for _, seed := range seeds {
-		m := newArenaMatch(t, rewindTicks, linksim.Config{Latency: latency, Jitter: jitter})
+		m := newArenaMatch(t, rewindTicks, link)
 		cfg.Seed, cfg.Seconds = seed, seconds
 		cfg.Rewind = func() (arena.RewindStats, bool) { return m.srv.Stats().Rewind, true }
 		d := duel.New(cfg, m.aimer, m.strafer)
@@ -81,8 +93,8 @@ func runDuelWith(t *testing.T, cfg duel.Config, rewindTicks int, latency, jitter
 		}
 		r = add(r, d.Result())
 	}
-	t.Logf("liar %d, rewind %d, %v one way (+%v jitter): %d shots, %d hits (%.3f), %d kills; agreement %.3f (%d own hits the server missed, %d own misses it hit, %d unjudged); view lag %.0f ms (p95 %.0f, last seed); handover mean %.3f px, max %.3f px; %d rejected; rewound %d (mean %.0f ms, %d clamped), %d behind cover; %d mismatched of %d; %.1f s counted of %.1f s",
-		cfg.LiarTicks, rewindTicks, latency, jitter, r.Shots, r.Hits, r.HitRate, r.Kills, r.Agreement, r.OwnHitServerMiss, r.OwnMissServerHit, r.UnjudgedShots, r.ViewLagMsMean, r.ViewLagMsP95, r.HandoverMeanPx, r.HandoverMaxPx, r.Rejected,
+	t.Logf("liar %d, rewind %d, %v one way (+%v jitter, %.0f%% loss): corrections %.2f a minute (mean %.1f px), %d late, frames off %.3f, strafer extrapolated %.3f, jumps %.2f a minute, input delay p50 %.0f ms p95 %.0f ms; %d shots, %d hits (%.3f), %d kills; agreement %.3f (%d own hits the server missed, %d own misses it hit, %d unjudged); view lag %.0f ms (p95 %.0f, last seed); handover mean %.3f px, max %.3f px; %d rejected; rewound %d (mean %.0f ms, %d clamped), %d behind cover; %d mismatched of %d; %.1f s counted of %.1f s",
+		cfg.LiarTicks, rewindTicks, latency, jitter, 100*link.Loss, r.CorrectionsPerMin, r.CorrectionMeanPx, r.LateInputs, r.FramesOffShare, r.ExtrapolatedShare, r.RemoteJumpsPerMin, r.InputDelayMsP50, r.InputDelayMsP95, r.Shots, r.Hits, r.HitRate, r.Kills, r.Agreement, r.OwnHitServerMiss, r.OwnMissServerHit, r.UnjudgedShots, r.ViewLagMsMean, r.ViewLagMsP95, r.HandoverMeanPx, r.HandoverMaxPx, r.Rejected,
 		r.RewoundShots, r.MeanRewindMs, r.RewindClamped, r.BehindCoverHits, r.MismatchedTicks, r.VerifiedTicks, r.CountedSeconds, r.Seconds)
 	if r.MismatchedTicks != 0 || r.VerifiedTicks == 0 {
 		t.Errorf("%d mismatched ticks of %d verified", r.MismatchedTicks, r.VerifiedTicks)
@@ -184,6 +196,10 @@ func add(a, b duel.Result) duel.Result {
 	if r.Shots > 0 {
 		r.HitRate = float64(r.Hits) / float64(r.Shots)
 	}
+	// Movement figures: the last seed's.
+	r.CorrectionsPerMin, r.CorrectionMeanPx, r.FramesOffShare = b.CorrectionsPerMin, b.CorrectionMeanPx, b.FramesOffShare
+	r.ExtrapolatedShare, r.RemoteJumpsPerMin = b.ExtrapolatedShare, b.RemoteJumpsPerMin
+	r.InputDelayMsP50, r.InputDelayMsP95, r.LateInputs = b.InputDelayMsP50, b.InputDelayMsP95, b.LateInputs
 	r.Agreed += b.Agreed
 	r.OwnHitServerMiss += b.OwnHitServerMiss
 	r.OwnMissServerHit += b.OwnMissServerHit
@@ -218,17 +234,17 @@ func add(a, b duel.Result) duel.Result {
 }
 
 // A liar that claims an older view than it drew, and aims with what that
-// claim lets it know, hits no more often than its honest twin (the same
-// aimer claiming the view it drew) on the same link: the server judges a
-// claim older than its estimate of the client's view at the estimate. The
-// twin aims with every tick it holds, as the liar does; the duel's own
-// aimer, which aims at what it draws, is logged beside them.
+// claim lets it know, hits no more often than the honest aimer (its twin:
+// the same aimer claiming the view it drew) on the same link: the server
+// judges a claim older than its estimate of the client's view from the
+// estimate. Both aim with every tick they hold; an aimer that aims at what
+// it draws is logged beside them.
 func TestDuelLiarGainsNothing(t *testing.T) {
 	const seconds = 60
 	seeds := []uint64{1, 2, 3, 4}
 	for _, latency := range []time.Duration{10 * time.Millisecond, 75 * time.Millisecond} {
-		drawn := runDuel(t, 0, latency, 0, seconds, seeds...)
-		twin := runDuelWith(t, duel.Config{Knowing: true}, 0, latency, 0, seconds, seeds...)
+		drawn := runDuelWith(t, duel.Config{DrawnAim: true}, 0, latency, 0, seconds, seeds...)
+		twin := runDuel(t, 0, latency, 0, seconds, seeds...)
 		for _, back := range []int{2, 3, 5, arena.DefaultRewindTicks} {
 			liar := runDuelWith(t, duel.Config{LiarTicks: back}, 0, latency, 0, seconds, seeds...)
 			t.Logf("%v one way, a liar %d ticks back: %.3f; its honest twin %.3f (%.2fx); the aimer of what it draws %.3f (%.2fx); %d of %d shots bounded",
@@ -243,5 +259,23 @@ func TestDuelLiarGainsNothing(t *testing.T) {
 		if twin.RewindBounded > twin.RewoundShots/50 {
 			t.Errorf("%v one way: %d of the honest twin's %d shots bounded", latency, twin.RewindBounded, twin.RewoundShots)
 		}
+	}
+}
+
+// Loss never makes a player rubber-band: over a link of 75 ms each way with
+// 10 ms of jitter and 1% loss, the own players are corrected under once a
+// minute, the strafer as the aimer draws it jumps under once a minute, and
+// an input reaches its step within the one-way latency and 50 ms.
+func TestDuelMovement(t *testing.T) {
+	link := linksim.Config{Latency: 75 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.01}
+	r := runDuelLink(t, duel.Config{}, 0, link, 60, 1)
+	if r.CorrectionsPerMin >= 1 || r.RemoteJumpsPerMin >= 1 {
+		t.Errorf("%.2f corrections and %.2f jumps a minute, want under 1 each", r.CorrectionsPerMin, r.RemoteJumpsPerMin)
+	}
+	if r.InputDelayMsP50 > 75+50 || r.InputDelayMsP50 < 75 {
+		t.Errorf("input delay p50 %.1f ms, want 75 to 125", r.InputDelayMsP50)
+	}
+	if r.Rejected != 0 {
+		t.Errorf("%d predicted shots not made", r.Rejected)
 	}
 }

@@ -46,6 +46,24 @@ type Result struct {
 	// lag really is), mean and 95th percentile.
 	ViewLagMsMean float64 `json:"view_lag_ms_mean"`
 	ViewLagMsP95  float64 `json:"view_lag_ms_p95"`
+	// Movement, both duellists: their own player's corrections over a pixel
+	// (smooth.CorrectionPx) a minute of the duel and their mean size; the
+	// share of frames that drew the own player over a pixel off (its
+	// visual error); the share of the aimer's frames that drew the
+	// strafer past the newest tick (extrapolated) and the strafer's jumps
+	// a minute (drawn moving over 1.5 times a player's top speed between
+	// two frames); and an input's delay from its send to the step that
+	// applied it: the time to the snapshot that said so, less OneWay.
+	CorrectionsPerMin float64 `json:"corrections_per_min"`
+	CorrectionMeanPx  float64 `json:"correction_mean_px"`
+	FramesOffShare    float64 `json:"frames_off_share"`
+	ExtrapolatedShare float64 `json:"extrapolated_share"`
+	RemoteJumpsPerMin float64 `json:"remote_jumps_per_min"`
+	InputDelayMsP50   float64 `json:"input_delay_ms_p50"`
+	InputDelayMsP95   float64 `json:"input_delay_ms_p95"`
+	// LateInputs counts the snapshots, to either duellist, that said none
+	// of its inputs was there for their tick's step.
+	LateInputs uint64 `json:"late_inputs"`
 	// Both clients verify every tick against the server's hash.
 	VerifiedTicks   uint64 `json:"verified_ticks"`
 	MismatchedTicks uint64 `json:"mismatched_ticks"`

@@ -2,6 +2,7 @@ package duel
 
 import (
 	"errors"
+	"math"
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
@@ -23,13 +24,23 @@ type side struct {
 	pred   *smooth.Predictor
 	interp *smooth.Interpolator
 	shots  *smooth.Shots
-	items  *brain.Brain // reads the loadout records
+	items  *brain.Brain       // reads the loadout records
+	clock  *client.InputClock // when its inputs are due
+
+	// When each recent input went (by seq modulo its length), the newest
+	// input the server said it applied, and each input's delay from its
+	// send to the snapshot that first said so, in ms.
+	sentAt            [128]time.Time
+	applied           uint32
+	delays            []float64
+	framesOff, frames int // frames drawn, and of them those that drew the own player over a pixel off
 
 	self       uint16
 	id         arena.PlayerID
 	pushed     uint32
 	havePushed bool
 	alive      bool // the player's own entity in the newest tick taken in
+	now        time.Time
 
 	// onTick, if set, sees every tick taken in, in order, after the
 	// prediction has been reconciled with it.
@@ -37,7 +48,7 @@ type side struct {
 }
 
 func newSide(cl *client.Client, seed uint64) *side {
-	return &side{cl: cl, interp: smooth.NewInterpolator(arena.TickRate), items: brain.New(seed)}
+	return &side{cl: cl, interp: smooth.NewInterpolator(arena.TickRate), items: brain.New(seed), clock: client.NewInputClock(arena.TickRate)}
 }
 
 // ready reports whether the side knows its player and map and has a
@@ -46,6 +57,7 @@ func (s *side) ready() bool { return s.pred != nil && s.pred.Ready() }
 
 // poll takes in what arrived by now.
 func (s *side) poll(now time.Time) {
+	s.now = now
 	s.cl.Poll()
 	if s.pred == nil {
 		slot, ok := s.cl.Self()
@@ -94,6 +106,7 @@ func (s *side) reconcile(t uint32, st *snapshot.Snapshot, now time.Time) {
 	if !ok {
 		return
 	}
+	s.noteApplied(seq, now)
 	row := st.Row(i)
 	x, y := protocol.PosQuant.Dequantize(row[protocol.FieldX]), protocol.PosQuant.Dequantize(row[protocol.FieldY])
 	alive := row[protocol.FieldState]&protocol.StateDead == 0
@@ -103,6 +116,27 @@ func (s *side) reconcile(t uint32, st *snapshot.Snapshot, now time.Time) {
 	s.alive = alive
 	s.pred.Reconcile(x, y, seq, alive)
 	s.shots.Confirm(st, seq, now)
+}
+
+// noteApplied takes the server's word that it applied the inputs up to
+// seq, said in a snapshot that arrived at now: each input newly applied
+// took now less its send time (a round trip, less the snapshot's way
+// back, which the duel subtracts).
+func (s *side) noteApplied(seq uint32, now time.Time) {
+	if int32(seq-s.applied) <= 0 {
+		return
+	}
+	from := s.applied + 1
+	if seq-from >= uint32(len(s.sentAt)) {
+		from = seq - uint32(len(s.sentAt)) + 1
+	}
+	for q := from; int32(q-seq) <= 0; q++ {
+		if at := s.sentAt[q%uint32(len(s.sentAt))]; !at.IsZero() {
+			s.delays = append(s.delays, float64(now.Sub(at))/float64(time.Millisecond))
+			s.sentAt[q%uint32(len(s.sentAt))] = time.Time{}
+		}
+	}
+	s.applied = seq
 }
 
 // position returns the predicted position after the newest input.
@@ -119,10 +153,33 @@ func (s *side) send(in arena.Input) (uint32, error) {
 		err = nil
 	}
 	seq := s.cl.InputSeq()
+	s.sentAt[seq%uint32(len(s.sentAt))] = s.now
 	if s.pred != nil {
 		s.pred.Apply(seq, in)
 	}
 	return seq, err
+}
+
+// drawSelf draws the own player at now, as a frame does (its visual error
+// decays), and counts the frame if it is drawn over a pixel off.
+func (s *side) drawSelf(now time.Time) {
+	if s.pred == nil || !s.pred.Ready() {
+		return
+	}
+	s.pred.Position(s.clock.Alpha(now))
+	s.frames++
+	if ex, ey := s.pred.Error(); math.Hypot(ex, ey) > smooth.CorrectionPx {
+		s.framesOff++
+	}
+}
+
+// resend sends the last inputs again (an input lost on the way then comes
+// half a tick later). A congested link is no error.
+func (s *side) resend() error {
+	if err := s.cl.SendAck(); err != nil && !errors.Is(err, transport.ErrCongested) {
+		return err
+	}
+	return nil
 }
 
 // weapon returns what the player's next shot fires, as its loadout record says.

@@ -44,9 +44,9 @@ const History = 32
 
 // The world and its quantization: a 4096 px square, positions at 1/8 px.
 const (
-	WorldSize    = arena.WorldSize // px
-	PosPrecision = 0.125           // px
-	UnitsPerPx   = 8               // quantized units per pixel
+	WorldSize    = arena.WorldSize    // px
+	PosPrecision = arena.PositionGrid // px: where players stand at the end of a tick
+	UnitsPerPx   = 8                  // quantized units per pixel
 )
 
 // Interest: a client sees what is within ViewRadius of its player, and

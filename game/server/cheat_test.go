@@ -81,8 +81,9 @@ func TestCheatingInputsGainNothing(t *testing.T) {
 	scratch := snapshot.New(protocol.Schema())
 
 	reach := float64((protocol.ViewRadius + protocol.ViewMargin) * protocol.UnitsPerPx)
-	maxStep := arena.PlayerSpeed * arena.Dt * protocol.UnitsPerPx // units per tick
-	dashStep := arena.DashSpeed * arena.Dt * protocol.UnitsPerPx
+	// Units per tick, and the position grid a tick ends on (arena.Map.Snap).
+	maxStep := (arena.PlayerSpeed*arena.Dt + arena.PositionGrid) * protocol.UnitsPerPx
+	dashStep := (arena.DashSpeed*arena.Dt + arena.PositionGrid) * protocol.UnitsPerPx
 	const eps = 2.0 // quantization, in units
 
 	var (
@@ -288,7 +289,8 @@ func TestCheatingInputsGainNothing(t *testing.T) {
 	if dashesWhileTapped < tapTicks/arena.DashCooldown/2 || st.DashesRefused == 0 || fastestDash < 0.9*arena.DashSpeed*arena.Dt {
 		t.Errorf("dashes %d while tapping, %d refused, fastest %.2f px: the cheater's dash button did not work", dashesWhileTapped, st.DashesRefused, fastestDash)
 	}
-	window := (arena.DashTicks*arena.DashSpeed + (arena.DashCooldown-arena.DashTicks)*arena.PlayerSpeed) * arena.Dt
+	// Each tick ends on the position grid: up to a step of it more a tick.
+	window := (arena.DashTicks*arena.DashSpeed+(arena.DashCooldown-arena.DashTicks)*arena.PlayerSpeed)*arena.Dt + arena.DashCooldown*arena.PositionGrid
 	farthest := 0.0
 	for k := range moves {
 		sum := 0.0

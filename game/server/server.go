@@ -19,6 +19,7 @@ type Server struct {
 	world  World
 	clock  RoundClock // world, if it plays in rounds
 	judge  ShotJudge  // world, if it judges shots in the past
+	pacer  InputPacer // world, if its input queues tell how deep they ran
 	ring   *view.WorldRing
 	shared *view.Shared
 	grid   *interest.Grid
@@ -61,9 +62,11 @@ func New(cfg Config, world World) (*Server, error) {
 	ring := view.NewWorldRing(sch, 2*(cfg.Session.History+1))
 	clock, _ := world.(RoundClock)
 	judge, _ := world.(ShotJudge)
+	pacer, _ := world.(InputPacer)
 	return &Server{
 		clock:  clock,
 		judge:  judge,
+		pacer:  pacer,
 		cfg:    cfg,
 		period: time.Duration(float64(time.Second) / cfg.TickRate),
 		world:  world,

@@ -65,6 +65,11 @@ func (s *Server) Step(now time.Time) {
 	var sent, bytes, congested uint64
 	for _, c := range s.clients {
 		c.sess.SetAppliedInput(s.world.AppliedInput(c.id))
+		if s.pacer != nil {
+			if n, ok := s.pacer.InputSpare(c.id); ok {
+				c.sess.SetInputSpare(n)
+			}
+		}
 		p, rep := c.sess.AppendView(s.buf[:0], s.tick, s.candidates(c))
 		c.last = rep
 		slot := &c.recent[s.tick%uint32(len(c.recent))]

@@ -42,6 +42,14 @@ type RoundClock interface {
 	Tick() uint32
 }
 
+// InputPacer is a World whose input queues tell how deep they ran
+// (arena's does): each snapshot then tells its client how many of its
+// inputs waited after the tick's step took one, or -1 if none came in
+// time, and the client's input clock keeps that a little above none.
+type InputPacer interface {
+	InputSpare(id PlayerID) (n int, ok bool)
+}
+
 // ShotJudge is a World that judges shots by what their shooters saw
 // (arena's does): the server's Stats then carry its counters, and how long
 // inputs wait in its queue, which a rewind has to cover.

@@ -110,7 +110,8 @@ type Interpolator struct {
 	rtAt time.Time // local time of rt
 	rtOK bool
 
-	view arena.View // what the last Sample drew
+	view         arena.View // what the last Sample drew
+	extrapolated bool       // the last Sample drew past the newest tick
 }
 
 // NewInterpolator returns an interpolator for a server ticking tickRate
@@ -257,8 +258,15 @@ func (ip *Interpolator) Sample(now time.Time, fn func(id snapshot.EntityID, e En
 	if !ip.has {
 		return
 	}
-	ip.view = ip.sampleAt(ip.renderTime(now), fn)
+	rt := ip.renderTime(now)
+	ip.view = ip.sampleAt(rt, fn)
+	ip.extrapolated = rt > float64(ip.newest)
 }
+
+// Extrapolated reports whether the last Sample drew past the newest tick
+// held: the next tick had not come in time, and the others were moved on
+// as they last moved (or held, past MaxExtrapolationTicks).
+func (ip *Interpolator) Extrapolated() bool { return ip.extrapolated }
 
 // SampleAhead calls fn for every entity as Sample would draw it ahead
 // ticks after the last Sample's render time (ahead >= 0), without moving

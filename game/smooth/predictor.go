@@ -82,6 +82,21 @@ type Predictor struct {
 	drawn float64 // visual time of the newest Position call, in ticks
 
 	alwaysReplay bool // tests: rewind even when the server confirms the prediction
+
+	stats PredictorStats
+}
+
+// CorrectionPx is the least correction a Predictor counts
+// (PredictorStats.Corrections): a pixel, about what an eye can tell.
+const CorrectionPx = 1.0
+
+// PredictorStats count a predictor's corrections: reconciles that moved the
+// prediction by more than CorrectionPx (their sizes summed, and the
+// largest), and snaps.
+type PredictorStats struct {
+	Corrections                  uint64
+	CorrectionSum, CorrectionMax float64
+	Snaps                        uint64
 }
 
 // NewPredictor returns a predictor that moves the player through the walls of m.
@@ -165,8 +180,14 @@ func (p *Predictor) Reconcile(serverX, serverY float64, appliedSeq uint32, alive
 		return
 	}
 	dx, dy := p.x-x, p.y-y
+	if c := math.Hypot(dx, dy); c > CorrectionPx {
+		p.stats.Corrections++
+		p.stats.CorrectionSum += c
+		p.stats.CorrectionMax = max(p.stats.CorrectionMax, c)
+	}
 	ex, ey := p.ex+dx, p.ey+dy
 	if math.Hypot(ex, ey) > SnapDistance {
+		p.stats.Snaps++
 		p.snap(x, y)
 		return
 	}
@@ -234,6 +255,9 @@ func (p *Predictor) Error() (ex, ey float64) { return p.ex, p.ey }
 // Ready reports whether the predictor has a position to predict from: a
 // Reconcile with alive set has happened since the start or the last death.
 func (p *Predictor) Ready() bool { return p.ready }
+
+// Stats returns the predictor's counters.
+func (p *Predictor) Stats() PredictorStats { return p.stats }
 
 // Reset forgets everything, as for a new connection: the inputs, the
 // position and the error.

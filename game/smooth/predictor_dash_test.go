@@ -162,7 +162,7 @@ var quantOffset = math.Hypot(protocol.PosQuant.Precision()/2, protocol.PosQuant.
 // is past the loss, the dash and a round trip, the prediction is exact again
 // and stays so: the dash state the predictor rebuilt is the server's.
 func TestPredictorDashMatchesWorld(t *testing.T) {
-	const dashStep = arena.DashSpeed * arena.Dt
+	const dashStep = arena.DashSpeed*arena.Dt + arena.PositionGrid // a tick ends on the position grid
 	cases := []struct {
 		name     string
 		lost     uint32 // 0: none

@@ -272,8 +272,10 @@ func TestPredictorReconcileKeepsDrawnPosition(t *testing.T) {
 		p.Apply(seq, in)
 	}
 	bx, by := p.Position(0.5)
-	// The server lost two inputs: it is two ticks behind at seq 6.
-	step := arena.PlayerSpeed * arena.Dt
+	// The server lost two inputs: it is two ticks behind at seq 6. (A
+	// step ends on the position grid.)
+	sx, _ := arena.MovePlayer(m, 2048, 2048, 1, 0)
+	step := sx - 2048
 	p.Reconcile(2048+4*step, 2048, 6, true)
 	ax, ay := p.Position(0.5)
 	if math.Hypot(ax-bx, ay-by) > exactEpsilon {
@@ -302,6 +304,10 @@ func TestPredictorReconcileKeepsDrawnPosition(t *testing.T) {
 	}
 }
 
+// grid returns v on the position grid a move ends on (arena.Map.Snap), in
+// the open.
+func grid(v float64) float64 { return math.Round(v/arena.PositionGrid) * arena.PositionGrid }
+
 func TestPredictorTeleportSnaps(t *testing.T) {
 	s := newPredSim(t, 9, 2)
 	s.run(120)
@@ -328,7 +334,7 @@ func TestPredictorDeathAndRespawn(t *testing.T) {
 		t.Fatal("ready before the first snapshot")
 	}
 	p.Reconcile(2048, 2048, 0, true)
-	if x, _ := p.Current(); math.Abs(x-(2048+arena.PlayerSpeed*arena.Dt)) > 1e-9 {
+	if x, _ := p.Current(); x != grid(2048+arena.PlayerSpeed*arena.Dt) {
 		t.Fatalf("first reconcile did not replay the held input: x = %v", x)
 	}
 	p.Reconcile(2000, 2000, 1, false)
@@ -352,7 +358,7 @@ func TestPredictorIgnoresStaleAndOldInput(t *testing.T) {
 	}
 	p.Apply(3, arena.Input{MoveX: 127}) // old: ignored
 	_, y := p.Current()
-	p.Reconcile(2048, 2048+4*arena.PlayerSpeed*arena.Dt, 4, true)
+	p.Reconcile(2048, 2048+4*grid(arena.PlayerSpeed*arena.Dt), 4, true)
 	p.Reconcile(0, 0, 2, true) // older than seq 4: ignored
 	x2, y2 := p.Current()
 	if x2 != 2048 || math.Abs(y2-y) > 1e-9 {

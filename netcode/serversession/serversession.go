@@ -28,6 +28,8 @@ type Session struct {
 	lastSeq uint32
 	newest  uint32 // the newest input of the datagram HandleInput is taking
 	applied uint32 // newest input the world applied; 0: not reported
+	spare   int8   // the client's spare inputs (SetInputSpare)
+	pace    bool   // spare is reported
 	stats   Stats
 }
 
@@ -83,7 +85,7 @@ func (s *Session) HandleInput(p []byte, apply func(seq uint32, input []byte)) er
 // AppendSnapshot appends the snapshot datagram of tick carrying view, the
 // state this client is to hold after decoding, and records it as sent.
 func (s *Session) AppendSnapshot(dst []byte, tick uint32, view *snapshot.Snapshot) ([]byte, snapstream.Why) {
-	h := session.SnapshotHeader{HasHash: s.verify, HasInput: s.applied != 0, InputSeq: s.applied}
+	h := s.header()
 	if s.verify {
 		h.Hash = view.Hash()
 	}
@@ -99,7 +101,7 @@ func (s *Session) AlwaysVerify() { s.always, s.verify = true, true }
 // The session must have been made by NewView.
 func (s *Session) AppendView(dst []byte, tick uint32, cands []view.Candidate) ([]byte, view.Report) {
 	start := len(dst)
-	dst = session.AppendSnapshotHeader(dst, session.SnapshotHeader{HasHash: s.verify, HasInput: s.applied != 0, InputSeq: s.applied})
+	dst = session.AppendSnapshotHeader(dst, s.header())
 	dst, rep := s.views.Append(dst, tick, cands)
 	if rep.Skipped {
 		return dst[:start], rep
@@ -108,6 +110,20 @@ func (s *Session) AppendView(dst []byte, tick uint32, cands []view.Candidate) ([
 		binary.LittleEndian.PutUint32(dst[start+1:], s.views.LastView().Hash())
 	}
 	return dst, rep
+}
+
+// header returns the framing of the next snapshot datagram (its hash, if
+// any, to be filled in).
+func (s *Session) header() session.SnapshotHeader {
+	return session.SnapshotHeader{HasHash: s.verify, HasInput: s.applied != 0, InputSeq: s.applied, HasSpare: s.pace, Spare: s.spare}
+}
+
+// SetInputSpare tells the client, in the next snapshots, how many of its
+// inputs waited in the server's queue beyond the one just applied (-1: none
+// came in time), for its input clock (session.SnapshotHeader.Spare).
+// Values beyond an int8 are clamped.
+func (s *Session) SetInputSpare(n int) {
+	s.spare, s.pace = int8(min(max(n, -128), 127)), true
 }
 
 // SetAppliedInput tells the client, in the next snapshots, the newest of its

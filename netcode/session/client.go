@@ -15,6 +15,9 @@ type ClientStats struct {
 	Verified         uint64 // decoded ticks that carried the server's hash
 	Matched          uint64 // of those, how many hashed alike
 	Mismatched       uint64 // and how many did not: a desync
+	// Late counts snapshots that said none of this client's inputs was
+	// there for their tick's step (SnapshotHeader.Spare -1).
+	Late uint64
 }
 
 // ClientSession is the client's end of a session: not safe for concurrent use.
@@ -27,6 +30,9 @@ type ClientSession struct {
 	stats    ClientStats
 	mismatch func(tick uint32)
 	applied  []appliedInput // by tick, as many as the receiver keeps
+	// The spare-input reports of the snapshots decoded since the last
+	// TakeSpare: their sum and count.
+	spareSum, spareN int
 }
 
 type appliedInput struct {
@@ -75,6 +81,13 @@ func (c *ClientSession) HandleSnapshot(p []byte) (snapstream.Header, error) {
 		return h, err
 	}
 	c.applied[h.Tick%uint32(len(c.applied))] = appliedInput{tick: h.Tick, seq: sh.InputSeq, ok: sh.HasInput}
+	if sh.HasSpare {
+		c.spareSum += int(sh.Spare)
+		c.spareN++
+		if sh.Spare < 0 {
+			c.stats.Late++
+		}
+	}
 	if sh.HasHash {
 		c.stats.Verified++
 		if c.receiver.Snapshot(h.Tick).Hash() == sh.Hash {
@@ -120,6 +133,14 @@ func (c *ClientSession) Newest() (uint32, *snapshot.Snapshot) {
 func (c *ClientSession) AppliedInput(tick uint32) (uint32, bool) {
 	a := c.applied[tick%uint32(len(c.applied))]
 	return a.seq, a.ok && a.tick == tick
+}
+
+// TakeSpare returns the sum and the number of the spare-input reports
+// (SnapshotHeader.Spare) of the snapshots decoded since the last call.
+func (c *ClientSession) TakeSpare() (sum, n int) {
+	sum, n = c.spareSum, c.spareN
+	c.spareSum, c.spareN = 0, 0
+	return sum, n
 }
 
 // InputSeq returns the sequence number of the newest input sent.

@@ -6,8 +6,12 @@ import (
 )
 
 const (
-	flagHash  = 1 << 0 // a 32-bit hash of the view follows
-	flagInput = 1 << 1 // the sequence of the client's newest applied input follows (uvarint)
+	flagHash   = 1 << 0 // a 32-bit hash of the view follows
+	flagInput  = 1 << 1 // the sequence of the client's newest applied input follows (uvarint)
+	flagSpare  = 1 << 2 // the client's spare inputs at the server, plus one, are in spareMask
+	spareMask  = 0xf << spareShift
+	spareShift = 3
+	maxSpare   = 14 // the most spare inputs the header tells
 )
 
 // MaxHeaderSize is the most bytes AppendSnapshotHeader writes.
@@ -22,6 +26,15 @@ type SnapshotHeader struct {
 	// replays only the inputs after it.
 	HasInput bool
 	InputSeq uint32
+	// HasSpare says Spare is set: how many of this client's inputs waited
+	// in the server's queue beyond the one its step of this tick applied;
+	// -1 if none was there to apply (the input came late). A client keeps
+	// it a little above zero by sending its inputs a little earlier or
+	// later (its input clock), so that an input late by a little still
+	// comes in time, and none waits long. It rides in the flags byte:
+	// -1 to 14, more reads as 14.
+	HasSpare bool
+	Spare    int8
 }
 
 // AppendSnapshotHeader appends the framing of a snapshot datagram; the
@@ -33,6 +46,9 @@ func AppendSnapshotHeader(dst []byte, h SnapshotHeader) []byte {
 	}
 	if h.HasInput {
 		flags |= flagInput
+	}
+	if h.HasSpare {
+		flags |= flagSpare | byte(min(max(int(h.Spare), -1), maxSpare)+1)<<spareShift
 	}
 	dst = append(dst, flags)
 	if h.HasHash {
@@ -52,8 +68,11 @@ func ParseSnapshotHeader(p []byte) (SnapshotHeader, []byte, error) {
 		return h, nil, fmt.Errorf("%w: empty snapshot datagram", ErrShort)
 	}
 	flags := p[0]
-	if flags&^(flagHash|flagInput) != 0 {
+	if flags&^(flagHash|flagInput|flagSpare|spareMask) != 0 || flags&flagSpare == 0 && flags&spareMask != 0 {
 		return h, nil, fmt.Errorf("%w: unknown snapshot flags %#x", ErrMalformed, flags)
+	}
+	if flags&flagSpare != 0 {
+		h.HasSpare, h.Spare = true, int8(flags&spareMask>>spareShift)-1
 	}
 	p = p[1:]
 	if flags&flagHash != 0 {

@@ -126,15 +126,21 @@ func TestSnapshotHeader(t *testing.T) {
 	for _, c := range []struct {
 		p    []byte
 		want error
-	}{{nil, session.ErrShort}, {[]byte{1, 0, 0}, session.ErrShort}, {[]byte{4}, session.ErrMalformed}} {
+	}{{nil, session.ErrShort}, {[]byte{1, 0, 0}, session.ErrShort}, {[]byte{8}, session.ErrMalformed}, {[]byte{0x80}, session.ErrMalformed}} {
 		if _, _, err := session.ParseSnapshotHeader(c.p); !errors.Is(err, c.want) {
 			t.Errorf("%x: %v, want %v", c.p, err, c.want)
 		}
 	}
-	want := session.SnapshotHeader{HasHash: true, Hash: 0xdeadbeef, HasInput: true, InputSeq: 300}
-	h, rest, err := session.ParseSnapshotHeader(append(session.AppendSnapshotHeader(nil, want), 7))
-	if err != nil || h != want || len(rest) != 1 || rest[0] != 7 {
-		t.Fatalf("%+v %x %v", h, rest, err)
+	for _, want := range []session.SnapshotHeader{
+		{HasHash: true, Hash: 0xdeadbeef, HasInput: true, InputSeq: 300},
+		{HasHash: true, Hash: 0xdeadbeef, HasInput: true, InputSeq: 300, HasSpare: true, Spare: -1},
+		{HasSpare: true, Spare: 2},
+		{HasSpare: true, Spare: 14},
+	} {
+		h, rest, err := session.ParseSnapshotHeader(append(session.AppendSnapshotHeader(nil, want), 7))
+		if err != nil || h != want || len(rest) != 1 || rest[0] != 7 {
+			t.Fatalf("%+v %x %v", h, rest, err)
+		}
 	}
 	const flagInput = 1 << 1 // an input sequence number follows
 	if _, _, err := session.ParseSnapshotHeader([]byte{flagInput, 0x80}); !errors.Is(err, session.ErrMalformed) {
