@@ -30,6 +30,9 @@ type duelResult struct {
 // does at 60 frames a second; inputs go out once a tick.
 const duelFrame = time.Second / 60
 
+// linkPump is how often the clients' conditioners let due messages go.
+const linkPump = time.Millisecond
+
 // runDuel connects an aimer and a strafer to the server at o.URL, each
 // through its own conditioner, and duels for o.Seconds of counted play.
 func runDuel(ctx context.Context, o options, cfg duel.Config) (duelResult, error) {
@@ -55,13 +58,31 @@ func runDuel(ctx context.Context, o options, cfg duel.Config) (duelResult, error
 		defer cls[i].Close()
 	}
 	cfg.Seconds = o.Seconds
+	cfg.OneWay = o.Link.Latency + o.Link.Jitter/2
 	cfg.Rewind = func() (arena.RewindStats, bool) { return serverRewind(ctx, o.URL) }
 	d := duel.New(cfg, cls[0], cls[1])
-	err := d.Run(ctx, duelFrame, func() {
-		for _, c := range conds {
-			c.Pump()
-		}
-	})
+	// The link lets what the clients send go on time, not at their next
+	// frame: a conditioner pumped once a frame would add half a frame to
+	// the way up.
+	pumpCtx, stopPump := context.WithCancel(ctx)
+	defer stopPump()
+	if len(conds) > 0 {
+		go func() {
+			t := time.NewTicker(linkPump)
+			defer t.Stop()
+			for {
+				select {
+				case <-pumpCtx.Done():
+					return
+				case <-t.C:
+				}
+				for _, c := range conds {
+					c.Pump()
+				}
+			}
+		}()
+	}
+	err := d.Run(ctx, duelFrame, nil)
 	out.Result = d.Result()
 	return out, err
 }
@@ -97,7 +118,7 @@ func formatDuel(r duelResult) string {
 	if r.RewindKnown {
 		rewind = fmt.Sprintf("%d shots rewound, mean %.0f ms, %d clamped, %d bounded; %d behind-cover hits", r.RewoundShots, r.MeanRewindMs, r.RewindClamped, r.RewindBounded, r.BehindCoverHits)
 	}
-	return fmt.Sprintf("duel at %.0f ms one way (+%.0f ms jitter): %d shots, %d hits, hit rate %.3f, %d kills; view lag mean %.0f ms, p95 %.0f ms; handover mean %.3f px, max %.3f px, %d rejected predicted shots; %s; %d mismatched ticks of %d; %.1f s counted in %.1f s",
-		r.LatencyMs, r.JitterMs, r.Shots, r.Hits, r.HitRate, r.Kills, r.ViewLagMsMean, r.ViewLagMsP95, r.HandoverMeanPx, r.HandoverMaxPx, r.Rejected, rewind,
+	return fmt.Sprintf("duel at %.0f ms one way (+%.0f ms jitter): %d shots, %d hits, hit rate %.3f, %d kills; agreement %.3f (%d own hits the server missed, %d own misses it hit); corrections %.2f a minute, jumps %.2f a minute, input delay p50 %.0f ms; view lag mean %.0f ms, p95 %.0f ms; handover mean %.3f px, max %.3f px, %d rejected predicted shots; %s; %d mismatched ticks of %d; %.1f s counted in %.1f s",
+		r.LatencyMs, r.JitterMs, r.Shots, r.Hits, r.HitRate, r.Kills, r.Agreement, r.OwnHitServerMiss, r.OwnMissServerHit, r.CorrectionsPerMin, r.RemoteJumpsPerMin, r.InputDelayMsP50, r.ViewLagMsMean, r.ViewLagMsP95, r.HandoverMeanPx, r.HandoverMaxPx, r.Rejected, rewind,
 		r.MismatchedTicks, r.VerifiedTicks, r.CountedSeconds, r.Seconds)
 }

@@ -25,7 +25,7 @@ func TestDuelAgainstServer(t *testing.T) {
 	if err := json.Unmarshal(out, &r); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, k := range []string{"shots", "hits", "hit_rate", "handover_mean_px", "handover_max_px", "behind_cover_hits", "mismatched_ticks", "mean_rewind_ms", "rewind_bounded", "view_lag_ms_mean", "view_lag_ms_p95"} {
+	for _, k := range []string{"shots", "hits", "hit_rate", "handover_mean_px", "handover_max_px", "behind_cover_hits", "mismatched_ticks", "mean_rewind_ms", "rewind_bounded", "view_lag_ms_mean", "view_lag_ms_p95", "agreement", "corrections_per_min", "remote_jumps_per_min", "input_delay_ms_p50"} {
 		if _, ok := r[k]; !ok {
 			t.Errorf("no %q in %s", k, out)
 		}

@@ -54,6 +54,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/duel"
 	"github.com/sightline-game/sightline/netcode/jointoken"
@@ -102,7 +103,8 @@ func main() {
 	flag.DurationVar(&co.Warmup, "capacity-warmup", 3*time.Second, "with -capacity: the time between connecting and measuring")
 	duelRun := flag.Bool("duel", false, "duel an aimer and a strafer for -seconds of counted play and report the hit rate (see the package doc)")
 	duelSeed := flag.Uint64("duel-seed", 1, "with -duel: the seed of the spots and the strafer's turns")
-	duelLiar := flag.Int("duel-liar", 0, "with -duel: the aimer lies, claiming in each input the view of the tick this many ticks before the newest it holds, and aims with what that lets it know (0: honest)")
+	duelLiar := flag.Bool("duel-liar", false, "with -duel: the aimer lies, claiming in each input the view of the tick -duel-liar-ticks before the newest it holds (older than it drew), and aims with what that lets it know")
+	duelLiarTicks := flag.Int("duel-liar-ticks", 3, "with -duel-liar: how many ticks before its newest tick the liar claims to have drawn (1 to 30)")
 	duelDrawn := flag.Bool("duel-drawn", false, "with -duel: the aimer aims at the strafer as it draws it, leading its drawn motion, instead of with every tick it holds")
 	duelCover := flag.Bool("duel-cover", false, "with -duel: a wall in the strafer's circle, which it ducks behind now and then (measures hits behind cover)")
 	verbose := flag.Bool("v", false, "log connection trouble")
@@ -166,7 +168,15 @@ func main() {
 		return
 	}
 	if *duelRun {
-		r, err := runDuel(ctx, o, duel.Config{Seed: *duelSeed, Cover: *duelCover, LiarTicks: *duelLiar, DrawnAim: *duelDrawn})
+		liar := 0
+		if *duelLiar {
+			if *duelLiarTicks < 1 || *duelLiarTicks > arena.MaxRewindTicks {
+				fmt.Fprintf(os.Stderr, "loadtest: -duel-liar-ticks is 1 to %d\n", arena.MaxRewindTicks)
+				os.Exit(2)
+			}
+			liar = *duelLiarTicks
+		}
+		r, err := runDuel(ctx, o, duel.Config{Seed: *duelSeed, Cover: *duelCover, LiarTicks: liar, DrawnAim: *duelDrawn})
 		if *asJSON {
 			enc := json.NewEncoder(os.Stdout)
 			enc.SetIndent("", "  ")

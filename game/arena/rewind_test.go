@@ -129,12 +129,13 @@ func TestShotJudgedAsSeen(t *testing.T) {
 
 // A claimed view older than the server's estimate of the client's view
 // (the tick it had acknowledged, less the interpolation delay its inputs'
-// arrivals call for) is judged from the estimate: with a steady link (a
-// delay of one tick), a client that held the tick 7 ticks back may claim
-// 8 ticks back; its claim of 8.5 is judged from 8 (its target walking on
-// from where it stood 8.5 back, a hit); one that held the tick 2 back is
-// judged from 3 ticks back whatever it claims (from where its target
-// stood at most 3.5 ticks back).
+// arrivals call for, and a quarter of a tick for its frames) is judged
+// from the estimate: with a steady link (a delay of a tick and a quarter),
+// a client that held the tick 7 ticks back may claim 8.25 ticks back; its
+// claim of 8.5 is judged from 8.25 (its target walking on from where it
+// stood 8.5 back, a hit); one that held the tick 2 back is judged from
+// 3.25 ticks back whatever it claims (from where its target stood at most
+// 3.75 ticks back).
 func TestClaimedViewBounded(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
@@ -146,9 +147,10 @@ func TestClaimedViewBounded(t *testing.T) {
 		meanTicks float64 // how far back the shot was judged
 	}{
 		{"held 7 back, drew 8 back", 8, 0, 0, 7, true, 0, 8},
-		{"held 7 back, drew 8.5 back: judged from 8 back", 9, 1, 128, 7, true, 1, 8.5},
-		{"held 2 back, claims 8 back", 8, 0, 0, 2, false, 1, 3.5},
-		{"held 2 back, claims 20 back", 20, 0, 0, 2, false, 1, 3.5},
+		{"held 7 back, drew 8.25 back", 9, 1, 192, 7, true, 0, 8.25},
+		{"held 7 back, drew 8.5 back: judged from 8.25", 9, 1, 128, 7, true, 1, 8.5},
+		{"held 2 back, claims 8 back", 8, 0, 0, 2, false, 1, 3.75},
+		{"held 2 back, claims 20 back", 20, 0, 0, 2, false, 1, 3.75},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			hit, st := rewoundDuelAcked(t, Config{}, tc.back, tc.gap, tc.frac, tc.ackBack)

@@ -28,6 +28,12 @@ const (
 	// clients' interpolators go no further: 200 ms at 30 Hz).
 	MinViewDelay = 1
 	MaxViewDelay = 6
+	// FrameAllowance, in ticks, is what a client's frames add to the
+	// delay: it takes in a snapshot at its next frame, up to half a tick
+	// later at 60 frames a second, which its interpolator counts as
+	// lateness that the server's view of its inputs does not show (a
+	// quarter of a tick on average).
+	FrameAllowance = 0.25
 	// ViewTolerance, in 256ths of a tick, is how much older than the
 	// floor the view a shot's targets start from may be: half a tick, for
 	// the difference between the jitter the server sees on a client's
@@ -71,14 +77,14 @@ func (a *arrivals) observe(seq, tick uint32) {
 
 // delay returns the interpolation delay, in 256ths of a tick, that the
 // arrivals call for: a tick plus twice the lateness's standard deviation,
-// bounded by MinViewDelay and MaxViewDelay. An input's arrival is known to
+// bounded by MinViewDelay and MaxViewDelay, and FrameAllowance. An input's arrival is known to
 // a tick (the socket is read once a tick); a steady client whose inputs
 // arrive about a tick's boundary (an input clock keeps them there) shows up
 // to half a tick of lateness that is not there, a variance of at most 1/4,
 // which is taken off.
 func (a *arrivals) delay() uint64 {
 	d := 1 + arrivalSigmas*math.Sqrt(max(2*a.late2-arrivalQuantum, 0))
-	return uint64(math.Round(min(max(d, MinViewDelay), MaxViewDelay) * 256))
+	return uint64(math.Round((min(max(d, MinViewDelay), MaxViewDelay) + FrameAllowance) * 256))
 }
 
 // viewFloor returns the oldest view, in 256ths of a tick, that player p

@@ -11,13 +11,13 @@ func TestArrivalsDelay(t *testing.T) {
 		late     func(i int) uint32 // ticks late input i arrives
 		min, max uint64             // the delay, 256ths of a tick
 	}{
-		{"steady", func(int) uint32 { return 0 }, 256, 256},
-		{"one in four a tick late", func(i int) uint32 { return uint32(i % 4 / 3) }, 300, 700},
+		{"steady", func(int) uint32 { return 0 }, 320, 320},
+		{"one in four a tick late", func(i int) uint32 { return uint32(i % 4 / 3) }, 364, 764},
 		// Inputs about a tick's boundary: the tick of arrival alternates,
 		// the link is steady.
-		{"at a tick's boundary", func(i int) uint32 { return uint32(i % 2) }, 256, 320},
-		{"every other two ticks late", func(i int) uint32 { return uint32(i%2) * 2 }, 700, 1300},
-		{"wild", func(i int) uint32 { return uint32(i * 7919 % 8) }, 1200, MaxViewDelay * 256},
+		{"at a tick's boundary", func(i int) uint32 { return uint32(i % 2) }, 320, 384},
+		{"every other two ticks late", func(i int) uint32 { return uint32(i%2) * 2 }, 764, 1364},
+		{"wild", func(i int) uint32 { return uint32(i * 7919 % 8) }, 1264, (MaxViewDelay + FrameAllowance) * 256},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var a arrivals
@@ -32,13 +32,14 @@ func TestArrivalsDelay(t *testing.T) {
 	}
 }
 
-// A player's floor is its acknowledged tick less the delay; with no acknowledged tick there is none.
+// A player's floor is its acknowledged tick less the delay (with the
+// frames' allowance); with no acknowledged tick there is none.
 func TestViewFloor(t *testing.T) {
 	p := &player{}
 	for i := range 100 {
 		p.arrivals.observe(uint32(100+i), uint32(50+i))
 	}
-	if got, want := p.viewFloor(500), uint64(500*256-256); got != want {
+	if got, want := p.viewFloor(500), uint64(500*256-320); got != want {
 		t.Fatalf("floor %d, want %d", got, want)
 	}
 	if got := p.viewFloor(0); got != 0 {

@@ -29,6 +29,11 @@ type Config struct {
 	Session session.Config
 	// Verify asks the server for a hash of every tick and checks it.
 	Verify bool
+	// InputCopies is how many times each input datagram goes, back to
+	// back (default 2): an input is late at the server only if every copy
+	// is lost (the next datagram carries it again, but a tick later, after
+	// its step). 1 sends each once.
+	InputCopies int
 	// Logger receives desyncs and connection trouble (default: discard).
 	Logger *slog.Logger
 	// OnSnapshot, if set, is called with the size of every snapshot datagram.
@@ -69,6 +74,7 @@ type Client struct {
 	format    snapstream.Format
 	header    snapstream.Header
 	size      int
+	copies    int // of each input datagram (Config.InputCopies)
 }
 
 // New wraps an open connection.
@@ -86,6 +92,10 @@ func New(conn transport.Conn, cfg Config) *Client {
 		buf:    make([]byte, 0, 256),
 		in:     make([]byte, 0, protocol.InputSize),
 		onSize: cfg.OnSnapshot,
+		copies: cfg.InputCopies,
+	}
+	if c.copies <= 0 {
+		c.copies = 2
 	}
 	if cfg.ReserveEntities > 0 {
 		c.sess.Reserve(cfg.ReserveEntities)
@@ -129,7 +139,11 @@ func (c *Client) SendInput(in arena.Input) error {
 	defer c.mu.Unlock()
 	c.in = protocol.AppendInput(c.in[:0], in)
 	c.buf = c.sess.AppendInput(c.buf[:0], c.in)
-	return c.conn.Send(transport.Inputs, c.buf)
+	var err error
+	for range c.copies {
+		err = errors.Join(err, c.conn.Send(transport.Inputs, c.buf))
+	}
+	return err
 }
 
 // TakeSpare returns the sum and the number of the server's spare-input
@@ -192,13 +206,16 @@ func (c *Client) Close() error { return c.conn.Close() }
 // Done is closed when the connection has ended.
 func (c *Client) Done() <-chan struct{} { return c.conn.Done() }
 
-// Run polls and sends one input per tick at rate Hz until ctx ends or the
-// connection does. next gives the input for each tick (nil: no input, acks
-// only).
-func (c *Client) Run(ctx context.Context, rate float64, next func(tick uint32) arena.Input) error {
-	t := time.NewTicker(time.Duration(float64(time.Second) / rate))
+// Run polls and sends inputs until ctx ends or the connection does, as a
+// game at two frames a tick does: an InputClock for a server ticking rate
+// times a second says when each input is due. next gives the input for each (n counts them from 1; nil: no
+// input, acks only).
+func (c *Client) Run(ctx context.Context, rate float64, next func(n uint32) arena.Input) error {
+	clock := NewInputClock(rate)
+	t := time.NewTicker(time.Duration(float64(time.Second) / rate / 2))
 	defer t.Stop()
-	for n := uint32(1); ; n++ {
+	n := uint32(0)
+	for {
 		select {
 		case <-ctx.Done():
 			return nil
@@ -207,12 +224,17 @@ func (c *Client) Run(ctx context.Context, rate float64, next func(tick uint32) a
 		case <-t.C:
 		}
 		c.Poll()
-		var in arena.Input
-		if next != nil {
-			in = next(n)
-		}
-		if err := c.SendInput(in); err != nil && !errors.Is(err, transport.ErrCongested) {
-			return err
+		now := time.Now()
+		clock.Report(c.TakeSpare())
+		for range clock.Due(now) {
+			n++
+			var in arena.Input
+			if next != nil {
+				in = next(n)
+			}
+			if err := c.SendInput(in); err != nil && !errors.Is(err, transport.ErrCongested) {
+				return err
+			}
 		}
 	}
 }

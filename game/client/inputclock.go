@@ -6,9 +6,12 @@ import "time"
 const (
 	// TargetSpare is the number of spare inputs an InputClock keeps in the
 	// server's queue on average: a little above none, so that an input
-	// late by less than a tick, or lost and sent again half a tick later
-	// (ResendDue), still comes in time, while none waits long.
-	TargetSpare = 0.8
+	// late by a little still comes in time, while none waits long. (The
+	// server tells a spare input only when the next one has come before
+	// its step: the feedback has a tick's resolution, and the clock keeps
+	// inputs coming about a tick before their step, TargetSpare of them
+	// more than that.)
+	TargetSpare = 0.5
 	// spareGain is the weight of a report in the running mean of the
 	// spare inputs (about half a second of snapshots at 30 Hz).
 	spareGain = 1.0 / 16
@@ -31,19 +34,17 @@ const (
 // a correction on the player's own screen): each snapshot says how many of
 // the client's inputs waited after its tick's step took one, or -1 if none
 // came in time (Client.TakeSpare), and the clock runs up to 5% slow while
-// inputs wait more than that, up to 5% fast while fewer. Between two
-// inputs, ResendDue says when to send the last ones again (Client.SendAck):
-// an input lost on the way then comes half a tick later, not a tick.
+// inputs wait more than that, up to 5% fast while fewer. (An input lost on
+// the way is covered by its datagram's second copy: Config.InputCopies.)
 //
 // The zero InputClock is not ready; NewInputClock makes one. It is not
 // safe for concurrent use.
 type InputClock struct {
-	tick   time.Duration
-	next   time.Time // when the next input is due
-	last   time.Time // when the last one was
-	resent bool      // the last inputs were sent again
-	spare  float64   // running mean of the reports
-	have   bool      // spare holds a report
+	tick  time.Duration
+	next  time.Time // when the next input is due
+	last  time.Time // when the last one was
+	spare float64   // running mean of the reports
+	have  bool      // spare holds a report
 }
 
 // NewInputClock returns a clock for a server ticking tickRate times a
@@ -97,7 +98,7 @@ func (c *InputClock) Due(now time.Time) int {
 		c.next = c.next.Add(p)
 	}
 	if k > 0 {
-		c.last, c.resent = now, false
+		c.last = now
 	}
 	return k
 }
@@ -110,15 +111,4 @@ func (c *InputClock) Alpha(now time.Time) float64 {
 		return 0
 	}
 	return min(max(float64(now.Sub(c.last))/float64(c.Period()), 0), 1)
-}
-
-// ResendDue reports, once after each input, whether a quarter of a period
-// has passed since it went: then the client sends its last inputs again.
-// A game's next frame does (at 60 frames a second, half a tick later).
-func (c *InputClock) ResendDue(now time.Time) bool {
-	if c.resent || c.last.IsZero() || now.Sub(c.last) < c.Period()/4 {
-		return false
-	}
-	c.resent = true
-	return true
 }

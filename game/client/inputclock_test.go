@@ -7,8 +7,7 @@ import (
 
 // An input clock sends one input a tick while the server's queue holds
 // TargetSpare inputs, slows down while more wait and speeds up while fewer
-// do (by at most maxPace), and says to send the last inputs again once
-// between two inputs (when a frame comes between them).
+// do (by at most maxPace).
 func TestInputClock(t *testing.T) {
 	const tick = time.Second / 30
 	scaled := func(f float64) time.Duration { return time.Duration(float64(tick) * f) }
@@ -32,14 +31,10 @@ func TestInputClock(t *testing.T) {
 				t.Fatalf("period %v, want %v", got, tc.period)
 			}
 			start := time.Unix(1000, 0)
-			sent, resent := 0, 0
+			sent := 0
 			for f := range 600 { // ten seconds of frames at 60 a second
 				now := start.Add(time.Duration(f) * time.Second / 60)
-				k := c.Due(now)
-				sent += k
-				if k == 0 && c.ResendDue(now) {
-					resent++
-				}
+				sent += c.Due(now)
 				if a := c.Alpha(now); a < 0 || a > 1 {
 					t.Fatalf("alpha %v", a)
 				}
@@ -47,11 +42,6 @@ func TestInputClock(t *testing.T) {
 			want := int(10 * time.Second / tc.period)
 			if sent < want-1 || sent > want+1 {
 				t.Fatalf("%d inputs in 10 s at a period of %v, want %d", sent, tc.period, want)
-			}
-			// One after each input that a frame follows before the next
-			// input: every one at a period of two frames or more.
-			if resent > sent || resent < sent*8/10 || tc.period >= tick && resent < sent-1 {
-				t.Fatalf("%d resends for %d inputs, want one after each", resent, sent)
 			}
 		})
 	}

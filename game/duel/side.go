@@ -173,15 +173,6 @@ func (s *side) drawSelf(now time.Time) {
 	}
 }
 
-// resend sends the last inputs again (an input lost on the way then comes
-// half a tick later). A congested link is no error.
-func (s *side) resend() error {
-	if err := s.cl.SendAck(); err != nil && !errors.Is(err, transport.ErrCongested) {
-		return err
-	}
-	return nil
-}
-
 // weapon returns what the player's next shot fires, as its loadout record says.
 func (s *side) weapon() arena.Weapon {
 	if l := s.items.Loadout(); l.Weapon == arena.WeaponSpread && l.Shots > 0 {

@@ -1,0 +1,29 @@
+#!/bin/sh
+# duels.sh runs cmd/loadtest -duel against a fresh cmd/server (no bots, no
+# creatures) for each case on its command line and prints one JSON line a
+# duel, each with the case's name: the README's duel table comes from it.
+#
+#   SECONDS_COUNTED=30 scripts/duels.sh "name|server flags|loadtest flags" ...
+#
+# e.g. scripts/duels.sh "75ms|-max-rewind 333ms|-latency 75ms -jitter 10ms -loss 0.01"
+set -eu
+bin=$(mktemp -d)
+trap 'kill $(cat "$bin/pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$bin"' EXIT
+go build -o "$bin/server" ./cmd/server
+go build -o "$bin/loadtest" ./cmd/loadtest
+port=${PORT:-8193}
+for c in "$@"; do
+	name=${c%%|*}
+	rest=${c#*|}
+	srvflags=${rest%%|*}
+	ltflags=${rest#*|}
+	# shellcheck disable=SC2086
+	"$bin/server" -addr 127.0.0.1:$port -bots 0 -creatures 0 -announce=false $srvflags >"$bin/server.log" 2>&1 &
+	echo $! >"$bin/pid"
+	sleep 1
+	# shellcheck disable=SC2086
+	out=$("$bin/loadtest" -url http://127.0.0.1:$port -duel -seconds "${SECONDS_COUNTED:-30}" -json $ltflags | tr -d "\n") || true
+	kill "$(cat "$bin/pid")" 2>/dev/null || true
+	wait 2>/dev/null || true
+	printf '{"case":"%s","server":"%s","loadtest":"%s","result":%s}\n' "$name" "$srvflags" "$ltflags" "${out:-null}"
+done
