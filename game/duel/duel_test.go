@@ -16,14 +16,14 @@ import (
 // arenaMatch is a server with an empty arena (no creatures, no pickups)
 // and two clients over in-memory links, on a virtual clock.
 type arenaMatch struct {
-	srv     *server.Server
-	clock   time.Duration
-	epoch   time.Time
+	srv   *server.Server
+	clock time.Duration
+	epoch time.Time
 	// ticked is the time of the server's last step; nextFrame that of the
 	// duel's next frame.
 	ticked, nextFrame time.Duration
-	aimer   *client.Client
-	strafer *client.Client
+	aimer             *client.Client
+	strafer           *client.Client
 }
 
 func newArenaMatch(t *testing.T, rewindTicks int, link linksim.Config) *arenaMatch {
