@@ -13,7 +13,9 @@ const InputSize = 9
 // AppendInput appends the input's InputSize bytes: buttons, move x, move y,
 // the aim as a little-endian uint16 fraction of a turn, and the view the
 // client was drawing: the low 16 bits of View.From (little-endian; 0 says
-// no view), View.Gap and View.Frac.
+// no view), View.Gap and View.Frac. A view whose tick's low bits are 0 is
+// stated from the tick before (the same moment), so that it is not read as
+// no view.
 func AppendInput(dst []byte, in arena.Input) []byte {
 	aim := in.Aim / (2 * math.Pi)
 	aim -= math.Floor(aim)
@@ -26,8 +28,24 @@ func AppendInput(dst []byte, in arena.Input) []byte {
 	if v.From == 0 {
 		v = arena.View{}
 	}
+	if v.From != 0 && uint16(v.From) == 0 {
+		v = viewFromTickBefore(v)
+	}
 	dst = binary.LittleEndian.AppendUint16(dst, uint16(v.From))
 	return append(dst, v.Gap, v.Frac)
+}
+
+// viewFromTickBefore states view v, whose tick's low 16 bits are 0 (which
+// reads as no view), from the tick before: the same moment between that
+// tick and v's newer one (a gap one longer), or, for v's tick alone, 1/256
+// of a tick before it.
+func viewFromTickBefore(v arena.View) arena.View {
+	if v.Gap == 0 || v.Gap == math.MaxUint8 {
+		return arena.View{From: v.From - 1, Gap: 1, Frac: math.MaxUint8}
+	}
+	// From-1 + (Gap+1)·f'/256 = From + Gap·Frac/256.
+	f := math.Round(float64(256+int(v.Gap)*int(v.Frac)) / float64(v.Gap+1))
+	return arena.View{From: v.From - 1, Gap: v.Gap + 1, Frac: uint8(min(f, math.MaxUint8))}
 }
 
 // ParseInput reads an input from its InputSize bytes (p must hold them).

@@ -66,6 +66,11 @@ func TestInputView(t *testing.T) {
 		{"a gap past the ack is cut", arena.View{From: 101, Gap: 5, Frac: 200}, 102, arena.View{From: 101, Gap: 1, Frac: 200}},
 		{"a gap cut to nothing drops the fraction", arena.View{From: 102, Gap: 3, Frac: 200}, 102, arena.View{From: 102}},
 		{"before the first tick", arena.View{From: 200}, 100, arena.View{}},
+		// A tick whose low bits are 0 (once every 36 minutes) is stated
+		// from the tick before, the same moment.
+		{"a tick of low bits 0", arena.View{From: 3 << 16}, 3<<16 + 2, arena.View{From: 3<<16 - 1, Gap: 1, Frac: 255}},
+		{"between a tick of low bits 0 and the next", arena.View{From: 3 << 16, Gap: 1, Frac: 128}, 3<<16 + 2, arena.View{From: 3<<16 - 1, Gap: 2, Frac: 192}},
+		{"a gap from a tick of low bits 0", arena.View{From: 3 << 16, Gap: 3, Frac: 10}, 3<<16 + 5, arena.View{From: 3<<16 - 1, Gap: 4, Frac: 72}},
 	} {
 		got := ParseInput(AppendInput(nil, arena.Input{View: tc.sent}), tc.newest).View
 		if got != tc.want {

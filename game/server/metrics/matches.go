@@ -32,13 +32,14 @@ var (
 	joined        = desc("connections_joined_total", "Connections that joined the match.")
 	ended         = desc("connections_ended_total", "Connections that ended, by cause: left (quit or kicked), timed_out, refused (the match was full).", "cause")
 	rewound       = desc("shots_rewound_total", "Shots judged against the targets as their shooters saw them.")
+	rewoundLimit  = desc("shots_rewound_limited_total", "Of the shots rewound, those whose shooters claimed an older view than the rewind cap allows (limit=cap) or than the server's estimate of their view (limit=estimate).", "limit")
 	inputsApplied = desc("inputs_applied_total", "Players' inputs the match has applied (one a player a tick at most).")
 	inputWait     = desc("input_wait_ticks_total", "Ticks the applied inputs waited in their players' queues past the first tick after they came: over inputs_applied_total, the input delay the server adds.")
 )
 
 func (c *matches) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{players, bots, capacity, ticks, tickDuration, overruns, snapshots, snapshotBytes,
-		congested, fullFallbacks, deferred, resends, eventsSent, badInputs, joined, ended, rewound, inputsApplied, inputWait} {
+		congested, fullFallbacks, deferred, resends, eventsSent, badInputs, joined, ended, rewound, rewoundLimit, inputsApplied, inputWait} {
 		ch <- d
 	}
 }
@@ -77,6 +78,8 @@ func (c *matches) Collect(ch chan<- prometheus.Metric) {
 		counter(ended, st.TimedOut, "timed_out")
 		counter(ended, st.Refused, "refused")
 		counter(rewound, st.Rewind.Shots)
+		counter(rewoundLimit, st.Rewind.Clamped, "cap")
+		counter(rewoundLimit, st.Rewind.Bounded, "estimate")
 		counter(inputsApplied, st.InputsApplied)
 		counter(inputWait, st.InputWaitTicks)
 	}
