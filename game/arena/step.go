@@ -245,7 +245,7 @@ func (w *World) stepShots() {
 			continue
 		}
 		s.flown++
-		for range shotSubSteps {
+		for sub := 1; sub <= shotSubSteps; sub++ {
 			s.x += s.vx / shotSubSteps
 			s.y += s.vy / shotSubSteps
 			if w.m.Blocked(s.x, s.y, ProjectileRadius) {
@@ -254,7 +254,7 @@ func (w *World) stepShots() {
 			}
 			t := int32(-1)
 			if s.rewound {
-				t = w.seenTarget(s, s.x, s.y, ProjectileRadius)
+				t = w.seenTarget(s, sub, s.x, s.y, ProjectileRadius)
 			} else {
 				t = w.nearest(s.x, s.y, ProjectileRadius, s.ownerSlot, false)
 			}

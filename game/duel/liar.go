@@ -75,15 +75,22 @@ func (a *Aimer) liarAim(v arena.View) (float64, bool) {
 		p, q := held(v.From+uint32(k)), held(v.From+uint32(v.Gap)+uint32(k))
 		return point{p.x + (q.x-p.x)*f, p.y + (q.y-p.y)*f}
 	}
-	// The world meets the bolt, in each sub-step of its k-th tick of
-	// flight, with the strafer of tick From+k (its end): aim at the
-	// strafer of the first tick whose end the bolt reaches.
+	// The world meets the bolt at flight t with the strafer as drawn t
+	// after the view: aim where the bolt's reach first crosses the
+	// strafer's distance.
 	me := a.side.position()
 	const s = arena.ProjectileSpeed * arena.Dt
+	gap := func(k int) float64 { return s*float64(k) - dist(me, at(k)) }
+	before := gap(0)
 	for k := 1; k <= arena.ProjectileTicks; k++ {
-		if p := at(k); s*float64(k) >= dist(me, p) {
-			return math.Atan2(p.y-me.y, p.x-me.x), true
+		g := gap(k)
+		if g >= 0 {
+			f := -before / (g - before)
+			p0, p1 := at(k-1), at(k)
+			x, y := p0.x+(p1.x-p0.x)*f, p0.y+(p1.y-p0.y)*f
+			return math.Atan2(y-me.y, x-me.x), true
 		}
+		before = g
 	}
 	return 0, false
 }
