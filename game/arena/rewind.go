@@ -178,67 +178,30 @@ func (m *moment) at(slot int32, gen uint8) (x, y float64, ok bool) {
 	return 0, 0, false
 }
 
-// drawn is a view as a client draws it at flight t after it: the moments
-// of its two ticks, each t later, and the fraction between them.
-type drawn struct {
-	a, b moment
-	f    float64
-}
-
-// drawnAt returns view v as drawn t ticks after it, if the history holds
-// its ticks.
-func (w *World) drawnAt(v View, t float64) (drawn, bool) {
-	a, okA := w.momentAt(float64(v.From) + t)
-	b, okB := a, okA
-	if v.Gap != 0 {
-		b, okB = w.momentAt(float64(v.From+uint32(v.Gap)) + t)
-	}
-	return drawn{a: a, b: b, f: float64(v.Frac) / 256}, okA && okB
-}
-
-// at returns where the target in slot is drawn: between its places at
-// the two moments (only the nearer, by f, if it is not at the other).
-func (d *drawn) at(slot int32, gen uint8) (x, y float64, ok bool) {
-	ax, ay, okA := d.a.at(slot, gen)
-	bx, by, okB := d.b.at(slot, gen)
-	switch {
-	case okA && okB:
-		return ax + (bx-ax)*d.f, ay + (by-ay)*d.f, true
-	case okA && d.f < 0.5:
-		return ax, ay, true
-	case okB && d.f >= 0.5:
-		return bx, by, true
-	}
-	return 0, 0, false
-}
-
 // seenTarget returns the slot of the target nearest to (x, y) among those a
 // circle of radius r there touches as shot s's shooter saw them at
 // sub-step sub (1 to shotSubSteps) of the s.flown-th tick of its flight
 // (seenFrom), skipping the shooter; -1 if none. On screen a shot is drawn
 // as far ahead of the view as it has flown, so its flight t = flown-1 +
-// sub/shotSubSteps meets the targets as drawn at the view plus t, between
-// the poses of the ticks around it (at the end of the first tick of flight,
-// t = 1: the tick after the view, as the world judges its own tick against
-// the poses at its end). A target counts only if it is still the same
+// sub/shotSubSteps meets the targets as drawn t after the view's time,
+// between the poses of the ticks around it (at the end of the first tick
+// of flight, t = 1: a tick after the view, as the world judges its own
+// tick against the poses at its end). A target counts only if it is still the same
 // entity and alive now: a shot never hurts a player who has since died or
 // respawned.
 func (w *World) seenTarget(s *shot, sub int, x, y, r float64) int32 {
 	t := float64(s.flown-1) + float64(sub)/shotSubSteps
-	var now drawn
-	var base, from drawn
+	view := float64(s.seen.ticks256()) / 256
+	var now, base, from moment
 	var ok, shift bool
 	if s.since == 0 {
-		now, ok = w.drawnAt(s.seen, t)
+		now, ok = w.momentAt(view + t)
 	} else {
 		floor := float64(s.since) / 256
-		var nowM, fromM moment
-		nowM, ok = w.momentAt(floor + t)
-		now = drawn{a: nowM, b: nowM}
+		now, ok = w.momentAt(floor + t)
 		var okBase, okFrom bool
-		base, okBase = w.drawnAt(s.seen, 0)
-		fromM, okFrom = w.momentAt(floor)
-		from = drawn{a: fromM, b: fromM}
+		base, okBase = w.momentAt(view)
+		from, okFrom = w.momentAt(floor)
 		shift = okBase && okFrom // else (a long flight) judged from the floor alone
 	}
 	if !ok {

@@ -72,7 +72,7 @@ func (g *Game) predictShot(now time.Time, seq uint32, in arena.Input) {
 		weapon = arena.WeaponSpread
 	}
 	x, y := g.pred.Current()
-	if !g.fired.Fire(seq, x, y, in.Aim, weapon) {
+	if !g.fired.Fire(seq, x, y, in.Aim, weapon, in.View) {
 		return
 	}
 	aim := protocol.HeadingQuant.Dequantize(protocol.HeadingQuant.Quantize(in.Aim))
@@ -96,13 +96,13 @@ func (g *Game) intermission() bool {
 	return g.records.hasClock && g.records.clock.Intermission(tick)
 }
 
-// underDrawnBody reports whether a live player or creature, as drawn ahead
-// ticks after the last frame (smooth.Shots.Step), lies under the circle of
-// radius r at (x, y): where the shooter sees a predicted shot stop.
-func (g *Game) underDrawnBody(x, y, r, ahead float64) bool {
+// underDrawnBody reports whether a live player or creature, as drawn at
+// render time at (smooth.Shots.Step), lies under the circle of radius r at
+// (x, y): where the shooter sees a predicted shot stop.
+func (g *Game) underDrawnBody(x, y, r, at float64) bool {
 	hit := false
 	slot, haveSelf := g.cl.Self()
-	g.interp.SampleAhead(ahead, func(id snapshot.EntityID, e smooth.Entity) {
+	g.interp.SampleAt(at, func(id snapshot.EntityID, e smooth.Entity) {
 		if hit || haveSelf && id.Index == slot {
 			return // the own player is drawn from the prediction
 		}

@@ -132,11 +132,11 @@ func (a *Aimer) gunReady() bool {
 }
 
 // hitsDrawn reports whether a circle of radius r at (x, y) touches the
-// strafer as it will be drawn ahead ticks after the last frame: where a
-// predicted shot stops (smooth.Shots.Step).
-func (a *Aimer) hitsDrawn(x, y, r, ahead float64) bool {
+// strafer as drawn at render time at: where a predicted shot stops
+// (smooth.Shots.Step).
+func (a *Aimer) hitsDrawn(x, y, r, at float64) bool {
 	hit := false
-	a.side.interp.SampleAhead(ahead, func(id snapshot.EntityID, e smooth.Entity) {
+	a.side.interp.SampleAt(at, func(id snapshot.EntityID, e smooth.Entity) {
 		if id.Index != a.target || e.Kind != protocol.KindPlayer || e.State&protocol.StateDead != 0 {
 			return
 		}
@@ -181,5 +181,5 @@ func (a *Aimer) sent(seq uint32, in arena.Input) bool {
 	}
 	x, y := a.side.pred.Current()
 	a.lastFire, a.hasFired = seq, true
-	return shots.Fire(seq, x, y, in.Aim, a.side.weapon())
+	return shots.Fire(seq, x, y, in.Aim, a.side.weapon(), in.View)
 }

@@ -268,18 +268,17 @@ func (ip *Interpolator) Sample(now time.Time, fn func(id snapshot.EntityID, e En
 // as they last moved (or held, past MaxExtrapolationTicks).
 func (ip *Interpolator) Extrapolated() bool { return ip.extrapolated }
 
-// SampleAhead calls fn for every entity as Sample would draw it ahead
-// ticks after the last Sample's render time (ahead >= 0), without moving
-// the render clock: where the entities will be drawn that much later, as
-// far as the held ticks say (past the newest, extrapolated as Sample
-// does). A predicted shot is drawn ahead of the others by its flight
-// within the tick, so it meets them there. It does nothing before the
-// first Sample.
-func (ip *Interpolator) SampleAhead(ahead float64, fn func(id snapshot.EntityID, e Entity)) {
-	if !ip.has || !ip.rtOK {
+// SampleAt calls fn for every entity as Sample draws it at render time t
+// (in ticks, with a fraction: the time a View names), without moving the
+// clocks: where the entities are drawn at that time, as far as the held
+// ticks say (past the newest, extrapolated as Sample does). A predicted
+// shot is drawn as far ahead of the others' view as it has flown, so it
+// meets them there. It does nothing before the first Push.
+func (ip *Interpolator) SampleAt(t float64, fn func(id snapshot.EntityID, e Entity)) {
+	if !ip.has {
 		return
 	}
-	ip.sampleAt(ip.rt+max(ahead, 0), fn)
+	ip.sampleAt(t, fn)
 }
 
 // sampleAt calls fn for every entity drawn at render time rt and returns

@@ -63,6 +63,7 @@ type PredictedShot struct {
 	State   ShotState
 	Server  snapshot.EntityID // the server's copy, once ShotConfirmed
 	heading uint32            // quantized
+	view    float64           // the input's view, in ticks (0: none): flight t is drawn against the others at view+t
 	sx, sy  uint32            // quantized spawn point
 	flown   uint32            // ticks flown on the predicted timeline
 	life    uint32            // ticks it lives
@@ -134,11 +135,11 @@ func NewShots(m *arena.Map) *Shots {
 // Fire predicts the shot of input seq: the player stands at (x, y) (the
 // predicted position after that input, in px), aims along aim and fires
 // weapon (arena.WeaponGun, or arena.WeaponSpread while the loadout has
-// spread shots). It refuses, as the server would, a shot sooner than the
+// spread shots), drawing the others as view says (the input's). It refuses, as the server would, a shot sooner than the
 // interval of the weapon that fired the last one, and reports whether it
 // fired. The new projectiles have flown one tick, as the server's have in
 // the snapshot of the tick it fires them.
-func (s *Shots) Fire(seq uint32, x, y, aim float64, weapon arena.Weapon) bool {
+func (s *Shots) Fire(seq uint32, x, y, aim float64, weapon arena.Weapon, view arena.View) bool {
 	if s.hasFired && seq-s.lastFire < s.wait {
 		return false
 	}
@@ -159,7 +160,7 @@ func (s *Shots) Fire(seq uint32, x, y, aim float64, weapon arena.Weapon) bool {
 			s.shots = s.shots[:len(s.shots)-1]
 		}
 		s.shots = append(s.shots, PredictedShot{
-			Seq: seq, Pellet: k, Weapon: weapon, heading: protocol.HeadingQuant.Quantize(a),
+			Seq: seq, Pellet: k, Weapon: weapon, heading: protocol.HeadingQuant.Quantize(a), view: viewTime(view),
 			sx: qx, sy: qy, flown: 1, life: life,
 		})
 		s.stats.Fired++
@@ -172,14 +173,14 @@ func (s *Shots) Fire(seq uint32, x, y, aim float64, weapon arena.Weapon) bool {
 // Step advances every predicted shot one tick, as the next input is
 // applied. A shot stops at a wall, at the end of its life, or where hit
 // (if not nil) reports a drawn target under it: a circle of radius r at
-// (x, y) px, ahead ticks (in (0, 1]) into the tick it flies, past the
-// frame just drawn. On screen the shot is drawn that far ahead of the
-// others (Each), so it meets them as they will be drawn then
-// (Interpolator.SampleAhead), as the server judges it (the tick of flight
-// k against the view claimed plus k ticks). Stopping at a target draws what the shooter will see; the
+// (x, y) px, against the others as drawn at render time at (ticks). On
+// screen a shot is drawn as far ahead of the others as it has flown
+// (Each), so at flight t it meets them as drawn t after its input's view
+// (Interpolator.SampleAt), as the server judges it. A shot whose input
+// drew nothing meets nothing. Stopping at a target draws what the shooter will see; the
 // damage, if any, is the server's to say. A rejected shot flies on while
 // it fades, through the targets.
-func (s *Shots) Step(hit func(x, y, r, ahead float64) bool) {
+func (s *Shots) Step(hit func(x, y, r, at float64) bool) {
 	s.compact()
 	for i := range s.shots {
 		sh := &s.shots[i]
@@ -201,7 +202,7 @@ func (s *Shots) Step(hit func(x, y, r, ahead float64) bool) {
 
 // fly checks the shot's last tick of flight, in the server's sub-steps,
 // against the walls and hit, and stops it where it meets one.
-func (s *Shots) fly(sh *PredictedShot, hit func(x, y, r, ahead float64) bool) {
+func (s *Shots) fly(sh *PredictedShot, hit func(x, y, r, at float64) bool) {
 	const subSteps = 3 // as the world's
 	for k := 1; k <= subSteps; k++ {
 		t := float64(sh.flown-1) + float64(k)/subSteps
@@ -210,7 +211,7 @@ func (s *Shots) fly(sh *PredictedShot, hit func(x, y, r, ahead float64) bool) {
 			sh.ended, sh.endAt = true, t
 			return
 		}
-		if hit != nil && hit(x, y, arena.ProjectileRadius, float64(k)/subSteps) {
+		if hit != nil && sh.view != 0 && hit(x, y, arena.ProjectileRadius, sh.view+t) {
 			sh.ended, sh.endAt, sh.OnTarget = true, t, true
 			return
 		}
@@ -332,6 +333,14 @@ func (s *Shots) match(sh *PredictedShot, st *snapshot.Snapshot, applied uint32) 
 		sh.sx, sh.sy = uint32(sx), uint32(sy)
 	}
 	return true
+}
+
+// viewTime returns the time a View names, in ticks (0 for none).
+func viewTime(v arena.View) float64 {
+	if v.From == 0 {
+		return 0
+	}
+	return float64(v.From) + float64(v.Gap)*float64(v.Frac)/256
 }
 
 // Ended reports whether the shot has stopped: at a wall, on a drawn

@@ -50,7 +50,7 @@ func TestShotsConfirmedOnTheirPath(t *testing.T) {
 	m := arena.NewMap(1)
 	x, y := openSpot(t, m)
 	s := NewShots(m)
-	if !s.Fire(10, x, y, 0, arena.WeaponGun) {
+	if !s.Fire(10, x, y, 0, arena.WeaponGun, arena.View{From: 100}) {
 		t.Fatal("the first shot was refused")
 	}
 	drawn := 0
@@ -63,13 +63,13 @@ func TestShotsConfirmedOnTheirPath(t *testing.T) {
 	if drawn != 1 {
 		t.Fatalf("%d shots drawn on the press", drawn)
 	}
-	if s.Fire(12, x, y, 0, arena.WeaponGun) {
+	if s.Fire(12, x, y, 0, arena.WeaponGun, arena.View{From: 100}) {
 		t.Fatal("a shot within the gun's interval was predicted")
 	}
 	for seq := uint32(11); seq <= 16; seq++ {
 		s.Step(nil)
 	}
-	if !s.Fire(16, x, y, 0, arena.WeaponGun) {
+	if !s.Fire(16, x, y, 0, arena.WeaponGun, arena.View{From: 100}) {
 		t.Fatal("a shot after the interval was refused")
 	}
 	for seq := uint32(17); seq <= 19; seq++ {
@@ -108,7 +108,7 @@ func TestShotsRejectedFade(t *testing.T) {
 	m := arena.NewMap(1)
 	x, y := openSpot(t, m)
 	s := NewShots(m)
-	s.Fire(5, x, y, 1, arena.WeaponSpread)
+	s.Fire(5, x, y, 1, arena.WeaponSpread, arena.View{From: 100})
 	empty := snapshot.New(protocol.Schema())
 	now := time.Unix(10, 0)
 	s.Confirm(empty, 6, now)
@@ -144,7 +144,7 @@ func TestShotsStopAtWalls(t *testing.T) {
 	for !m.Blocked(wall, y, arena.ProjectileRadius) {
 		wall++
 	}
-	s.Fire(1, x, y, 0, arena.WeaponGun)
+	s.Fire(1, x, y, 0, arena.WeaponGun, arena.View{From: 100})
 	step := arena.ProjectileSpeed * arena.Dt
 	reach := int(math.Ceil((wall - x) / step)) // the tick of flight that meets the wall
 	for k := 1; k <= arena.ProjectileTicks; k++ {
@@ -169,9 +169,9 @@ func TestShotsVerdicts(t *testing.T) {
 	m := arena.NewMap(1)
 	x, y := openSpot(t, m)
 	empty := snapshot.New(protocol.Schema())
-	target := func(px, py, r, ahead float64) bool {
-		if ahead <= 0 || ahead > 1 {
-			t.Fatalf("ahead %v, want (0, 1]", ahead)
+	target := func(px, py, r, at float64) bool {
+		if at <= 100 || at > 100+arena.ProjectileTicks {
+			t.Fatalf("drawn at %v, want a flight after the view of tick 100", at)
 		}
 		return px > x+100
 	}
@@ -185,7 +185,7 @@ func TestShotsVerdicts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewShots(m)
-			s.Fire(10, x, y, 0, arena.WeaponGun)
+			s.Fire(10, x, y, 0, arena.WeaponGun, arena.View{From: 100})
 			for range 6 {
 				s.Step(target)
 			}
