@@ -18,7 +18,7 @@ for c in "$@"; do
 	srvflags=${rest%%|*}
 	ltflags=${rest#*|}
 	# shellcheck disable=SC2086
-	"$bin/server" -addr 127.0.0.1:$port -bots 0 -creatures 0 -announce=false $srvflags >"$bin/server.log" 2>&1 &
+	"$bin/server" -addr 127.0.0.1:$port -udp-port 0 -bots 0 -creatures 0 -announce=false $srvflags >"$bin/server.log" 2>&1 &
 	echo $! >"$bin/pid"
 	sleep 1
 	# shellcheck disable=SC2086
