@@ -13,6 +13,8 @@
 #   CLIENTS  load-test clients (default 32)
 #   RUN_SECONDS  how long each client plays (default 20)
 #   NOW_ARGS, THEN_ARGS  extra server flags for each side (default none)
+#   LOADTEST_ARGS  extra cmd/loadtest flags (default none; -matches spreads the
+#            clients over the server's matches)
 set -euo pipefail
 BASE=${BASE:-72da74e}
 PAIRS=${PAIRS:-5}
@@ -45,7 +47,7 @@ measure() {
 		curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
 		sleep 0.1
 	done
-	"$tmp/loadtest" -url "http://127.0.0.1:$port" -clients "$CLIENTS" -seconds "$SECONDS_" -json >"$tmp/out.json" || true
+	"$tmp/loadtest" -url "http://127.0.0.1:$port" -clients "$CLIENTS" -seconds "$SECONDS_" -json ${LOADTEST_ARGS:-} >"$tmp/out.json" || true
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true
 	python3 -c "

@@ -89,7 +89,7 @@ func main() {
 	maxRewind := flag.Duration("max-rewind", arena.DefaultRewindTicks*time.Second/arena.TickRate,
 		"judge a shot against the targets as its shooter saw them, at most this far back (0: in the present; at most 1s)")
 	tokenKey := flag.String("token-key", "", "admit only players with a join token sealed with the key in this file (64 hex digits; cmd/token mints them); empty: anyone may join")
-	tokenServer := flag.String("token-server", "", "with -token-key: this server's host:port as tokens name it (default with -agones: the GameServer's address and HTTP port); tokens naming another server are refused")
+	tokenServer := flag.String("token-server", "", "with -token-key: this server's host:port as tokens name it (default: the first -public-ip with the HTTP port, or -addr if it names a host; with -agones, the GameServer's address and HTTP port); tokens naming another server are refused")
 	tlsCert := flag.String("tls-cert", "", "serve the page, the build and /signal over HTTPS with this certificate (PEM; with -tls-key)")
 	tlsKey := flag.String("tls-key", "", "the private key of -tls-cert (PEM)")
 	readInterval := flag.Duration("read-interval", defaultReadInterval,

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 
 	"github.com/sightline-game/sightline/game/protocol"
@@ -22,8 +23,32 @@ func tokenChecker(log *slog.Logger, o options) (*jointoken.Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	log.Info("join tokens required", "key_file", o.tokenKey, "server", o.tokenServer)
-	return jointoken.NewChecker(jointoken.CheckerConfig{Key: key, Server: o.tokenServer}), nil
+	server := o.tokenServer
+	if server == "" {
+		server = ownName(o)
+	}
+	if server == "" {
+		log.Warn("join tokens: this server does not know its own name (-token-server, -public-ip or -addr with a host): tokens that name a server are refused, only -server any tokens join")
+	}
+	log.Info("join tokens required", "key_file", o.tokenKey, "server", server)
+	return jointoken.NewChecker(jointoken.CheckerConfig{Key: key, Server: server}), nil
+}
+
+// ownName returns the host:port this server's join tokens name by default:
+// its first public address (-public-ip) with its HTTP port, or -addr when
+// it names a host; "" if neither does.
+func ownName(o options) string {
+	host, port, err := net.SplitHostPort(o.addr)
+	if err != nil {
+		return ""
+	}
+	if len(o.publicIPs) > 0 {
+		return net.JoinHostPort(o.publicIPs[0], port)
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		return ""
+	}
+	return o.addr
 }
 
 // tokenError is a token check's error as the WebRTC server's Admit returns

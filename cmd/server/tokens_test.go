@@ -290,3 +290,23 @@ func get(t *testing.T, url string) string {
 	b, _ := io.ReadAll(resp.Body)
 	return string(b)
 }
+
+// A server with tokens on names itself by default: its first public
+// address with its HTTP port, or -addr when that names a host.
+func TestOwnName(t *testing.T) {
+	for _, tc := range []struct {
+		o    options
+		want string
+	}{
+		{options{addr: ":8080", publicIPs: []string{"203.0.113.10", "198.51.100.1"}}, "203.0.113.10:8080"},
+		{options{addr: "play.example.org:443"}, "play.example.org:443"},
+		{options{addr: "10.0.0.7:8080"}, "10.0.0.7:8080"},
+		{options{addr: ":8080"}, ""},
+		{options{addr: "0.0.0.0:8080"}, ""},
+		{options{addr: "[::]:8080"}, ""},
+	} {
+		if got := ownName(tc.o); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.o, got, tc.want)
+		}
+	}
+}
