@@ -98,9 +98,12 @@ func (g *Game) intermission() bool {
 
 // underDrawnBody reports whether a live player or creature, as drawn at
 // render time at (smooth.Shots.Step), lies under the circle of radius r at
-// (x, y): where the shooter sees a predicted shot stop.
-func (g *Game) underDrawnBody(x, y, r, at float64) bool {
-	hit := false
+// (x, y): where the shooter sees a predicted shot stop; known is false
+// until the ticks around at have come.
+func (g *Game) underDrawnBody(x, y, r, at float64) (hit, known bool) {
+	if !g.interp.Holds(at) {
+		return false, false
+	}
 	slot, haveSelf := g.cl.Self()
 	g.interp.SampleAt(at, func(id snapshot.EntityID, e smooth.Entity) {
 		if hit || haveSelf && id.Index == slot {
@@ -115,7 +118,7 @@ func (g *Game) underDrawnBody(x, y, r, at float64) bool {
 		}
 		hit = math.Hypot(x-e.X, y-e.Y) < r+br
 	})
-	return hit
+	return hit, true
 }
 
 // confirmShots matches the predicted shots with the server's projectiles
@@ -157,6 +160,7 @@ func (g *Game) drawOwnShots(dst *ebiten.Image, now time.Time) {
 		return
 	}
 	o.last, o.cur = o.cur, o.last[:0]
+	g.fired.CatchUp(g.underDrawnBody) // flights that waited for their ticks
 	g.fired.Each(g.net.alpha(now), now, func(sh *smooth.PredictedShot, wx, wy, heading, opacity float64) {
 		life := projectileLife
 		if sh.Weapon == arena.WeaponSpread {

@@ -133,16 +133,18 @@ func (a *Aimer) gunReady() bool {
 
 // hitsDrawn reports whether a circle of radius r at (x, y) touches the
 // strafer as drawn at render time at: where a predicted shot stops
-// (smooth.Shots.Step).
-func (a *Aimer) hitsDrawn(x, y, r, at float64) bool {
-	hit := false
+// (smooth.Shots.Step); known is false until the ticks around at have come.
+func (a *Aimer) hitsDrawn(x, y, r, at float64) (hit, known bool) {
+	if !a.side.interp.Holds(at) {
+		return false, false
+	}
 	a.side.interp.SampleAt(at, func(id snapshot.EntityID, e smooth.Entity) {
 		if id.Index != a.target || e.Kind != protocol.KindPlayer || e.State&protocol.StateDead != 0 {
 			return
 		}
 		hit = math.Hypot(x-e.X, y-e.Y) < r+arena.PlayerRadius
 	})
-	return hit
+	return hit, true
 }
 
 // fireInput makes the next input: the stick, the aim at the strafer, the

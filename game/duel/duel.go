@@ -283,6 +283,9 @@ func (d *Duel) Frame(now time.Time) {
 		default:
 		}
 	}
+	if d.a.shots != nil {
+		d.a.shots.CatchUp(d.aimer.hitsDrawn) // flights that waited for their ticks
+	}
 	if d.elapsed > d.cfg.Timeout {
 		d.finish(fmt.Errorf("duel: %.1f s counted of %.1f s in %v", d.counted.Seconds(), d.cfg.Seconds, d.cfg.Timeout))
 		return

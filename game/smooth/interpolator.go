@@ -281,6 +281,10 @@ func (ip *Interpolator) SampleAt(t float64, fn func(id snapshot.EntityID, e Enti
 	ip.sampleAt(t, fn)
 }
 
+// Holds reports whether render time t is at or before the newest tick
+// held: whether SampleAt(t) draws from ticks that came, not extrapolating.
+func (ip *Interpolator) Holds(t float64) bool { return ip.has && t <= float64(ip.newest) }
+
 // sampleAt calls fn for every entity drawn at render time rt and returns
 // the View of that drawing.
 func (ip *Interpolator) sampleAt(rt float64, fn func(id snapshot.EntityID, e Entity)) arena.View {

@@ -66,6 +66,7 @@ type PredictedShot struct {
 	view    float64           // the input's view, in ticks (0: none): flight t is drawn against the others at view+t
 	sx, sy  uint32            // quantized spawn point
 	flown   uint32            // ticks flown on the predicted timeline
+	tested  uint32            // sub-steps of the flight checked (fly)
 	life    uint32            // ticks it lives
 	// OnTarget says it stopped where it met a drawn target: the shooter's
 	// own verdict, a hit. Hit says a hit event of the server named it: the
@@ -176,11 +177,13 @@ func (s *Shots) Fire(seq uint32, x, y, aim float64, weapon arena.Weapon, view ar
 // (x, y) px, against the others as drawn at render time at (ticks). On
 // screen a shot is drawn as far ahead of the others as it has flown
 // (Each), so at flight t it meets them as drawn t after its input's view
-// (Interpolator.SampleAt), as the server judges it. A shot whose input
-// drew nothing meets nothing. Stopping at a target draws what the shooter will see; the
-// damage, if any, is the server's to say. A rejected shot flies on while
-// it fades, through the targets.
-func (s *Shots) Step(hit func(x, y, r, at float64) bool) {
+// (Interpolator.SampleAt), as the server judges it. When hit does not know
+// yet (known false: the ticks around at have not come), the shot waits
+// there, drawn where it is, until a later Step or Catch up knows. A shot
+// whose input drew nothing meets nothing. Stopping at a target draws what
+// the shooter will see; the damage, if any, is the server's to say. A
+// rejected shot flies on while it fades, through the targets.
+func (s *Shots) Step(hit HitTest) {
 	s.compact()
 	for i := range s.shots {
 		sh := &s.shots[i]
@@ -192,29 +195,52 @@ func (s *Shots) Step(hit func(x, y, r, at float64) bool) {
 			continue
 		}
 		sh.flown++
-		if sh.State == ShotRejected {
-			s.fly(sh, nil)
-		} else {
+		s.fly(sh, hit)
+	}
+}
+
+// HitTest reports whether a circle of radius r at (x, y) px meets a target
+// as drawn at render time at (ticks), and whether it knows: the ticks
+// around at have come (Interpolator.Holds).
+type HitTest func(x, y, r, at float64) (hit, known bool)
+
+// CatchUp tests the flights that waited for their ticks (Step) as far as
+// hit now knows: call it at every frame.
+func (s *Shots) CatchUp(hit HitTest) {
+	for i := range s.shots {
+		if sh := &s.shots[i]; !sh.ended && sh.tested < sh.flown*subSteps {
 			s.fly(sh, hit)
 		}
 	}
 }
 
-// fly checks the shot's last tick of flight, in the server's sub-steps,
-// against the walls and hit, and stops it where it meets one.
-func (s *Shots) fly(sh *PredictedShot, hit func(x, y, r, at float64) bool) {
-	const subSteps = 3 // as the world's
-	for k := 1; k <= subSteps; k++ {
-		t := float64(sh.flown-1) + float64(k)/subSteps
+// subSteps is how many steps a shot's tick of flight is checked in, as the
+// world's.
+const subSteps = 3
+
+// fly checks the shot's flight not yet checked, in the server's sub-steps,
+// against the walls and hit, and stops it where it meets one; it stops
+// checking where hit does not know yet.
+func (s *Shots) fly(sh *PredictedShot, hit HitTest) {
+	for sh.tested < sh.flown*subSteps {
+		k := sh.tested + 1
+		t := float64(k) / subSteps
 		x, y := sh.at(t)
 		if s.m != nil && s.m.Blocked(x, y, arena.ProjectileRadius) {
 			sh.ended, sh.endAt = true, t
 			return
 		}
-		if hit != nil && sh.view != 0 && hit(x, y, arena.ProjectileRadius, sh.view+t) {
-			sh.ended, sh.endAt, sh.OnTarget = true, t, true
-			return
+		if hit != nil && sh.view != 0 && sh.State != ShotRejected {
+			met, known := hit(x, y, arena.ProjectileRadius, sh.view+t)
+			if !known {
+				return
+			}
+			if met {
+				sh.ended, sh.endAt, sh.OnTarget = true, t, true
+				return
+			}
 		}
+		sh.tested = k
 	}
 }
 
@@ -402,6 +428,8 @@ func (s *Shots) Each(alpha float64, now time.Time, fn func(sh *PredictedShot, x,
 		t := float64(sh.flown) - 1 + alpha
 		if sh.ended {
 			t = min(t, sh.endAt) // where it stopped, not a tick back each tick
+		} else {
+			t = min(t, float64(sh.tested)/subSteps) // waiting for its ticks
 		}
 		op := 1.0
 		switch {

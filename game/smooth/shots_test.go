@@ -169,11 +169,11 @@ func TestShotsVerdicts(t *testing.T) {
 	m := arena.NewMap(1)
 	x, y := openSpot(t, m)
 	empty := snapshot.New(protocol.Schema())
-	target := func(px, py, r, at float64) bool {
+	target := func(px, py, r, at float64) (bool, bool) {
 		if at <= 100 || at > 100+arena.ProjectileTicks {
 			t.Fatalf("drawn at %v, want a flight after the view of tick 100", at)
 		}
-		return px > x+100
+		return px > x+100, true
 	}
 	for _, tc := range []struct {
 		name     string
@@ -203,5 +203,38 @@ func TestShotsVerdicts(t *testing.T) {
 				t.Fatalf("stats %+v, want rejected %v", s.Stats(), tc.rejected)
 			}
 		})
+	}
+}
+
+// A flight whose ticks have not come waits, drawn where it was checked,
+// and is decided by a later CatchUp once they have.
+func TestShotsWaitForTheirTicks(t *testing.T) {
+	m := arena.NewMap(1)
+	x, y := openSpot(t, m)
+	s := NewShots(m)
+	held := 103.0 // the newest tick the hit test holds
+	target := func(px, py, r, at float64) (bool, bool) {
+		if at > held {
+			return false, false
+		}
+		return px > x+100, true
+	}
+	s.Fire(10, x, y, 0, arena.WeaponGun, arena.View{From: 100})
+	for range 6 {
+		s.Step(target)
+	}
+	sh, _ := s.Find(10)
+	if sh.Ended() || sh.tested != 3*3 {
+		t.Fatalf("checked %d sub-steps, ended %v; want 9 (up to tick 103), not ended", sh.tested, sh.Ended())
+	}
+	var drawnX float64
+	s.Each(1, time.Time{}, func(_ *PredictedShot, px, _, _, _ float64) { drawnX = px })
+	if want, _ := sh.at(3); math.Abs(drawnX-want) > 1e-9 {
+		t.Fatalf("drawn at x %v while waiting, want %v (where it was checked)", drawnX, want)
+	}
+	held = 120
+	s.CatchUp(target)
+	if sh, _ = s.Find(10); !sh.Ended() || !sh.OnTarget {
+		t.Fatalf("after its ticks came: %+v, want it stopped on the target", sh)
 	}
 }
