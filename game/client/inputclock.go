@@ -11,7 +11,7 @@ const (
 	// its step: the feedback has a tick's resolution, and the clock keeps
 	// inputs coming about a tick before their step, TargetSpare of them
 	// more than that.)
-	TargetSpare = 0.5
+	TargetSpare = 0.3
 	// spareGain is the weight of a report in the running mean of the
 	// spare inputs (about half a second of snapshots at 30 Hz).
 	spareGain = 1.0 / 16

@@ -120,9 +120,9 @@ func runDuelLink(t *testing.T, cfg duel.Config, rewindTicks int, link linksim.Co
 // without it, far less often.
 func TestDuelHitRateWithAndWithoutCompensation(t *testing.T) {
 	const seconds = 60
-	base := runDuel(t, 0, 0, 0, seconds, 1, 2)
-	lag := runDuel(t, 0, 75*time.Millisecond, 10*time.Millisecond, seconds, 1, 2)
-	off := runDuel(t, -1, 75*time.Millisecond, 10*time.Millisecond, seconds, 1, 2)
+	base := runDuel(t, 0, 0, 0, seconds, 1, 2, 3, 4)
+	lag := runDuel(t, 0, 75*time.Millisecond, 10*time.Millisecond, seconds, 1, 2, 3, 4)
+	off := runDuel(t, -1, 75*time.Millisecond, 10*time.Millisecond, seconds, 1, 2, 3, 4)
 	if lag.HitRate < 0.9*base.HitRate {
 		t.Errorf("hit rate at 75 ms with compensation %.3f, at 0 ms %.3f: want at least 90%%", lag.HitRate, base.HitRate)
 	}
@@ -248,7 +248,7 @@ func add(a, b duel.Result) duel.Result {
 // it draws is logged beside them.
 func TestDuelLiarGainsNothing(t *testing.T) {
 	const seconds = 60
-	seeds := []uint64{1, 2, 3, 4}
+	seeds := []uint64{1, 2, 3, 4, 5, 6}
 	for _, latency := range []time.Duration{10 * time.Millisecond, 75 * time.Millisecond} {
 		drawn := runDuelWith(t, duel.Config{DrawnAim: true}, 0, latency, 0, seconds, seeds...)
 		twin := runDuel(t, 0, latency, 0, seconds, seeds...)
