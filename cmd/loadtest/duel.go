@@ -54,7 +54,7 @@ func runDuel(ctx context.Context, o options, cfg duel.Config) (duelResult, error
 			conds = append(conds, cond)
 			conn = cond
 		}
-		cls[i] = client.New(conn, client.Config{Verify: true, Logger: o.Logger, Name: name})
+		cls[i] = client.New(conn, client.Config{Verify: true, Logger: o.Logger, Name: name, InputCopies: o.InputCopies})
 		defer cls[i].Close()
 	}
 	cfg.Seconds = o.Seconds

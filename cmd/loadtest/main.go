@@ -87,6 +87,7 @@ func main() {
 	flag.Float64Var(&o.Seconds, "seconds", 20, "how long each client plays after connecting")
 	flag.Float64Var(&o.TickRate, "tick", 30, "inputs per second per client")
 	flag.DurationVar(&o.ConnectTimeout, "connect-timeout", 20*time.Second, "give up on a client that is not connected by then")
+	flag.IntVar(&o.InputCopies, "input-copies", 2, "how many times each client sends each input datagram, back to back (1: once)")
 	flag.Float64Var(&o.Budget, "budget", 0, "the server's per-client budget in B/s: fail when a client received more (0: no check)")
 	flag.Float64Var(&o.Link.Loss, "loss", 0, "share of unreliable messages each client's conditioner loses, each way (0..1)")
 	flag.Float64Var(&o.Link.BurstLen, "burst", 0, "mean length of a run of lost messages (<= 1: independent losses)")

@@ -31,6 +31,9 @@ type options struct {
 	TickRate       float64
 	ConnectTimeout time.Duration
 	Budget         float64
+	// InputCopies is how many times each client sends each input datagram
+	// (client.Config.InputCopies; 0: the client's default, 2).
+	InputCopies int
 	// Link is what each client's own conditioner does to its connection,
 	// both ways (zero: nothing).
 	Link   conditioner.Conditions
@@ -338,10 +341,11 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 		conn = cond
 	}
 	c := client.New(conn, client.Config{
-		Name:       name,
-		Verify:     true,
-		Logger:     o.Logger,
-		OnSnapshot: func(n int) { out.sizes = append(out.sizes, n) },
+		InputCopies: o.InputCopies,
+		Name:        name,
+		Verify:      true,
+		Logger:      o.Logger,
+		OnSnapshot:  func(n int) { out.sizes = append(out.sizes, n) },
 	})
 	defer c.Close()
 
