@@ -69,10 +69,6 @@ func (c *InputClock) Report(sum, n int) {
 	}
 }
 
-// Spare returns the running mean of the spare inputs reported, and whether
-// any was.
-func (c *InputClock) Spare() (float64, bool) { return c.spare, c.have }
-
 // Period returns how far apart inputs go now.
 func (c *InputClock) Period() time.Duration {
 	if !c.have {
