@@ -182,7 +182,7 @@ type options struct {
 	// UDP socket (-read-interval); 0 reads every datagram as it comes.
 	readInterval time.Duration
 	// beforeTick, set by run, is each match's Config.BeforeTick.
-	beforeTick func()
+	beforeTick func(due time.Time)
 	// publicIPs are offered beside the interfaces' addresses (-public-ip);
 	// stun is asked for another at start (-stun).
 	publicIPs []string
@@ -211,7 +211,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	// needs the host), before any match runs.
 	var rtc *webrtc.Server
 	if o.readInterval > 0 {
-		o.beforeTick = func() { rtc.ReadRound() }
+		o.beforeTick = func(due time.Time) { rtc.ReadRound(due) }
 	}
 	host, err := newHost(log, o)
 	if err != nil {

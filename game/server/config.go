@@ -35,11 +35,12 @@ type Config struct {
 	Session session.Config
 	// Logger receives joins, leaves and timeouts (default: discard).
 	Logger *slog.Logger
-	// BeforeTick, if set, is called at each tick, just before the step. A
-	// transport that reads its socket in rounds passes its round here
-	// (webrtc.Server.ReadRound, which returns once the round has passed
-	// its stack), so that every input that came before the tick is in it.
-	BeforeTick func()
+	// BeforeTick, if set, is called at each tick, just before the step,
+	// with the time the tick was due. A transport that reads its socket in
+	// rounds passes its round here (webrtc.Server.ReadRound, which returns
+	// once a round begun since due has passed its stack), so that every
+	// input that came before the tick is in it.
+	BeforeTick func(due time.Time)
 }
 
 func (c Config) withDefaults() Config {

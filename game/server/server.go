@@ -93,8 +93,14 @@ func (s *Server) Add(conn transport.Conn) {
 // Run steps the match at the tick rate until ctx ends, then closes every
 // connection. With Config.BeforeTick it calls that at each tick, before
 // the step.
+//
+// Ticks fall on whole multiples of the period since the Unix epoch
+// (NextTick), so the matches of one process tick together: a transport
+// that reads its socket in rounds then reads one round for all of them,
+// and no match's wait for its round is prolonged by another's traffic.
 func (s *Server) Run(ctx context.Context) error {
-	t := time.NewTicker(s.period)
+	next := NextTick(time.Now(), s.period)
+	t := time.NewTimer(time.Until(next))
 	defer t.Stop()
 	defer s.closeAll()
 	for {
@@ -103,11 +109,27 @@ func (s *Server) Run(ctx context.Context) error {
 			return nil
 		case now := <-t.C:
 			if s.cfg.BeforeTick != nil {
-				s.cfg.BeforeTick()
+				s.cfg.BeforeTick(next)
 			}
 			s.Step(now)
+			// A tick that ran late skips the ticks it overran, as a
+			// time.Ticker drops them.
+			next = next.Add(s.period)
+			if behind := time.Since(next); behind > 0 {
+				next = next.Add((behind/s.period + 1) * s.period)
+			}
+			t.Reset(time.Until(next))
 		}
 	}
+}
+
+// NextTick returns the first tick after now of a clock ticking every
+// period on whole multiples of period since the Unix epoch. It keeps now's
+// monotonic reading, so the ticks that follow by adding period are immune
+// to changes of the wall clock.
+func NextTick(now time.Time, period time.Duration) time.Time {
+	into := time.Duration(now.UnixNano() % int64(period))
+	return now.Add(period - into)
 }
 
 // Serve adds every connection accept returns until ctx ends or accept fails.

@@ -21,7 +21,8 @@ import (
 //
 // Rounds start at most interval apart, when ReadNow is called (a game calls
 // it at each tick, through settle, so that the tick sees the inputs that
-// came since the last), and at once whenever hurry reports that a session
+// came since the last), a quarter of a tick before each tick (so that the
+// tick's own round is small), and at once whenever hurry reports that a session
 // is negotiating (its ICE and DTLS round trips are not to wait): then a
 // round that finds the socket empty takes the next datagram as it comes.
 //
@@ -46,6 +47,22 @@ type roundConn struct {
 	handed  atomic.Uint64
 	written atomic.Uint64
 
+	// The settle under way or the last, which callers share (settle).
+	settleMu    sync.Mutex
+	settleEnded sync.Cond // on settleMu: settleGen moved on
+	settling    bool
+	settleAt    time.Time // when the settle under way or the last began
+	settleGen   uint64    // settles ended
+
+	// early is when the round before the next tick is due, as time since
+	// base (0: none); lastDue and lastPeriod are the due of the last
+	// settle and its time since the one before, which the ticks' period is
+	// learnt from. See settle.
+	base       time.Time
+	early      atomic.Int64
+	lastDue    time.Time     // on settleMu
+	lastPeriod time.Duration // on settleMu
+
 	// Used only by the one reading goroutine (the UDP mux's).
 	timer   *time.Timer
 	roundAt time.Time // when the current round began
@@ -56,6 +73,13 @@ type roundConn struct {
 
 // roundReadBuffer is the receive buffer a socket read in rounds asks for.
 const roundReadBuffer = 4 << 20
+
+// A round of its own starts a 1/earlyRoundLead of a tick before each tick
+// is due (settle), for ticks at most maxTickPeriod apart.
+const (
+	earlyRoundLead = 4
+	maxTickPeriod  = time.Second
+)
 
 // The reading goroutine's states, for settle.
 const (
@@ -85,6 +109,8 @@ func newRoundConn(c *net.UDPConn, interval time.Duration, hurry func() bool) (*r
 		timer:    time.NewTimer(time.Hour),
 	}
 	rc.timer.Stop()
+	rc.settleEnded.L = &rc.settleMu
+	rc.base = time.Now()
 	return rc, nil
 }
 
@@ -139,7 +165,13 @@ func (c *roundConn) waitRound() bool {
 		c.roundAt = time.Now()
 		return c.open()
 	}
-	if wait := time.Until(c.roundAt.Add(c.interval)); wait > 0 {
+	next := c.roundAt.Add(c.interval)
+	if early := c.early.Load(); early != 0 {
+		if at := c.base.Add(time.Duration(early)); at.After(c.roundAt) && at.Before(next) {
+			next = at
+		}
+	}
+	if wait := time.Until(next); wait > 0 {
 		c.timer.Reset(wait)
 		select {
 		case <-c.timer.C:
@@ -219,14 +251,62 @@ func (c *roundConn) Close() error {
 // hand-off between goroutines on different threads can take a while (a
 // thread is woken): the caller naps instead of spinning, and the quiet it
 // waits for is quietThreads.
-func (c *roundConn) settle(delivered func() uint64, quiet, quietThreads, most time.Duration) {
+//
+// Settles do not overlap, and callers share them: a caller whose tick was
+// due at due is served by any round that began at or after due (it read
+// everything that came before the tick). So the matches of a process,
+// whose ticks fall together, read one round a tick between them and wait
+// for it once, and no match's wait is prolonged by another's traffic.
+//
+// From dues that come a steady period apart (ticks), settle learns the
+// period and has the reader start a round of its own a quarter of a tick
+// before the next is due (early): by the tick most of its traffic has
+// passed the stack, and the tick's round holds only the last quarter's.
+func (c *roundConn) settle(due time.Time, delivered func() uint64, quiet, quietThreads, most time.Duration) {
+	c.settleMu.Lock()
+	for {
+		if !c.settleAt.Before(due) {
+			// The settle under way or the last one ended began after due.
+			for gen := c.settleGen; c.settling && c.settleGen == gen; {
+				c.settleEnded.Wait()
+			}
+			c.settleMu.Unlock()
+			return
+		}
+		if !c.settling {
+			break
+		}
+		// One began before due is under way: the next is this caller's.
+		for gen := c.settleGen; c.settleGen == gen; {
+			c.settleEnded.Wait()
+		}
+	}
+	c.settling, c.settleAt = true, time.Now()
+	// Dues a steady period apart are ticks: the next is due a period on.
+	period := due.Sub(c.lastDue)
+	if !c.lastDue.IsZero() && period > 0 && period <= maxTickPeriod && (period-c.lastPeriod).Abs() <= period/100 {
+		c.early.Store(int64(due.Add(period - period/earlyRoundLead).Sub(c.base)))
+	}
+	c.lastDue, c.lastPeriod = due, period
+	c.settleMu.Unlock()
+	c.settleRound(delivered, quiet, quietThreads, most)
+	c.settleMu.Lock()
+	c.settling = false
+	c.settleGen++
+	c.settleEnded.Broadcast()
+	c.settleMu.Unlock()
+}
+
+// settleRound is one caller's settle: it starts a round and waits for it
+// to pass, as settle says.
+func (c *roundConn) settleRound(delivered func() uint64, quiet, quietThreads, most time.Duration) {
 	moved := func() uint64 { return c.handed.Load() + c.written.Load() + delivered() }
+	before := c.rounds.Load()
+	c.ReadNow()
 	threads := runtime.GOMAXPROCS(0) > 1
 	if threads {
 		quiet = quietThreads
 	}
-	before := c.rounds.Load()
-	c.ReadNow()
 	start := time.Now()
 	last, since := moved(), start
 	for {

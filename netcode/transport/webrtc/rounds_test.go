@@ -280,7 +280,7 @@ func testReadRound(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	ts.ReadRound() // whatever the handshake left
+	ts.ReadRound(time.Now()) // whatever the handshake left
 	sc.Receive(func(transport.Channel, []byte) {})
 	for round := range 5 {
 		const n = 8
@@ -289,9 +289,11 @@ func testReadRound(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		time.Sleep(30 * time.Millisecond) // in the server's socket, not read
+		// In the server's socket, not read: the calls come an unsteady
+		// time apart, so that ReadRound sees no ticks to read before.
+		time.Sleep(time.Duration(30+7*round) * time.Millisecond)
 		early := sc.Receive(func(transport.Channel, []byte) {})
-		ts.ReadRound()
+		ts.ReadRound(time.Now())
 		got := 0
 		sc.Receive(func(_ transport.Channel, p []byte) {
 			if tag, _, ok := parse(p); ok && tag == uint32(round) {
@@ -355,5 +357,78 @@ func BenchmarkRoundWrite(b *testing.B) {
 		if _, _, err := peer.ReadFromUDPAddrPort(buf); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Callers whose ticks were due together share one round and one settle:
+// the matches of a process read the socket once a tick between them. A
+// caller whose tick was due before the last round began is served by it.
+func TestSettleSharedByTicksDueTogether(t *testing.T) {
+	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
+	p.send(t, "first") // queued for the first round, which is due at once
+	c := p.reads()
+	next(t, c, 2*time.Second)
+	p.send(t, "a")
+	due := time.Now()
+	rounds := p.rc.rounds.Load()
+	nothing := func() uint64 { return 0 }
+	done := make(chan struct{})
+	for range 4 {
+		go func() {
+			p.rc.settle(due, nothing, roundSettleQuiet, roundSettleQuietThreads, RoundSettleMax)
+			done <- struct{}{}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	if r := next(t, c, 100*time.Millisecond); r.data != "a" {
+		t.Fatalf("handed out %q, want a", r.data)
+	}
+	if got := p.rc.rounds.Load() - rounds; got != 1 {
+		t.Fatalf("four callers due together read %d rounds, want 1", got)
+	}
+	p.send(t, "b")
+	p.rc.settle(due, nothing, roundSettleQuiet, roundSettleQuietThreads, RoundSettleMax)
+	if got := p.rc.rounds.Load() - rounds; got != 1 {
+		t.Fatalf("a caller due before the last round began read another (%d in all)", got)
+	}
+	none(t, c, 20*time.Millisecond)
+	p.rc.settle(time.Now(), nothing, roundSettleQuiet, roundSettleQuietThreads, RoundSettleMax)
+	if r := next(t, c, 100*time.Millisecond); r.data != "b" {
+		t.Fatalf("handed out %q, want b", r.data)
+	}
+}
+
+// Callers due a steady period apart are ticks: a round of its own starts a
+// quarter of a period before the next is due, so that the tick's round
+// holds only the last quarter's datagrams. Unsteady calls start none.
+func TestRoundBeforeEachTick(t *testing.T) {
+	const period = 100 * time.Millisecond
+	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
+	p.send(t, "first") // queued for the first round, which is due at once
+	c := p.reads()
+	next(t, c, 2*time.Second)
+	nothing := func() uint64 { return 0 }
+	tick := func(due time.Time) {
+		time.Sleep(time.Until(due))
+		p.rc.settle(due, nothing, roundSettleQuiet, roundSettleQuietThreads, RoundSettleMax)
+	}
+	start := time.Now()
+	tick(start)
+	tick(start.Add(period / 2)) // not yet steady
+	p.send(t, "early?")
+	none(t, c, period)
+	tick(start.Add(2 * period))
+	if r := next(t, c, 100*time.Millisecond); r.data != "early?" {
+		t.Fatalf("handed out %q, want early?", r.data)
+	}
+	due := start.Add(7 * period / 2)
+	tick(due) // steady: 1.5 periods, then 1.5 again
+	p.send(t, "x")
+	none(t, c, period)
+	r := next(t, c, 2*time.Second)
+	if at, want := r.at.Sub(due), 3*period/2-3*period/8; r.data != "x" || at < want {
+		t.Fatalf("handed out %q %v after the tick, want x a quarter tick before the next (%v)", r.data, at, want)
 	}
 }

@@ -427,16 +427,18 @@ func (s *Server) ReadNow() {
 	}
 }
 
-// ReadRound starts a round of reading the shared socket and returns once
-// what it read has passed pion's stack into the connections' receive
-// queues, as far as the server can tell (at most RoundSettleMax later): a
-// game that steps at fixed ticks calls it at each tick, just before the
-// step, so that every input that came before the tick is in it and the
-// process wakes once a tick to read. Without ReadInterval it returns at
-// once.
-func (s *Server) ReadRound() {
+// ReadRound returns once a round of reading the shared socket that began
+// at or after due has passed pion's stack into the connections' receive
+// queues, as far as the server can tell (at most RoundSettleMax after it
+// began), starting one if need be: a game that steps at fixed ticks calls
+// it at each tick, just before the step, with the time the tick was due,
+// so that every input that came before the tick is in it and the process
+// wakes once a tick to read. Calls share rounds: the matches of a process,
+// whose ticks fall together, read one round a tick between them. Without
+// ReadInterval it returns at once.
+func (s *Server) ReadRound(due time.Time) {
 	if s.rounds != nil {
-		s.rounds.settle(s.delivered.Load, roundSettleQuiet, roundSettleQuietThreads, RoundSettleMax)
+		s.rounds.settle(due, s.delivered.Load, roundSettleQuiet, roundSettleQuietThreads, RoundSettleMax)
 	}
 }
 
