@@ -133,7 +133,7 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	web.Mount(mux, client.SignalPath, rtc, site)
 	httpSrv := web.NewHTTPServer(web.SecureHeaders(mux), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	go func() {
-		if err := httpSrv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		if err := httpSrv.Serve(web.LimitConns(ln, 0, 0)); !errors.Is(err, http.ErrServerClosed) {
 			m.errc <- err
 		}
 	}()

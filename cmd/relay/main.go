@@ -251,7 +251,7 @@ func run(ctx context.Context, o options) error {
 		hs := web.NewHTTPServer(h, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 		servers = append(servers, hs)
 		go func() {
-			if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			if err := hs.Serve(web.LimitConns(l, 0, 0)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				log.Error("relay HTTP", "addr", addr, "err", err)
 			}
 		}()

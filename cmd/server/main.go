@@ -49,6 +49,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sightline-game/sightline/game/agones"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots"
@@ -304,10 +305,21 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		httpSrv.TLSConfig = web.TLSConfig()
 	}
 
-	ln, err := net.Listen("tcp", o.addr)
+	tcp, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
 	}
+	ln := web.LimitConns(tcp, 0, 0)
+	met.Registry().MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "sightline_http_connections_open",
+			Help: "HTTP connections open now.",
+		}, func() float64 { return float64(ln.Open()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sightline_http_connections_refused_total",
+			Help: "HTTP connections closed as soon as accepted, beyond the bound per address (an IPv6 /64) or in all.",
+		}, func() float64 { return float64(ln.Refused()) }),
+	)
 	port := ln.Addr().(*net.TCPAddr).Port
 	errc := make(chan error, 4)
 	go func() { errc <- host.Run(ctx, rtc.AcceptRoute) }()

@@ -137,6 +137,12 @@ func Subscriber(r *http.Request) string {
 	if err != nil {
 		return ip
 	}
+	return SubscriberOf(a)
+}
+
+// SubscriberOf is the key of the client at address a: a itself for IPv4
+// (an IPv4-mapped IPv6 address counting as IPv4), its /64 for IPv6.
+func SubscriberOf(a netip.Addr) string {
 	a = a.Unmap()
 	if a.Is4() {
 		return a.String()
