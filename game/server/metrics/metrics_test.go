@@ -74,7 +74,8 @@ func TestMetricsShowTheMatch(t *testing.T) {
 	}
 	m := metrics.New(metrics.Config{Host: host})
 	m.WatchSignalling(func() webrtc.ServerStats {
-		return webrtc.ServerStats{Offers: 5, Answered: 2, RejectedRate: 3, RejectedAdmission: 4, Paths: map[string]uint64{"host": 1, "relay": 2}}
+		return webrtc.ServerStats{Offers: 5, Answered: 2, RejectedRate: 3, RejectedAdmission: 4, Paths: map[string]uint64{"host": 1, "relay": 2},
+			Socket: webrtc.SocketInfo{ReceiveBuffer: 425984, Dropped: 17}, SocketKnown: true}
 	})
 	m.RefusedToken("replayed")
 	text := scrape(t, m)
@@ -100,6 +101,8 @@ func TestMetricsShowTheMatch(t *testing.T) {
 		{`sightline_sessions_connected_total{path="host"}`, 1},
 		{`sightline_sessions_connected_total{path="relay"}`, 2},
 		{`sightline_sessions_connected_total{path="srflx"}`, 0},
+		{`sightline_udp_receive_buffer_bytes`, 425984},
+		{`sightline_udp_receive_dropped_total`, 17},
 	} {
 		if got := value(t, text, c.series); got != c.want {
 			t.Errorf("%s = %v, want %v", c.series, got, c.want)

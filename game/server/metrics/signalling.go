@@ -17,11 +17,13 @@ var (
 	offersRefused = prometheus.NewDesc("sightline_offers_refused_total", "Offers refused, by reason: rate (429), connecting and full (503), malformed (400), too_large (413), no_route (404), admission (401, 403: no valid join token; by the token's fault in sightline_tokens_refused_total), other.", []string{"reason"}, nil)
 	sessions      = prometheus.NewDesc("sightline_sessions", "Live WebRTC sessions, by state: connecting or open.", []string{"state"}, nil)
 	connectFailed = prometheus.NewDesc("sightline_sessions_timed_out_total", "Sessions closed because the peer did not open its channels in time.", nil, nil)
+	udpBuffer     = prometheus.NewDesc("sightline_udp_receive_buffer_bytes", "The room the kernel holds for datagrams waiting on the shared UDP socket, as it counts them (twice what it granted; net.core.rmem_max bounds that).", nil, nil)
+	udpDropped    = prometheus.NewDesc("sightline_udp_receive_dropped_total", "Datagrams the kernel dropped on the shared UDP socket for want of room in its receive buffer.", nil, nil)
 	connectedPath = prometheus.NewDesc("sightline_sessions_connected_total", "Sessions whose channels opened, by the network path ICE selected as the server sees it: host, prflx (the peer's NAT), srflx, relay (through the peer's TURN relay).", []string{"path"}, nil)
 )
 
 func (c *signalling) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{offers, answered, offersRefused, sessions, connectFailed, connectedPath} {
+	for _, d := range []*prometheus.Desc{offers, answered, offersRefused, sessions, connectFailed, connectedPath, udpBuffer, udpDropped} {
 		ch <- d
 	}
 }
@@ -54,5 +56,9 @@ func (c *signalling) Collect(ch chan<- prometheus.Metric) {
 	}
 	if n := st.Paths["unknown"]; n > 0 {
 		counter(connectedPath, n, "unknown")
+	}
+	if st.SocketKnown {
+		ch <- prometheus.MustNewConstMetric(udpBuffer, prometheus.GaugeValue, float64(st.Socket.ReceiveBuffer))
+		counter(udpDropped, st.Socket.Dropped)
 	}
 }

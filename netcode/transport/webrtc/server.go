@@ -237,7 +237,8 @@ type Server struct {
 	api    *webrtc.API
 	pconn  net.PacketConn
 	mux    ice.UDPMux
-	rounds *roundConn // nil: each datagram is read as it comes
+	rounds *roundConn   // nil: each datagram is read as it comes
+	udp    *net.UDPConn // the shared socket when read as it comes and the server's own
 
 	// delivered counts the messages the sessions' channels have read (what
 	// ReadRound watches for its round to settle).
@@ -345,6 +346,15 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 			return nil, err
 		}
 		rounds, pconn = rc, rc
+		// Between rounds datagrams wait in the kernel's buffer: say so
+		// when it granted less than the rounds asked for.
+		if info, ok := rc.sock.info(); ok && info.ReceiveBuffer < 2*roundReadBuffer {
+			log.Warn("UDP receive buffer smaller than asked: a flood may drop players' datagrams between rounds; raise net.core.rmem_max",
+				"granted_bytes", info.ReceiveBuffer/2, "asked_bytes", roundReadBuffer,
+				"fix", fmt.Sprintf("sysctl -w net.core.rmem_max=%d", roundReadBuffer))
+		}
+	} else if udp, ok := pconn.(*net.UDPConn); ok {
+		s.udp = udp
 	}
 	pionLog := pionLoggerFactory{log: log}
 	mux := ice.NewUDPMuxDefault(ice.UDPMuxParams{
@@ -464,6 +474,16 @@ func (s *Server) Sessions() int {
 // ServerStats are the counters of a [Server]'s signalling and sessions.
 // Every POST counts in Offers and then in exactly one of Answered, a
 // Rejected field, or none if the client went away before the answer.
+// SocketInfo is what the kernel says of the server's shared UDP socket.
+type SocketInfo struct {
+	// ReceiveBuffer is the room the kernel holds for datagrams waiting to
+	// be read, in bytes as it counts them (twice what was granted, for its
+	// own overhead; net.core.rmem_max bounds what a socket may ask).
+	ReceiveBuffer int
+	// Dropped counts the datagrams the kernel dropped for want of room.
+	Dropped uint64
+}
+
 type ServerStats struct {
 	Offers   uint64 // POSTs to ServeHTTP
 	Answered uint64 // offers answered with 200: sessions started
@@ -487,6 +507,12 @@ type ServerStats struct {
 
 	Active     int // live sessions whose channels are all open
 	Connecting int // live sessions still negotiating
+
+	// Socket is what the kernel says of the shared UDP socket; SocketKnown
+	// is false where it says nothing (a socket not the server's own, or
+	// not Linux).
+	Socket      SocketInfo
+	SocketKnown bool
 }
 
 type serverCounters struct {
@@ -521,6 +547,7 @@ func (s *Server) Stats() ServerStats {
 	s.mu.Lock()
 	live, connecting := len(s.sessions), len(s.connecting)
 	s.mu.Unlock()
+	sock, sockKnown := s.socket()
 	c := &s.stats
 	return ServerStats{
 		Offers:             c.offers.Load(),
@@ -538,7 +565,20 @@ func (s *Server) Stats() ServerStats {
 		Paths:              c.pathCounts(),
 		Active:             live - connecting,
 		Connecting:         connecting,
+		Socket:             sock,
+		SocketKnown:        sockKnown,
 	}
+}
+
+// socket reads what the kernel says of the shared UDP socket.
+func (s *Server) socket() (SocketInfo, bool) {
+	switch {
+	case s.rounds != nil:
+		return s.rounds.sock.info()
+	case s.udp != nil:
+		return socketInfo(s.udp)
+	}
+	return SocketInfo{}, false
 }
 
 // httpError writes a short text error.
