@@ -22,9 +22,10 @@ import (
 // Rounds start at most interval apart, when ReadNow is called (a game calls
 // it at each tick, through settle, so that the tick sees the inputs that
 // came since the last), a quarter of a tick before each tick (so that the
-// tick's own round is small), and at once whenever hurry reports that a session
-// is negotiating (its ICE and DTLS round trips are not to wait): then a
-// round that finds the socket empty takes the next datagram as it comes.
+// tick's own round is small), and at most hurryInterval apart whenever
+// hurry reports that a session is negotiating (its ICE and DTLS round trips
+// are not to wait long): then a round that finds the socket empty takes
+// the next datagram as it comes.
 //
 // On Linux the socket is also out of the Go runtime's network poller
 // (roundSocket): a datagram that comes between rounds then wakes nothing at
@@ -73,6 +74,11 @@ type roundConn struct {
 
 // roundReadBuffer is the receive buffer a socket read in rounds asks for.
 const roundReadBuffer = 4 << 20
+
+// hurryInterval is the most time between two rounds while a session
+// negotiates (and a round that finds the socket empty then waits for the
+// next datagram).
+const hurryInterval = 2 * time.Millisecond
 
 // A round of its own starts a 1/earlyRoundLead of a tick before each tick
 // is due (settle), for ticks at most maxTickPeriod apart.
@@ -161,11 +167,13 @@ func (c *roundConn) waitingSocket(waiting bool) {
 
 // waitRound returns when the next round is due, false once closed.
 func (c *roundConn) waitRound() bool {
-	if c.hurry() {
-		c.roundAt = time.Now()
-		return c.open()
-	}
 	next := c.roundAt.Add(c.interval)
+	if c.hurry() {
+		// A session negotiates: its ICE and DTLS round trips wait at most
+		// hurryInterval for a round, and everyone's datagrams still come
+		// in rounds.
+		next = c.roundAt.Add(hurryInterval)
+	}
 	if early := c.early.Load(); early != 0 {
 		if at := c.base.Add(time.Duration(early)); at.After(c.roundAt) && at.Before(next) {
 			next = at

@@ -150,6 +150,42 @@ func TestRoundsHurryWhileNegotiating(t *testing.T) {
 	}
 }
 
+// While a session negotiates, datagrams still come in rounds, at most
+// hurryInterval apart: a peer sending every 100 µs is read in a round per
+// couple of milliseconds, not one read per datagram, and none waits long.
+func TestRoundsWhileNegotiatingStayRounds(t *testing.T) {
+	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
+	p.hurry.Store(true)
+	c := p.reads()
+	const n = 1000
+	rounds := p.rc.rounds.Load()
+	sent := make([]time.Time, n)
+	go func() {
+		for i := range n {
+			sent[i] = time.Now()
+			p.peer.WriteToUDPAddrPort([]byte(fmt.Sprint(i)), p.to)
+			for time.Since(sent[i]) < 100*time.Microsecond {
+			}
+		}
+	}()
+	var worst time.Duration
+	for i := range n {
+		r := next(t, c, 2*time.Second)
+		if r.data != fmt.Sprint(i) {
+			t.Fatalf("got %q, want %d", r.data, i)
+		}
+		worst = max(worst, r.at.Sub(sent[i]))
+	}
+	took := p.rc.rounds.Load() - rounds
+	t.Logf("%d datagrams in %d rounds, the longest wait %v", n, took, worst)
+	if took > n/5 {
+		t.Errorf("%d datagrams 100 µs apart took %d rounds, want at most %d", n, took, n/5)
+	}
+	if worst > 50*time.Millisecond {
+		t.Errorf("a datagram waited %v for its round while a session negotiates", worst)
+	}
+}
+
 // Close ends a wait for a round with an error, as closing a socket does.
 func TestRoundsCloseEndsTheWait(t *testing.T) {
 	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
