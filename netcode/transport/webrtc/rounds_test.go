@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/netip"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -168,21 +169,24 @@ func TestRoundsWhileNegotiatingStayRounds(t *testing.T) {
 			}
 		}
 	}()
-	var worst time.Duration
+	waits := make([]time.Duration, n)
 	for i := range n {
 		r := next(t, c, 2*time.Second)
 		if r.data != fmt.Sprint(i) {
 			t.Fatalf("got %q, want %d", r.data, i)
 		}
-		worst = max(worst, r.at.Sub(sent[i]))
+		waits[i] = r.at.Sub(sent[i])
 	}
 	took := p.rc.rounds.Load() - rounds
-	t.Logf("%d datagrams in %d rounds, the longest wait %v", n, took, worst)
+	slices.Sort(waits)
+	median := waits[n/2]
+	t.Logf("%d datagrams in %d rounds, waits: median %v, longest %v", n, took, median, waits[n-1])
 	if took > n/5 {
 		t.Errorf("%d datagrams 100 µs apart took %d rounds, want at most %d", n, took, n/5)
 	}
-	if worst > 50*time.Millisecond {
-		t.Errorf("a datagram waited %v for its round while a session negotiates", worst)
+	// The median, not the longest: a loaded machine can stall any thread.
+	if median > 10*time.Millisecond {
+		t.Errorf("datagrams waited %v (median) for their round while a session negotiates", median)
 	}
 }
 
@@ -462,7 +466,7 @@ func TestRoundBeforeEachTick(t *testing.T) {
 	due := start.Add(7 * period / 2)
 	tick(due) // steady: 1.5 periods, then 1.5 again
 	p.send(t, "x")
-	none(t, c, period)
+	none(t, c, period/2)
 	r := next(t, c, 2*time.Second)
 	if at, want := r.at.Sub(due), 3*period/2-3*period/8; r.data != "x" || at < want {
 		t.Fatalf("handed out %q %v after the tick, want x a quarter tick before the next (%v)", r.data, at, want)
