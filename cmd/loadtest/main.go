@@ -108,6 +108,9 @@ func main() {
 	duelLiarTicks := flag.Int("duel-liar-ticks", 3, "with -duel-liar: how many ticks before its newest tick the liar claims to have drawn (1 to 30)")
 	duelDrawn := flag.Bool("duel-drawn", false, "with -duel: the aimer aims at the strafer as it draws it, leading its drawn motion, instead of with every tick it holds")
 	duelCover := flag.Bool("duel-cover", false, "with -duel: a wall in the strafer's circle, which it ducks behind now and then (measures hits behind cover)")
+	flag.IntVar(&o.Flood.Rate, "flood", 0, "flood the server's UDP port with this many garbage datagrams a second (100 random bytes) while the clients join and play")
+	floodTo := flag.String("flood-to", "", "with -flood: the server's UDP address (default: -url's host, port 8443, the server's default -udp-port)")
+	floodFrom := flag.String("flood-from", "", "with -flood: the address the flood comes from (default: any of this machine's; 127.0.0.2 on loopback is another host's as the server sees it)")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	tokenKey := flag.String("token-key", "", "mint each client a join token with the key in this file (for a server run with -token-key)")
 	flag.Parse()
@@ -118,6 +121,14 @@ func main() {
 			os.Exit(2)
 		}
 		o.TokenKey = &k
+	}
+
+	if o.Flood.Rate > 0 {
+		var err error
+		if o.Flood.To, o.Flood.From, err = floodAddrs(o.URL, *floodTo, *floodFrom); err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(2)
+		}
 	}
 
 	var logOut io.Writer = io.Discard

@@ -44,6 +44,9 @@ type options struct {
 	// RelayOnly has each client gather only relay candidates, so that
 	// every datagram goes through the TURN relay the server hands out.
 	RelayOnly bool
+	// Flood, with a Rate, floods the server's UDP port with garbage while
+	// the clients join and play.
+	Flood floodOptions
 }
 
 // result is what the load test prints with -json: for all the clients,
@@ -81,6 +84,9 @@ type result struct {
 	HandshakeMsP50 float64 `json:"handshake_ms_p50"`
 	HandshakeMsMax float64 `json:"handshake_ms_max"`
 	Retries        int     `json:"retries"` // offers refused for now and asked again
+	// FloodSent is how many garbage datagrams the flood sent (-flood).
+	FloodSent  uint64 `json:"flood_sent,omitempty"`
+	FloodError string `json:"flood_error,omitempty"`
 	// ServerCPU is the server's CPU per client and tick, from its
 	// /metrics (ServerCPUError says why not, if it could not be read).
 	*ServerCPU
@@ -127,6 +133,19 @@ func run(ctx context.Context, o options) result {
 		sleepCtx(ctx, idleWindow)
 		idle1, cpuErr = sampleServer(ctx, o.URL)
 	}
+	floodCtx, stopFlood := context.WithCancel(ctx)
+	defer stopFlood()
+	type flooded struct {
+		sent uint64
+		err  error
+	}
+	floodDone := make(chan flooded, 1)
+	if o.Flood.Rate > 0 {
+		go func() {
+			sent, err := flood(floodCtx, o.Flood)
+			floodDone <- flooded{sent, err}
+		}()
+	}
 	res := make([]one, o.Clients)
 	dialed := make(chan bool, o.Clients)
 	finished := make(chan struct{})
@@ -146,6 +165,14 @@ func run(ctx context.Context, o options) result {
 	}
 	wg.Wait()
 	r := summarize(o, res)
+	if o.Flood.Rate > 0 {
+		stopFlood()
+		f := <-floodDone
+		r.FloodSent = f.sent
+		if f.err != nil {
+			r.FloodError = f.err.Error()
+		}
+	}
 	if cpuErr == nil {
 		r.ServerCPU = &cpu
 	} else {

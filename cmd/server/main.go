@@ -95,6 +95,7 @@ func main() {
 	tlsKey := flag.String("tls-key", "", "the private key of -tls-cert (PEM)")
 	readInterval := flag.Duration("read-interval", defaultReadInterval,
 		"read the UDP socket in rounds: one at each match's tick, through the WebRTC stack before the tick steps, and at most this far apart (0: every datagram as it arrives, at about twice the CPU per player)")
+	udpBuffer := flag.Int("udp-buffer", webrtc.DefaultReceiveBuffer, "with -read-interval: the UDP receive buffer asked of the kernel, in bytes (granted at most net.core.rmem_max; the socket is drained between rounds as often as a smaller one needs)")
 	publicIP := flag.String("public-ip", os.Getenv("SIGHTLINE_PUBLIC_IP"), "the server's public addresses (IP[,IP]), offered to players beside its interfaces': behind a cloud's 1:1 NAT, a router that forwards -udp-port, or Docker's port mapping (default: $SIGHTLINE_PUBLIC_IP)")
 	stunServer := flag.String("stun", "", "learn the public address at start from this STUN server (HOST:PORT), through the UDP port; default with -invite: the first turn: relay of -relay, else port 3478 of the rendezvous's host")
 	relay := flag.String("relay", "", "STUN and TURN servers handed to every joining player at GET /ice (turn:HOST:PORT[?transport=tcp], turns:..., stun:..., comma-separated); cmd/relay runs one")
@@ -141,8 +142,8 @@ func main() {
 		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
 		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones, agonesHealth: *agonesHealth, maxRewind: *maxRewind,
 		tokenKey: *tokenKey, tokenServer: *tokenServer, tlsCert: *tlsCert, tlsKey: *tlsKey,
-		readInterval: *readInterval,
-		publicIPs:    splitList(*publicIP), stun: *stunServer, relay: *relay, relaySecret: *relaySecret, invite: *invite,
+		readInterval: *readInterval, udpBuffer: *udpBuffer,
+		publicIPs: splitList(*publicIP), stun: *stunServer, relay: *relay, relaySecret: *relaySecret, invite: *invite,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -182,6 +183,8 @@ type options struct {
 	// readInterval is the longest time between two rounds of reading the
 	// UDP socket (-read-interval); 0 reads every datagram as it comes.
 	readInterval time.Duration
+	// udpBuffer is the receive buffer the UDP socket asks for (-udp-buffer).
+	udpBuffer int
 	// beforeTick, set by run, is each match's Config.BeforeTick.
 	beforeTick func(due time.Time)
 	// publicIPs are offered beside the interfaces' addresses (-public-ip);
@@ -256,7 +259,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		return err
 	}
 	rtc, err = webrtc.NewServer(webrtc.ServerConfig{
-		Version: protocol.Version, ReadInterval: o.readInterval,
+		Version: protocol.Version, ReadInterval: o.readInterval, ReceiveBuffer: o.udpBuffer,
 		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients * o.matches, Logger: log,
 		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst,
 		PublicIPs: append(publicIPs, o.publicIPs...), STUNServer: o.stun,

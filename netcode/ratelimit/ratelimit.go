@@ -151,6 +151,18 @@ func SubscriberOf(a netip.Addr) string {
 	return p.String()
 }
 
+// SubscriberAddr is SubscriberOf as an address, for keys that must not
+// allocate: a itself for IPv4 (unmapped), the first address of its /64
+// for IPv6 (without its zone).
+func SubscriberAddr(a netip.Addr) netip.Addr {
+	a = a.Unmap()
+	if a.Is4() {
+		return a
+	}
+	p, _ := a.Prefix(64)
+	return p.Addr()
+}
+
 // RetryAfter formats d as a Retry-After value: whole seconds, at least 1.
 func RetryAfter(d time.Duration) string {
 	s := int64(math.Ceil(d.Seconds()))

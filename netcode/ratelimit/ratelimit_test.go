@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"net/http"
+	"net/netip"
 	"strconv"
 	"testing"
 	"time"
@@ -52,6 +53,16 @@ func TestKeys(t *testing.T) {
 		}
 		if got := Subscriber(r); got != want[1] {
 			t.Errorf("Subscriber(%q) = %q, want %q", remote, got, want[1])
+		}
+	}
+	for a, want := range map[string]string{
+		"198.51.100.7":              "198.51.100.7",
+		"::ffff:198.51.100.7":       "198.51.100.7",
+		"2001:db8:1:2:3:4:5:6":      "2001:db8:1:2::",
+		"2001:db8:1:2:ffff::1%eth0": "2001:db8:1:2::",
+	} {
+		if got := SubscriberAddr(netip.MustParseAddr(a)); got != netip.MustParseAddr(want) {
+			t.Errorf("SubscriberAddr(%s) = %v, want %s", a, got, want)
 		}
 	}
 	for d, want := range map[time.Duration]string{0: "1", 300 * time.Millisecond: "1", 1500 * time.Millisecond: "2", 5 * time.Second: "5"} {

@@ -75,7 +75,8 @@ func TestMetricsShowTheMatch(t *testing.T) {
 	m := metrics.New(metrics.Config{Host: host})
 	m.WatchSignalling(func() webrtc.ServerStats {
 		return webrtc.ServerStats{Offers: 5, Answered: 2, RejectedRate: 3, RejectedAdmission: 4, Paths: map[string]uint64{"host": 1, "relay": 2},
-			Socket: webrtc.SocketInfo{ReceiveBuffer: 425984, Dropped: 17}, SocketKnown: true}
+			Socket: webrtc.SocketInfo{ReceiveBuffer: 425984, Dropped: 17}, SocketKnown: true,
+			Intake: webrtc.IntakeStats{Taken: 1000, NotPeer: 900, Crowded: 40, Truncated: 2}}
 	})
 	m.RefusedToken("replayed")
 	text := scrape(t, m)
@@ -103,6 +104,10 @@ func TestMetricsShowTheMatch(t *testing.T) {
 		{`sightline_sessions_connected_total{path="srflx"}`, 0},
 		{`sightline_udp_receive_buffer_bytes`, 425984},
 		{`sightline_udp_receive_dropped_total`, 17},
+		{`sightline_udp_intake_datagrams_total`, 1000},
+		{`sightline_udp_intake_dropped_total{reason="not_peer"}`, 900},
+		{`sightline_udp_intake_dropped_total{reason="crowded"}`, 40},
+		{`sightline_udp_intake_dropped_total{reason="truncated"}`, 2},
 	} {
 		if got := value(t, text, c.series); got != c.want {
 			t.Errorf("%s = %v, want %v", c.series, got, c.want)

@@ -33,6 +33,8 @@ import (
 // goroutine waiting for it.
 type roundConn struct {
 	sock     *roundSocket
+	peers    *knownPeers
+	count    *intakeCounters
 	local    *net.UDPAddr
 	interval time.Duration
 	hurry    func() bool
@@ -65,6 +67,7 @@ type roundConn struct {
 	lastPeriod time.Duration // on settleMu
 
 	// Used only by the one reading goroutine (the UDP mux's).
+	epochAt time.Time // when knownPeers' epoch began
 	timer   *time.Timer
 	roundAt time.Time // when the current round began
 	n       int       // datagrams the last fill took
@@ -72,8 +75,12 @@ type roundConn struct {
 	full    bool      // the last fill took a whole batch: more may be queued
 }
 
-// roundReadBuffer is the receive buffer a socket read in rounds asks for.
-const roundReadBuffer = 4 << 20
+// DefaultReceiveBuffer is the receive buffer a socket read in rounds asks
+// for by default (ServerConfig.ReceiveBuffer).
+const DefaultReceiveBuffer = 4 << 20
+
+// knownPeerEpoch is how long one epoch of knownPeers lasts.
+const knownPeerEpoch = 5 * time.Second
 
 // hurryInterval is the most time between two rounds while a session
 // negotiates (and a round that finds the socket empty then waits for the
@@ -96,17 +103,20 @@ const (
 
 // newRoundConn takes c over: from here on c is the round conn's to use and
 // close.
-func newRoundConn(c *net.UDPConn, interval time.Duration, hurry func() bool) (*roundConn, error) {
+func newRoundConn(c *net.UDPConn, interval time.Duration, hurry func() bool, readBuffer int) (*roundConn, error) {
 	local, _ := c.LocalAddr().(*net.UDPAddr)
 	// A round's datagrams wait in the kernel's buffer: ask for room for
 	// many (the kernel grants at most net.core.rmem_max).
-	_ = c.SetReadBuffer(roundReadBuffer)
-	sock, err := openRoundSocket(c)
+	_ = c.SetReadBuffer(readBuffer)
+	peers, count := newKnownPeers(), new(intakeCounters)
+	sock, err := openRoundSocket(c, newIntake(peers, count), interval)
 	if err != nil {
 		return nil, err
 	}
 	rc := &roundConn{
 		sock:     sock,
+		peers:    peers,
+		count:    count,
 		local:    local,
 		interval: interval,
 		hurry:    hurry,
@@ -117,6 +127,7 @@ func newRoundConn(c *net.UDPConn, interval time.Duration, hurry func() bool) (*r
 	rc.timer.Stop()
 	rc.settleEnded.L = &rc.settleMu
 	rc.base = time.Now()
+	rc.epochAt = rc.base
 	return rc, nil
 }
 
@@ -179,18 +190,37 @@ func (c *roundConn) waitRound() bool {
 			next = at
 		}
 	}
-	if wait := time.Until(next); wait > 0 {
-		c.timer.Reset(wait)
-		select {
-		case <-c.timer.C:
-		case <-c.wake:
-			c.timer.Stop()
-		case <-c.done:
-			c.timer.Stop()
+	for {
+		// Until the round, the socket is drained as often as its traffic
+		// needs (drainPace).
+		at, drain := next, false
+		if d := c.sock.nextDrain(); !d.IsZero() && d.Before(next) {
+			at, drain = d, true
+		}
+		if wait := time.Until(at); wait > 0 {
+			c.timer.Reset(wait)
+			select {
+			case <-c.timer.C:
+			case <-c.wake:
+				c.timer.Stop()
+				drain = false
+			case <-c.done:
+				c.timer.Stop()
+				return false
+			}
+		}
+		if !drain {
+			break
+		}
+		if err := c.sock.drain(); err != nil {
 			return false
 		}
 	}
 	c.roundAt = time.Now()
+	if c.roundAt.Sub(c.epochAt) >= knownPeerEpoch {
+		c.epochAt = c.roundAt
+		c.peers.nextEpoch()
+	}
 	return c.open()
 }
 
@@ -215,6 +245,7 @@ func (c *roundConn) ReadFrom(b []byte) (int, net.Addr, error) {
 // WriteToAddrPort sends at once: only reading goes in rounds.
 func (c *roundConn) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
 	c.written.Add(1)
+	c.peers.wrote(to)
 	return c.sock.writeTo(b, to)
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"strconv"
 	"sync"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -38,9 +39,13 @@ type roundSocket struct {
 	closed bool
 	v4     bool // an AF_INET socket (else AF_INET6, taking IPv4 mapped)
 
-	// The batch, used only by the reading goroutine.
+	// Used only by the reading goroutine: what the socket kept (in), when
+	// to drain it between rounds (pace), the first datagram of the batch
+	// handed out (first), and the buffers recvmmsg reads into.
+	in    *intake
+	pace  drainPace
+	first int
 	got   int // what recvmmsg took
-	n     int // of which kept
 	msgs  [batchSlots]unix.Mmsghdr
 	iovs  [batchSlots]unix.Iovec
 	names [batchSlots]unix.RawSockaddrInet6
@@ -49,12 +54,13 @@ type roundSocket struct {
 
 // openRoundSocket takes c's socket onto a descriptor of its own and closes
 // c, which takes the socket out of the runtime's poller.
-func openRoundSocket(c *net.UDPConn) (*roundSocket, error) {
+func openRoundSocket(c *net.UDPConn, in *intake, interval time.Duration) (*roundSocket, error) {
 	raw, err := c.SyscallConn()
 	if err != nil {
 		return nil, fmt.Errorf("webrtc: socket: %w", err)
 	}
-	s := &roundSocket{fd: -1}
+	s := &roundSocket{fd: -1, in: in}
+	s.pace.interval = interval
 	var dupErr error
 	if err := raw.Control(func(fd uintptr) {
 		s.fd, dupErr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
@@ -88,46 +94,81 @@ func openRoundSocket(c *net.UDPConn) (*roundSocket, error) {
 	return s, nil
 }
 
-// fill reads what is queued, up to batchSlots datagrams, and returns how
-// many it kept (truncated ones are left out). With nothing queued it
-// returns 0 at once, unless wait says to wait for the next datagram; it
-// tells waiting when it starts and stops waiting.
+// fill drains the socket and hands out up to batchSlots of the datagrams
+// kept (data, from), returning how many. With none it returns 0 at once,
+// unless wait says to wait for the next datagram; it tells waiting when it
+// starts and stops waiting.
 func (s *roundSocket) fill(wait func() bool, waiting func(bool)) (int, error) {
 	for {
-		if err := s.recvmmsg(); err != nil {
+		if err := s.drain(); err != nil {
 			return 0, err
 		}
-		if s.got < 0 { // nothing queued
-			if !wait() {
-				return 0, nil
-			}
-			waiting(true)
-			err := s.poll(unix.POLLIN, hurryPollMs)
-			waiting(false)
-			if err != nil {
-				return 0, err
-			}
-			if !wait() { // what came waits for its round
-				return 0, nil
-			}
-			continue
-		}
-		// Keep the whole datagrams, in order.
-		n := 0
-		for i := range s.got {
-			if s.msgs[i].Hdr.Flags&unix.MSG_TRUNC != 0 || !s.addrOK(i) {
-				continue
-			}
-			if n != i {
-				s.bufs[n], s.names[n], s.msgs[n].Len = s.bufs[i], s.names[i], s.msgs[i].Len
-			}
-			n++
-		}
+		first, n := s.in.take(batchSlots)
 		if n > 0 {
-			s.n = n
+			s.first = first
 			return n, nil
 		}
+		if !wait() {
+			return 0, nil
+		}
+		waiting(true)
+		err := s.poll(unix.POLLIN, hurryPollMs)
+		waiting(false)
+		if err != nil {
+			return 0, err
+		}
+		if !wait() { // what came waits for its round
+			return 0, nil
+		}
 	}
+}
+
+// drainBatches bounds one drain: at most this many recvmmsg calls.
+const drainBatches = 128
+
+// drain moves what the kernel holds into the intake (which keeps what can
+// be a peer's) and paces the next drain by how full the kernel's buffer
+// was.
+func (s *roundSocket) drain() error {
+	held, rcvbuf := s.memInfo()
+	for range drainBatches {
+		if err := s.recvmmsg(); err != nil {
+			return err
+		}
+		for i := range max(s.got, 0) {
+			switch {
+			case s.msgs[i].Hdr.Flags&unix.MSG_TRUNC != 0:
+				s.in.count.taken.Add(1)
+				s.in.count.drops[dropTruncated].Add(1)
+			case s.addrOK(i):
+				s.in.add(s.bufs[i][:s.msgs[i].Len], s.sender(i))
+			}
+		}
+		if s.got < batchSlots {
+			break
+		}
+	}
+	s.pace.drained(time.Now(), held, rcvbuf)
+	return nil
+}
+
+// nextDrain is when the socket is to be drained between rounds (zero:
+// not before the next round).
+func (s *roundSocket) nextDrain() time.Time { return s.pace.next() }
+
+// memInfo is the bytes the kernel holds for the socket and the most it
+// holds (SO_MEMINFO), or -1s where it does not say.
+func (s *roundSocket) memInfo() (held, rcvbuf int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return -1, -1
+	}
+	mi, ok := memInfoFd(s.fd)
+	if !ok {
+		return -1, -1
+	}
+	return int(mi[skMeminfoRmemAlloc]), int(mi[skMeminfoRcvbuf])
 }
 
 // recvmmsg takes what is queued without waiting; got is -1 if nothing is.
@@ -178,13 +219,16 @@ func (s *roundSocket) addrOK(i int) bool {
 	return f == unix.AF_INET6 || f == unix.AF_INET
 }
 
-// data is datagram i's bytes.
-func (s *roundSocket) data(i int) []byte { return s.bufs[i][:s.msgs[i].Len] }
+// data is the bytes of the batch's datagram i.
+func (s *roundSocket) data(i int) []byte { return s.in.data(s.first + i) }
 
-// from is datagram i's sender (on an AF_INET6 socket an IPv4 one is
-// mapped, as the standard library reports it; a link-local IPv6 one has
-// its interface as the zone).
-func (s *roundSocket) from(i int) netip.AddrPort {
+// from is the sender of the batch's datagram i.
+func (s *roundSocket) from(i int) netip.AddrPort { return s.in.from(s.first + i) }
+
+// sender is the sender of datagram i of what recvmmsg took (on an AF_INET6
+// socket an IPv4 one is mapped, as the standard library reports it; a
+// link-local IPv6 one has its interface as the zone).
+func (s *roundSocket) sender(i int) netip.AddrPort {
 	name := &s.names[i]
 	if name.Family == unix.AF_INET {
 		v4 := (*unix.RawSockaddrInet4)(unsafe.Pointer(name))

@@ -200,13 +200,24 @@ type ServerConfig struct {
 	// a tick rather than a few times a player a tick. Rounds come when
 	// ReadRound (or ReadNow) is called, a game calling ReadRound at each
 	// tick before it steps; at most ReadInterval apart otherwise; and
-	// without delay while any session is still negotiating. A datagram
-	// waits in the kernel's receive buffer until its round. On Linux the
-	// socket is read outside the Go runtime's network poller. Zero (the
+	// at most 2 ms apart while any session is still negotiating. A
+	// datagram waits in the kernel's receive buffer until its round, or
+	// until the socket is drained between rounds into an intake of the
+	// server's own, which keeps only what can be a peer's (STUN, and DTLS
+	// from addresses the server answered), each sender at most a share of
+	// it: as often as the traffic needs for the kernel's buffer never to
+	// fill (under a flood, every few milliseconds; otherwise only in
+	// rounds). On Linux the socket is read outside the Go runtime's
+	// network poller. Zero (the
 	// default) reads every datagram as it comes. Only a socket the server
 	// opens, or a *net.UDPConn given as PacketConn (which the server then
 	// owns), is read in rounds.
 	ReadInterval time.Duration
+
+	// ReceiveBuffer is the receive buffer, in bytes, that a socket read in
+	// rounds asks the kernel for (which grants at most net.core.rmem_max:
+	// 212,992 on a stock Linux host). Zero means DefaultReceiveBuffer.
+	ReceiveBuffer int
 
 	// Admit, if set, decides who may join: it is called once per offer
 	// that passed the rate limit and the session caps, from the request's
@@ -270,6 +281,9 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.ReceiveBuffer <= 0 {
+		cfg.ReceiveBuffer = DefaultReceiveBuffer
 	}
 	if cfg.ConnectTimeout <= 0 {
 		cfg.ConnectTimeout = DefaultConnectTimeout
@@ -340,7 +354,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	s.public = publicIPs
 	var rounds *roundConn
 	if udp, ok := pconn.(*net.UDPConn); ok && cfg.ReadInterval > 0 {
-		rc, err := newRoundConn(udp, cfg.ReadInterval, s.negotiating)
+		rc, err := newRoundConn(udp, cfg.ReadInterval, s.negotiating, cfg.ReceiveBuffer)
 		if err != nil {
 			pconn.Close()
 			return nil, err
@@ -348,10 +362,10 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		rounds, pconn = rc, rc
 		// Between rounds datagrams wait in the kernel's buffer: say so
 		// when it granted less than the rounds asked for.
-		if info, ok := rc.sock.info(); ok && info.ReceiveBuffer < 2*roundReadBuffer {
-			log.Warn("UDP receive buffer smaller than asked: a flood may drop players' datagrams between rounds; raise net.core.rmem_max",
-				"granted_bytes", info.ReceiveBuffer/2, "asked_bytes", roundReadBuffer,
-				"fix", fmt.Sprintf("sysctl -w net.core.rmem_max=%d", roundReadBuffer))
+		if info, ok := rc.sock.info(); ok && info.ReceiveBuffer < 2*cfg.ReceiveBuffer {
+			log.Warn("UDP receive buffer smaller than asked: the socket is drained between rounds more often under load; raise net.core.rmem_max",
+				"granted_bytes", info.ReceiveBuffer/2, "asked_bytes", cfg.ReceiveBuffer,
+				"fix", fmt.Sprintf("sysctl -w net.core.rmem_max=%d", cfg.ReceiveBuffer))
 		}
 	} else if udp, ok := pconn.(*net.UDPConn); ok {
 		s.udp = udp
@@ -471,9 +485,6 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
-// ServerStats are the counters of a [Server]'s signalling and sessions.
-// Every POST counts in Offers and then in exactly one of Answered, a
-// Rejected field, or none if the client went away before the answer.
 // SocketInfo is what the kernel says of the server's shared UDP socket.
 type SocketInfo struct {
 	// ReceiveBuffer is the room the kernel holds for datagrams waiting to
@@ -484,6 +495,9 @@ type SocketInfo struct {
 	Dropped uint64
 }
 
+// ServerStats are the counters of a [Server]'s signalling and sessions.
+// Every POST counts in Offers and then in exactly one of Answered, a
+// Rejected field, or none if the client went away before the answer.
 type ServerStats struct {
 	Offers   uint64 // POSTs to ServeHTTP
 	Answered uint64 // offers answered with 200: sessions started
@@ -513,6 +527,10 @@ type ServerStats struct {
 	// not Linux).
 	Socket      SocketInfo
 	SocketKnown bool
+
+	// Intake counts what the shared socket read in rounds took and
+	// dropped before pion saw it (zero without rounds).
+	Intake IntakeStats
 }
 
 type serverCounters struct {
@@ -567,7 +585,16 @@ func (s *Server) Stats() ServerStats {
 		Connecting:         connecting,
 		Socket:             sock,
 		SocketKnown:        sockKnown,
+		Intake:             s.intakeStats(),
 	}
+}
+
+// intakeStats are the round socket's intake counters.
+func (s *Server) intakeStats() IntakeStats {
+	if s.rounds == nil {
+		return IntakeStats{}
+	}
+	return s.rounds.count.stats()
 }
 
 // socket reads what the kernel says of the shared UDP socket.

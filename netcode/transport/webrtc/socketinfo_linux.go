@@ -9,18 +9,24 @@ import (
 
 // The fields of SO_MEMINFO this package reads (linux/sock_diag.h).
 const (
-	skMeminfoRcvbuf = 1
-	skMeminfoDrops  = 8
-	skMeminfoVars   = 9
+	skMeminfoRmemAlloc = 0
+	skMeminfoRcvbuf    = 1
+	skMeminfoDrops     = 8
+	skMeminfoVars      = 9
 )
 
-// socketInfoFd reads what the kernel says of the UDP socket fd (SO_MEMINFO).
-func socketInfoFd(fd int) (SocketInfo, bool) {
-	var mi [skMeminfoVars]uint32
+// memInfoFd reads the UDP socket fd's SO_MEMINFO.
+func memInfoFd(fd int) (mi [skMeminfoVars]uint32, ok bool) {
 	size := uint32(unsafe.Sizeof(mi))
 	_, _, errno := unix.Syscall6(unix.SYS_GETSOCKOPT, uintptr(fd), unix.SOL_SOCKET, unix.SO_MEMINFO,
 		uintptr(unsafe.Pointer(&mi[0])), uintptr(unsafe.Pointer(&size)), 0)
-	if errno != 0 || size < (skMeminfoDrops+1)*4 {
+	return mi, errno == 0 && size >= (skMeminfoDrops+1)*4
+}
+
+// socketInfoFd reads what the kernel says of the UDP socket fd.
+func socketInfoFd(fd int) (SocketInfo, bool) {
+	mi, ok := memInfoFd(fd)
+	if !ok {
 		return SocketInfo{}, false
 	}
 	return SocketInfo{ReceiveBuffer: int(mi[skMeminfoRcvbuf]), Dropped: uint64(mi[skMeminfoDrops])}, true

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/netip"
+	"net/url"
+	"time"
+
+	"golang.org/x/net/ipv4"
+)
+
+// floodOptions is a flood of garbage on the server's UDP port while the
+// clients play, as an attacker who read the port off an answer sends it:
+// datagrams of floodBytes random bytes (never STUN or DTLS), Rate a second,
+// from From (unset: any of the machine's addresses) to To.
+type floodOptions struct {
+	Rate int
+	To   netip.AddrPort
+	From netip.Addr
+}
+
+// floodBytes is the size of a flood's datagrams; floodBatch how many go
+// in one sendmmsg.
+const (
+	floodBytes = 100
+	floodBatch = 64
+)
+
+// flood sends o's garbage until ctx ends and returns how many datagrams
+// it sent.
+func flood(ctx context.Context, o floodOptions) (uint64, error) {
+	laddr := &net.UDPAddr{}
+	if o.From.IsValid() {
+		laddr.IP = o.From.AsSlice()
+	}
+	network := "udp4"
+	if !o.To.Addr().Unmap().Is4() {
+		network = "udp6"
+	}
+	c, err := net.ListenUDP(network, laddr)
+	if err != nil {
+		return 0, fmt.Errorf("flood: %w", err)
+	}
+	defer c.Close()
+	// Writes that find the socket's buffer full are dropped, as an
+	// attacker's would be: the rate is what was handed to the kernel.
+	to := net.UDPAddrFromAddrPort(netip.AddrPortFrom(o.To.Addr().Unmap(), o.To.Port()))
+	rng := rand.NewChaCha8([32]byte{'f', 'l', 'o', 'o', 'd'})
+	msgs := make([]ipv4.Message, floodBatch)
+	for i := range msgs {
+		b := make([]byte, floodBytes)
+		rng.Read(b)
+		b[0] = 0x80 | b[0]&0x3F // 128-191: RTP's range, nothing a data channel peer sends
+		msgs[i] = ipv4.Message{Buffers: [][]byte{b}, Addr: to}
+	}
+	batch := func(n int) (int, error) {
+		if network == "udp4" {
+			return ipv4.NewPacketConn(c).WriteBatch(msgs[:n], 0)
+		}
+		for i := range n {
+			if _, err := c.WriteTo(msgs[i].Buffers[0], to); err != nil {
+				return i, err
+			}
+		}
+		return n, nil
+	}
+	start := time.Now()
+	var sent, tried uint64
+	for ctx.Err() == nil {
+		due := uint64(time.Since(start).Seconds() * float64(o.Rate))
+		for tried < due && ctx.Err() == nil {
+			n, err := batch(int(min(due-tried, floodBatch)))
+			sent += uint64(n)
+			if err != nil {
+				// A full socket buffer: the rest of this millisecond's
+				// datagrams are lost, as on a wire.
+				tried = due
+				break
+			}
+			tried += uint64(n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return sent, nil
+}
+
+// floodAddrs parses -flood-to and -flood-from; an empty -flood-to is
+// serverURL's host at the server's default UDP port.
+func floodAddrs(serverURL, to, from string) (netip.AddrPort, netip.Addr, error) {
+	var o floodOptions
+	if to == "" {
+		u, err := url.Parse(serverURL)
+		if err != nil {
+			return o.To, o.From, fmt.Errorf("-flood-to from -url: %w", err)
+		}
+		to = net.JoinHostPort(u.Hostname(), "8443")
+	}
+	ua, err := net.ResolveUDPAddr("udp", to)
+	if err != nil {
+		return o.To, o.From, fmt.Errorf("-flood-to: %w", err)
+	}
+	o.To = ua.AddrPort()
+	if from != "" {
+		if o.From, err = netip.ParseAddr(from); err != nil {
+			return o.To, o.From, fmt.Errorf("-flood-from: %w", err)
+		}
+	}
+	return o.To, o.From, nil
+}

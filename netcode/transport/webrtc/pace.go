@@ -1,0 +1,71 @@
+//go:build !js
+
+package webrtc
+
+import "time"
+
+// drainPace decides when a round socket is drained between rounds: often
+// enough that the kernel's receive buffer is at most about 1/drainFill
+// full when it is, from the rate it has been filling at. A quiet socket,
+// or one whose buffer holds a whole round's traffic with room to spare, is
+// drained only in rounds (no wake-up of its own); a flood has it drained
+// every few milliseconds, into the intake, which keeps only what can be a
+// peer's, so the kernel does not drop players' datagrams for want of
+// room.
+type drainPace struct {
+	interval time.Duration // the most time between rounds
+
+	last        time.Time // the last drain
+	windowStart time.Time // the rate is measured over windows of drainWindow
+	windowBytes int       // what the kernel held at the drains of the window
+	rate        float64   // bytes a second the buffer fills at, estimated
+	every       time.Duration
+}
+
+// The pacing's parameters (see drainPace).
+const (
+	drainFill        = 4
+	drainWindow      = 2 * time.Millisecond
+	minDrainInterval = 500 * time.Microsecond
+)
+
+// drained records a drain at now that found the kernel holding held bytes
+// of its most, rcvbuf (-1s: it does not say).
+func (p *drainPace) drained(now time.Time, held, rcvbuf int) {
+	p.last = now
+	if held < 0 || rcvbuf <= 0 {
+		return
+	}
+	if p.windowStart.IsZero() {
+		p.windowStart = now
+		return
+	}
+	p.windowBytes += held
+	window := now.Sub(p.windowStart)
+	if window < drainWindow && held < rcvbuf/drainFill {
+		return
+	}
+	// A rise is taken at once, a fall a quarter at a time.
+	sample := float64(p.windowBytes) / max(window, drainWindow/16).Seconds()
+	if sample >= p.rate {
+		p.rate = sample
+	} else {
+		p.rate += (sample - p.rate) / 4
+	}
+	p.windowStart, p.windowBytes = now, 0
+	p.every = 0
+	if p.rate > 0 {
+		every := time.Duration(float64(rcvbuf) / drainFill / p.rate * float64(time.Second))
+		if every < p.interval {
+			p.every = max(every, minDrainInterval)
+		}
+	}
+}
+
+// next is when the next drain is due (zero: at the next round).
+func (p *drainPace) next() time.Time {
+	if p.every == 0 {
+		return time.Time{}
+	}
+	return p.last.Add(p.every)
+}
