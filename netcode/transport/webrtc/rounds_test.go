@@ -29,13 +29,20 @@ type roundPair struct {
 
 func newRoundPair(t testing.TB, network, host string, interval time.Duration) *roundPair {
 	t.Helper()
+	return newRoundPairBuffer(t, network, host, interval, DefaultReceiveBuffer)
+}
+
+// newRoundPairBuffer is newRoundPair with a socket asking for a receive
+// buffer of readBuffer bytes.
+func newRoundPairBuffer(t testing.TB, network, host string, interval time.Duration, readBuffer int) *roundPair {
+	t.Helper()
 	ip := net.ParseIP(host)
 	udp, err := net.ListenUDP(network, &net.UDPAddr{IP: ip})
 	if err != nil {
 		t.Skipf("no %s loopback here: %v", network, err)
 	}
 	p := &roundPair{}
-	p.rc, err = newRoundConn(udp, interval, p.hurry.Load, DefaultReceiveBuffer)
+	p.rc, err = newRoundConn(udp, interval, p.hurry.Load, readBuffer)
 	if err != nil {
 		t.Fatal(err)
 	}
