@@ -15,11 +15,13 @@ import (
 // floodOptions is a flood of garbage on the server's UDP port while the
 // clients play, as an attacker who read the port off an answer sends it:
 // datagrams of floodBytes random bytes (never STUN or DTLS), Rate a second,
-// from From (unset: any of the machine's addresses) to To.
+// from From (unset: any of the machine's addresses) to To, beginning After
+// the load test does.
 type floodOptions struct {
-	Rate int
-	To   netip.AddrPort
-	From netip.Addr
+	Rate  int
+	To    netip.AddrPort
+	From  netip.Addr
+	After time.Duration
 }
 
 // floodBytes is the size of a flood's datagrams; floodBatch how many go

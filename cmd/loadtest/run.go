@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
@@ -47,6 +48,8 @@ type options struct {
 	// Flood, with a Rate, floods the server's UDP port with garbage while
 	// the clients join and play.
 	Flood floodOptions
+	// flooding is set while the flood runs (run sets it up).
+	flooding *atomic.Bool
 }
 
 // result is what the load test prints with -json: for all the clients,
@@ -75,6 +78,10 @@ type result struct {
 	// tick: the way to the server, the wait for its tick and in its
 	// queue, and the snapshot's way back, read at the client's ticks).
 	InputLag float64 `json:"input_lag_inputs"`
+	// LateInputs is the share of the decoded ticks whose snapshot said the
+	// server stepped without any of the client's inputs (lost on the way,
+	// or late for the tick).
+	LateInputs float64 `json:"late_inputs"`
 	// ConnectMs is from the first offer to the channels open, including the
 	// waits the server asked for (429/503 with Retry-After: many clients
 	// from one address meet its offer rate limit); HandshakeMs is without
@@ -84,9 +91,15 @@ type result struct {
 	HandshakeMsP50 float64 `json:"handshake_ms_p50"`
 	HandshakeMsMax float64 `json:"handshake_ms_max"`
 	Retries        int     `json:"retries"` // offers refused for now and asked again
-	// FloodSent is how many garbage datagrams the flood sent (-flood).
-	FloodSent  uint64 `json:"flood_sent,omitempty"`
-	FloodError string `json:"flood_error,omitempty"`
+	// FloodSent is how many garbage datagrams the flood sent (-flood);
+	// InputLagFlooded and InputLagUnflooded are InputLag over the inputs
+	// sent while it ran and while it did not (the same clients, so the
+	// difference is the flood's, without the spread of one run's lag to
+	// another's: each client's phase to the server's ticks differs).
+	FloodSent         uint64  `json:"flood_sent,omitempty"`
+	FloodError        string  `json:"flood_error,omitempty"`
+	InputLagFlooded   float64 `json:"flooded_input_lag_inputs,omitempty"`
+	InputLagUnflooded float64 `json:"unflooded_input_lag_inputs,omitempty"`
 	// ServerCPU is the server's CPU per client and tick, from its
 	// /metrics (ServerCPUError says why not, if it could not be read).
 	*ServerCPU
@@ -120,8 +133,10 @@ type one struct {
 	up, down  linksim.Stats
 	err       error
 	// lag and lagged sum and count, at each input sent, the inputs sent
-	// before it that the newest snapshot held did not show applied.
-	lag, lagged uint64
+	// before it that the newest snapshot held did not show applied; the
+	// flooded ones those of them sent while the flood ran.
+	lag, lagged               uint64
+	floodedLag, floodedLagged uint64
 }
 
 func run(ctx context.Context, o options) result {
@@ -140,9 +155,13 @@ func run(ctx context.Context, o options) result {
 		err  error
 	}
 	floodDone := make(chan flooded, 1)
+	o.flooding = new(atomic.Bool)
 	if o.Flood.Rate > 0 {
 		go func() {
+			sleepCtx(floodCtx, o.Flood.After)
+			o.flooding.Store(true)
 			sent, err := flood(floodCtx, o.Flood)
+			o.flooding.Store(false)
 			floodDone <- flooded{sent, err}
 		}()
 	}
@@ -199,7 +218,7 @@ func summarize(o options, res []one) result {
 	var sizes []int
 	var bps []float64
 	var up, down linksim.Stats
-	var lag, lagged uint64
+	var lag, lagged, late, floodedLag, floodedLagged uint64
 	for _, c := range res {
 		if c.err != nil {
 			r.Errors = append(r.Errors, c.err.Error())
@@ -228,16 +247,27 @@ func summarize(o options, res []one) result {
 		r.MismatchedTicks += st.Mismatched
 		r.Undecodable += st.NoBaseline
 		r.Stale += st.Stale
+		late += st.Late
 		if c.played > 0 {
 			bps = append(bps, float64(st.Bytes)/c.played.Seconds())
 		}
 		sizes = append(sizes, c.sizes...)
 		lag, lagged = lag+c.lag, lagged+c.lagged
+		floodedLag, floodedLagged = floodedLag+c.floodedLag, floodedLagged+c.floodedLagged
 		up.Sent, up.Lost = up.Sent+c.up.Sent, up.Lost+c.up.Lost
 		down.Sent, down.Lost = down.Sent+c.down.Sent, down.Lost+c.down.Lost
 	}
 	if lagged > 0 {
 		r.InputLag = float64(lag) / float64(lagged)
+	}
+	if floodedLagged > 0 {
+		r.InputLagFlooded = float64(floodedLag) / float64(floodedLagged)
+	}
+	if unflooded := lagged - floodedLagged; o.Flood.Rate > 0 && unflooded > 0 {
+		r.InputLagUnflooded = float64(lag-floodedLag) / float64(unflooded)
+	}
+	if r.DecodedTicks > 0 {
+		r.LateInputs = float64(late) / float64(r.DecodedTicks)
 	}
 	if up.Sent > 0 {
 		r.LossUp = float64(up.Lost) / float64(up.Sent)
@@ -385,6 +415,10 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 			if applied, ok := c.AppliedInput(tick); ok && applied > 0 && applied <= c.InputSeq() {
 				out.lag += uint64(c.InputSeq() - applied)
 				out.lagged++
+				if o.flooding.Load() {
+					out.floodedLag += uint64(c.InputSeq() - applied)
+					out.floodedLagged++
+				}
 			}
 		}
 		return w.Next()
