@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cpupair: the match server's CPU per client and tick, this working tree's
 # server beside an older revision's, measured alternately as a host would
-# (each run its own cmd/server -bots 4 and this tree's cmd/loadtest with
+# (each run its own cmd/server -bots 4 and the same revision's cmd/loadtest with
 # CLIENTS WebRTC clients over loopback for RUN_SECONDS; the figure is the load
 # tester's server_cpu_us_per_client_tick, read from the server's
 # /metrics with its idle cost subtracted). The VM's speed drifts, so only
@@ -25,18 +25,20 @@ GO=${GO:-go}
 tmp=$(mktemp -d)
 trap 'pkill -P $$ 2>/dev/null || true; git worktree remove --force "$tmp/base" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
 git worktree add --detach -q "$tmp/base" "$BASE"
-(cd "$tmp/base" && "$GO" build -o "$tmp/then-server" ./cmd/server)
+# Each side's own load tester, which speaks its server's protocol version.
+(cd "$tmp/base" && "$GO" build -o "$tmp/then-server" ./cmd/server && "$GO" build -o "$tmp/then-loadtest" ./cmd/loadtest)
 "$GO" build -o "$tmp/now-server" ./cmd/server
-"$GO" build -o "$tmp/loadtest" ./cmd/loadtest
+"$GO" build -o "$tmp/now-loadtest" ./cmd/loadtest
 
 # free_port NET: a port of NET (tcp or udp) free a moment ago.
 free_port() {
 	python3 -c "import socket,sys; s=socket.socket(socket.AF_INET, socket.SOCK_STREAM if sys.argv[1]=='tcp' else socket.SOCK_DGRAM); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])" "$1"
 }
 
-# measure SERVER ARGS...: one run, printing its figure.
+# measure SIDE ARGS...: one run of SIDE's (now or then) server and load
+# tester, printing its figure.
 measure() {
-	local exe=$1
+	local exe=$tmp/$1-server loadtest=$tmp/$1-loadtest
 	shift
 	local port udp
 	port=$(free_port tcp)
@@ -47,14 +49,14 @@ measure() {
 		curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
 		sleep 0.1
 	done
-	"$tmp/loadtest" -url "http://127.0.0.1:$port" -clients "$CLIENTS" -seconds "$SECONDS_" -json ${LOADTEST_ARGS:-} >"$tmp/out.json" || true
+	"$loadtest" -url "http://127.0.0.1:$port" -clients "$CLIENTS" -seconds "$SECONDS_" -json ${LOADTEST_ARGS:-} >"$tmp/out.json" || true
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true
 	python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))
 if r.get('mismatched_ticks', 0) or r.get('connected') != r.get('clients') or 'server_cpu_us_per_client_tick' not in r:
-    sys.exit('bad run: ' + json.dumps({k: r.get(k) for k in ('clients', 'connected', 'mismatched_ticks', 'server_cpu_error')}))
+    sys.exit('bad run: ' + json.dumps({k: r.get(k) for k in ('clients', 'connected', 'mismatched_ticks', 'server_cpu_error')} | {'errors': (r.get('errors') or [])[:2]}))
 print('%.1f %.3f' % (r['server_cpu_us_per_client_tick'], r['input_lag_inputs']))
 " "$tmp/out.json"
 }
@@ -64,10 +66,10 @@ echo "      lag: the load tester's input_lag_inputs, the inputs a client had sen
 ratios=()
 for i in $(seq "$PAIRS"); do
 	# shellcheck disable=SC2086
-	out=$(measure "$tmp/now-server" ${NOW_ARGS:-})
+	out=$(measure now ${NOW_ARGS:-})
 	read -r now lnow <<<"$out"
 	# shellcheck disable=SC2086
-	out=$(measure "$tmp/then-server" ${THEN_ARGS:-})
+	out=$(measure then ${THEN_ARGS:-})
 	read -r then lthen <<<"$out"
 	ratio=$(python3 -c "print('%.3f' % ($now / $then))")
 	ratios+=("$ratio")

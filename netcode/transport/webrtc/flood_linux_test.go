@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"net"
+	"net/netip"
 	"sync"
 	"testing"
 	"time"
@@ -24,11 +25,7 @@ func TestRoundsKeepPeersThroughAFlood(t *testing.T) {
 	}
 	p := newRoundPairBuffer(t, "udp4", "127.0.0.1", 50*time.Millisecond, 212992)
 	info, _ := p.rc.sock.info()
-	flooder, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 2)})
-	if err != nil {
-		t.Skipf("no 127.0.0.2 here: %v", err)
-	}
-	defer flooder.Close()
+	flooder := listenFlooder(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -41,31 +38,8 @@ func TestRoundsKeepPeersThroughAFlood(t *testing.T) {
 			p.rc.ReadNow()
 		}
 	})
-	// The flood.
 	var flooded uint64
-	wg.Go(func() {
-		rng := rand.NewChaCha8([32]byte{1})
-		to := net.UDPAddrFromAddrPort(p.to)
-		msgs := make([]ipv4.Message, 50)
-		for i := range msgs {
-			b := make([]byte, 100)
-			rng.Read(b)
-			b[0] = 0x80
-			msgs[i] = ipv4.Message{Buffers: [][]byte{b}, Addr: to}
-		}
-		pc := ipv4.NewPacketConn(flooder)
-		start := time.Now()
-		for ctx.Err() == nil {
-			for due := uint64(time.Since(start).Seconds() * 100000); flooded < due; {
-				n, err := pc.WriteBatch(msgs[:min(due-flooded, 50)], 0)
-				if err != nil {
-					break
-				}
-				flooded += uint64(n)
-			}
-			time.Sleep(500 * time.Microsecond)
-		}
-	})
+	wg.Go(func() { flooded = floodGarbage(ctx, flooder, p.to, 100000) })
 	// The peer: a datagram every 2 ms.
 	var sent int
 	wg.Go(func() {
@@ -113,5 +87,70 @@ func TestRoundsKeepPeersThroughAFlood(t *testing.T) {
 	}
 	if st.NotPeer < flooded*9/10 {
 		t.Errorf("the intake dropped %d of a flood of %d", st.NotPeer, flooded)
+	}
+}
+
+// listenFlooder is a socket on 127.0.0.2: another host, as the server
+// sees it.
+func listenFlooder(t *testing.T) *net.UDPConn {
+	t.Helper()
+	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 2)})
+	if err != nil {
+		t.Skipf("no 127.0.0.2 here: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// floodGarbage sends rate datagrams of 100 random bytes a second from c
+// to to until ctx ends, and returns how many it sent.
+func floodGarbage(ctx context.Context, c *net.UDPConn, to netip.AddrPort, rate int) uint64 {
+	rng := rand.NewChaCha8([32]byte{1})
+	msgs := make([]ipv4.Message, 50)
+	for i := range msgs {
+		b := make([]byte, 100)
+		rng.Read(b)
+		b[0] = 0x80
+		msgs[i] = ipv4.Message{Buffers: [][]byte{b}, Addr: net.UDPAddrFromAddrPort(to)}
+	}
+	pc := ipv4.NewPacketConn(c)
+	start := time.Now()
+	var sent uint64
+	for ctx.Err() == nil {
+		for due := uint64(time.Since(start).Seconds() * float64(rate)); sent < due; {
+			n, err := pc.WriteBatch(msgs[:min(due-sent, uint64(len(msgs)))], 0)
+			if err != nil {
+				break
+			}
+			sent += uint64(n)
+		}
+		time.Sleep(500 * time.Microsecond)
+	}
+	return sent
+}
+
+// While a session negotiates, a round that finds nothing waits in poll(2)
+// for the next datagram; under a flood the next is always there, and
+// dropped. The reader then ends the round instead of waking for each:
+// at most about one wait a hurryInterval, where it would spin.
+func TestFloodWhileNegotiatingDoesNotSpin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("floods loopback for a second")
+	}
+	p := newRoundPair(t, "udp4", "127.0.0.1", 50*time.Millisecond)
+	p.hurry.Store(true)
+	c := p.reads()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	polls := p.rc.sock.polls.Load()
+	flooded := floodGarbage(ctx, listenFlooder(t), p.to, 100000)
+	waits := p.rc.sock.polls.Load() - polls
+	p.send(t, "after")
+	if r := next(t, c, 2*time.Second); r.data != "after" {
+		t.Fatalf("after the flood: %q", r.data)
+	}
+	t.Logf("a flood of %d in a second: %d waits for a datagram", flooded, waits)
+	if most := uint64(2 * time.Second / hurryInterval); waits > most {
+		t.Errorf("a flood of %d in a second woke the reader's wait %d times, want at most %d", flooded, waits, most)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -44,6 +45,7 @@ type roundSocket struct {
 	// handed out (first), and the buffers recvmmsg reads into.
 	in    *intake
 	pace  drainPace
+	polls atomic.Uint64 // waits in poll(2) for a datagram
 	first int
 	got   int // what recvmmsg took
 	msgs  [batchSlots]unix.Mmsghdr
@@ -99,8 +101,9 @@ func openRoundSocket(c *net.UDPConn, in *intake, interval time.Duration) (*round
 // unless wait says to wait for the next datagram; it tells waiting when it
 // starts and stops waiting.
 func (s *roundSocket) fill(wait func() bool, waiting func(bool)) (int, error) {
-	for {
-		if err := s.drain(); err != nil {
+	for polled := false; ; polled = true {
+		read, err := s.drainCount()
+		if err != nil {
 			return 0, err
 		}
 		first, n := s.in.take(batchSlots)
@@ -108,11 +111,15 @@ func (s *roundSocket) fill(wait func() bool, waiting func(bool)) (int, error) {
 			s.first = first
 			return n, nil
 		}
-		if !wait() {
+		// What woke the wait was dropped (a flood): the round ends, and
+		// the next comes within hurryInterval, rather than the reader
+		// spinning on the flood's every datagram.
+		if polled && read > 0 || !wait() {
 			return 0, nil
 		}
 		waiting(true)
-		err := s.poll(unix.POLLIN, hurryPollMs)
+		s.polls.Add(1)
+		err = s.poll(unix.POLLIN, hurryPollMs)
 		waiting(false)
 		if err != nil {
 			return 0, err
@@ -130,11 +137,19 @@ const drainBatches = 128
 // be a peer's) and paces the next drain by how full the kernel's buffer
 // was.
 func (s *roundSocket) drain() error {
+	_, err := s.drainCount()
+	return err
+}
+
+// drainCount is drain, returning how many datagrams it read.
+func (s *roundSocket) drainCount() (int, error) {
 	held, rcvbuf := s.memInfo()
+	read := 0
 	for range drainBatches {
 		if err := s.recvmmsg(); err != nil {
-			return err
+			return read, err
 		}
+		read += max(s.got, 0)
 		for i := range max(s.got, 0) {
 			switch {
 			case s.msgs[i].Hdr.Flags&unix.MSG_TRUNC != 0:
@@ -149,7 +164,7 @@ func (s *roundSocket) drain() error {
 		}
 	}
 	s.pace.drained(time.Now(), held, rcvbuf)
-	return nil
+	return read, nil
 }
 
 // nextDrain is when the socket is to be drained between rounds (zero:
