@@ -70,7 +70,15 @@ type container struct {
 	Image           string          `yaml:"image"`
 	Command         []string        `yaml:"command"`
 	Args            []string        `yaml:"args"`
+	Ports           []containerPort `yaml:"ports"`
 	SecurityContext securityContext `yaml:"securityContext"`
+}
+
+// containerPort is a container's own port (not a GameServer's).
+type containerPort struct {
+	Name          string `yaml:"name"`
+	ContainerPort int    `yaml:"containerPort"`
+	Protocol      string `yaml:"protocol"`
 }
 
 type fleet struct {

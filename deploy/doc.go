@@ -13,7 +13,8 @@
 // pod, the health period leaves room for the server's health calls, the
 // image runs as a non-root user and the server is built without cgo, and
 // every flag the manifests pass exists in cmd/server and parses. The
-// scrape configuration names the Fleet's HTTP port and /metrics, and every
+// scrape configuration names the container's metrics port (-metrics-addr,
+// none of the GameServer's ports that players reach) and /metrics, and every
 // query of the dashboard names a metric that a running cmd/server, built and
 // scraped by the test, really exports.
 package deploy

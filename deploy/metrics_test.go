@@ -67,7 +67,9 @@ type dashboard struct {
 var metricName = regexp.MustCompile(`\b(?:sightline|process|go)_[a-z0-9_]+\b`)
 
 // The scrape configuration finds the servers: the pod annotations and the
-// PodMonitor name the Fleet's HTTP port and the path cmd/server serves.
+// PodMonitor name the container's metrics port, where -metrics-addr has
+// cmd/server serve /metrics, and which is none of the GameServer's ports
+// that players reach.
 func TestScrapeConfiguration(t *testing.T) {
 	var f scrapedFleet
 	if err := decodeYAML("agones/fleet.yaml", &f); err != nil {
@@ -77,19 +79,27 @@ func TestScrapeConfiguration(t *testing.T) {
 	if err := decodeYAML("prometheus/podmonitor.yaml", &pm); err != nil {
 		t.Fatal(err)
 	}
-	var httpPort gsPort
+	server := f.Spec.Template.Spec.Template.Spec.Containers[0]
+	var metricsPort containerPort
+	for _, p := range server.Ports {
+		if p.Name == "metrics" {
+			metricsPort = p
+		}
+	}
+	if metricsPort.ContainerPort == 0 || metricsPort.Protocol != "TCP" {
+		t.Fatalf("the server's container has no TCP port named metrics: %+v", server.Ports)
+	}
 	for _, p := range f.Spec.Template.Spec.Ports {
-		if p.Protocol == "TCP" {
-			httpPort = p
+		if p.ContainerPort == metricsPort.ContainerPort {
+			t.Errorf("the metrics port %d is the GameServer's port %q, which players reach", p.ContainerPort, p.Name)
 		}
 	}
 	ann := f.Spec.Template.Spec.Template.Metadata.Annotations
-	if ann["prometheus.io/scrape"] != "true" || ann["prometheus.io/path"] != "/metrics" || ann["prometheus.io/port"] != fmt.Sprint(httpPort.ContainerPort) {
-		t.Errorf("pod annotations %v: want scrape true, path /metrics, port %d (the Fleet's HTTP port)", ann, httpPort.ContainerPort)
+	if ann["prometheus.io/scrape"] != "true" || ann["prometheus.io/path"] != "/metrics" || ann["prometheus.io/port"] != fmt.Sprint(metricsPort.ContainerPort) {
+		t.Errorf("pod annotations %v: want scrape true, path /metrics, port %d (the metrics port)", ann, metricsPort.ContainerPort)
 	}
-	args := f.Spec.Template.Spec.Template.Spec.Containers[0].Args
-	if !slices.Contains(args, fmt.Sprintf("-addr=:%d", httpPort.ContainerPort)) {
-		t.Errorf("the server's -addr is not the HTTP port %d it is scraped on: %v", httpPort.ContainerPort, args)
+	if !slices.Contains(server.Args, fmt.Sprintf("-metrics-addr=:%d", metricsPort.ContainerPort)) {
+		t.Errorf("the server's -metrics-addr is not the port %d it is scraped on: %v", metricsPort.ContainerPort, server.Args)
 	}
 	if pm.Kind != "PodMonitor" || pm.APIVersion != "monitoring.coreos.com/v1" {
 		t.Errorf("podmonitor.yaml: %s %s", pm.APIVersion, pm.Kind)
@@ -97,8 +107,8 @@ func TestScrapeConfiguration(t *testing.T) {
 	if got := pm.Spec.Selector.MatchLabels["agones.dev/fleet"]; got != f.Metadata.Name {
 		t.Errorf("the PodMonitor selects fleet %q, the Fleet is %q", got, f.Metadata.Name)
 	}
-	if len(pm.Spec.Endpoints) != 1 || pm.Spec.Endpoints[0].Port != httpPort.Name || pm.Spec.Endpoints[0].Path != "/metrics" {
-		t.Errorf("PodMonitor endpoints %+v: want port %q path /metrics", pm.Spec.Endpoints, httpPort.Name)
+	if len(pm.Spec.Endpoints) != 1 || pm.Spec.Endpoints[0].Port != metricsPort.Name || pm.Spec.Endpoints[0].Path != "/metrics" {
+		t.Errorf("PodMonitor endpoints %+v: want port %q path /metrics", pm.Spec.Endpoints, metricsPort.Name)
 	}
 }
 
@@ -150,19 +160,22 @@ func scrapeServer(t *testing.T) map[string]bool {
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "../cmd/server").CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/server: %v\n%s", err, out)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	freeAddr := func() string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		return ln.Addr().String()
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	srv := exec.CommandContext(ctx, bin, "-addr", addr, "-udp-port", "0", "-bots", "2", "-announce=false", "-web", t.TempDir())
+	addr, metricsAddr := freeAddr(), freeAddr()
+	srv := exec.CommandContext(ctx, bin, "-addr", addr, "-metrics-addr", metricsAddr, "-udp-port", "0", "-bots", "2", "-announce=false", "-web", t.TempDir())
 	srv.Stdout, srv.Stderr = io.Discard, io.Discard
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { srv.Process.Kill(); srv.Wait() }()
-	url := "http://" + addr + "/metrics"
+	url := "http://" + metricsAddr + "/metrics"
 	for {
 		if ctx.Err() != nil {
 			t.Fatalf("no ticks on %s before the deadline", url)

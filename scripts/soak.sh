@@ -30,9 +30,13 @@ free_port() { # a free TCP port on loopback
 }
 PORT=$(free_port)
 URL="http://127.0.0.1:$PORT"
+# The counters, on the server's own loopback listener (-metrics-addr).
+METRICS_PORT=$(free_port)
+METRICS="http://127.0.0.1:$METRICS_PORT"
 LOG=$(mktemp -t soak-server.XXXXXX)
 
 "$BIN/server" -addr "127.0.0.1:$PORT" -udp-port 0 -bots "$BOTS" -max-clients "$((CLIENTS + 8))" -offer-rate 50 -offer-burst 50 -debug-gc \
+	-metrics-addr "127.0.0.1:$METRICS_PORT" \
 	-rate "$BUDGET" -announce=false -log-level warn >"$LOG" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -f "$LOG"' EXIT
@@ -46,14 +50,14 @@ curl -fsS "$URL/healthz" >/dev/null
 
 # sample: one line of the server's state. $1: label.
 sample() {
-	curl -fsS "$URL/debug/vars" | jq -c --arg at "$1" '{at: $at, clients: .match.Clients, tick: .match.Tick,
+	curl -fsS "$METRICS/debug/vars" | jq -c --arg at "$1" '{at: $at, clients: .match.Clients, tick: .match.Tick,
 		overruns: .match.Overruns, max_tick_ms: (.match.MaxTick/1e6*10|round/10),
 		live_heap_MiB: (.heap.live_bytes/1048576*10|round/10), heap_inuse_MiB: (.memstats.HeapInuse/1048576*10|round/10),
 		gc_cycles: .heap.gc_cycles, bad_inputs: .match.BadInputs, bad_acks: .match.BadAcks, congested: .match.Congested}'
 }
 # collect: a full collection on the server (-debug-gc), so that the live
 # heap describes the match as it is now.
-collect() { curl -fsS -X POST "$URL/debug/gc" >/dev/null; }
+collect() { curl -fsS -X POST "$METRICS/debug/gc" >/dev/null; }
 
 sleep 5 # let the bots join and settle
 collect
@@ -62,7 +66,7 @@ echo "$BEFORE"
 
 OUTF=$(mktemp -t soak-out.XXXXXX)
 trap 'kill "${LOADTEST:-}" "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -f "$LOG" "$OUTF"' EXIT
-"$BIN/loadtest" -url "$URL" -clients "$CLIENTS" -seconds "$SOAK_SECONDS" -budget "$BUDGET" \
+"$BIN/loadtest" -url "$URL" -metrics "$METRICS" -clients "$CLIENTS" -seconds "$SOAK_SECONDS" -budget "$BUDGET" \
 	-loss "$LOSS" -burst "$BURST" -latency "$LATENCY" -jitter "$JITTER" -json >"$OUTF" &
 LOADTEST=$!
 # One sample every SAMPLE_EVERY seconds while the clients play.
@@ -81,7 +85,7 @@ echo "$OUT"
 
 # The load test's clients have left: wait for the server to drop them all.
 for _ in $(seq 200); do
-	[ "$(curl -fsS "$URL/debug/vars" | jq '.match.Clients')" -le "$BOTS" ] && break
+	[ "$(curl -fsS "$METRICS/debug/vars" | jq '.match.Clients')" -le "$BOTS" ] && break
 	sleep 0.1
 done
 collect

@@ -59,7 +59,7 @@ func runDuel(ctx context.Context, o options, cfg duel.Config) (duelResult, error
 	}
 	cfg.Seconds = o.Seconds
 	cfg.OneWay = o.Link.Latency + o.Link.Jitter/2
-	cfg.Rewind = func() (arena.RewindStats, bool) { return serverRewind(ctx, o.URL) }
+	cfg.Rewind = func() (arena.RewindStats, bool) { return serverRewind(ctx, o.metrics()) }
 	d := duel.New(cfg, cls[0], cls[1])
 	// The link lets what the clients send go on time, not at their next
 	// frame: a conditioner pumped once a frame would add half a frame to

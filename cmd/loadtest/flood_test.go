@@ -60,7 +60,7 @@ func TestFloodLeavesPlayersInputs(t *testing.T) {
 		t.Errorf("%.2f%% of the ticks stepped without a client's input", 100*r.LateInputs)
 	}
 
-	resp, err := http.Get(base + "/metrics")
+	resp, err := http.Get(metricsURL(base, isLocalIP) + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}

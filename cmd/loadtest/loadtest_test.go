@@ -28,9 +28,11 @@ func build(t *testing.T, dir, pkg string) string {
 
 // startServer runs the server built at exe on free ports with args and
 // returns its base URL once it is healthy; it stops when the test ends.
+// Its counters are where it serves them by default, on loopback at the
+// HTTP port + 1, which the load tester finds by itself (metricsURL).
 func startServer(t *testing.T, exe string, args ...string) string {
 	t.Helper()
-	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
+	httpPort, udpPort := testnet.FreePortPair(t), testnet.FreePort(t, "udp")
 	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
 	var logs bytes.Buffer
 	srv := exec.Command(exe, append([]string{"-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", fmt.Sprint(udpPort)}, args...)...)
@@ -98,8 +100,23 @@ func TestServerAndLoadTest(t *testing.T) {
 			r.Retries, r.ConnectMsP50, r.ConnectMsMax, r.HandshakeMsP50, r.HandshakeMsMax)
 	}
 
-	// The counters page shows the match: bots plus the load test's clients joined.
-	resp, err := http.Get(base + "/debug/vars")
+	// The counters page shows the match: bots plus the load test's clients
+	// joined. It is on loopback at the HTTP port + 1, not the public port.
+	counters := metricsURL(base, isLocalIP)
+	if counters == base {
+		t.Fatalf("metricsURL(%s) = itself, want loopback at the port + 1", base)
+	}
+	for _, path := range []string{"/debug/vars", "/metrics"} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("GET %s on the public address: %s, want 404", path, resp.Status)
+		}
+	}
+	resp, err := http.Get(counters + "/debug/vars")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +145,7 @@ func TestServerAndLoadTest(t *testing.T) {
 	}
 
 	// -debug-gc: a collection on request, answering the heap after it.
-	gc, err := http.Post(base+"/debug/gc", "", nil)
+	gc, err := http.Post(counters+"/debug/gc", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

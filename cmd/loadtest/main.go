@@ -81,6 +81,7 @@ func discoverMatch(ctx context.Context, wait time.Duration) (string, error) {
 func main() {
 	var o options
 	flag.StringVar(&o.URL, "url", "http://127.0.0.1:8080", "the match server's HTTP address")
+	flag.StringVar(&o.MetricsURL, "metrics", "", "where the server serves /metrics and /debug/vars (default: for a server on this machine, 127.0.0.1 at -url's port + 1, cmd/server's -metrics-addr default; else -url)")
 	invite := flag.String("invite", "", "join through a rendezvous: the invite link a host behind NAT logged (cmd/server -invite); replaces -url")
 	flag.BoolVar(&o.RelayOnly, "relay-only", false, "gather only relay candidates: every client's datagrams go through the TURN relay the server hands out")
 	flag.IntVar(&o.Clients, "clients", 16, "clients to connect")

@@ -24,6 +24,9 @@ import (
 
 type options struct {
 	URL string
+	// MetricsURL is where the server serves /metrics and /debug/vars
+	// (empty: metricsURL of URL).
+	MetricsURL string
 	// Matches, if set, are the IDs of the server's matches: client i joins
 	// Matches[i % len(Matches)], and the result has a line per match.
 	Matches        []string
@@ -142,11 +145,11 @@ type one struct {
 func run(ctx context.Context, o options) result {
 	// The server's idle cost first: its match and bots, no client yet.
 	var cpu ServerCPU
-	idle0, cpuErr := sampleServer(ctx, o.URL)
+	idle0, cpuErr := sampleServer(ctx, o.metrics())
 	var idle1 serverSample
 	if cpuErr == nil {
 		sleepCtx(ctx, idleWindow)
-		idle1, cpuErr = sampleServer(ctx, o.URL)
+		idle1, cpuErr = sampleServer(ctx, o.metrics())
 	}
 	floodCtx, stopFlood := context.WithCancel(ctx)
 	defer stopFlood()
@@ -337,7 +340,7 @@ func measureWhilePlaying(ctx context.Context, o options, idle0, idle1 serverSamp
 		return ServerCPU{}, fmt.Errorf("server CPU: no client connected")
 	}
 	sleepCtx(ctx, time.Second)
-	play0, err := sampleServer(ctx, o.URL)
+	play0, err := sampleServer(ctx, o.metrics())
 	if err != nil {
 		return ServerCPU{}, err
 	}
@@ -346,7 +349,7 @@ func measureWhilePlaying(ctx context.Context, o options, idle0, idle1 serverSamp
 	case <-ctx.Done():
 		return ServerCPU{}, ctx.Err()
 	}
-	play1, err := sampleServer(ctx, o.URL)
+	play1, err := sampleServer(ctx, o.metrics())
 	if err != nil {
 		return ServerCPU{}, err
 	}
@@ -432,4 +435,12 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 		out.up, out.down = cond.LinkStats()
 	}
 	return out
+}
+
+// metrics is where o's server serves its counters.
+func (o options) metrics() string {
+	if o.MetricsURL != "" {
+		return o.MetricsURL
+	}
+	return metricsURL(o.URL, isLocalIP)
 }

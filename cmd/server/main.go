@@ -9,10 +9,13 @@
 // and UDP port: GET /matches lists them, and POST /signal?match=ID joins
 // one (without ?match the server picks the fullest with room).
 //
-// GET /healthz answers "ok"; GET /metrics has the counters in the
-// Prometheus text format (package game/server/metrics: per match, the
+// GET /healthz answers "ok". The counters are on a listener of their own,
+// -metrics-addr (by default loopback at the HTTP port + 1: 127.0.0.1:8081
+// for -addr :8080), never on the public address: GET /metrics has them in
+// the Prometheus text format (package game/server/metrics: per match, the
 // signalling's, the process's); GET /debug/vars has them as expvar JSON:
-// "match" is the first match's, "matches" every match's line of GET /matches.
+// "match" is the first match's, "matches" every match's line of GET
+// /matches.
 //
 // Over the internet: -public-ip IP offers the server's public address
 // beside its interfaces' (a cloud VM behind 1:1 NAT, a forwarded port, a
@@ -84,7 +87,8 @@ func main() {
 	offerBurst := flag.Int("offer-burst", 5, "offers one address may make at once")
 	announce := flag.Bool("announce", true, "announce the match on the LAN with a UDP beacon every second")
 	matchName := flag.String("match-name", "Sightline match", "the server's name in LAN listings (and the match's, with -matches 1)")
-	debugGC := flag.Bool("debug-gc", false, "serve POST /debug/gc: a full collection, answering the live heap (for leak checks)")
+	debugGC := flag.Bool("debug-gc", false, "serve POST /debug/gc on -metrics-addr: a full collection, answering the live heap (for leak checks)")
+	metricsAddr := flag.String("metrics-addr", "", "where to serve /metrics, /debug/vars and /healthz, apart from the public address (default: loopback at the HTTP port + 1, 127.0.0.1:8081 for -addr :8080; \"off\": nowhere)")
 	useAgones := flag.Bool("agones", false, "run the Agones lifecycle through the SDK sidecar (localhost:$AGONES_SDK_HTTP_PORT)")
 	agonesHealth := flag.Duration("agones-health", 2*time.Second, "with -agones: the time between health pings to the SDK sidecar")
 	maxRewind := flag.Duration("max-rewind", arena.DefaultRewindTicks*time.Second/arena.TickRate,
@@ -142,7 +146,7 @@ func main() {
 		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
 		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones, agonesHealth: *agonesHealth, maxRewind: *maxRewind,
 		tokenKey: *tokenKey, tokenServer: *tokenServer, tlsCert: *tlsCert, tlsKey: *tlsKey,
-		readInterval: *readInterval, udpBuffer: *udpBuffer,
+		readInterval: *readInterval, udpBuffer: *udpBuffer, metricsAddr: *metricsAddr,
 		publicIPs: splitList(*publicIP), stun: *stunServer, relay: *relay, relaySecret: *relaySecret, invite: *invite,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
@@ -185,6 +189,9 @@ type options struct {
 	readInterval time.Duration
 	// udpBuffer is the receive buffer the UDP socket asks for (-udp-buffer).
 	udpBuffer int
+	// metricsAddr is -metrics-addr: where the counters are served ("":
+	// loopback at the HTTP port + 1; metricsOff: nowhere).
+	metricsAddr string
 	// beforeTick, set by run, is each match's Config.BeforeTick.
 	beforeTick func(due time.Time)
 	// publicIPs are offered beside the interfaces' addresses (-public-ip);
@@ -271,15 +278,19 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}
 	defer rtc.Close()
 
+	healthz := func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") }
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
-	mux.Handle("GET /debug/vars", serveVars(func() map[string]any {
+	mux.HandleFunc("GET /healthz", healthz)
+	// The counters, on their own listener (served below).
+	met.WatchSignalling(rtc.Stats)
+	counters := http.NewServeMux()
+	counters.HandleFunc("GET /healthz", healthz)
+	counters.Handle("GET /metrics", met.Handler())
+	counters.Handle("GET /debug/vars", serveVars(func() map[string]any {
 		return map[string]any{"match": first.Stats(), "matches": host.List(), "heap": readHeap()}
 	}))
-	met.WatchSignalling(rtc.Stats)
-	mux.Handle("GET /metrics", met.Handler())
 	if o.debugGC {
-		mux.HandleFunc("POST /debug/gc", serveGC)
+		counters.HandleFunc("POST /debug/gc", serveGC)
 	}
 	site, err := web.Load(o.web)
 	if err != nil {
@@ -306,6 +317,26 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	httpSrv := web.NewHTTPServer(web.SecureHeaders(mux), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	if o.tlsCert != "" {
 		httpSrv.TLSConfig = web.TLSConfig()
+	}
+
+	metricsAddr, err := metricsAddrFor(o.metricsAddr, o.addr)
+	if err != nil {
+		return err
+	}
+	var countersSrv *http.Server
+	if metricsAddr != "" {
+		l, err := net.Listen("tcp", metricsAddr)
+		if err != nil {
+			return fmt.Errorf("-metrics-addr: %w", err)
+		}
+		metricsAddr = l.Addr().String()
+		countersSrv = web.NewHTTPServer(counters, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+		defer countersSrv.Close()
+		go func() {
+			if err := countersSrv.Serve(web.LimitConns(l, 0, 0)); !errors.Is(err, http.ErrServerClosed) {
+				log.Error("metrics listener", "addr", metricsAddr, "err", err)
+			}
+		}()
 	}
 
 	tcp, err := net.Listen("tcp", o.addr)
@@ -378,7 +409,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 			}
 		}
 	}
-	log.Info("match server up", "http", o.addr, "signal", "POST /signal", "matches", o.matches, "udp_port", rtc.LocalUDPPort(), "tick_hz", o.tick, "bots_per_match", o.bots,
+	log.Info("match server up", "http", o.addr, "metrics", metricsAddr, "signal", "POST /signal", "matches", o.matches, "udp_port", rtc.LocalUDPPort(), "tick_hz", o.tick, "bots_per_match", o.bots,
 		"budget_Bps", o.rate, "view_radius_px", o.radius)
 
 	select {

@@ -26,6 +26,9 @@ type syncBuffer = testnet.LockedBuffer
 // the test shows if it fails.
 func runServer(t *testing.T, o options) (context.Context, *slog.Logger) {
 	t.Helper()
+	if o.metricsAddr == "" {
+		o.metricsAddr = "127.0.0.1:0" // not the HTTP port + 1, which may be taken
+	}
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -50,10 +53,11 @@ func runServer(t *testing.T, o options) (context.Context, *slog.Logger) {
 func TestServerHostsMatches(t *testing.T) {
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
+	counters := fmt.Sprintf("127.0.0.1:%d", testnet.FreePort(t, "tcp"))
 	ctx, log := runServer(t, options{
 		addr: fmt.Sprintf("127.0.0.1:%d", httpPort), udpPort: udpPort, tick: 30, bots: 1, matches: 3, seed: 1, creatures: 10,
 		maxClients: 2, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
-		name: "test", offerRate: 100, offerBurst: 100,
+		name: "test", offerRate: 100, offerBurst: 100, metricsAddr: counters,
 	})
 	list := func() []client.MatchInfo {
 		t.Helper()
@@ -144,8 +148,17 @@ func TestServerHostsMatches(t *testing.T) {
 		}
 	}
 
+	// The counters are on -metrics-addr, not the public address.
+	for _, path := range []string{"/metrics", "/debug/vars", "/debug/gc"} {
+		if code, _ := post("GET", path); code != http.StatusNotFound {
+			t.Errorf("GET %s on the public address: %d, want 404", path, code)
+		}
+	}
+	if m := get(t, "http://"+counters+"/metrics"); !strings.Contains(m, `sightline_players{match="3"}`) {
+		t.Errorf("-metrics-addr's /metrics has no sightline_players of match 3:\n%s", m)
+	}
 	// /debug/vars: "match" is the first match's counters, "matches" the list.
-	resp, err := http.Get(base + "/debug/vars")
+	resp, err := http.Get("http://" + counters + "/debug/vars")
 	if err != nil {
 		t.Fatal(err)
 	}

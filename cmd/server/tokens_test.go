@@ -48,10 +48,11 @@ func TestJoinTokensOverHTTPS(t *testing.T) {
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	addr := fmt.Sprintf("127.0.0.1:%d", httpPort)
 	base := "https://" + addr
+	counters := "http://" + fmt.Sprintf("127.0.0.1:%d", testnet.FreePort(t, "tcp"))
 	ctx, log := runServer(t, options{
 		addr: addr, udpPort: udpPort, tick: 30, bots: 1, matches: 2, seed: 1, creatures: 10,
 		maxClients: 4, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
-		name: "test", offerRate: 100, offerBurst: 100,
+		name: "test", offerRate: 100, offerBurst: 100, metricsAddr: strings.TrimPrefix(counters, "http://"),
 		tokenKey: keyFile, tokenServer: addr, tlsCert: cert.CertFile, tlsKey: cert.KeyFile,
 		relay: "turn:203.0.113.5:3478,turn:203.0.113.5:3478?transport=tcp", relaySecret: secretFile,
 	})
@@ -183,12 +184,17 @@ func TestJoinTokensOverHTTPS(t *testing.T) {
 	if err != nil || len(ms) != 2 || ms[0].Players != 1 || ms[1].Players != 2 {
 		t.Errorf("matches %+v (%v): want the player in match 2 with its bot", ms, err)
 	}
+	// The counters are on -metrics-addr (plain HTTP on loopback), not on
+	// the public HTTPS address.
 	resp, err := hc.Get(base + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /metrics on the public address: %s, want 404", resp.Status)
+	}
+	body := []byte(get(t, counters+"/metrics"))
 	for reason, n := range map[string]int{"missing": 1, "forged": 1, "expired": 1, "wrong_server": 1, "wrong_match": 1, "malformed": 1, "replayed": 1} {
 		re := regexp.MustCompile(fmt.Sprintf(`(?m)^sightline_tokens_refused_total\{reason="%s"\} %d$`, reason, n))
 		if !re.Match(body) {
@@ -219,10 +225,11 @@ func TestTokenRefusedForAFullMatchJoinsLater(t *testing.T) {
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	addr := fmt.Sprintf("127.0.0.1:%d", httpPort)
 	base := "http://" + addr
+	counters := fmt.Sprintf("127.0.0.1:%d", testnet.FreePort(t, "tcp"))
 	ctx, log := runServer(t, options{
 		addr: addr, udpPort: udpPort, tick: 30, matches: 2, seed: 1, creatures: 10,
 		maxClients: 1, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
-		name: "test", offerRate: 100, offerBurst: 100, tokenKey: keyFile, tokenServer: addr,
+		name: "test", offerRate: 100, offerBurst: 100, tokenKey: keyFile, tokenServer: addr, metricsAddr: counters,
 	})
 	waitHealthy(t, base)
 	mint := func(name string) string {
@@ -258,7 +265,7 @@ func TestTokenRefusedForAFullMatchJoinsLater(t *testing.T) {
 		}
 	}
 	joined.Close()
-	body := get(t, base+"/metrics")
+	body := get(t, "http://"+counters+"/metrics")
 	if strings.Contains(body, `sightline_tokens_refused_total{reason="replayed"} 1`) {
 		t.Error("/metrics counted the retry of a refused token as a replay")
 	}

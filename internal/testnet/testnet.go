@@ -3,6 +3,7 @@ package testnet
 
 import (
 	"net"
+	"strconv"
 	"testing"
 )
 
@@ -23,4 +24,23 @@ func FreePort(t testing.TB, network string) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// FreePortPair returns a loopback TCP port that was free a moment ago, as
+// was the port after it: for cmd/server on its defaults, whose counters
+// are on loopback at its HTTP port + 1.
+func FreePortPair(t testing.TB) int {
+	t.Helper()
+	for range 100 {
+		p := FreePort(t, "tcp")
+		if p >= 65535 {
+			continue
+		}
+		if l, err := net.Listen("tcp4", net.JoinHostPort("127.0.0.1", strconv.Itoa(p+1))); err == nil {
+			l.Close()
+			return p
+		}
+	}
+	t.Fatal("no two free ports in a row")
+	return 0
 }

@@ -1,5 +1,6 @@
 // Package metrics exports a match server process's counters in the
-// Prometheus text format on /metrics: the matches it hosts (players, bots,
+// Prometheus text format on /metrics (cmd/server serves it on -metrics-addr,
+// loopback by default, never on the public address): the matches it hosts (players, bots,
 // ticks, tick durations, snapshots and bytes sent, full fallbacks, deferred
 // entities, record resends, events, connections ended by cause), its
 // signalling (offers, and offers and join tokens refused by reason), and the
