@@ -208,6 +208,16 @@ func (c *roundConn) waitRound() bool {
 				c.timer.Stop()
 				return false
 			}
+		} else if drain {
+			// A drain already due: a round called for meanwhile comes
+			// first.
+			select {
+			case <-c.wake:
+				drain = false
+			case <-c.done:
+				return false
+			default:
+			}
 		}
 		if !drain {
 			break

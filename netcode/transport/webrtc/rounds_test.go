@@ -359,8 +359,10 @@ func testReadRound(t *testing.T) {
 			}
 		}
 		// In the server's socket, not read: the calls come an unsteady
-		// time apart, so that ReadRound sees no ticks to read before.
-		time.Sleep(time.Duration(30+7*round) * time.Millisecond)
+		// time apart (30, 70, 40, 80 and 50 ms, each at least 30 ms from
+		// the last however the machine delays them), so that ReadRound
+		// sees no ticks to read before.
+		time.Sleep(time.Duration(30+10*round+40*(round%2)) * time.Millisecond)
 		early := sc.Receive(func(transport.Channel, []byte) {})
 		ts.ReadRound(time.Now())
 		got := 0
