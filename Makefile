@@ -4,7 +4,7 @@ FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all run serve web netbench test vet build bench bench-go bench-pair cpu-pair bench-table fuzz soak clean check-go deps
+.PHONY: all run serve web netbench test test-loaded vet build bench bench-go bench-pair cpu-pair bench-table fuzz soak clean check-go deps
 
 all: build
 
@@ -51,14 +51,26 @@ deps:
 	    echo "deps: missing packages; run: sudo apt-get install -y $$missing"; exit 1; \
 	  fi
 
-## test: formatting, vet, and every test with the race detector. The desktop
-## game's window test (game/desktop/xvfbtest) runs the game under xvfb-run.
+## test: formatting, vet, and every test with the race detector, but for the
+## packages in ONE_GOROUTINE, whose tests play matches on a virtual clock in
+## one goroutine: the detector has no race to find there and would slow them
+## several times over. The desktop game's window test (game/desktop/xvfbtest)
+## runs the game under xvfb-run.
+MODULE := github.com/sightline-game/sightline
+ONE_GOROUTINE := game/duel game/bots/brain
 test: check-go deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
 	GOOS=js GOARCH=wasm $(GO) build ./game/client ./game/settings ./netcode/...
-	SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -count=1 $(PKGS)
+	SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -vxF $(addprefix -e $(MODULE)/,$(ONE_GOROUTINE)))
+	$(GO) test -count=1 -timeout 30m $(addprefix ./,$(ONE_GOROUTINE))
+
+## test-loaded: `make test` RUNS times in a row (default 5) with every core
+## kept busy by a busy loop of another process: the suite's verdict must not
+## depend on the machine's load (scripts/testloaded.sh).
+test-loaded: check-go deps
+	MAKE=$(MAKE) ./scripts/testloaded.sh
 
 build: check-go deps
 	mkdir -p bin
