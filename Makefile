@@ -21,8 +21,8 @@ serve: check-go web
 	$(GO) run ./cmd/server -addr :8080 -udp-port 8443 -bots 4
 
 ## web: the browser client (out/web: game.wasm and wasm_exec.js), served by the match server,
-## with each precompressed beside it (.br: brotli quality 11; .gz: gzip -9; brotli of a
-## 30 MB game.wasm takes about 2.5 minutes on 2 cores).
+## with each precompressed beside it (.br: brotli quality 11; .gz: gzip -9; brotli of the
+## 14 MB game.wasm takes about 30 s on 2 cores).
 WEB_DIR := out/web
 web: check-go
 	mkdir -p $(WEB_DIR)
