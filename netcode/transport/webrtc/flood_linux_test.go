@@ -80,13 +80,17 @@ func TestRoundsKeepPeersThroughAFlood(t *testing.T) {
 	if flooded < 100000 || sent < 200 {
 		t.Fatalf("the flood sent %d, the peer %d: too few to tell", flooded, sent)
 	}
-	// On a quiet machine none is lost; a loaded one can stall the reader
-	// for the few milliseconds the buffer holds.
-	if lost > sent/10 {
+	// On a quiet machine none is lost; a busy one can keep the reader from
+	// running for longer than the few milliseconds the buffer holds, and
+	// the kernel then drops the flood and the peer's alike (with both
+	// cores busy with other processes, a load average of 16: 32 of 458 of
+	// the peer's, 23,109 of 149,079 of the flood). Without the drains it dropped some 86% of the peer's.
+	if lost > sent/4 {
 		t.Errorf("%d of the peer's %d datagrams lost", lost, sent)
 	}
-	if st.NotPeer < flooded*9/10 {
-		t.Errorf("the intake dropped %d of a flood of %d", st.NotPeer, flooded)
+	kernel := after.Dropped - info.Dropped
+	if st.NotPeer+kernel < flooded*9/10 || kernel > flooded/4 {
+		t.Errorf("of a flood of %d the intake dropped %d, the kernel %d", flooded, st.NotPeer, kernel)
 	}
 }
 
@@ -145,9 +149,24 @@ func TestFloodWhileNegotiatingDoesNotSpin(t *testing.T) {
 	polls := p.rc.sock.polls.Load()
 	flooded := floodGarbage(ctx, listenFlooder(t), p.to, 100000)
 	waits := p.rc.sock.polls.Load() - polls
-	p.send(t, "after")
-	if r := next(t, c, 2*time.Second); r.data != "after" {
-		t.Fatalf("after the flood: %q", r.data)
+	// The reader still reads: a datagram sent after the flood comes. The
+	// flood may have left the kernel's buffer full (a busy machine runs the
+	// reader late), which drops what comes then, so it is sent again
+	// until one comes.
+	for deadline := time.Now().Add(arrival); ; {
+		p.send(t, "after")
+		select {
+		case r := <-c:
+			if r.data != "after" {
+				t.Fatalf("after the flood: %q", r.data)
+			}
+		case <-time.After(200 * time.Millisecond):
+			if time.Now().Before(deadline) {
+				continue
+			}
+			t.Fatalf("no datagram within %v of the flood's end", arrival)
+		}
+		break
 	}
 	t.Logf("a flood of %d in a second: %d waits for a datagram", flooded, waits)
 	if most := uint64(2 * time.Second / hurryInterval); waits > most {

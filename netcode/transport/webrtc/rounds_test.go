@@ -98,6 +98,12 @@ func (p *roundPair) reads() <-chan read {
 	return out
 }
 
+// arrival bounds the wait for a datagram that is due: long, since a busy
+// machine can hold up the sender and the reader alike, and a test whose
+// socket is read in rounds an hour apart gets no datagram by waiting
+// longer unless a round is due.
+const arrival = 20 * time.Second
+
 func next(t *testing.T, c <-chan read, within time.Duration) read {
 	t.Helper()
 	select {
@@ -126,7 +132,7 @@ func TestRoundsWaitForReadNow(t *testing.T) {
 			p := newRoundPair(t, tc.network, tc.host, time.Hour)
 			p.send(t, "first") // queued for the first round, which is due at once
 			c := p.reads()
-			if r := next(t, c, 2*time.Second); r.data != "first" || r.err != nil {
+			if r := next(t, c, arrival); r.data != "first" || r.err != nil {
 				t.Fatalf("the first round gave %q, %v", r.data, r.err)
 			}
 			p.send(t, "a", "b", "c")
@@ -134,7 +140,7 @@ func TestRoundsWaitForReadNow(t *testing.T) {
 			p.rc.ReadNow()
 			want := p.peer.LocalAddr().(*net.UDPAddr).AddrPort()
 			for _, m := range []string{"a", "b", "c"} {
-				r := next(t, c, 2*time.Second)
+				r := next(t, c, arrival)
 				if r.data != m || r.err != nil || r.from != want {
 					t.Fatalf("got %q from %v (%v), want %q from %v", r.data, r.from, r.err, m, want)
 				}
@@ -150,9 +156,9 @@ func TestRoundsComeEveryInterval(t *testing.T) {
 	p := newRoundPair(t, "udp4", "127.0.0.1", interval)
 	c := p.reads()
 	p.send(t, "first")
-	first := next(t, c, 2*time.Second)
+	first := next(t, c, arrival)
 	p.send(t, "second")
-	r := next(t, c, 2*time.Second)
+	r := next(t, c, arrival)
 	if waited := r.at.Sub(first.at); r.data != "second" || waited < interval*3/4 {
 		t.Fatalf("second datagram %q handed out %v after the first round, want about %v", r.data, waited, interval)
 	}
@@ -165,7 +171,7 @@ func TestRoundsHurryWhileNegotiating(t *testing.T) {
 	c := p.reads()
 	for _, m := range []string{"one", "two", "three"} {
 		p.send(t, m)
-		if r := next(t, c, 2*time.Second); r.data != m {
+		if r := next(t, c, arrival); r.data != m {
 			t.Fatalf("got %q, want %q", r.data, m)
 		}
 	}
@@ -193,7 +199,7 @@ func TestRoundsWhileNegotiatingStayRounds(t *testing.T) {
 		}
 	}()
 	for i := range n {
-		r := next(t, c, 2*time.Second)
+		r := next(t, c, arrival)
 		if r.data != fmt.Sprint(i) {
 			t.Fatalf("got %q, want %d", r.data, i)
 		}
@@ -224,10 +230,10 @@ func TestRoundsCloseEndsTheWait(t *testing.T) {
 	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
 	p.send(t, "first")
 	c := p.reads()
-	next(t, c, 2*time.Second)
+	next(t, c, arrival)
 	none(t, c, 20*time.Millisecond)
 	p.rc.Close()
-	if r := next(t, c, 2*time.Second); r.err == nil || !errors.Is(r.err, net.ErrClosed) {
+	if r := next(t, c, arrival); r.err == nil || !errors.Is(r.err, net.ErrClosed) {
 		t.Fatalf("after Close: %q, %v; want net.ErrClosed", r.data, r.err)
 	}
 }
@@ -240,7 +246,7 @@ func TestRoundsDropOversizeDatagrams(t *testing.T) {
 	time.Sleep(20 * time.Millisecond) // all three queued for one round
 	c := p.reads()
 	for _, m := range []string{"before", "after"} {
-		if r := next(t, c, 2*time.Second); r.data != m {
+		if r := next(t, c, arrival); r.data != m {
 			t.Fatalf("got %d bytes %.10q, want %q", len(r.data), r.data, m)
 		}
 	}
@@ -257,7 +263,7 @@ func TestRoundsTakeMoreThanABatch(t *testing.T) {
 	c := p.reads()
 	for i := range n {
 		want := string(rune('A'+i%26)) + string(rune('0'+i/26))
-		if r := next(t, c, 2*time.Second); r.data != want {
+		if r := next(t, c, arrival); r.data != want {
 			t.Fatalf("datagram %d: got %q, want %q", i, r.data, want)
 		}
 	}
@@ -363,6 +369,10 @@ func testReadRound(t *testing.T) {
 		// the last however the machine delays them), so that ReadRound
 		// sees no ticks to read before.
 		time.Sleep(time.Duration(30+10*round+40*(round%2)) * time.Millisecond)
+		// The client's stack sends on goroutines of its own, which a busy
+		// machine runs late: the round is called for once the server's
+		// socket holds the datagrams.
+		waitHeld(t, ts.rounds.sock)
 		early := sc.Receive(func(transport.Channel, []byte) {})
 		ts.ReadRound(time.Now())
 		got := 0
@@ -375,6 +385,26 @@ func testReadRound(t *testing.T) {
 			t.Fatalf("round %d: %d messages before ReadRound, %d of %d in the queue when it returned", round, early, got, n)
 		}
 	}
+}
+
+// waitHeld waits until the socket holds datagrams and has taken no more
+// for 100 ms (where the kernel does not say, 100 ms).
+func waitHeld(t *testing.T, s *roundSocket) {
+	t.Helper()
+	last, since := -1, time.Now()
+	for deadline := time.Now().Add(arrival); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		held, _ := s.memInfo()
+		switch {
+		case held < 0:
+			time.Sleep(100 * time.Millisecond)
+			return
+		case held != last:
+			last, since = held, time.Now()
+		case held > 0 && time.Since(since) >= 100*time.Millisecond:
+			return
+		}
+	}
+	t.Fatalf("the socket held %d bytes after %v", last, arrival)
 }
 
 // Writes on a socket read in rounds go out at once, to IPv4 and IPv6
@@ -438,7 +468,7 @@ func TestSettleSharedByTicksDueTogether(t *testing.T) {
 	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
 	p.send(t, "first") // queued for the first round, which is due at once
 	c := p.reads()
-	next(t, c, 2*time.Second)
+	next(t, c, arrival)
 	p.send(t, "a")
 	due := time.Now()
 	rounds := p.rc.rounds.Load()
@@ -453,7 +483,7 @@ func TestSettleSharedByTicksDueTogether(t *testing.T) {
 	for range 4 {
 		<-done
 	}
-	if r := next(t, c, 100*time.Millisecond); r.data != "a" {
+	if r := next(t, c, arrival); r.data != "a" {
 		t.Fatalf("handed out %q, want a", r.data)
 	}
 	if got := p.rc.rounds.Load() - rounds; got != 1 {
@@ -466,7 +496,7 @@ func TestSettleSharedByTicksDueTogether(t *testing.T) {
 	}
 	none(t, c, 20*time.Millisecond)
 	p.rc.settle(time.Now(), nothing, roundSettleQuiet, roundSettleQuietThreads, RoundSettleMax)
-	if r := next(t, c, 100*time.Millisecond); r.data != "b" {
+	if r := next(t, c, arrival); r.data != "b" {
 		t.Fatalf("handed out %q, want b", r.data)
 	}
 }
@@ -479,7 +509,7 @@ func TestRoundBeforeEachTick(t *testing.T) {
 	p := newRoundPair(t, "udp4", "127.0.0.1", time.Hour)
 	p.send(t, "first") // queued for the first round, which is due at once
 	c := p.reads()
-	next(t, c, 2*time.Second)
+	next(t, c, arrival)
 	nothing := func() uint64 { return 0 }
 	tick := func(due time.Time) {
 		time.Sleep(time.Until(due))
@@ -491,14 +521,14 @@ func TestRoundBeforeEachTick(t *testing.T) {
 	p.send(t, "early?")
 	none(t, c, period)
 	tick(start.Add(2 * period))
-	if r := next(t, c, 100*time.Millisecond); r.data != "early?" {
+	if r := next(t, c, arrival); r.data != "early?" {
 		t.Fatalf("handed out %q, want early?", r.data)
 	}
 	due := start.Add(7 * period / 2)
 	tick(due) // steady: 1.5 periods, then 1.5 again
 	p.send(t, "x")
 	none(t, c, period/2)
-	r := next(t, c, 2*time.Second)
+	r := next(t, c, arrival)
 	if at, want := r.at.Sub(due), 3*period/2-3*period/8; r.data != "x" || at < want {
 		t.Fatalf("handed out %q %v after the tick, want x a quarter tick before the next (%v)", r.data, at, want)
 	}
