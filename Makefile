@@ -80,7 +80,7 @@ build: check-go deps
 	$(GO) build -o bin/loadtest ./cmd/loadtest
 	$(GO) build -o bin/game ./cmd/game
 
-## bench: Go benchmarks (ns, bytes, allocs) and the README's bandwidth table.
+## bench: Go benchmarks (ns, bytes, allocs) and the bandwidth tables of docs/01-snapshots-and-deltas.md.
 bench: bench-go bench-table
 
 bench-go: check-go

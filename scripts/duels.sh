@@ -1,7 +1,7 @@
 #!/bin/sh
 # duels.sh runs cmd/loadtest -duel against a fresh cmd/server (no bots, no
 # creatures) for each case on its command line and prints one JSON line a
-# duel, each with the case's name: the README's duel table comes from it.
+# duel, each with the case's name: the duel table of docs/04-prediction-and-shots-at-latency.md comes from it.
 #
 #   SECONDS_COUNTED=30 scripts/duels.sh "name|server flags|loadtest flags" ...
 #

@@ -19,7 +19,7 @@
 //
 //     netbench                                   the model, as text
 //     netbench -json                             the model, as one JSON object
-//     netbench -table                            the README's model table
+//     netbench -table                            the model's table (docs/01)
 //     netbench -speed 220 -hz 30                 the model at the game's speed and rate
 //     netbench -traffic arena -seconds 120       the arena with 32 bots and 300 creatures
 //     netbench -traffic arena -loss 0.1 -burst 4 -json
@@ -82,7 +82,7 @@ func parse(args []string, errOut io.Writer) (command, error) {
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the world and the links")
 	headingBits := fs.Uint("heading-bits", 10, "model: width of the quantized heading (the game's is 10; the reference formats send it in 2 bytes either way)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object")
-	fs.BoolVar(&c.table, "table", false, "print the README's table of the traffic (model: ignores -moving, -loss and -burst; arena: runs its rows' own commands)")
+	fs.BoolVar(&c.table, "table", false, "print the table of the traffic that docs/01-snapshots-and-deltas.md quotes (model: ignores -moving, -loss and -burst; arena: runs its rows' own commands)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}

@@ -20,7 +20,7 @@ func printReport(w io.Writer, o options, r result, took time.Duration) {
 		r.Ticks, r.DecodedTicks, r.MismatchedTicks, r.MeanBaselineAge, r.FullFallbacks, r.DownLost, took.Seconds())
 }
 
-// printTable prints the README's table: the document's five shares with no
+// printTable prints the model's table (docs/01-snapshots-and-deltas.md): the document's five shares with no
 // loss, then 15% moving with 10% bursty loss both ways.
 func printTable(w io.Writer, o options) error {
 	type row struct {
@@ -82,7 +82,7 @@ func printArenaReport(w io.Writer, r arenaResult, took time.Duration) {
 		r.Ticks, r.DecodedTicks, r.MismatchedTicks, r.DifferingViews, r.MeanBaselineAge, r.FullFallbacks, r.DownLost, took.Seconds())
 }
 
-// arenaTableRows returns the commands of the README's table of the game's
+// arenaTableRows returns the commands of the table of the game's
 // traffic, beside the model at the game's speeds and rate.
 func arenaTableRows() [][]string {
 	return [][]string{
@@ -96,7 +96,7 @@ func arenaTableRows() [][]string {
 	}
 }
 
-// printArenaTable prints the README's table: each row runs its command and
+// printArenaTable prints the game's table (docs/01-snapshots-and-deltas.md): each row runs its command and
 // names it, so that the figures are re-measured by running the table again.
 func printArenaTable(w io.Writer) error { return printRows(w, arenaTableRows()) }
 
