@@ -135,7 +135,9 @@ func TestHostListsMatches(t *testing.T) {
 		if math.Abs(m.TimeLeftS-w.TimeLeftS) > 0.05 {
 			t.Errorf("match %s: %.3f s left, want %.3f", m.ID, m.TimeLeftS, w.TimeLeftS)
 		}
-		if m.TickP99Ms <= 0 || m.TickP99Ms > 100 {
+		// Measured, in milliseconds (a busy machine makes it anything
+		// from a fraction of one to hundreds).
+		if m.TickP99Ms <= 0 || m.TickP99Ms > 10_000 {
 			t.Errorf("match %s: tick p99 %.2f ms", m.ID, m.TickP99Ms)
 		}
 		m.TimeLeftS, w.TimeLeftS, m.TickP99Ms = 0, 0, 0

@@ -376,8 +376,10 @@ func TestOverrunsCounted(t *testing.T) {
 	st := srv.Stats()
 	t.Logf("overruns %d of %d ticks; longest %v, mean %v", st.Overruns, st.Tick, st.MaxTick, st.TotalTick/time.Duration(st.Tick))
 	// Two ticks were slowed past the 33 ms period; the others take well
-	// under a millisecond, so a few more only on a badly stalled machine.
-	if st.Overruns < 2 || st.Overruns > 5 || st.MaxTick < 60*time.Millisecond || st.TotalTick < 110*time.Millisecond {
+	// under a millisecond on a quiet machine, but a busy one can hold any
+	// of them up past the period too: what holds is that the two are
+	// counted and not every tick is.
+	if st.Overruns < 2 || st.Overruns >= uint64(st.Tick) || st.MaxTick < 60*time.Millisecond || st.TotalTick < 110*time.Millisecond {
 		t.Fatalf("stats after two slow ticks of 30: %+v", st)
 	}
 	// The log hears of the first overrun at once, and of later ones at most

@@ -493,7 +493,9 @@ func TestNoProgressTimeout(t *testing.T) {
 	waitStats(t, ts, 5*time.Second, "the silent session closed", func(st ServerStats) bool {
 		return st.Connecting == 0 && st.TimedOut == 1
 	})
-	if d := time.Since(start); d < 400*time.Millisecond || d > 3*time.Second {
+	// Not before the limit, and long before ConnectTimeout however busy
+	// the machine.
+	if d := time.Since(start); d < 400*time.Millisecond || d > 10*time.Second {
 		t.Errorf("the silent session closed after %v, want about 500 ms", d)
 	}
 	c := ts.dial(t, "real", ts.dialConfig(t, "real"))
