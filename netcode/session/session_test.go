@@ -143,8 +143,15 @@ func TestSnapshotHeader(t *testing.T) {
 		}
 	}
 	const flagInput = 1 << 1 // an input sequence number follows
-	if _, _, err := session.ParseSnapshotHeader([]byte{flagInput, 0x80}); !errors.Is(err, session.ErrMalformed) {
-		t.Fatalf("cut uvarint: %v", err)
+	for _, p := range [][]byte{
+		{flagInput, 0x80},                         // cut
+		{flagInput, 0x81, 0x00},                   // 1, not in shortest form
+		{flagInput, 0x80, 0x80, 0x80, 0x80, 0x10}, // over 2^32-1
+		{flagInput, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01},
+	} {
+		if _, _, err := session.ParseSnapshotHeader(p); !errors.Is(err, session.ErrMalformed) {
+			t.Errorf("input sequence % x: %v", p[1:], err)
+		}
 	}
 }
 
