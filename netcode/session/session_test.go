@@ -126,7 +126,8 @@ func TestSnapshotHeader(t *testing.T) {
 	for _, c := range []struct {
 		p    []byte
 		want error
-	}{{nil, session.ErrShort}, {[]byte{1, 0, 0}, session.ErrShort}, {[]byte{8}, session.ErrMalformed}, {[]byte{0x80}, session.ErrMalformed}} {
+	}{{nil, session.ErrShort}, {[]byte{1, 0, 0}, session.ErrShort}, {[]byte{8}, session.ErrMalformed}, {[]byte{0x80}, session.ErrMalformed},
+		{[]byte{0x84}, session.ErrMalformed}, {[]byte{0x78}, session.ErrMalformed}} {
 		if _, _, err := session.ParseSnapshotHeader(c.p); !errors.Is(err, c.want) {
 			t.Errorf("%x: %v, want %v", c.p, err, c.want)
 		}
