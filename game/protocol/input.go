@@ -37,14 +37,20 @@ func AppendInput(dst []byte, in arena.Input) []byte {
 
 // viewFromTickBefore states view v, whose tick's low 16 bits are 0 (which
 // reads as no view), from the tick before: the same moment between that
-// tick and v's newer one (a gap one longer), or, for v's tick alone, 1/256
-// of a tick before it.
+// tick and v's newer one (a gap one longer, the fraction rounded to the
+// nearest, a half up, and at most 255), or, for v's tick alone, 1/256 of
+// a tick before it. A gap of 255 cannot grow: such a view is stated as its
+// nearer tick alone, as a gap too long for the byte is (B if the fraction
+// is at least 128; A as A alone).
 func viewFromTickBefore(v arena.View) arena.View {
+	if v.Gap == math.MaxUint8 && v.Frac >= 128 {
+		return arena.View{From: v.From + math.MaxUint8}
+	}
 	if v.Gap == 0 || v.Gap == math.MaxUint8 {
 		return arena.View{From: v.From - 1, Gap: 1, Frac: math.MaxUint8}
 	}
 	// From-1 + (Gap+1)·f'/256 = From + Gap·Frac/256.
-	f := math.Round(float64(256+int(v.Gap)*int(v.Frac)) / float64(v.Gap+1))
+	f := (256 + int(v.Gap)*int(v.Frac) + int(v.Gap+1)/2) / int(v.Gap+1)
 	return arena.View{From: v.From - 1, Gap: v.Gap + 1, Frac: uint8(min(f, math.MaxUint8))}
 }
 

@@ -71,6 +71,11 @@ func TestInputView(t *testing.T) {
 		{"a tick of low bits 0", arena.View{From: 3 << 16}, 3<<16 + 2, arena.View{From: 3<<16 - 1, Gap: 1, Frac: 255}},
 		{"between a tick of low bits 0 and the next", arena.View{From: 3 << 16, Gap: 1, Frac: 128}, 3<<16 + 2, arena.View{From: 3<<16 - 1, Gap: 2, Frac: 192}},
 		{"a gap from a tick of low bits 0", arena.View{From: 3 << 16, Gap: 3, Frac: 10}, 3<<16 + 5, arena.View{From: 3<<16 - 1, Gap: 4, Frac: 72}},
+		// (256 + 255)/2 rounds to 256, which the byte cannot hold: 255.
+		{"nearly the next tick after a tick of low bits 0", arena.View{From: 3 << 16, Gap: 1, Frac: 255}, 3<<16 + 2, arena.View{From: 3<<16 - 1, Gap: 2, Frac: 255}},
+		// A gap of 255 cannot grow to 256: the nearer tick alone.
+		{"a gap of 255 from a tick of low bits 0, nearer A", arena.View{From: 3 << 16, Gap: 255, Frac: 127}, 3<<16 + 300, arena.View{From: 3<<16 - 1, Gap: 1, Frac: 255}},
+		{"a gap of 255 from a tick of low bits 0, nearer B", arena.View{From: 3 << 16, Gap: 255, Frac: 128}, 3<<16 + 300, arena.View{From: 3<<16 + 255}},
 	} {
 		got := ParseInput(AppendInput(nil, arena.Input{View: tc.sent}), tc.newest).View
 		if got != tc.want {

@@ -140,7 +140,9 @@ func TestHostListsMatches(t *testing.T) {
 		if m.TickP99Ms <= 0 || m.TickP99Ms > 10_000 {
 			t.Errorf("match %s: tick p99 %.2f ms", m.ID, m.TickP99Ms)
 		}
-		m.TimeLeftS, w.TimeLeftS, m.TickP99Ms = 0, 0, 0
+		// Overruns count ticks slower than real time: a loaded machine
+		// makes them, whatever the code.
+		m.TimeLeftS, w.TimeLeftS, m.TickP99Ms, m.Overruns = 0, 0, 0, 0
 		if m != w {
 			t.Errorf("listed %+v, want %+v", m, w)
 		}

@@ -17,9 +17,10 @@ type Server struct {
 	cfg    Config
 	period time.Duration // of one tick
 	world  World
-	clock  RoundClock // world, if it plays in rounds
-	judge  ShotJudge  // world, if it judges shots in the past
-	pacer  InputPacer // world, if its input queues tell how deep they ran
+	clock  RoundClock  // world, if it plays in rounds
+	judge  ShotJudge   // world, if it judges shots in the past
+	rules  RuleCounter // world, if it counts what became of inputs and shots
+	pacer  InputPacer  // world, if its input queues tell how deep they ran
 	ring   *view.WorldRing
 	shared *view.Shared
 	grid   *interest.Grid
@@ -63,10 +64,12 @@ func New(cfg Config, world World) (*Server, error) {
 	clock, _ := world.(RoundClock)
 	judge, _ := world.(ShotJudge)
 	pacer, _ := world.(InputPacer)
+	rules, _ := world.(RuleCounter)
 	return &Server{
 		clock:  clock,
 		judge:  judge,
 		pacer:  pacer,
+		rules:  rules,
 		cfg:    cfg,
 		period: time.Duration(float64(time.Second) / cfg.TickRate),
 		world:  world,

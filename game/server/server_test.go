@@ -474,3 +474,25 @@ func TestLongNamesAreCutAtACharacter(t *testing.T) {
 		t.Fatalf("join events for player %d: %q, want one with %q", id, got, want)
 	}
 }
+
+// deepQueue is a world whose input queues claim more spare inputs than a
+// queue of the game's can hold.
+type deepQueue struct{ *Walkers }
+
+func (deepQueue) InputSpare(server.PlayerID) (int, bool) { return 20, true }
+
+// The spare inputs a snapshot tells are at most what the game's queue
+// holds beyond the input its step took (PROTOCOL.md §4.2: a field of 0 to
+// 8), whatever the world says.
+func TestSpareInputsAtMostTheQueue(t *testing.T) {
+	w, err := newWalkers(10, 0.3, tickRate, 1, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &match{t: t, srv: newServer(t, server.Config{TickRate: tickRate}, deepQueue{w}), epoch: time.Unix(1_700_000_000, 0)}
+	c := m.join(linksim.Config{}, 1)
+	m.run(10)
+	if sum, n := c.TakeSpare(); n == 0 || sum != n*(arena.InputQueue-1) {
+		t.Fatalf("%d reports summing to %d, want each %d", n, sum, arena.InputQueue-1)
+	}
+}

@@ -48,6 +48,16 @@ type Stats struct {
 	// inputs waited in their queues and how many it applied (ShotJudge):
 	// InputWaitTicks/InputsApplied is the mean wait.
 	InputWaitTicks, InputsApplied uint64
+	// InputsQueued counts the inputs the world took into its players'
+	// queues (a repeated one is not taken again; one a full queue then
+	// dropped is), InputsTrimmed those it dropped from a queue that held
+	// spare inputs too long, and DroppedQueueFull those it dropped when a
+	// queue was full (RuleCounter; arena.Stats says how each counts).
+	InputsQueued, InputsTrimmed, DroppedQueueFull uint64
+	// ShotsFired counts the projectiles the world fired (a spread shot's
+	// pellets each) and ShotsRefused the fire inputs it refused: sooner
+	// than the weapon's interval, or during the intermission (RuleCounter).
+	ShotsFired, ShotsRefused uint64
 	// RecordResends counts record revisions sent again for want of an
 	// acknowledgement, and EventsSent the events framed to clients, over
 	// the match's life (clients gone included).
@@ -174,6 +184,11 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 	if s.judge != nil {
 		st.Rewind = s.judge.RewindStats()
 		st.InputWaitTicks, st.InputsApplied = s.judge.InputWait()
+	}
+	if s.rules != nil {
+		rs := s.rules.Stats()
+		st.InputsQueued, st.InputsTrimmed, st.DroppedQueueFull = rs.InputsQueued, rs.InputsTrimmed, rs.DroppedQueueFull
+		st.ShotsFired, st.ShotsRefused = rs.ShotsFired, rs.ShotsRefused
 	}
 	st.FullFallbacks, st.BadInputs, st.BadAcks = s.goneFull, s.goneBad, s.goneBadAcks
 	st.WrongChannel, st.WrongChannelBytes = s.goneWrongWay, s.goneWrongWayBytes

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/interest"
 	"github.com/sightline-game/sightline/netcode/transport"
@@ -67,7 +68,9 @@ func (s *Server) Step(now time.Time) {
 		c.sess.SetAppliedInput(s.world.AppliedInput(c.id))
 		if s.pacer != nil {
 			if n, ok := s.pacer.InputSpare(c.id); ok {
-				c.sess.SetInputSpare(n)
+				// The field holds up to 14, the game's queue at most
+				// InputQueue: no more than that goes out.
+				c.sess.SetInputSpare(min(n, arena.InputQueue-1))
 			}
 		}
 		p, rep := c.sess.AppendView(s.buf[:0], s.tick, s.candidates(c))

@@ -60,3 +60,11 @@ type ShotJudge interface {
 	// how many inputs were applied.
 	InputWait() (ticks, inputs uint64)
 }
+
+// RuleCounter is a World that counts what its rules did with the players'
+// inputs and shots (arena's does): the server's Stats then carry those
+// counters (InputsQueued, InputsTrimmed, DroppedQueueFull, ShotsFired,
+// ShotsRefused).
+type RuleCounter interface {
+	Stats() arena.Stats
+}

@@ -3,6 +3,8 @@ package session
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/sightline-game/sightline/netcode/varint"
 )
 
 const (
@@ -61,7 +63,10 @@ func AppendSnapshotHeader(dst []byte, h SnapshotHeader) []byte {
 }
 
 // ParseSnapshotHeader splits a snapshot datagram into its framing and the
-// stream's packet.
+// stream's packet. It refuses a datagram whose flags set a bit it does not
+// know (bit 7, or spare-input bits without flagSpare): an unknown flag may
+// mean framing it cannot skip. The input sequence is a varint in shortest
+// form, at most 5 bytes and 2^32-1.
 func ParseSnapshotHeader(p []byte) (SnapshotHeader, []byte, error) {
 	var h SnapshotHeader
 	if len(p) < 1 {
@@ -83,9 +88,9 @@ func ParseSnapshotHeader(p []byte) (SnapshotHeader, []byte, error) {
 		p = p[4:]
 	}
 	if flags&flagInput != 0 {
-		v, n := binary.Uvarint(p)
-		if n <= 0 || v > 1<<32-1 {
-			return h, nil, fmt.Errorf("%w: bad input sequence", ErrMalformed)
+		v, n, err := varint.Read(p, 1<<32-1)
+		if err != nil {
+			return h, nil, fmt.Errorf("%w: input sequence: %w", ErrMalformed, err)
 		}
 		h.HasInput, h.InputSeq = true, uint32(v)
 		p = p[n:]

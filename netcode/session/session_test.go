@@ -126,7 +126,8 @@ func TestSnapshotHeader(t *testing.T) {
 	for _, c := range []struct {
 		p    []byte
 		want error
-	}{{nil, session.ErrShort}, {[]byte{1, 0, 0}, session.ErrShort}, {[]byte{8}, session.ErrMalformed}, {[]byte{0x80}, session.ErrMalformed}} {
+	}{{nil, session.ErrShort}, {[]byte{1, 0, 0}, session.ErrShort}, {[]byte{8}, session.ErrMalformed}, {[]byte{0x80}, session.ErrMalformed},
+		{[]byte{0x84}, session.ErrMalformed}, {[]byte{0x78}, session.ErrMalformed}} {
 		if _, _, err := session.ParseSnapshotHeader(c.p); !errors.Is(err, c.want) {
 			t.Errorf("%x: %v, want %v", c.p, err, c.want)
 		}
@@ -143,8 +144,15 @@ func TestSnapshotHeader(t *testing.T) {
 		}
 	}
 	const flagInput = 1 << 1 // an input sequence number follows
-	if _, _, err := session.ParseSnapshotHeader([]byte{flagInput, 0x80}); !errors.Is(err, session.ErrMalformed) {
-		t.Fatalf("cut uvarint: %v", err)
+	for _, p := range [][]byte{
+		{flagInput, 0x80},                         // cut
+		{flagInput, 0x81, 0x00},                   // 1, not in shortest form
+		{flagInput, 0x80, 0x80, 0x80, 0x80, 0x10}, // over 2^32-1
+		{flagInput, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01},
+	} {
+		if _, _, err := session.ParseSnapshotHeader(p); !errors.Is(err, session.ErrMalformed) {
+			t.Errorf("input sequence % x: %v", p[1:], err)
+		}
 	}
 }
 

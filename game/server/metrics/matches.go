@@ -35,11 +35,22 @@ var (
 	rewoundLimit  = desc("shots_rewound_limited_total", "Of the shots rewound, those whose shooters claimed an older view than the rewind cap allows (limit=cap) or than the server's estimate of their view (limit=estimate).", "limit")
 	inputsApplied = desc("inputs_applied_total", "Players' inputs the match has applied (one a player a tick at most).")
 	inputWait     = desc("input_wait_ticks_total", "Ticks the applied inputs waited in their players' queues past the first tick after they came: over inputs_applied_total, the input delay the server adds.")
+	inputsQueued  = desc("inputs_queued_total", "Players' inputs taken into their queues (a repeated input is not taken again).")
+	inputsTrimmed = desc("inputs_trimmed_total", "Queued inputs dropped because the queue had held spare inputs too long (a trim).")
+	queueFull     = desc("inputs_dropped_queue_full_total", "Queued inputs dropped because a full queue took one more.")
+	shotsFired    = desc("shots_fired_total", "Projectiles fired (a spread shot's pellets each).")
+	shotsRefused  = desc("shots_refused_total", "Fire inputs refused: sooner than the weapon's interval, or during the intermission.")
+	rewoundTicks  = desc("shots_rewound_ticks_total", "How far back the rewound shots were judged, summed, in ticks: over shots_rewound_total, the mean rewind.")
+	rewoundHits   = desc("shots_rewound_hits_total", "Hits of the shots judged in the past.")
+	behindCover   = desc("shots_rewound_hits_behind_cover_total", "Of the rewound shots' hits, those on a player behind cover from where the projectile was: the price a victim pays for the shooter's fairness.")
+	wrongChannel  = desc("wrong_channel_messages_total", "Messages clients sent on a channel that runs only toward them, dropped unread.")
+	wrongBytes    = desc("wrong_channel_bytes_total", "Bytes of the messages counted by wrong_channel_messages_total.")
 )
 
 func (c *matches) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{players, bots, capacity, ticks, tickDuration, overruns, snapshots, snapshotBytes,
-		congested, fullFallbacks, deferred, resends, eventsSent, badInputs, joined, ended, rewound, rewoundLimit, inputsApplied, inputWait} {
+		congested, fullFallbacks, deferred, resends, eventsSent, badInputs, joined, ended, rewound, rewoundLimit, inputsApplied, inputWait,
+		inputsQueued, inputsTrimmed, queueFull, shotsFired, shotsRefused, rewoundTicks, rewoundHits, behindCover, wrongChannel, wrongBytes} {
 		ch <- d
 	}
 }
@@ -82,5 +93,15 @@ func (c *matches) Collect(ch chan<- prometheus.Metric) {
 		counter(rewoundLimit, st.Rewind.Bounded, "estimate")
 		counter(inputsApplied, st.InputsApplied)
 		counter(inputWait, st.InputWaitTicks)
+		counter(inputsQueued, st.InputsQueued)
+		counter(inputsTrimmed, st.InputsTrimmed)
+		counter(queueFull, st.DroppedQueueFull)
+		counter(shotsFired, st.ShotsFired)
+		counter(shotsRefused, st.ShotsRefused)
+		ch <- prometheus.MustNewConstMetric(rewoundTicks, prometheus.CounterValue, float64(st.Rewind.Ticks)/256, id)
+		counter(rewoundHits, st.Rewind.Hits)
+		counter(behindCover, st.Rewind.BehindCover)
+		counter(wrongChannel, st.WrongChannel)
+		counter(wrongBytes, st.WrongChannelBytes)
 	}
 }

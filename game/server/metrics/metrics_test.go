@@ -71,6 +71,13 @@ func TestMetricsShowTheMatch(t *testing.T) {
 	}
 	for i := range 30 {
 		srv.Step(now.Add(time.Duration(i) * 33 * time.Millisecond))
+		if i == 0 { // three inputs of each player, firing, go into its queue
+			for _, p := range srv.Stats().Players {
+				for seq := range uint32(3) {
+					w.ApplyInput(p.ID, seq+1, arena.Input{Buttons: arena.ButtonFire})
+				}
+			}
+		}
 	}
 	m := metrics.New(metrics.Config{Host: host})
 	m.WatchSignalling(func() webrtc.ServerStats {
@@ -95,6 +102,16 @@ func TestMetricsShowTheMatch(t *testing.T) {
 		{`sightline_connections_joined_total{match="7"}`, 2},
 		{`sightline_inputs_applied_total{match="7"}`, float64(st.InputsApplied)},
 		{`sightline_input_wait_ticks_total{match="7"}`, float64(st.InputWaitTicks)},
+		{`sightline_inputs_queued_total{match="7"}`, 6},
+		{`sightline_inputs_trimmed_total{match="7"}`, float64(st.InputsTrimmed)},
+		{`sightline_inputs_dropped_queue_full_total{match="7"}`, float64(st.DroppedQueueFull)},
+		{`sightline_shots_fired_total{match="7"}`, float64(st.ShotsFired)},
+		{`sightline_shots_refused_total{match="7"}`, float64(st.ShotsRefused)},
+		{`sightline_shots_rewound_ticks_total{match="7"}`, float64(st.Rewind.Ticks) / 256},
+		{`sightline_shots_rewound_hits_total{match="7"}`, float64(st.Rewind.Hits)},
+		{`sightline_shots_rewound_hits_behind_cover_total{match="7"}`, float64(st.Rewind.BehindCover)},
+		{`sightline_wrong_channel_messages_total{match="7"}`, float64(st.WrongChannel)},
+		{`sightline_wrong_channel_bytes_total{match="7"}`, float64(st.WrongChannelBytes)},
 		{`sightline_offers_total`, 5},
 		{`sightline_offers_refused_total{reason="rate"}`, 3},
 		{`sightline_offers_refused_total{reason="admission"}`, 4},
@@ -112,6 +129,9 @@ func TestMetricsShowTheMatch(t *testing.T) {
 		if got := value(t, text, c.series); got != c.want {
 			t.Errorf("%s = %v, want %v", c.series, got, c.want)
 		}
+	}
+	if ws := w.Stats(); st.InputsQueued != ws.InputsQueued || st.ShotsFired != ws.ShotsFired || st.ShotsRefused != ws.ShotsRefused || st.ShotsFired == 0 {
+		t.Errorf("the server's counters are not the world's: %+v, world %+v", st, ws)
 	}
 	if st.SnapshotsSent == 0 || st.BytesSent == 0 {
 		t.Errorf("the match sent no snapshots: %+v", st)
