@@ -52,12 +52,12 @@ deps:
 	  fi
 
 ## test: formatting, vet, and every test with the race detector, but for the
-## packages in ONE_GOROUTINE, whose tests play matches on a virtual clock in
-## one goroutine: the detector has no race to find there and would slow them
-## several times over. The desktop game's window test (game/desktop/xvfbtest)
+## packages in ONE_GOROUTINE, whose tests run in one goroutine (matches and
+## traffic on a virtual clock, nothing started beside them): the detector has
+## no race to find there and would slow them several times over. The desktop game's window test (game/desktop/xvfbtest)
 ## runs the game under xvfb-run.
 MODULE := github.com/sightline-game/sightline
-ONE_GOROUTINE := game/duel game/bots/brain
+ONE_GOROUTINE := game/duel game/bots/brain netcode/traffic netcode/simrun netcode/view
 test: check-go deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
