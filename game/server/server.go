@@ -20,6 +20,7 @@ type Server struct {
 	clock  RoundClock // world, if it plays in rounds
 	judge  ShotJudge  // world, if it judges shots in the past
 	pacer  InputPacer // world, if its input queues tell how deep they ran
+	timer  StepTimer  // world, if it is told when its steps ran
 	ring   *view.WorldRing
 	shared *view.Shared
 	grid   *interest.Grid
@@ -63,10 +64,12 @@ func New(cfg Config, world World) (*Server, error) {
 	clock, _ := world.(RoundClock)
 	judge, _ := world.(ShotJudge)
 	pacer, _ := world.(InputPacer)
+	timer, _ := world.(StepTimer)
 	return &Server{
 		clock:  clock,
 		judge:  judge,
 		pacer:  pacer,
+		timer:  timer,
 		cfg:    cfg,
 		period: time.Duration(float64(time.Second) / cfg.TickRate),
 		world:  world,
