@@ -75,6 +75,9 @@ type PredictedShot struct {
 	ended         bool      // stopped by a wall or a drawn target, or the server's copy ended
 	endAt         float64   // the flight (ticks) it stopped at
 	gone          bool      // the server's copy is gone: nothing more to hide or match
+	ahead         uint32    // how many ticks the server's copy had flown beyond this shot when last seen
+	endBy         uint32    // once the copy is gone: the flight the shot ends at, if nothing stops it sooner
+	spent         bool      // ended with its copy gone, seen so by one compaction: the next drops it
 	fadeAt        time.Time // when it was rejected
 }
 
@@ -190,7 +193,7 @@ func (s *Shots) Step(hit HitTest) {
 		if sh.ended {
 			continue
 		}
-		if sh.flown >= sh.life {
+		if sh.flown >= sh.life || sh.gone && sh.flown >= sh.endBy {
 			sh.ended, sh.endAt = true, float64(sh.flown)
 			continue
 		}
@@ -283,7 +286,7 @@ func (s *Shots) Confirm(st *snapshot.Snapshot, applied uint32, now time.Time) {
 					// Made, but gone before the server could show it: a
 					// hit named it, or it met a wall (on its first tick,
 					// as the server's copy did).
-					sh.State, sh.gone = ShotConfirmed, true
+					sh.State, sh.gone, sh.endBy = ShotConfirmed, true, sh.life
 					continue
 				}
 				if sh.ended && int32(applied-sh.Seq) < hitGrace {
@@ -297,12 +300,19 @@ func (s *Shots) Confirm(st *snapshot.Snapshot, applied uint32, now time.Time) {
 			if sh.gone {
 				continue
 			}
-			if j, ok := st.Find(sh.Server.Index); !ok || st.IDs()[j] != sh.Server {
-				sh.gone = true
-				if !sh.ended {
-					sh.ended, sh.endAt = true, float64(sh.flown)
-				}
+			j, ok := st.Find(sh.Server.Index)
+			if ok && st.IDs()[j] == sh.Server {
+				sh.ahead = copyAhead(sh, st.Row(j))
+				continue
 			}
+			// The copy ended (it hit something, or a wall) in the tick
+			// after it was last seen. This shot may be behind it on its
+			// own timeline (the server stepped without the player's
+			// inputs: each such step flew the copy a tick more), so it
+			// flies on, as far as the copy had flown and a tick more,
+			// and meets what it meets as drawn: the shooter's verdict is
+			// its own, not the copy's.
+			sh.gone, sh.endBy = true, sh.flown+sh.ahead+1
 		}
 	}
 }
@@ -348,6 +358,7 @@ func (s *Shots) match(sh *PredictedShot, st *snapshot.Snapshot, applied uint32) 
 	ex := float64(row[protocol.FieldX]) - float64(sh.sx) - bestN*float64(dx)
 	ey := float64(row[protocol.FieldY]) - float64(sh.sy) - bestN*float64(dy)
 	sh.State, sh.Server = ShotConfirmed, ids[best]
+	sh.ahead = uint32(max(bestN-float64(sh.flown), 0))
 	d := math.Hypot(ex, ey) * protocol.PosQuant.Precision()
 	s.stats.Confirmed++
 	s.stats.HandoverSum += d
@@ -359,6 +370,20 @@ func (s *Shots) match(sh *PredictedShot, st *snapshot.Snapshot, applied uint32) 
 		sh.sx, sh.sy = uint32(sx), uint32(sy)
 	}
 	return true
+}
+
+// copyAhead returns how many ticks the server's copy of confirmed shot sh,
+// at row, has flown beyond sh: its flight along sh's path (from the copy's
+// spawn point, which sh took) less sh's.
+func copyAhead(sh *PredictedShot, row []uint32) uint32 {
+	dx, dy := protocol.ShotStep(sh.heading)
+	step2 := float64(dx)*float64(dx) + float64(dy)*float64(dy)
+	if step2 == 0 {
+		return 0
+	}
+	px, py := float64(row[protocol.FieldX])-float64(sh.sx), float64(row[protocol.FieldY])-float64(sh.sy)
+	n := math.Round((px*float64(dx) + py*float64(dy)) / step2)
+	return uint32(max(n-float64(sh.flown), 0))
 }
 
 // viewTime returns the time a View names, in ticks (0 for none).
@@ -465,15 +490,19 @@ func (s *Shots) Reset() {
 }
 
 // compact drops the shots that have nothing more to draw, hide or match:
-// confirmed ones whose server copy is gone, rejected ones faded out.
+// confirmed ones whose server copy is gone and that have ended (at the
+// second compaction that finds them so, so that a shot that ends in a
+// Step is still there to be found after it: Find), rejected ones faded
+// out.
 func (s *Shots) compact() {
 	live := s.shots[:0]
 	for _, sh := range s.shots {
-		done := sh.State == ShotConfirmed && sh.gone ||
-			sh.State == ShotRejected && s.now.Sub(sh.fadeAt) >= ShotFade
-		if !done {
-			live = append(live, sh)
+		over := sh.State == ShotConfirmed && sh.gone && sh.ended
+		if over && sh.spent || sh.State == ShotRejected && s.now.Sub(sh.fadeAt) >= ShotFade {
+			continue
 		}
+		sh.spent = over
+		live = append(live, sh)
 	}
 	s.shots = live
 }
