@@ -82,7 +82,7 @@ func TestShotsConfirmedOnTheirPath(t *testing.T) {
 	second := appendShot(t, st, 500, ax, ay, h)
 	bx, by, _ := copyOf(x, y, 0, 9)
 	first := appendShot(t, st, 501, bx, by, h)
-	s.Confirm(st, 18, time.Unix(1, 0))
+	s.Confirm(st, 1018, 18, time.Unix(1, 0))
 	var got []snapshot.EntityID
 	s.Each(0.5, time.Unix(1, 0), func(sh *PredictedShot, _, _, _, _ float64) {
 		if sh.State != ShotConfirmed {
@@ -111,11 +111,11 @@ func TestShotsRejectedFade(t *testing.T) {
 	s.Fire(5, x, y, 1, arena.WeaponSpread, arena.View{From: 100})
 	empty := snapshot.New(protocol.Schema())
 	now := time.Unix(10, 0)
-	s.Confirm(empty, 6, now)
+	s.Confirm(empty, 1006, 6, now)
 	if n := s.TakeRejected(); n != 0 {
 		t.Fatalf("%d rejected before the grace ran out", n)
 	}
-	s.Confirm(empty, 5+shotGrace, now)
+	s.Confirm(empty, 1005+shotGrace, 5+shotGrace, now)
 	if n := s.TakeRejected(); n != arena.SpreadPellets {
 		t.Fatalf("%d pellets rejected, want %d", n, arena.SpreadPellets)
 	}
@@ -197,7 +197,7 @@ func TestShotsVerdicts(t *testing.T) {
 				s.Hit(10)
 			}
 			for applied := uint32(10); applied < 10+hitGrace+1; applied++ {
-				s.Confirm(empty, applied, time.Time{})
+				s.Confirm(empty, 1000+applied, applied, time.Time{})
 			}
 			if got := s.Stats().Rejected == 1; got != tc.rejected {
 				t.Fatalf("stats %+v, want rejected %v", s.Stats(), tc.rejected)
@@ -256,14 +256,14 @@ func TestShotsFlyOnAfterTheirCopy(t *testing.T) {
 	st := snapshot.New(protocol.Schema())
 	cx, cy, h := copyOf(x, y, 0, 4)
 	appendShot(t, st, 500, cx, cy, h)
-	s.Confirm(st, 11, time.Unix(1, 0))
+	s.Confirm(st, 1011, 11, time.Unix(1, 0))
 	// The target stands where the shot's 5th tick of flight ends.
 	tx := x + 5*arena.ProjectileSpeed*arena.Dt
 	hit := func(px, py, r, _ float64) (bool, bool) {
 		return math.Hypot(px-tx, py-y) < r+arena.PlayerRadius, true
 	}
 	// The next snapshot: the copy is gone (it hit the target).
-	s.Confirm(snapshot.New(protocol.Schema()), 12, time.Unix(1, 0))
+	s.Confirm(snapshot.New(protocol.Schema()), 1012, 12, time.Unix(1, 0))
 	sh, ok := s.Find(10)
 	if !ok || sh.Ended() {
 		t.Fatalf("the shot ended with its copy, at flight %d: %+v", sh.flown, sh)
@@ -278,8 +278,8 @@ func TestShotsFlyOnAfterTheirCopy(t *testing.T) {
 	s = NewShots(m)
 	s.Fire(10, x, y, 0, arena.WeaponGun, arena.View{From: 100})
 	s.Step(nil)
-	s.Confirm(st, 11, time.Unix(1, 0))
-	s.Confirm(snapshot.New(protocol.Schema()), 12, time.Unix(1, 0))
+	s.Confirm(st, 1011, 11, time.Unix(1, 0))
+	s.Confirm(snapshot.New(protocol.Schema()), 1012, 12, time.Unix(1, 0))
 	for range 10 {
 		s.Step(nil)
 	}
