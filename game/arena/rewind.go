@@ -245,7 +245,8 @@ type RewindStats struct {
 	// the rewind cap: the view was cut to the cap. Bounded counts shots
 	// whose view, once cut to the cap, was older than the server's floor
 	// on its shooter's view (viewbound.go): their flight was judged from
-	// the floor. A shot beyond both counts in both.
+	// the floor. They count shots, a spread shot once (Shots counts its
+	// pellets); a shot beyond both counts in both.
 	Clamped, Bounded uint64
 	// Hits counts those projectiles' hits; BehindCover those of them on a
 	// player who stood behind cover when hit: a wall between where the

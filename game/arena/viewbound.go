@@ -12,9 +12,11 @@ import "math"
 // also bounded by what the server knows of that client: the newest tick
 // it had acknowledged when it made the input (Input.Acked, from its
 // datagram) less the interpolation delay its link calls for, estimated
-// from how evenly its inputs arrive (the delay an honest client's
-// interpolator picks from how evenly its snapshots arrive). That is the
-// floor. A claim older than the floor is judged from the floor
+// from how evenly its inputs arrive and how late the world's own steps
+// ran (the delay an honest client's interpolator picks from how evenly
+// its snapshots arrive), the largest of the last 5 to 6 seconds, so that
+// a quiet spell does not lower it under what the client still draws.
+// That is the floor. A claim older than the floor is judged from the floor
 // (seenFrom): the targets move as they did from the floor on, starting
 // from where they stood at the claimed view, at most ViewTolerance older
 // than the floor. A liar thus knows no more of the judged flight than an
@@ -30,9 +32,11 @@ const (
 	MaxViewDelay = 6
 	// FrameAllowance, in ticks, is what a client's frames add to the
 	// delay: it takes in a snapshot at its next frame, up to half a tick
-	// later at 60 frames a second, so the newest tick it holds may have
-	// come up to half a tick before its tick clock expected it, and its
-	// view trail that tick by up to its delay and half a tick.
+	// later at 60 frames a second, which its interpolator counts as
+	// lateness that the server's view of its inputs does not show (a
+	// quarter of a tick on average). A view up to half a tick older than
+	// the floor still has its targets start where it drew them
+	// (ViewTolerance).
 	FrameAllowance = 0.25
 	// ViewHoldSeconds is how long the floor's delay holds the largest
 	// delay the arrivals called for: it rises with the first late input
@@ -136,8 +140,8 @@ func (a *arrivals) hold(tick uint32, d uint16) {
 // delay returns the floor's delay, in 256ths of a tick: the largest that
 // the arrivals called for in this second of play and the ViewHoldSeconds
 // before it (at least MinViewDelay), and FrameAllowance. So it is never
-// under MinViewDelay + FrameAllowance (1.5 ticks), which a client can
-// count on, never over MaxViewDelay + FrameAllowance (6.5 ticks), rises
+// under MinViewDelay + FrameAllowance (1.25 ticks), which a client can
+// count on, never over MaxViewDelay + FrameAllowance (6.25 ticks), rises
 // with the first arrival that calls for more, and falls only seconds
 // after the arrivals stop calling for it.
 func (a *arrivals) delay() uint64 {
