@@ -132,7 +132,7 @@ func (a *arrivals) hold(tick uint32, d uint16) {
 		}
 		a.second = s
 	}
-	if k := s % (ViewHoldSeconds + 1); d > a.peaks[k] && s+ViewHoldSeconds >= a.second {
+	if k := s % (ViewHoldSeconds + 1); d > a.peaks[k] {
 		a.peaks[k] = d
 	}
 }
