@@ -18,6 +18,8 @@ func (w *World) Hash() uint64 {
 	h.u64(uint64(w.roundStart))
 	h.u64(uint64(w.roundEnd), uint64(w.nextStart))
 	h.bool(w.intermission)
+	h.u64(uint64(w.steps.n))
+	h.f64(w.steps.off, w.steps.late2)
 	for _, g := range w.gens {
 		h.byte(g)
 	}
@@ -47,6 +49,10 @@ func (w *World) Hash() uint64 {
 		h.u64(uint64(p.spare), uint64(p.arrivals.n), uint64(p.lastShotSeq), uint64(int64(p.lastSpare)))
 		h.bool(p.trimmed)
 		h.f64(p.arrivals.off, p.arrivals.late2)
+		for _, pk := range p.arrivals.peaks {
+			h.u64(uint64(pk))
+		}
+		h.u64(uint64(p.arrivals.second))
 		p.hashDash(&h)
 		p.hashLoadout(&h)
 		h.u64(uint64(p.kills), uint64(p.deaths), uint64(p.score))

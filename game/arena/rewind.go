@@ -116,21 +116,23 @@ func (w *World) seenFrom(v View, floor uint64) (seen View, since uint64, rewound
 	if v.Gap == 0 {
 		v.Frac = 0
 	}
+	// Judged a tick after the one drawn (below), a view of From is
+	// w.tick-From-1 ticks back: one further back than the cap is cut to
+	// it (clamped).
+	if w.tick-v.From-1 > limit {
+		w.stats.Rewind.Clamped++
+		v.From, v.Gap, v.Frac = w.tick-limit-1, 0, 0
+	}
+	// A view older than the floor is judged from the floor (bounded), its
+	// targets starting where they stood at the view, or ViewTolerance
+	// before the floor if the view is older than that. A floor at or
+	// before the view (the cap's, say) bounds nothing.
 	if floor > 0 && v.ticks256() < floor && floor <= uint64(newest)*256 {
 		w.stats.Rewind.Bounded++
 		since = floor
 		if floor > ViewTolerance && v.ticks256() < floor-ViewTolerance {
 			v = viewAt(floor - ViewTolerance)
 		}
-	}
-	// Judged a tick after the one drawn (below), a view of From is
-	// w.tick-From-1 ticks back.
-	if w.tick-v.From-1 > limit {
-		w.stats.Rewind.Clamped++
-		v.From, v.Gap, v.Frac = w.tick-limit-1, 0, 0
-	}
-	if since <= v.ticks256() {
-		since = 0
 	}
 	// A shot's flight on tick t is judged against the poses of the tick
 	// after the one drawn when it was made (the world judges its own tick t
@@ -234,13 +236,17 @@ func (w *World) seenTarget(s *shot, sub int, x, y, r float64) int32 {
 type RewindStats struct {
 	// Shots counts projectiles judged in the past; Ticks is the sum of how
 	// far back each was judged when fired, in 256ths of a tick (Ticks /
-	// Shots / 256 is the mean rewind in ticks).
+	// Shots / 256 is the mean rewind in ticks): from the tick before the
+	// one it was fired on to the view its targets start from (for a
+	// bounded shot, its view or ViewTolerance before the floor, whichever
+	// is newer).
 	Shots, Ticks uint64
-	// Clamped counts shots whose shooter claimed a view older than the
-	// rewind allows: they were judged at the limit. Bounded counts shots
-	// whose shooter claimed a view older than the server's estimate of
-	// its view allows (viewbound.go): their flight was judged from the
-	// estimate.
+	// Clamped counts shots whose shooter claimed a view further back than
+	// the rewind cap: the view was cut to the cap. Bounded counts shots
+	// whose view, once cut to the cap, was older than the server's floor
+	// on its shooter's view (viewbound.go): their flight was judged from
+	// the floor. They count shots, a spread shot once (Shots counts its
+	// pellets); a shot beyond both counts in both.
 	Clamped, Bounded uint64
 	// Hits counts those projectiles' hits; BehindCover those of them on a
 	// player who stood behind cover when hit: a wall between where the

@@ -135,27 +135,30 @@ func TestShotJudgedAsSeen(t *testing.T) {
 // claim of 8.5 is judged from 8.25 (its target walking on from where it
 // stood 8.5 back, a hit); one that held the tick 2 back is judged from
 // 3.25 ticks back whatever it claims (from where its target stood at most
-// 3.75 ticks back).
+// 3.75 ticks back). A claim beyond the cap is cut to the cap (clamped),
+// and then judged from the floor as well (bounded): both counted.
+// Rewind.Ticks counts from the view the targets start from.
 func TestClaimedViewBounded(t *testing.T) {
 	for _, tc := range []struct {
-		name      string
-		back      int
-		gap, frac uint8
-		ackBack   int
-		hit       bool
-		bounded   uint64
-		meanTicks float64 // how far back the shot was judged
+		name             string
+		back             int
+		gap, frac        uint8
+		ackBack          int
+		hit              bool
+		bounded, clamped uint64
+		meanTicks        float64 // how far back the shot was judged
 	}{
-		{"held 7 back, drew 8 back", 8, 0, 0, 7, true, 0, 8},
-		{"held 7 back, drew 8.25 back", 9, 1, 192, 7, true, 0, 8.25},
-		{"held 7 back, drew 8.5 back: judged from 8.25", 9, 1, 128, 7, true, 1, 8.5},
-		{"held 2 back, claims 8 back", 8, 0, 0, 2, false, 1, 3.75},
-		{"held 2 back, claims 20 back", 20, 0, 0, 2, false, 1, 3.75},
+		{"held 7 back, drew 8 back", 8, 0, 0, 7, true, 0, 0, 8},
+		{"held 7 back, drew 8.25 back", 9, 1, 192, 7, true, 0, 0, 8.25},
+		{"held 7 back, drew 8.5 back: judged from 8.25", 9, 1, 128, 7, true, 1, 0, 8.5},
+		{"held 2 back, claims 8 back", 8, 0, 0, 2, false, 1, 0, 3.75},
+		{"held 2 back, claims 20 back: clamped and bounded", 20, 0, 0, 2, false, 1, 1, 3.75},
+		{"held 10 back, claims 20 back: clamped", 20, 0, 0, 10, false, 0, 1, 11},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			hit, st := rewoundDuelAcked(t, Config{}, tc.back, tc.gap, tc.frac, tc.ackBack)
-			if hit != tc.hit || st.Bounded != tc.bounded || st.Shots != 1 || st.Clamped != 0 {
-				t.Fatalf("hit %v, %+v; want hit %v, 1 shot judged in the past, %d bounded, none clamped", hit, st, tc.hit, tc.bounded)
+			if hit != tc.hit || st.Bounded != tc.bounded || st.Shots != 1 || st.Clamped != tc.clamped {
+				t.Fatalf("hit %v, %+v; want hit %v, 1 shot judged in the past, %d bounded, %d clamped", hit, st, tc.hit, tc.bounded, tc.clamped)
 			}
 			// Judged a tick after the one drawn, a view of From is
 			// tick-From-1 ticks back (RewindStats.Ticks).

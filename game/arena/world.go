@@ -40,7 +40,8 @@ type World struct {
 	free                 slotRing
 	pickups              []pickup
 	grid                 grid
-	past                 rewind // the targets' recent poses, for shots judged in the past
+	past                 rewind   // the targets' recent poses, for shots judged in the past
+	steps                arrivals // when the steps ran against their schedule (StepTime)
 
 	round                uint32
 	roundStart, roundEnd uint32
@@ -433,7 +434,7 @@ func (w *World) ApplyInput(id PlayerID, seq uint32, in Input) {
 	}
 	copy(p.queue[at+1:p.queued+1], p.queue[at:p.queued])
 	q.at = w.tick
-	p.arrivals.observe(seq, w.tick)
+	p.arrivals.observe(seq, w.tick, &w.steps)
 	q.floor = p.viewFloor(in.Acked)
 	p.queue[at] = q.queuedInput
 	p.queued++

@@ -64,7 +64,7 @@ func (g *Game) predictShot(now time.Time, seq uint32, in arena.Input) {
 		return
 	}
 	g.fired.Step(g.underDrawnBody)
-	if in.Buttons&arena.ButtonFire == 0 || !g.pred.Ready() || g.intermission() {
+	if in.Buttons&arena.ButtonFire == 0 || !g.pred.Ready() || g.intermissionAt(seq) {
 		return
 	}
 	weapon := arena.WeaponGun
@@ -89,10 +89,14 @@ func (g *Game) predictShot(now time.Time, seq uint32, in arena.Input) {
 	o.presses = append(o.presses, press{DrawnPress: DrawnPress{Seq: seq, Spread: weapon == arena.WeaponSpread, DrawnAfter: -1}, at: now, frame: o.frames})
 }
 
-// intermission reports whether the round clock says the match is between
-// rounds, when no shot is fired.
-func (g *Game) intermission() bool {
+// intermissionAt reports whether input seq will be applied in the
+// intermission, when the server fires nothing: about as many ticks after
+// the newest as the inputs up to it that the server has not applied yet.
+func (g *Game) intermissionAt(seq uint32) bool {
 	tick, _ := g.cl.Newest()
+	if applied, ok := g.cl.AppliedInput(tick); ok && int32(seq-applied) > 0 {
+		tick += seq - applied
+	}
 	return g.records.hasClock && g.records.clock.Intermission(tick)
 }
 
@@ -131,7 +135,7 @@ func (g *Game) confirmShots(t uint32, s *snapshot.Snapshot, now time.Time) {
 	if !ok {
 		return
 	}
-	g.fired.Confirm(s, applied, now)
+	g.fired.Confirm(s, t, applied, now)
 	for i := range g.own.presses {
 		p := &g.own.presses[i]
 		if p.ServerAfterMs == 0 && int32(applied-p.Seq) >= 0 {

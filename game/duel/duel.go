@@ -333,7 +333,7 @@ func (d *Duel) playAimer(now time.Time) {
 		}
 	case phaseBout:
 		switch {
-		case d.died || !d.s.ready():
+		case d.died || !d.s.ready() || d.a.roundCuts():
 			d.phase, d.phaseAt = phaseDown, now
 		case d.counted.Seconds() >= d.cfg.Seconds:
 			d.phase, d.phaseAt = phaseDrain, now
@@ -344,7 +344,7 @@ func (d *Duel) playAimer(now time.Time) {
 			}
 		}
 	case phaseDown:
-		if d.s.ready() {
+		if d.s.ready() && !d.a.roundCuts() {
 			d.gather(now)
 		}
 	case phaseDrain:

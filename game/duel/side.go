@@ -35,6 +35,9 @@ type side struct {
 	delays            []float64
 	framesOff, frames int // frames drawn, and of them those that drew the own player over a pixel off
 
+	round    arena.Clock // the round clock record
+	hasRound bool
+
 	self       uint16
 	id         arena.PlayerID
 	pushed     uint32
@@ -92,6 +95,29 @@ func (s *side) poll(now time.Time) {
 	}
 	s.pushed, s.havePushed = newest, true
 	s.items.Read(s.cl)
+	s.cl.Records(func(id uint32, _ uint16, payload []byte) {
+		if kind, _ := protocol.RecordKind(id); kind == protocol.RecordClock {
+			if c, err := protocol.ParseClock(payload); err == nil {
+				s.round, s.hasRound = c, true
+			}
+		}
+	})
+}
+
+// roundCuts reports whether the round's end (the clock record) comes
+// before a shot of the next input would be over: that input is applied
+// about as many ticks after the newest as the inputs the server has not
+// applied yet, and its bolt flies arena.ProjectileTicks; the server fires
+// nothing in the intermission, and the bolts in flight at the round's end
+// vanish. A perfect player sees the round clock and holds fire.
+func (s *side) roundCuts() bool {
+	newest, _ := s.cl.Newest()
+	applied, ok := s.cl.AppliedInput(newest)
+	if !s.hasRound || !ok {
+		return false
+	}
+	at := newest + (s.cl.InputSeq() + 1 - applied)
+	return at+arena.ProjectileTicks+2 >= s.round.End && at < s.round.Next+2
 }
 
 func (s *side) reconcile(t uint32, st *snapshot.Snapshot, now time.Time) {
@@ -115,7 +141,7 @@ func (s *side) reconcile(t uint32, st *snapshot.Snapshot, now time.Time) {
 	}
 	s.alive = alive
 	s.pred.Reconcile(x, y, seq, alive)
-	s.shots.Confirm(st, seq, now)
+	s.shots.Confirm(st, t, seq, now)
 }
 
 // noteApplied takes the server's word that it applied the inputs up to

@@ -21,6 +21,7 @@ type Server struct {
 	judge  ShotJudge   // world, if it judges shots in the past
 	rules  RuleCounter // world, if it counts what became of inputs and shots
 	pacer  InputPacer  // world, if its input queues tell how deep they ran
+	timer  StepTimer   // world, if it is told when its steps ran
 	ring   *view.WorldRing
 	shared *view.Shared
 	grid   *interest.Grid
@@ -65,11 +66,13 @@ func New(cfg Config, world World) (*Server, error) {
 	judge, _ := world.(ShotJudge)
 	pacer, _ := world.(InputPacer)
 	rules, _ := world.(RuleCounter)
+	timer, _ := world.(StepTimer)
 	return &Server{
 		clock:  clock,
 		judge:  judge,
 		pacer:  pacer,
 		rules:  rules,
+		timer:  timer,
 		cfg:    cfg,
 		period: time.Duration(float64(time.Second) / cfg.TickRate),
 		world:  world,

@@ -60,6 +60,9 @@ func (s *Server) Step(now time.Time) {
 
 	s.world.Step()
 	s.tick++
+	if s.timer != nil {
+		s.timer.StepTime(float64(s.elapsed) / float64(s.period))
+	}
 	s.quantize()
 	s.relay()
 

@@ -50,6 +50,16 @@ type InputPacer interface {
 	InputSpare(id PlayerID) (n int, ok bool)
 }
 
+// StepTimer is a World told when each of its steps ran (arena's is): a
+// step that runs late, or a tick skipped, sends its snapshots late, which
+// the clients' interpolators count as jitter, and so does the world's
+// bound on the views its shots are judged at.
+type StepTimer interface {
+	// StepTime says when the step just made ran: at ticks since the
+	// match's first step (the time since then × the tick rate).
+	StepTime(ticks float64)
+}
+
 // ShotJudge is a World that judges shots by what their shooters saw
 // (arena's does): the server's Stats then carry its counters, and how long
 // inputs wait in its queue, which a rewind has to cover.

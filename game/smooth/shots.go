@@ -31,9 +31,10 @@ const (
 	// quantized), far less than two shots of a spread fan apart.
 	matchUnits = 8 * protocol.UnitsPerPx
 	// maxFlightSlack is how many ticks the server's copy may have flown
-	// more or less than one input a tick makes it: the server's queue
-	// may apply an input a tick or two later than the one before. Two
-	// shots along one line are at least arena.FireInterval ticks apart.
+	// more or less than the ticks since it was fired say (match): the
+	// firing tick is known from the first snapshot that came after it,
+	// counting an input a tick back to it. Two shots along one line are
+	// at least arena.FireInterval ticks apart.
 	maxFlightSlack = 2
 	// maxPredicted bounds the predicted shots alive at once: more than a
 	// player can have in flight (arena.ShotsInFlight).
@@ -75,6 +76,10 @@ type PredictedShot struct {
 	ended         bool      // stopped by a wall or a drawn target, or the server's copy ended
 	endAt         float64   // the flight (ticks) it stopped at
 	gone          bool      // the server's copy is gone: nothing more to hide or match
+	ahead         uint32    // how many ticks the server's copy had flown beyond this shot when last seen
+	endBy         uint32    // once the copy is gone: the flight the shot ends at, if nothing stops it sooner
+	spent         bool      // ended with its copy gone, seen so by one compaction: the next drops it
+	firedAt       uint32    // the tick the server fired it on, or a little after (0: not known yet)
 	fadeAt        time.Time // when it was rejected
 }
 
@@ -190,7 +195,7 @@ func (s *Shots) Step(hit HitTest) {
 		if sh.ended {
 			continue
 		}
-		if sh.flown >= sh.life {
+		if sh.flown >= sh.life || sh.gone && sh.flown >= sh.endBy {
 			sh.ended, sh.endAt = true, float64(sh.flown)
 			continue
 		}
@@ -254,16 +259,20 @@ func (sh *PredictedShot) at(t float64) (float64, float64) {
 }
 
 // Confirm matches the predicted shots with the server's projectiles in the
-// decoded state s of a tick whose snapshot said the server had applied the
-// player's inputs up to applied. A pending shot is the server's
-// projectile with the same heading that stands on its path (within
-// matchUnits) at a whole flight; it then takes that projectile's spawn
+// decoded state s of tick, whose snapshot said the server had applied the
+// player's inputs up to applied; call it for the ticks in order. A pending
+// shot is the server's projectile with the same heading that stands on its
+// path (within matchUnits), at a whole flight near the ticks since it was
+// fired, as the first tick that said its input was applied tells (the
+// server flies its copy a tick every step, with or without an input of
+// the player's, where the prediction flies it an input a step); it then
+// takes that projectile's spawn
 // point, so it draws on exactly the server's path, and the distance it
 // moved is its handover. A pending shot whose input the server applied
 // shotGrace inputs ago or more, still without a copy, was not made: it is
 // rejected and fades from now on. A confirmed shot whose copy is gone from
 // s (it hit something, or a wall) ends.
-func (s *Shots) Confirm(st *snapshot.Snapshot, applied uint32, now time.Time) {
+func (s *Shots) Confirm(st *snapshot.Snapshot, tick, applied uint32, now time.Time) {
 	if st == nil {
 		return
 	}
@@ -275,7 +284,13 @@ func (s *Shots) Confirm(st *snapshot.Snapshot, applied uint32, now time.Time) {
 			if int32(applied-sh.Seq) < 0 {
 				continue // the server has not fired it yet
 			}
-			if s.match(sh, st, applied) {
+			if sh.firedAt == 0 {
+				// The first tick that says it was applied: if it was not
+				// applied on this one, the snapshots of the ticks since
+				// did not come, and those ticks applied an input each.
+				sh.firedAt = tick - (applied - sh.Seq)
+			}
+			if s.match(sh, st, tick) {
 				continue
 			}
 			if int32(applied-sh.Seq) >= shotGrace {
@@ -283,7 +298,7 @@ func (s *Shots) Confirm(st *snapshot.Snapshot, applied uint32, now time.Time) {
 					// Made, but gone before the server could show it: a
 					// hit named it, or it met a wall (on its first tick,
 					// as the server's copy did).
-					sh.State, sh.gone = ShotConfirmed, true
+					sh.State, sh.gone, sh.endBy = ShotConfirmed, true, sh.life
 					continue
 				}
 				if sh.ended && int32(applied-sh.Seq) < hitGrace {
@@ -297,30 +312,38 @@ func (s *Shots) Confirm(st *snapshot.Snapshot, applied uint32, now time.Time) {
 			if sh.gone {
 				continue
 			}
-			if j, ok := st.Find(sh.Server.Index); !ok || st.IDs()[j] != sh.Server {
-				sh.gone = true
-				if !sh.ended {
-					sh.ended, sh.endAt = true, float64(sh.flown)
-				}
+			j, ok := st.Find(sh.Server.Index)
+			if ok && st.IDs()[j] == sh.Server {
+				sh.ahead = copyAhead(sh, st.Row(j))
+				continue
 			}
+			// The copy ended (it hit something, or a wall) in the tick
+			// after it was last seen. This shot may be behind it on its
+			// own timeline (the server stepped without the player's
+			// inputs: each such step flew the copy a tick more), so it
+			// flies on, as far as the copy had flown and a tick more,
+			// and meets what it meets as drawn: the shooter's verdict is
+			// its own, not the copy's.
+			sh.gone, sh.endBy = true, sh.flown+sh.ahead+1
 		}
 	}
 }
 
-// match looks for the server's copy of pending shot sh in st, a tick on
-// which the server had applied the player's inputs up to applied: a
-// projectile with the same heading on the shot's path. With one input
-// applied a tick, the copy has flown applied-sh.Seq+1 ticks; of the
+// match looks for the server's copy of pending shot sh in st, the state
+// of tick: a projectile with the same heading on the shot's path. Fired
+// on sh.firedAt, the copy has flown tick-sh.firedAt+1 ticks (a tick more
+// for each step without the player's input between the firing and the
+// first snapshot that came after it); of the
 // projectiles on the path (a player who stands and aims one way fires
 // shot after shot along one line), the one nearest that flight is the
 // copy, and one more than maxFlightSlack ticks from it is not.
-func (s *Shots) match(sh *PredictedShot, st *snapshot.Snapshot, applied uint32) bool {
+func (s *Shots) match(sh *PredictedShot, st *snapshot.Snapshot, tick uint32) bool {
 	dx, dy := protocol.ShotStep(sh.heading)
 	step2 := float64(dx)*float64(dx) + float64(dy)*float64(dy)
 	if step2 == 0 {
 		return false
 	}
-	want := float64(applied-sh.Seq) + 1
+	want := float64(tick-sh.firedAt) + 1
 	best, bestN, bestOff := -1, 0.0, math.Inf(1)
 	ids := st.IDs()
 	for j := range ids {
@@ -348,6 +371,7 @@ func (s *Shots) match(sh *PredictedShot, st *snapshot.Snapshot, applied uint32) 
 	ex := float64(row[protocol.FieldX]) - float64(sh.sx) - bestN*float64(dx)
 	ey := float64(row[protocol.FieldY]) - float64(sh.sy) - bestN*float64(dy)
 	sh.State, sh.Server = ShotConfirmed, ids[best]
+	sh.ahead = uint32(max(bestN-float64(sh.flown), 0))
 	d := math.Hypot(ex, ey) * protocol.PosQuant.Precision()
 	s.stats.Confirmed++
 	s.stats.HandoverSum += d
@@ -359,6 +383,20 @@ func (s *Shots) match(sh *PredictedShot, st *snapshot.Snapshot, applied uint32) 
 		sh.sx, sh.sy = uint32(sx), uint32(sy)
 	}
 	return true
+}
+
+// copyAhead returns how many ticks the server's copy of confirmed shot sh,
+// at row, has flown beyond sh: its flight along sh's path (from the copy's
+// spawn point, which sh took) less sh's.
+func copyAhead(sh *PredictedShot, row []uint32) uint32 {
+	dx, dy := protocol.ShotStep(sh.heading)
+	step2 := float64(dx)*float64(dx) + float64(dy)*float64(dy)
+	if step2 == 0 {
+		return 0
+	}
+	px, py := float64(row[protocol.FieldX])-float64(sh.sx), float64(row[protocol.FieldY])-float64(sh.sy)
+	n := math.Round((px*float64(dx) + py*float64(dy)) / step2)
+	return uint32(max(n-float64(sh.flown), 0))
 }
 
 // viewTime returns the time a View names, in ticks (0 for none).
@@ -465,15 +503,19 @@ func (s *Shots) Reset() {
 }
 
 // compact drops the shots that have nothing more to draw, hide or match:
-// confirmed ones whose server copy is gone, rejected ones faded out.
+// confirmed ones whose server copy is gone and that have ended (at the
+// second compaction that finds them so, so that a shot that ends in a
+// Step is still there to be found after it: Find), rejected ones faded
+// out.
 func (s *Shots) compact() {
 	live := s.shots[:0]
 	for _, sh := range s.shots {
-		done := sh.State == ShotConfirmed && sh.gone ||
-			sh.State == ShotRejected && s.now.Sub(sh.fadeAt) >= ShotFade
-		if !done {
-			live = append(live, sh)
+		over := sh.State == ShotConfirmed && sh.gone && sh.ended
+		if over && sh.spent || sh.State == ShotRejected && s.now.Sub(sh.fadeAt) >= ShotFade {
+			continue
 		}
+		sh.spent = over
+		live = append(live, sh)
 	}
 	s.shots = live
 }

@@ -82,7 +82,7 @@ func TestShotsConfirmedOnTheirPath(t *testing.T) {
 	second := appendShot(t, st, 500, ax, ay, h)
 	bx, by, _ := copyOf(x, y, 0, 9)
 	first := appendShot(t, st, 501, bx, by, h)
-	s.Confirm(st, 18, time.Unix(1, 0))
+	s.Confirm(st, 1018, 18, time.Unix(1, 0))
 	var got []snapshot.EntityID
 	s.Each(0.5, time.Unix(1, 0), func(sh *PredictedShot, _, _, _, _ float64) {
 		if sh.State != ShotConfirmed {
@@ -111,11 +111,11 @@ func TestShotsRejectedFade(t *testing.T) {
 	s.Fire(5, x, y, 1, arena.WeaponSpread, arena.View{From: 100})
 	empty := snapshot.New(protocol.Schema())
 	now := time.Unix(10, 0)
-	s.Confirm(empty, 6, now)
+	s.Confirm(empty, 1006, 6, now)
 	if n := s.TakeRejected(); n != 0 {
 		t.Fatalf("%d rejected before the grace ran out", n)
 	}
-	s.Confirm(empty, 5+shotGrace, now)
+	s.Confirm(empty, 1005+shotGrace, 5+shotGrace, now)
 	if n := s.TakeRejected(); n != arena.SpreadPellets {
 		t.Fatalf("%d pellets rejected, want %d", n, arena.SpreadPellets)
 	}
@@ -197,7 +197,7 @@ func TestShotsVerdicts(t *testing.T) {
 				s.Hit(10)
 			}
 			for applied := uint32(10); applied < 10+hitGrace+1; applied++ {
-				s.Confirm(empty, applied, time.Time{})
+				s.Confirm(empty, 1000+applied, applied, time.Time{})
 			}
 			if got := s.Stats().Rejected == 1; got != tc.rejected {
 				t.Fatalf("stats %+v, want rejected %v", s.Stats(), tc.rejected)
@@ -236,5 +236,54 @@ func TestShotsWaitForTheirTicks(t *testing.T) {
 	s.CatchUp(target)
 	if sh, _ = s.Find(10); !sh.Ended() || !sh.OnTarget {
 		t.Fatalf("after its ticks came: %+v, want it stopped on the target", sh)
+	}
+}
+
+// The server may fly a shot's copy ahead of the predicted shot (it steps
+// the player on without an input when none came in time, and each such
+// step flies the copy a tick more). When the copy ends, say on the target
+// as drawn, the predicted shot flies on as far as the copy had flown and
+// a tick more, meeting what it meets as drawn: the shooter's own verdict
+// is its own, and it is still there to be read after the Step it ends in.
+func TestShotsFlyOnAfterTheirCopy(t *testing.T) {
+	m := arena.NewMap(1)
+	x, y := openSpot(t, m)
+	s := NewShots(m)
+	s.Fire(10, x, y, 0, arena.WeaponGun, arena.View{From: 100})
+	s.Step(nil) // input 11
+	// The snapshot of input 11's tick: the server stepped twice without
+	// the player's inputs, so the copy has flown 4 ticks, the shot 2.
+	st := snapshot.New(protocol.Schema())
+	cx, cy, h := copyOf(x, y, 0, 4)
+	appendShot(t, st, 500, cx, cy, h)
+	s.Confirm(st, 1011, 11, time.Unix(1, 0))
+	// The target stands where the shot's 5th tick of flight ends.
+	tx := x + 5*arena.ProjectileSpeed*arena.Dt
+	hit := func(px, py, r, _ float64) (bool, bool) {
+		return math.Hypot(px-tx, py-y) < r+arena.PlayerRadius, true
+	}
+	// The next snapshot: the copy is gone (it hit the target).
+	s.Confirm(snapshot.New(protocol.Schema()), 1012, 12, time.Unix(1, 0))
+	sh, ok := s.Find(10)
+	if !ok || sh.Ended() {
+		t.Fatalf("the shot ended with its copy, at flight %d: %+v", sh.flown, sh)
+	}
+	for range 4 {
+		s.Step(hit)
+	}
+	if sh, ok = s.Find(10); !ok || !sh.Ended() || !sh.OnTarget {
+		t.Fatalf("the shot flew on and did not meet the target as drawn: %+v", sh)
+	}
+	// Nothing stops it otherwise: it ends where the copy may have.
+	s = NewShots(m)
+	s.Fire(10, x, y, 0, arena.WeaponGun, arena.View{From: 100})
+	s.Step(nil)
+	s.Confirm(st, 1011, 11, time.Unix(1, 0))
+	s.Confirm(snapshot.New(protocol.Schema()), 1012, 12, time.Unix(1, 0))
+	for range 10 {
+		s.Step(nil)
+	}
+	if _, ok := s.Find(10); ok {
+		t.Fatal("a shot whose copy ended still held 10 ticks on")
 	}
 }

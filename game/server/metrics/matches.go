@@ -32,7 +32,7 @@ var (
 	joined        = desc("connections_joined_total", "Connections that joined the match.")
 	ended         = desc("connections_ended_total", "Connections that ended, by cause: left (quit or kicked), timed_out, refused (the match was full).", "cause")
 	rewound       = desc("shots_rewound_total", "Shots judged against the targets as their shooters saw them.")
-	rewoundLimit  = desc("shots_rewound_limited_total", "Of the shots rewound, those whose shooters claimed an older view than the rewind cap allows (limit=cap) or than the server's estimate of their view (limit=estimate).", "limit")
+	rewoundLimit  = desc("shots_rewound_limited_total", "Of the shots rewound, those whose shooters claimed a view further back than the rewind cap, cut to the cap (limit=cap), and those whose view, so cut, was older than the server's floor on it, judged from the floor (limit=estimate); a shot may count under both.", "limit")
 	inputsApplied = desc("inputs_applied_total", "Players' inputs the match has applied (one a player a tick at most).")
 	inputWait     = desc("input_wait_ticks_total", "Ticks the applied inputs waited in their players' queues past the first tick after they came: over inputs_applied_total, the input delay the server adds.")
 	inputsQueued  = desc("inputs_queued_total", "Players' inputs taken into their queues (a repeated input is not taken again).")
