@@ -16,9 +16,10 @@
 #   LOADTEST_ARGS  extra cmd/loadtest flags (default none; -matches spreads the
 #            clients over the server's matches)
 #   CPU_FROM  loadtest (default) or proc: the script reads each server's CPU
-#            from /proc/PID/stat itself, 2 s before the load tester starts
-#            (idle) and from PLAY_FROM s (default 5) after it starts to
-#            RUN_SECONDS after, the ticks counted at 30 a second. proc is
+#            from /proc/PID/stat itself, for 2 s before the load tester starts
+#            (idle) and from the moment the server's log has every client
+#            joined until the first leaves (or the load tester ends), the
+#            ticks counted at 30 a second, as the load tester does. proc is
 #            chosen for both sides when BASE's load tester does not report
 #            the server's CPU (a revision before 72da74e, whose server has no
 #            /metrics).
@@ -41,7 +42,6 @@ if [ -z "$CPU_FROM" ]; then
 	CPU_FROM=loadtest
 	git -C "$tmp/base" grep -q server_cpu_us_per_client_tick -- cmd/loadtest || CPU_FROM=proc
 fi
-PLAY_FROM=${PLAY_FROM:-5}
 
 # proc_cpu PID: the process's user and system CPU in clock ticks so far.
 proc_cpu() {
@@ -75,17 +75,24 @@ measure() {
 		i1=$(proc_cpu "$pid")
 		# shellcheck disable=SC2086
 		"$loadtest" -url "http://127.0.0.1:$port" -clients "$CLIENTS" -seconds "$SECONDS_" -json ${LOADTEST_ARGS:-} >"$tmp/out.json" &
-		local lt=$!
-		sleep "$PLAY_FROM"
-		p0=$(proc_cpu "$pid")
-		sleep $((SECONDS_ - PLAY_FROM))
-		p1=$(proc_cpu "$pid")
+		local lt=$! t0 t1
+		# Every client joined (the bots' 4 joins are logged too) ...
+		while kill -0 "$lt" 2>/dev/null && [ "$(grep -c 'msg="player joined"' "$tmp/server.log")" -lt $((CLIENTS + 4)) ]; do
+			sleep 0.05
+		done
+		p0=$(proc_cpu "$pid") t0=$(date +%s.%N)
+		# ... until the first leaves.
+		while kill -0 "$lt" 2>/dev/null && ! grep -q 'msg="player left"' "$tmp/server.log"; do
+			sleep 0.05
+		done
+		p1=$(proc_cpu "$pid") t1=$(date +%s.%N)
 		wait "$lt" || true
 		cpu=$(python3 -c "
 import sys
-i0, i1, p0, p1, play, hz, clients = map(float, sys.argv[1:])
+i0, i1, p0, p1, t0, t1, hz, clients = map(float, sys.argv[1:])
+play = t1 - t0
 print((p1 - p0 - (i1 - i0) / 2 * play) / hz / (play * 30 * clients) * 1e6)
-" "$i0" "$i1" "$p0" "$p1" "$((SECONDS_ - PLAY_FROM))" "$(getconf CLK_TCK)" "$CLIENTS")
+" "$i0" "$i1" "$p0" "$p1" "$t0" "$t1" "$(getconf CLK_TCK)" "$CLIENTS")
 	else
 		# shellcheck disable=SC2086
 		"$loadtest" -url "http://127.0.0.1:$port" -clients "$CLIENTS" -seconds "$SECONDS_" -json ${LOADTEST_ARGS:-} >"$tmp/out.json" || true
