@@ -31,15 +31,6 @@ const hurryPollMs = 5
 // into buffers reused from round to round. Nothing here blocks in the
 // runtime's way: reads and writes do not wait (the socket is non-blocking),
 // and a reader that must wait for a datagram waits in poll(2).
-//
-// The calls that never wait (recvmmsg, sendto and getsockopt, all
-// non-blocking) are raw system calls, which the runtime does not see: one
-// it sees wakes its monitor thread (sysmon) from its sleep when it returns
-// after the process was idle, and the monitor then looks every 20 µs for
-// a millisecond, each look a wake-up of a thread of its own. The socket's
-// calls are nearly all the system calls the server makes between ticks, so
-// each tick woke it afresh. poll(2), which waits, stays a call the runtime
-// sees.
 type roundSocket struct {
 	// mu is held for reading around every use of fd and for writing by
 	// close, so that fd is never closed (and its number reused) under a
@@ -208,7 +199,7 @@ func (s *roundSocket) recvmmsg() error {
 		return net.ErrClosed
 	}
 	for {
-		r, _, e := unix.RawSyscall6(unix.SYS_RECVMMSG, uintptr(s.fd), uintptr(unsafe.Pointer(&s.msgs[0])), batchSlots, unix.MSG_DONTWAIT, 0, 0)
+		r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, uintptr(s.fd), uintptr(unsafe.Pointer(&s.msgs[0])), batchSlots, unix.MSG_DONTWAIT, 0, 0)
 		switch e {
 		case 0:
 			s.got = int(r)
@@ -297,7 +288,7 @@ func (s *roundSocket) writeTo(b []byte, to netip.AddrPort) (int, error) {
 			s.mu.RUnlock()
 			return 0, net.ErrClosed
 		}
-		_, _, e := unix.RawSyscall6(unix.SYS_SENDTO, uintptr(s.fd), uintptr(p), uintptr(len(b)), unix.MSG_DONTWAIT, uintptr(sa), salen)
+		_, _, e := unix.Syscall6(unix.SYS_SENDTO, uintptr(s.fd), uintptr(p), uintptr(len(b)), unix.MSG_DONTWAIT, uintptr(sa), salen)
 		s.mu.RUnlock()
 		switch {
 		case e == 0:

@@ -18,8 +18,7 @@ const (
 // memInfoFd reads the UDP socket fd's SO_MEMINFO.
 func memInfoFd(fd int) (mi [skMeminfoVars]uint32, ok bool) {
 	size := uint32(unsafe.Sizeof(mi))
-	// A raw call: it never waits (see roundSocket).
-	_, _, errno := unix.RawSyscall6(unix.SYS_GETSOCKOPT, uintptr(fd), unix.SOL_SOCKET, unix.SO_MEMINFO,
+	_, _, errno := unix.Syscall6(unix.SYS_GETSOCKOPT, uintptr(fd), unix.SOL_SOCKET, unix.SO_MEMINFO,
 		uintptr(unsafe.Pointer(&mi[0])), uintptr(unsafe.Pointer(&size)), 0)
 	return mi, errno == 0 && size >= (skMeminfoDrops+1)*4
 }
