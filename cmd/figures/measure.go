@@ -117,7 +117,7 @@ func measureWasm(e *env) ([]figures.Figure, error) {
 }
 
 // startupLine is one phase as TestBrowserStartup logs it.
-var startupLine = regexp.MustCompile(`figure start-up, ([^:|]+): \| (.+) \| (\d+) ms \|`)
+var startupLine = regexp.MustCompile(`figure start-up, (.+?): \| (.+) \| (\d+) ms \|\s*$`)
 
 // drawingLine is TestBrowserStartup's summary of what drawing costs.
 var drawingLine = regexp.MustCompile(`figure drawing: (.+)$`)
@@ -163,7 +163,7 @@ func startupTable(log, measured string) (string, error) {
 		return "", fmt.Errorf("TestBrowserStartup: %w", errParse)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Measured %s:\n\n| phase | %s |\n|---|%s", measured, strings.Join(visits, " | "), strings.Repeat("---:|", len(visits)))
+	fmt.Fprintf(&b, "Measured %s:\n\n| phase (`window.sightline` field) | %s |\n|---|%s", measured, strings.Join(visits, " | "), strings.Repeat("---:|", len(visits)))
 	for _, p := range phases {
 		fmt.Fprintf(&b, "\n| %s |", p)
 		for _, v := range visits {
