@@ -25,7 +25,7 @@ func TestStartupTable(t *testing.T) {
 	}
 	want := `Measured 2026-12-05 19:00 UTC:
 
-| phase (`+"`window.sightline` field"+`) | first visit | second visit (cached: 304) | drawing nothing (?blank=) |
+| phase (` + "`window.sightline` field" + `) | first visit | second visit (cached: 304) | drawing nothing (?blank=) |
 |---|---:|---:|---:|
 | game.wasm answered (headers) | 73 ms | 89 ms | 125 ms |
 | first frame with the world shown (next frame) | 1,878 ms | — | — |
