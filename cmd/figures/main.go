@@ -3,7 +3,7 @@
 // quote of a figure it measured in the repository's Markdown files: `make
 // figures` runs it.
 //
-//	figures [-figures bytes,wasm,startup,cpu,duels,relay] [-test-time] [-out docs/figures.md]
+//	figures [-figures bytes,wasm,startup,cpu,duels,relay,internet] [-test-time] [-out docs/figures.md]
 //
 // -figures picks groups of figures (default all but the test time, which
 // takes the whole of `make test`); the figures of the groups not picked
@@ -15,6 +15,7 @@
 //	cpu      cpu-pair: the server's CPU per player beside -cpu-base (scripts/cpupair.sh)
 //	duels    duels: hit rates and agreement over WebRTC (scripts/duels.sh)
 //	relay    relay-roundtrip: a datagram's round trip straight and through the relay
+//	internet relay-internet: what a relayed player costs the relay (TestInternet; root)
 //	test     test-time: the wall time of `make test`
 //
 // A group that fails is reported and the others are still written; the

@@ -358,6 +358,54 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
+// internetLine is one phase of TestInternet: its name, the path, the
+// connect time, the snapshots' bytes and the relay's bytes and CPU.
+var internetLine = regexp.MustCompile(`figure ([^:]+): path \[([^\]]*)\], connect p50 (\d+) ms, (\d+) B/s of snapshots per client(?:; relay: \d+ bytes \((\d+) B/s per player\), CPU \S+ \(([\d.]+)% of a core per player\))?`)
+
+// measureInternet runs TestInternet (cmd/loadtest: its own small internet
+// of network namespaces and NATs; needs root and nftables) and tabulates
+// what each phase cost the relay.
+func measureInternet(e *env) ([]figures.Figure, error) {
+	const cmd = "go test -count=1 -run 'TestInternet$' -v ./cmd/loadtest"
+	f := e.figure("relay-internet", "Each phase of the test's own internet: 2 clients for 10 s, the path ICE took, and what the relay carried and spent per player.", cmd)
+	s, err := e.run(nil, e.Go, "test", "-count=1", "-run", "TestInternet$", "-v", "./cmd/loadtest")
+	if err != nil {
+		return nil, err
+	}
+	content, err := internetTable(s, f.Measured)
+	if err != nil {
+		return nil, err
+	}
+	f.Content = content
+	return []figures.Figure{f}, nil
+}
+
+// internetTable turns TestInternet's log into the relay-internet figure.
+func internetTable(log, measured string) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Measured %s:\n\n| phase | path | connect p50 | snapshots per client | relay's bytes, per player | relay's CPU, per player |\n|---|---|---:|---:|---:|---:|", measured)
+	n := 0
+	for _, line := range strings.Split(log, "\n") {
+		m := internetLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		connect, _ := strconv.Atoi(m[3])
+		snaps, _ := strconv.Atoi(m[4])
+		relayBytes, relayCPU := "", ""
+		if m[5] != "" {
+			v, _ := strconv.Atoi(m[5])
+			relayBytes, relayCPU = figures.Thousands(v)+" B/s", m[6]+" % of a core"
+		}
+		fmt.Fprintf(&b, "\n| %s | `%s` | %s ms | %s B/s | %s | %s |", strings.TrimSpace(m[1]), m[2], figures.Thousands(connect), figures.Thousands(snaps), relayBytes, relayCPU)
+		n++
+	}
+	if n == 0 {
+		return "", fmt.Errorf("TestInternet: %w", errParse)
+	}
+	return b.String(), nil
+}
+
 // measureTestTime times `make test`.
 func measureTestTime(e *env) ([]figures.Figure, error) {
 	f := e.figure("test-time", "The wall time of every test, formatting and vet (`make test`: the race detector on, the desktop game's window test under Xvfb).", "make test")

@@ -42,12 +42,12 @@ type Config struct {
 }
 
 // allGroups are the groups of figures, in the order of the file.
-var allGroups = []string{"bytes", "wasm", "startup", "cpu", "duels", "relay", "test"}
+var allGroups = []string{"bytes", "wasm", "startup", "cpu", "duels", "relay", "internet", "test"}
 
 // order is the figures' order in the file.
 var order = []string{
 	figures.BandwidthModel, figures.BandwidthArena, figures.WasmSizes, figures.WasmSizesLine,
-	"startup", "cpu-pair", "duels", "relay-roundtrip", "test-time",
+	"startup", "cpu-pair", "duels", "relay-roundtrip", "relay-internet", "test-time",
 }
 
 // DefaultConfig measures every group but the test time.
@@ -57,7 +57,7 @@ func DefaultConfig() Config {
 		goTool = "go"
 	}
 	return Config{
-		Groups:      []string{"bytes", "wasm", "startup", "cpu", "duels", "relay"},
+		Groups:      []string{"bytes", "wasm", "startup", "cpu", "duels", "relay", "internet"},
 		Out:         figures.Path,
 		Go:          goTool,
 		CPUBase:     "cea71ff",
@@ -78,13 +78,14 @@ type env struct {
 type measurer func(e *env) ([]figures.Figure, error)
 
 var measurers = map[string]measurer{
-	"bytes":   measureBytes,
-	"wasm":    measureWasm,
-	"startup": measureStartup,
-	"cpu":     measureCPU,
-	"duels":   measureDuels,
-	"relay":   measureRelay,
-	"test":    measureTestTime,
+	"bytes":    measureBytes,
+	"wasm":     measureWasm,
+	"startup":  measureStartup,
+	"cpu":      measureCPU,
+	"duels":    measureDuels,
+	"relay":    measureRelay,
+	"internet": measureInternet,
+	"test":     measureTestTime,
 }
 
 // Run measures the configured groups, merges them into the figures file

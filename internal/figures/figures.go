@@ -191,7 +191,7 @@ func Rewrite(doc string, figs map[string]Figure) (string, bool, error) {
 const header = `# Figures
 
 Generated: do not edit; ` + "`make figures`" + ` writes it (` + "`go run ./cmd/figures`" + `; ` +
-	"`make figures FIGURES=wasm-sizes,bandwidth-model`" + ` measures only those and keeps the rest).
+	"`make figures FIGURES=wasm,bytes`" + ` measures only those groups and keeps the rest).
 Every figure the documentation quotes is measured here, under a stable name, with the
 command that measured it, when and on what machine. A document quotes a figure between
 ` + "`<!-- figure NAME -->`" + ` and ` + "`<!-- /figure -->`" + ` lines, whose content must equal the
