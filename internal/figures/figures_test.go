@@ -134,6 +134,9 @@ func TestDocumentsQuoteTheFigures(t *testing.T) {
 	if len(figs) == 0 {
 		t.Fatalf("%s holds no figure", Path)
 	}
+	if b, err := os.ReadFile(filepath.Join(root, Path)); err != nil || string(b) != Format(figs) {
+		t.Errorf("%s is not as `make figures` writes it (edited by hand?): %v", Path, err)
+	}
 	for _, f := range figs {
 		if f.Command == "" || f.Measured == "" || f.Machine == "" {
 			t.Errorf("figure %s: command %q, measured %q, machine %q", f.Name, f.Command, f.Measured, f.Machine)
