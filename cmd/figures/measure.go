@@ -131,7 +131,7 @@ func measureStartup(e *env) ([]figures.Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	content, err := startupTable(s, f.Measured)
+	content, err := startupTable(s, f.Measured+e.loadNote())
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func measureCPU(e *env) ([]figures.Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	content, err := cpuTable(s, f.Measured, rev, e.CPUBase)
+	content, err := cpuTable(s, f.Measured+e.loadNote(), rev, e.CPUBase)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +259,7 @@ func measureDuels(e *env) ([]figures.Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	content, err := duelTable(s, f.Measured, e.DuelSeconds)
+	content, err := duelTable(s, f.Measured+e.loadNote(), e.DuelSeconds)
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +317,7 @@ func measureRelay(e *env) ([]figures.Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	content, err := relayFigure(s, f.Measured)
+	content, err := relayFigure(s, f.Measured+e.loadNote())
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +372,7 @@ func measureInternet(e *env) ([]figures.Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	content, err := internetTable(s, f.Measured)
+	content, err := internetTable(s, f.Measured+e.loadNote())
 	if err != nil {
 		return nil, err
 	}
@@ -414,6 +414,6 @@ func measureTestTime(e *env) ([]figures.Figure, error) {
 		return nil, err
 	}
 	took := time.Since(start).Round(time.Second)
-	f.Content = fmt.Sprintf("Measured %s: `make test` passed in %d min %02d s.", f.Measured, int(took.Minutes()), int(took.Seconds())%60)
+	f.Content = fmt.Sprintf("Measured %s: `make test` passed in %d min %02d s.", f.Measured+e.loadNote(), int(took.Minutes()), int(took.Seconds())%60)
 	return []figures.Figure{f}, nil
 }
