@@ -23,6 +23,9 @@ import (
 // errParse is a command's output that does not hold the figure.
 var errParse = errors.New("output holds no figure")
 
+// errBase is a revision the server's CPU cannot be measured beside.
+var errBase = errors.New("cannot measure beside this revision")
+
 // measureBytes runs cmd/netbench's two tables. Both are seeded: the same
 // code prints the same tables on every machine.
 func measureBytes(e *env) ([]figures.Figure, error) {
@@ -192,6 +195,11 @@ var medianLine = regexp.MustCompile(`ratio least ([\d.]+)\s+median ([\d.]+)\s+mo
 func measureCPU(e *env) ([]figures.Figure, error) {
 	cmd := fmt.Sprintf("BASE=%s PAIRS=%d ./scripts/cpupair.sh", e.CPUBase, e.CPUPairs)
 	f := e.figure("cpu-pair", "The server's CPU per player and tick (cmd/loadtest's server_cpu_us_per_client_tick: 32 clients for 20 s against `cmd/server -bots 4`), this tree beside an older revision, alternately; only a pair's ratio compares.", cmd)
+	// cpupair.sh runs each side's own load tester, whose JSON holds the
+	// figure only from 72da74e on.
+	if _, err := e.run(nil, "git", "cat-file", "-e", e.CPUBase+":cmd/loadtest/servercpu.go"); err != nil {
+		return nil, fmt.Errorf("%w: %s's load tester does not measure the server's CPU (server_cpu_us_per_client_tick came with 72da74e): name a later revision", errBase, e.CPUBase)
+	}
 	rev, _ := e.run(nil, "git", "rev-parse", "--short", "HEAD")
 	rev = strings.TrimSpace(rev)
 	// Documents do not change the server: only changes to the rest count.
