@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -264,7 +265,11 @@ func measureDuels(e *env) ([]figures.Figure, error) {
 	}
 	cmd := fmt.Sprintf("SECONDS_COUNTED=%d scripts/duels.sh %s", e.DuelSeconds, strings.Join(quoted, " "))
 	f := e.figure("duels", "A perfect aimer against a strafer over real WebRTC on loopback through the conditioner, each duel against a fresh `cmd/server -bots 0 -creatures 0`, every tick of both clients verified.", cmd)
-	s, err := e.run([]string{"SECONDS_COUNTED=" + strconv.Itoa(e.DuelSeconds)}, "./scripts/duels.sh", duelCases...)
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	s, err := e.run([]string{"SECONDS_COUNTED=" + strconv.Itoa(e.DuelSeconds), "PORT=" + strconv.Itoa(port)}, "./scripts/duels.sh", duelCases...)
 	if err != nil {
 		return nil, err
 	}
@@ -274,6 +279,16 @@ func measureDuels(e *env) ([]figures.Figure, error) {
 	}
 	f.Content = content
 	return []figures.Figure{f}, nil
+}
+
+// freePort returns a loopback TCP port free a moment ago.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // duelTable turns duels.sh's JSON lines into the duels figure.
