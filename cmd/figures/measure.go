@@ -164,7 +164,7 @@ func startupTable(log, measured string) (string, error) {
 		}
 	}
 	if len(phases) == 0 {
-		return "", fmt.Errorf("TestBrowserStartup: %w", errParse)
+		return "", fmt.Errorf("TestBrowserStartup: %w:\n%s", errParse, tail(log, 20))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Measured %s:\n\n| phase (`window.sightline` field) | %s |\n|---|%s", measured, strings.Join(visits, " | "), strings.Repeat("---:|", len(visits)))
@@ -392,7 +392,8 @@ var internetLine = regexp.MustCompile(`figure ([^:]+): path \[([^\]]*)\], connec
 func measureInternet(e *env) ([]figures.Figure, error) {
 	const cmd = "go test -count=1 -run 'TestInternet$' -v ./cmd/loadtest"
 	f := e.figure("relay-internet", "Each phase of the test's own internet: 2 clients for 10 s, the path ICE took, and what the relay carried and spent per player.", cmd)
-	s, err := e.run(nil, e.Go, "test", "-count=1", "-run", "TestInternet$", "-v", "./cmd/loadtest")
+	// Without network namespaces the test would skip: fail it instead.
+	s, err := e.run([]string{"SIGHTLINE_REQUIRE_NETNS=1"}, e.Go, "test", "-count=1", "-run", "TestInternet$", "-v", "./cmd/loadtest")
 	if err != nil {
 		return nil, err
 	}
@@ -425,7 +426,7 @@ func internetTable(log, measured string) (string, error) {
 		n++
 	}
 	if n == 0 {
-		return "", fmt.Errorf("TestInternet: %w", errParse)
+		return "", fmt.Errorf("TestInternet: %w:\n%s", errParse, tail(log, 20))
 	}
 	return b.String(), nil
 }
