@@ -384,7 +384,7 @@ func median(v []float64) float64 {
 
 // internetLine is one phase of TestInternet: its name, the path, the
 // connect time, the snapshots' bytes and the relay's bytes and CPU.
-var internetLine = regexp.MustCompile(`figure ([^:]+): path \[([^\]]*)\], connect p50 (\d+) ms, (\d+) B/s of snapshots per client(?:; relay: \d+ bytes \((\d+) B/s per player\), CPU \S+ \(([\d.]+)% of a core per player\))?`)
+var internetLine = regexp.MustCompile(`figure ([^:]+): path (?:map)?\[([^\]]*)\], connect p50 (\d+) ms, (\d+) B/s of snapshots per client(?:; relay: \d+ bytes \((\d+) B/s per player\), CPU \S+ \(([\d.]+)% of a core per player\))?`)
 
 // measureInternet runs TestInternet (cmd/loadtest: its own small internet
 // of network namespaces and NATs; needs root and nftables) and tabulates

@@ -103,14 +103,14 @@ func TestDuelTable(t *testing.T) {
 // relay leaves its columns empty.
 func TestInternetTable(t *testing.T) {
 	log := `    internet_test.go:198: figure cloud with -public-ip: path [host], connect p50 611 ms, 540 B/s of snapshots per client
-        internet_test.go:276: figure symmetric NAT to home, relayed: path [relay-udp], connect p50 2027 ms, 610 B/s of snapshots per client; relay: 185420 bytes (9271 B/s per player), CPU 130ms (0.65% of a core per player)
+        internet_test.go:276: figure symmetric NAT to home, relayed: path map[relay-udp:2], connect p50 2027 ms, 610 B/s of snapshots per client; relay: 185420 bytes (9271 B/s per player), CPU 130ms (0.65% of a core per player)
 `
 	got, err := internetTable(log, "2026-12-05 19:00 UTC")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"| cloud with -public-ip | `host` | 611 ms | 540 B/s |  |  |",
-		"| symmetric NAT to home, relayed | `relay-udp` | 2,027 ms | 610 B/s | 9,271 B/s | 0.65 % of a core |"} {
+		"| symmetric NAT to home, relayed | `relay-udp:2` | 2,027 ms | 610 B/s | 9,271 B/s | 0.65 % of a core |"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)
 		}
