@@ -4,7 +4,7 @@ FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all run serve web netbench test test-loaded vet build bench bench-go bench-pair cpu-pair bench-table fuzz soak clean check-go deps
+.PHONY: all run serve web netbench test test-loaded vet build bench bench-go bench-pair cpu-pair bench-table figures fuzz soak clean check-go deps
 
 all: build
 
@@ -103,6 +103,18 @@ cpu-pair: check-go
 bench-table: check-go
 	$(GO) run ./cmd/netbench -table
 	$(GO) run ./cmd/netbench -traffic arena -table
+
+## figures: measures every figure the docs quote into docs/figures.md (generated:
+## bandwidth tables, game.wasm's sizes, browser start-up, server CPU per player
+## beside FIGURES_BASE, duels, relay: TestInternet needs root) and rewrites their
+## quotes in every *.md.
+## FIGURES picks groups (e.g. FIGURES=wasm,bytes; all of them take about 20 min);
+## FIGURES_TEST=1 adds `make test`'s wall time (about 10 min more).
+FIGURES      ?= bytes,wasm,startup,cpu,duels,relay,internet
+FIGURES_BASE ?= ceaa61e
+FIGURES_TEST ?=
+figures: check-go
+	$(GO) run ./cmd/figures -go $(GO) -figures $(FIGURES) -cpu-base $(FIGURES_BASE) $(if $(FIGURES_TEST),-test-time)
 
 ## fuzz: every fuzz target for FUZZTIME each, starting from its seed corpus
 ## (the f.Add seeds and testdata/fuzz/FuzzName/); a finding fails the target

@@ -6,6 +6,7 @@
 #   SECONDS_COUNTED=30 scripts/duels.sh "name|server flags|loadtest flags" ...
 #
 # e.g. scripts/duels.sh "75ms|-max-rewind 333ms|-latency 75ms -jitter 10ms -loss 0.01"
+# PORT is the server's HTTP port (default 8193). Needs curl.
 set -eu
 bin=$(mktemp -d)
 trap 'kill $(cat "$bin/pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$bin"' EXIT
@@ -20,7 +21,11 @@ for c in "$@"; do
 	# shellcheck disable=SC2086
 	"$bin/server" -addr 127.0.0.1:$port -udp-port 0 -bots 0 -creatures 0 -announce=false $srvflags >"$bin/server.log" 2>&1 &
 	echo $! >"$bin/pid"
-	sleep 1
+	# Wait for the server to answer (a loaded machine may take seconds).
+	for _ in $(seq 100); do
+		curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
 	# shellcheck disable=SC2086
 	out=$("$bin/loadtest" -url http://127.0.0.1:$port -duel -seconds "${SECONDS_COUNTED:-30}" -json $ltflags | tr -d "\n") || true
 	kill "$(cat "$bin/pid")" 2>/dev/null || true

@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/sightline-game/sightline/game/web"
+	"github.com/sightline-game/sightline/internal/figures"
 )
 
 // wasmBrotliBar is the most game.wasm may weigh on the wire in brotli:
@@ -63,6 +64,7 @@ func TestBrowserStartup(t *testing.T) {
 		t.Logf("figure compression %s: raw %d, gzip %d (%.1f%%), brotli %d (%.1f%%)", path, w[web.Identity],
 			w[web.Gzip], 100*float64(w[web.Gzip])/float64(w[web.Identity]), w[web.Brotli], 100*float64(w[web.Brotli])/float64(w[web.Identity]))
 	}
+	checkSizesAsInFigures(t, wire)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	t.Cleanup(cancel)
@@ -342,7 +344,8 @@ func checkPhases(t *testing.T, p phases, wireBrotli, raw int) {
 	}
 }
 
-// logPhases logs the marks as the README's start-up table has them.
+// logPhases logs the marks as the start-up figure has them (cmd/figures
+// tabulates these lines).
 func logPhases(t *testing.T, what string, p phases) {
 	t.Helper()
 	t.Logf("figure start-up, %s: game.wasm %s %d bytes on the wire (%d raw)", what, p.WasmEncoding, p.WasmWireBytes, p.WasmBytes)
@@ -350,18 +353,18 @@ func logPhases(t *testing.T, what string, p phases) {
 		phase string
 		ms    float64
 	}{
-		{"game.wasm answered (headers)", p.WasmResponseMs},
-		{"game.wasm fetched (last byte)", p.WasmFetchedMs},
-		{"compiled (streaming)", p.CompiledMs},
-		{"instantiated", p.InstantiatedMs},
-		{"Go main started (runtime and inits done)", p.GoMainMs},
-		{"sound and settings ready", p.SetupMs},
-		{"signalling started", p.SignallingMs},
-		{"channels open", p.ConnectedMs},
-		{"game loop's first frame", p.GameLoopMs},
-		{"first snapshot decoded", p.FirstSnapshotMs},
-		{"first frame with the world drawn (Draw returned)", p.FirstWorldDrawMs},
-		{"first frame with the world shown (next frame)", p.FirstWorldFrameMs},
+		{"game.wasm answered, headers (`wasmResponseMs`)", p.WasmResponseMs},
+		{"game.wasm fetched, last byte (`wasmFetchedMs`)", p.WasmFetchedMs},
+		{"compiled, streaming (`compiledMs`)", p.CompiledMs},
+		{"instantiated (`instantiatedMs`)", p.InstantiatedMs},
+		{"Go main started: runtime and package inits done (`goMainMs`)", p.GoMainMs},
+		{"sound output opened and settings ready (`setupMs`)", p.SetupMs},
+		{"signalling started (`signallingMs`)", p.SignallingMs},
+		{"channels open (`connectedMs`)", p.ConnectedMs},
+		{"the game loop's first frame (`gameLoopMs`)", p.GameLoopMs},
+		{"first snapshot decoded (`firstSnapshotMs`)", p.FirstSnapshotMs},
+		{"first frame with the world drawn (`firstWorldDrawMs`)", p.FirstWorldDrawMs},
+		{"that frame shown, the next animation frame (`firstWorldFrameMs`)", p.FirstWorldFrameMs},
 	} {
 		if r.ms > 0 {
 			t.Logf("figure start-up, %s: | %s | %.0f ms |", what, r.phase, r.ms)
@@ -375,4 +378,44 @@ func longestFirst(lt [][2]float64) [][2]float64 {
 	lt = slices.Clone(lt)
 	slices.SortFunc(lt, func(a, b [2]float64) int { return cmp.Compare(b[1], a[1]) })
 	return lt
+}
+
+// checkSizesAsInFigures compares the sizes served with the wasm-sizes and
+// wasm-sizes-line figures of docs/figures.md: the build is reproducible, so
+// with the Go version the figures were measured with, a change that moves
+// a byte must come with `make figures FIGURES=wasm`. With another Go
+// version the figures cannot be recomputed, and the test says so.
+func checkSizesAsInFigures(t *testing.T, wire map[string][3]int) {
+	t.Helper()
+	figs, err := figures.Load(moduleRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := figures.Index(figs)
+	sizes := func(file, path string) figures.Sizes {
+		w := wire[path]
+		return figures.Sizes{File: file, Raw: w[web.Identity], Gzip: w[web.Gzip], Brotli: w[web.Brotli]}
+	}
+	got := []figures.Sizes{sizes(web.WasmFile, "/game.wasm"), sizes(web.ExecFile, "/wasm_exec.js"), sizes("the page (index.html)", "/")}
+	goVersion := goEnv(t, goCommand(t), "GOVERSION")
+	for _, c := range []struct {
+		name, content string
+	}{
+		{figures.WasmSizes, figures.SizesTable(got)},
+		{figures.WasmSizesLine, figures.SizesLine(got[0])},
+	} {
+		f, ok := byName[c.name]
+		if !ok {
+			t.Errorf("%s has no figure %s: run `make figures FIGURES=wasm`", figures.Path, c.name)
+			continue
+		}
+		if !strings.Contains(f.Machine, goVersion+",") {
+			t.Logf("figure %s was measured on %q, not with %s: not compared", c.name, f.Machine, goVersion)
+			continue
+		}
+		if f.Content != c.content {
+			t.Errorf("figure %s in %s (measured %s) is stale: run `make figures FIGURES=wasm`\n--- in the file\n%s\n--- this build\n%s",
+				c.name, figures.Path, f.Measured, f.Content, c.content)
+		}
+	}
 }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sightline-game/sightline/internal/figures"
+)
+
+// Both bandwidth tables are seeded, so docs/figures.md must hold them as
+// this code prints them: a change to the format, the model or the game
+// that moves a byte must come with `make figures FIGURES=bytes`. The
+// command is built without the race detector and both tables run at once:
+// about 75 s of two cores, almost all of it the arena's table.
+func TestTablesAsInFigures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and runs both tables (about 75 s)")
+	}
+	root, err := figures.ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := figures.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := figures.Index(figs)
+	exe := t.TempDir() + "/netbench"
+	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cases := []struct {
+		name string
+		args []string
+		out  bytes.Buffer
+		err  error
+	}{
+		{name: figures.BandwidthModel, args: []string{"-table"}},
+		{name: figures.BandwidthArena, args: []string{"-traffic", "arena", "-table"}},
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range cases {
+		c := &cases[i]
+		wg.Go(func() {
+			cmd := exec.Command(exe, c.args...)
+			cmd.Stdout, cmd.Stderr = &c.out, os.Stderr
+			c.err = cmd.Run()
+		})
+	}
+	wg.Wait()
+	t.Logf("both tables in %v", time.Since(start).Round(100*time.Millisecond))
+	for _, c := range cases {
+		if c.err != nil {
+			t.Errorf("netbench %s: %v", strings.Join(c.args, " "), c.err)
+			continue
+		}
+		got := strings.TrimRight(c.out.String(), "\n")
+		f, ok := byName[c.name]
+		switch {
+		case !ok:
+			t.Errorf("%s has no figure %s: run `make figures FIGURES=bytes`", figures.Path, c.name)
+		case f.Content != got:
+			t.Errorf("figure %s in %s (measured %s) is stale: run `make figures FIGURES=bytes`\n--- in the file\n%s\n--- netbench %s\n%s",
+				c.name, figures.Path, f.Measured, f.Content, strings.Join(c.args, " "), got)
+		}
+	}
+}
