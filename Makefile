@@ -111,7 +111,7 @@ bench-table: check-go
 ## FIGURES picks groups (e.g. FIGURES=wasm,bytes; all of them take about 20 min);
 ## FIGURES_TEST=1 adds `make test`'s wall time (about 10 min more).
 FIGURES      ?= bytes,wasm,startup,cpu,duels,relay,internet
-FIGURES_BASE ?= ceaa61e
+FIGURES_BASE ?= cea71ff
 FIGURES_TEST ?=
 figures: check-go
 	$(GO) run ./cmd/figures -go $(GO) -figures $(FIGURES) -cpu-base $(FIGURES_BASE) $(if $(FIGURES_TEST),-test-time)

@@ -60,7 +60,7 @@ func DefaultConfig() Config {
 		Groups:      []string{"bytes", "wasm", "startup", "cpu", "duels", "relay", "internet"},
 		Out:         figures.Path,
 		Go:          goTool,
-		CPUBase:     "ceaa61e", // the tree before the intake of datagrams drained between rounds
+		CPUBase:     "cea71ff", // the tree before the per-player cost work
 		CPUPairs:    3,
 		DuelSeconds: 60,
 		Log:         os.Stderr,
