@@ -22,10 +22,14 @@
 //
 // -loss 0.1 -latency 50ms -jitter 20ms start with that link conditioner set
 // (the overlay shows and changes it). For tests and screenshots: -screenshot
-// out.png -exit-after 6s saves the frame drawn after 6 s and exits; -fps caps
-// the frame rate (under Xvfb there is no vsync); -autopilot lets a bot play
-// for you; -overlay starts with the network overlay shown. With -browse, the
-// menu says "menu: N matches" on stdout when the game exits at the menu.
+// out.png -exit-after 6s saves the frame drawn 6 s into the match (counted
+// from its first frame with the server's world; at the menu, from its first
+// frame) and exits; -fps caps the frame rate (under Xvfb there is no vsync);
+// -autopilot lets a bot play for you; -overlay starts with the network
+// overlay shown; -echo-input says on stdout each key and mouse button the
+// window saw go down and up, for tests that drive the window through XTEST
+// and wait for each press to be seen. With -browse, the menu says "menu: N
+// matches" on stdout when the game exits at the menu.
 package main
 
 import (
@@ -83,7 +87,7 @@ type options struct {
 	join, match, token, addr, webDir, matchName, name, screenshot, level string
 	invite, relay, relaySecret                                           string
 	relayOnly                                                            bool
-	host, browse, announce, autopilot, overlay                           bool
+	host, browse, announce, autopilot, overlay, echoInput                bool
 	udpPort, bots, maxClients, lanPort, fps                              int
 	seed                                                                 uint64
 	exitAfter, latency, jitter                                           time.Duration
@@ -114,7 +118,8 @@ func parseFlags() options {
 	flag.StringVar(&o.name, "name", "", "your name for this run (default: the name in the settings, else the system user's)")
 	flag.IntVar(&o.fps, "fps", 0, "cap the frames per second (0: vsync)")
 	flag.StringVar(&o.screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG")
-	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit after this long (0: play until the window closes)")
+	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit this long after the match is on screen (its first frame with the server's world; at the menu, its first frame), however long the start took (0: play until the window closes)")
+	flag.BoolVar(&o.echoInput, "echo-input", false, "say on stdout each key and mouse button the window sees go down and up (\"input: key Escape down\"), and \"input: live\" when the scene is on screen: for tests that drive the window through XTEST and wait for each press to be seen")
 	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
 	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")
 	flag.Float64Var(&o.loss, "loss", 0, "start with this share (0-0.5) of unreliable messages lost, both ways (F3: 1/2)")
@@ -211,7 +216,11 @@ func firstScene(ctx context.Context, l *launcher, o options) (desktop.Scene, err
 // passes, reports the menu if the game ended there, and returns the exit
 // code.
 func play(ctx context.Context, first desktop.Scene, o options) int {
-	app := desktop.NewApp(first, desktop.Options{MaxFPS: o.fps, Screenshot: o.screenshot, ExitAfter: o.exitAfter, Quit: ctx.Done()})
+	opt := desktop.Options{MaxFPS: o.fps, Screenshot: o.screenshot, ExitAfter: o.exitAfter, Quit: ctx.Done()}
+	if o.echoInput {
+		opt.EchoInput = os.Stdout
+	}
+	app := desktop.NewApp(first, opt)
 	err := desktop.RunApp(app, "Sightline")
 	if m, ok := app.Scene().(*desktop.Menu); ok {
 		reportMenu(m)
