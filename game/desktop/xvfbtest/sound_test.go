@@ -46,7 +46,7 @@ func TestGameSoundWithAndWithoutADevice(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(home, ".asoundrc"), []byte(c.asoundrc), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			run := exec.CommandContext(ctx, xvfb, "-a", "-s", "-screen 0 1280x720x24",
 				bin, "-host", "-addr", "127.0.0.1:0", "-bots", "8", "-seed", "7", "-name", "tester",
