@@ -25,8 +25,9 @@
 // out.png -exit-after 6s saves the frame drawn 6 s into the match (counted
 // from its first frame with the server's world; at the menu, from its first
 // frame) and exits; -fps caps the frame rate (under Xvfb there is no vsync);
-// -autopilot lets a bot play for you; -overlay starts with the network
-// overlay shown; -echo-input says on stdout each key and mouse button the
+// -exit-after-confirmed N ends the run sooner, once the server's copies of N
+// of the player's predicted shots were seen; -autopilot lets a bot play for
+// you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
 // and wait for each press to be seen. With -browse, the menu says "menu: N
 // matches" on stdout when the game exits at the menu.
@@ -88,7 +89,7 @@ type options struct {
 	invite, relay, relaySecret                                           string
 	relayOnly                                                            bool
 	host, browse, announce, autopilot, overlay, echoInput                bool
-	udpPort, bots, maxClients, lanPort, fps                              int
+	udpPort, bots, maxClients, lanPort, fps, exitConfirmed               int
 	seed                                                                 uint64
 	exitAfter, latency, jitter                                           time.Duration
 	loss, burst                                                          float64
@@ -119,6 +120,7 @@ func parseFlags() options {
 	flag.IntVar(&o.fps, "fps", 0, "cap the frames per second (0: vsync)")
 	flag.StringVar(&o.screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG")
 	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit this long after the match is on screen (its first frame with the server's world; at the menu, its first frame), however long the start took (0: play until the window closes)")
+	flag.IntVar(&o.exitConfirmed, "exit-after-confirmed", 0, "with -exit-after: quit (and take the screenshot) as soon as the server's copies of this many of your predicted shots were seen, -exit-after at the latest: for tests of the own shots on a machine of any speed")
 	flag.BoolVar(&o.echoInput, "echo-input", false, "say on stdout each key and mouse button the window sees go down and up (\"input: key Escape down\"), and \"input: live\" when the scene is on screen: for tests that drive the window through XTEST and wait for each press to be seen")
 	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
 	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")
@@ -157,6 +159,10 @@ func (o options) check() (slog.Level, error) {
 		return lv, errors.New("-token needs -join")
 	case o.screenshot != "" && o.exitAfter <= 0:
 		return lv, errors.New("-screenshot needs -exit-after")
+	case o.exitConfirmed != 0 && o.exitAfter <= 0:
+		return lv, errors.New("-exit-after-confirmed needs -exit-after")
+	case o.exitConfirmed < 0:
+		return lv, errors.New("-exit-after-confirmed must not be negative")
 	case o.lanPort < 1 || o.lanPort > 65535:
 		return lv, errors.New("-lan-port must be 1-65535")
 	}
@@ -219,6 +225,12 @@ func play(ctx context.Context, first desktop.Scene, o options) int {
 	opt := desktop.Options{MaxFPS: o.fps, Screenshot: o.screenshot, ExitAfter: o.exitAfter, Quit: ctx.Done()}
 	if o.echoInput {
 		opt.EchoInput = os.Stdout
+	}
+	if n := uint64(o.exitConfirmed); n > 0 {
+		opt.ExitWhen = func(s desktop.Scene) bool {
+			g, ok := s.(*desktop.Game)
+			return ok && g.LastDrawn().ShotStats.Confirmed >= n
+		}
 	}
 	app := desktop.NewApp(first, opt)
 	err := desktop.RunApp(app, "Sightline")

@@ -49,6 +49,11 @@ type Options struct {
 	// the menu, its first frame. The time the window, the join or the
 	// first snapshot take to come does not count.
 	ExitAfter time.Duration
+	// ExitWhen, with ExitAfter, ends the loop sooner, as ExitAfter does
+	// (the screenshot with it), at the first frame after the scene went
+	// live for which it returns true: a run that waits for something to
+	// happen in the match, with ExitAfter as its deadline.
+	ExitWhen func(Scene) bool
 	// EchoInput, if set, hears a line each time the loop sees a key or a
 	// mouse button go down or up ("input: key Escape down", "input: mouse
 	// left up"), and "input: live" when the scene goes live. It is for
@@ -68,6 +73,8 @@ type App struct {
 	scene Scene
 	opt   Options
 	live  time.Time // when the scene went live (zero: not yet)
+	// whenMet: ExitWhen held once (the run ends, whatever it says next).
+	whenMet bool
 
 	lastFrame time.Time
 	keys      []ebiten.Key // scratch for echoInput
@@ -127,9 +134,16 @@ func (a *App) Update() error {
 	return a.scene.Update()
 }
 
-// due reports whether ExitAfter has passed since the scene went live.
+// due reports whether ExitAfter has passed since the scene went live, or
+// ExitWhen holds.
 func (a *App) due(now time.Time) bool {
-	return a.opt.ExitAfter > 0 && !a.live.IsZero() && now.Sub(a.live) >= a.opt.ExitAfter
+	if a.opt.ExitAfter <= 0 || a.live.IsZero() {
+		return false
+	}
+	if !a.whenMet && a.opt.ExitWhen != nil && a.opt.ExitWhen(a.scene) {
+		a.whenMet = true
+	}
+	return a.whenMet || now.Sub(a.live) >= a.opt.ExitAfter
 }
 
 // Live reports whether the scene has gone live (see Options.ExitAfter).
