@@ -54,9 +54,10 @@ type Options struct {
 	// live for which it returns true: a run that waits for something to
 	// happen in the match, with ExitAfter as its deadline.
 	ExitWhen func(Scene) bool
-	// EchoInput, if set, hears a line each time the loop sees a key or a
-	// mouse button go down or up ("input: key Escape down", "input: mouse
-	// left up"), and "input: live" when the scene goes live. It is for
+	// EchoInput, if set, hears a line each time the loop sees a key, a
+	// mouse button or a finger go down or up ("input: key Escape down",
+	// "input: mouse left up", "input: touch down"), and "input: live" when
+	// the scene goes live. It is for
 	// tests that drive the window from outside (XTEST): the loop reads the
 	// devices once a frame, so a press and release that both fall between
 	// two frames of a busy machine are never seen; a driver that waits for
@@ -77,7 +78,8 @@ type App struct {
 	whenMet bool
 
 	lastFrame time.Time
-	keys      []ebiten.Key // scratch for echoInput
+	keys      []ebiten.Key     // scratch for echoInput
+	touches   []ebiten.TouchID // scratch for echoInput
 	shotDone  bool
 	shotErr   error
 	canvas    *ebiten.Image
@@ -170,7 +172,7 @@ var echoMouse = []struct {
 	name string
 }{{ebiten.MouseButtonLeft, "left"}, {ebiten.MouseButtonRight, "right"}, {ebiten.MouseButtonMiddle, "middle"}}
 
-// echoInput tells EchoInput of the keys and buttons that went down or up
+// echoInput tells EchoInput of the keys, buttons and fingers that went down or up
 // since the last frame, as the scene is about to see them.
 func (a *App) echoInput() {
 	w := a.opt.EchoInput
@@ -192,6 +194,14 @@ func (a *App) echoInput() {
 		if inpututil.IsMouseButtonJustReleased(m.b) {
 			fmt.Fprintf(w, "input: mouse %s up\n", m.name)
 		}
+	}
+	a.touches = inpututil.AppendJustPressedTouchIDs(a.touches[:0])
+	for range a.touches {
+		fmt.Fprintln(w, "input: touch down")
+	}
+	a.touches = inpututil.AppendJustReleasedTouchIDs(a.touches[:0])
+	for range a.touches {
+		fmt.Fprintln(w, "input: touch up")
 	}
 }
 
