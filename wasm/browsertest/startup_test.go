@@ -64,7 +64,7 @@ func TestBrowserStartup(t *testing.T) {
 			w[web.Gzip], 100*float64(w[web.Gzip])/float64(w[web.Identity]), w[web.Brotli], 100*float64(w[web.Brotli])/float64(w[web.Identity]))
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
 	browser := startBrowser(t, ctx, chromium)
 
@@ -151,7 +151,7 @@ func goOutput(goTool string, args ...string) (string, error) {
 // each file in each encoding.
 func checkEncodings(t *testing.T, base, webDir string) map[string][web.Identity + 1]int {
 	t.Helper()
-	hc := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 30 * time.Second}
+	hc := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: browserWait}
 	defer hc.CloseIdleConnections()
 	wire := map[string][web.Identity + 1]int{}
 	for _, f := range []struct{ path, file, contentType string }{
@@ -282,7 +282,7 @@ func loadStartup(t *testing.T, tb *tab, url string, drawing bool) phases {
 		t.Fatalf("%s: waiting %v for %s: %v", tb.name, browserWait, done, err)
 	}
 	if !drawing {
-		time.Sleep(time.Second) // the game loop runs on; nothing may be drawn
+		tb.waitFrames(t, 30) // the game loop runs on, a second of ticks; nothing may be drawn
 	}
 	p, err := chromedp.Run(ctx, chromedp.Evaluate[phases](`({...window.sightline,
 		progressGot: window.sightlineLoad.progress.got,
