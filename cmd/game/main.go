@@ -26,7 +26,8 @@
 // from its first frame with the server's world; at the menu, from its first
 // frame) and exits; -fps caps the frame rate (under Xvfb there is no vsync);
 // -exit-after-confirmed N ends the run sooner, once the server's copies of N
-// of the player's predicted shots were seen; -autopilot lets a bot play for
+// of the player's predicted shots were seen, and -exit-after-listed N once
+// the menu lists N matches with their ping; -autopilot lets a bot play for
 // you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
 // and wait for each press to be seen. With -browse, the menu says "menu: N
@@ -89,7 +90,7 @@ type options struct {
 	invite, relay, relaySecret                                           string
 	relayOnly                                                            bool
 	host, browse, announce, autopilot, overlay, echoInput                bool
-	udpPort, bots, maxClients, lanPort, fps, exitConfirmed               int
+	udpPort, bots, maxClients, lanPort, fps, exitConfirmed, exitListed   int
 	seed                                                                 uint64
 	exitAfter, latency, jitter                                           time.Duration
 	loss, burst                                                          float64
@@ -121,6 +122,7 @@ func parseFlags() options {
 	flag.StringVar(&o.screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG")
 	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit this long after the match is on screen (its first frame with the server's world; at the menu, its first frame), however long the start took (0: play until the window closes)")
 	flag.IntVar(&o.exitConfirmed, "exit-after-confirmed", 0, "with -exit-after: quit (and take the screenshot) as soon as the server's copies of this many of your predicted shots were seen, -exit-after at the latest: for tests of the own shots on a machine of any speed")
+	flag.IntVar(&o.exitListed, "exit-after-listed", 0, "with -browse and -exit-after: quit (and take the screenshot) as soon as the menu lists this many matches with a ping measured, -exit-after at the latest: for tests of the menu on a machine of any speed")
 	flag.BoolVar(&o.echoInput, "echo-input", false, "say on stdout each key and mouse button the window sees go down and up (\"input: key Escape down\"), and \"input: live\" when the scene is on screen: for tests that drive the window through XTEST and wait for each press to be seen")
 	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
 	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")
@@ -163,6 +165,10 @@ func (o options) check() (slog.Level, error) {
 		return lv, errors.New("-exit-after-confirmed needs -exit-after")
 	case o.exitConfirmed < 0:
 		return lv, errors.New("-exit-after-confirmed must not be negative")
+	case o.exitListed != 0 && (o.exitAfter <= 0 || !o.browse):
+		return lv, errors.New("-exit-after-listed needs -browse and -exit-after")
+	case o.exitListed < 0:
+		return lv, errors.New("-exit-after-listed must not be negative")
 	case o.lanPort < 1 || o.lanPort > 65535:
 		return lv, errors.New("-lan-port must be 1-65535")
 	}
@@ -232,6 +238,12 @@ func play(ctx context.Context, first desktop.Scene, o options) int {
 			return ok && g.LastDrawn().ShotStats.Confirmed >= n
 		}
 	}
+	if n := o.exitListed; n > 0 {
+		opt.ExitWhen = func(s desktop.Scene) bool {
+			m, ok := s.(*desktop.Menu)
+			return ok && pinged(m.Rows()) >= n
+		}
+	}
 	app := desktop.NewApp(first, opt)
 	err := desktop.RunApp(app, "Sightline")
 	if m, ok := app.Scene().(*desktop.Menu); ok {
@@ -242,6 +254,17 @@ func play(ctx context.Context, first desktop.Scene, o options) int {
 		return 1
 	}
 	return 0
+}
+
+// pinged counts the matches among rows with a ping answered.
+func pinged(rows []lobby.Row) int {
+	n := 0
+	for _, r := range rows {
+		if r.Kind == lobby.RowMatch && !r.Ping.At.IsZero() && r.Ping.Err == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // reportMenu says on stdout what the menu listed, and the settings in
