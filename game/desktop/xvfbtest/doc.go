@@ -19,7 +19,7 @@
 //
 // Nothing here waits a fixed time for the game: a timed run counts from
 // the match's (or menu's) first frame (-exit-after), or ends once what the
-// test waits for happened (-exit-after-confirmed, -exit-after-listed), and
+// test waits for happened (-exit-when), and
 // each key or click goes down, then up, only once the game said it saw the
 // step before (-echo-input). A busy machine makes the tests slower, not
 // red; the deadlines are minutes, for a game that stopped.

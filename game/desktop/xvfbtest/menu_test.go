@@ -100,7 +100,7 @@ func TestMenuListsALANMatchInXvfb(t *testing.T) {
 	shot := filepath.Join(dir, "menu.png")
 	browse := exec.CommandContext(ctx, xvfb, "-a", "-s", "-screen 0 1280x720x24",
 		bin, "-browse", "-name", "browser", "-lan-port", strconv.Itoa(port), "-fps", "20",
-		"-screenshot", shot, "-exit-after", menuDeadline.String(), "-exit-after-listed", "1")
+		"-screenshot", shot, "-exit-after", menuDeadline.String(), "-exit-when", "listed=1")
 	browse.Dir = dir
 	browse.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir) // not the user's settings
 	var out bytes.Buffer
@@ -153,7 +153,7 @@ func TestMenuListsALANMatchInXvfb(t *testing.T) {
 }
 
 // menuDeadline bounds the menu's run: it ends as soon as it lists the
-// match with a ping (-exit-after-listed), which takes about 2 s on an idle
+// match with a ping (-exit-when listed=1), which takes about 2 s on an idle
 // machine.
 const menuDeadline = time.Minute
 

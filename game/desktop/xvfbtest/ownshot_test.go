@@ -51,7 +51,7 @@ func TestOwnShotDrawnAtThePressInXvfb(t *testing.T) {
 		run := exec.CommandContext(ctx, xvfb, "-a", "-s", "-screen 0 1280x720x24",
 			bin, "-join", base, "-name", "shooter", "-latency", shotLatency.String(), "-seed", "11",
 			"-fps", "30", "-autopilot", "-screenshot", shot, "-exit-after", shotDeadline.String(),
-			"-exit-after-confirmed", strconv.Itoa(shotConfirmed))
+			"-exit-when", "confirmed="+strconv.Itoa(shotConfirmed))
 		run.Dir = dir
 		run.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir) // not the user's settings
 		var out bytes.Buffer
