@@ -282,7 +282,17 @@ func loadStartup(t *testing.T, tb *tab, url string, drawing bool) phases {
 		t.Fatalf("%s: waiting %v for %s: %v", tb.name, browserWait, done, err)
 	}
 	if !drawing {
-		tb.waitFrames(t, 30) // the game loop runs on, a second of ticks; nothing may be drawn
+		// The game loop runs on for 30 animation frames; nothing may be
+		// drawn. Counted in frames, not snapshots: a page that held its
+		// main thread past the server's timeout still runs its frames.
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](
+			`window.browsertestFrames = 0; (function f() { window.browsertestFrames++; requestAnimationFrame(f) })()`)); err != nil {
+			t.Fatalf("%s: %v", tb.name, err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.browsertestFrames >= 30`,
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(browserWait))); err != nil {
+			t.Fatalf("%s: waiting %v for 30 animation frames: %v", tb.name, browserWait, err)
+		}
 	}
 	p, err := chromedp.Run(ctx, chromedp.Evaluate[phases](`({...window.sightline,
 		progressGot: window.sightlineLoad.progress.got,

@@ -487,7 +487,7 @@ func startWatchedServer(t *testing.T, webDir string) *watchedServer {
 		t.Fatal(err)
 	}
 	w := &watchedWorld{Match: server.NewMatch(aw), players: map[arena.PlayerID]arena.PlayerInfo{}}
-	match, err := server.New(server.Config{MaxClients: 4, Verify: true, Logger: log}, w)
+	match, err := server.New(server.Config{MaxClients: 4, Verify: true, Logger: log, Timeout: clientTimeout}, w)
 	if err != nil {
 		t.Fatal(err)
 	}
