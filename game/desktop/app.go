@@ -57,11 +57,11 @@ type Options struct {
 	// EchoInput, if set, hears a line each time the loop sees a key, a
 	// mouse button or a finger go down or up ("input: key Escape down",
 	// "input: mouse left up", "input: touch down"), and "input: live" when
-	// the scene goes live. It is for
-	// tests that drive the window from outside (XTEST): the loop reads the
-	// devices once a frame, so a press and release that both fall between
-	// two frames of a busy machine are never seen; a driver that waits for
-	// each line before the next step loses none.
+	// the scene goes live. It is for tests that drive the window from
+	// outside (XTEST, DevTools): the loop reads the devices once a frame,
+	// so a press and release that both fall between two frames of a busy
+	// machine are never seen; a driver that waits for each line before the
+	// next step loses none.
 	EchoInput io.Writer
 	// Quit, when closed, ends the loop (say, on Ctrl-C).
 	Quit <-chan struct{}
@@ -148,9 +148,6 @@ func (a *App) due(now time.Time) bool {
 	return a.whenMet || now.Sub(a.live) >= a.opt.ExitAfter
 }
 
-// Live reports whether the scene has gone live (see Options.ExitAfter).
-func (a *App) Live() bool { return !a.live.IsZero() }
-
 // noteLive marks the moment the scene goes live, once, after a frame was
 // drawn: a scene without Live is live at its first frame.
 func (a *App) noteLive(now time.Time) {
@@ -172,8 +169,8 @@ var echoMouse = []struct {
 	name string
 }{{ebiten.MouseButtonLeft, "left"}, {ebiten.MouseButtonRight, "right"}, {ebiten.MouseButtonMiddle, "middle"}}
 
-// echoInput tells EchoInput of the keys, buttons and fingers that went down or up
-// since the last frame, as the scene is about to see them.
+// echoInput tells EchoInput of the keys, buttons and fingers that went
+// down or up since the last frame, as the scene is about to see them.
 func (a *App) echoInput() {
 	w := a.opt.EchoInput
 	if w == nil {
