@@ -54,8 +54,11 @@ deps:
 ## test: formatting, vet, and every test with the race detector, but for the
 ## packages in ONE_GOROUTINE, whose tests run in one goroutine (matches and
 ## traffic on a virtual clock, nothing started beside them): the detector has
-## no race to find there and would slow them several times over. The desktop game's window test (game/desktop/xvfbtest)
-## runs the game under xvfb-run.
+## no race to find there and would slow them several times over. The desktop
+## game's window test (game/desktop/xvfbtest) runs the game under xvfb-run.
+## The tests wait for what the programs say or show, not for fixed times, so
+## a busy machine makes them slower, not red: -timeout leaves the slowest
+## packages (the browser's: about 4 minutes on an idle machine) room for that.
 MODULE := github.com/sightline-game/sightline
 ONE_GOROUTINE := game/duel game/bots/brain netcode/traffic netcode/simrun netcode/view
 test: check-go deps

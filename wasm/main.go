@@ -26,7 +26,11 @@
 // own marks are: goMainMs, setupMs, signallingMs, connectedMs, gameLoopMs,
 // firstSnapshotMs, firstWorldDrawMs and firstWorldFrameMs. ?blank=N in the
 // address draws nothing for the first N frames, to measure what drawing
-// costs the start.
+// costs the start. ?echo-input=1 appends to window.sightline.input a line
+// for each key, mouse button and finger the game saw go down and up
+// ("input: touch down"), for tests that drive the page and wait until each
+// press was seen (a busy page runs few frames, and a tap shorter than the
+// time between two is never seen).
 package main
 
 import (
@@ -54,7 +58,7 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	origin := js.Global().Get("location").Get("origin").String()
 	var queryName, match, token string
-	relayOnly := false
+	relayOnly, echo := false, false
 	blank := 0 // ?blank=N: the first N frames draw nothing (to measure what drawing costs the start)
 	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil {
 		queryName = u.Query().Get("name")
@@ -65,6 +69,7 @@ func main() {
 		}
 		relayOnly = u.Query().Get("relay") == "1"
 		blank, _ = strconv.Atoi(u.Query().Get("blank"))
+		echo = u.Query().Get("echo-input") == "1"
 		origin = baseURL(origin, u.Path)
 	}
 	// Sound starts on the page's first key, click or touch (browsers allow
@@ -121,7 +126,12 @@ func main() {
 		return nil
 	}))
 	go report(page, cl, g)
-	if err := desktop.RunApp(desktop.NewApp(&startMarks{Game: g, page: page, cl: cl, blank: blank}, desktop.Options{}), "Sightline"); err != nil {
+	var opt desktop.Options
+	if echo {
+		page.Set("input", js.Global().Get("Array").New())
+		opt.EchoInput = pageLines{page.Get("input")}
+	}
+	if err := desktop.RunApp(desktop.NewApp(&startMarks{Game: g, page: page, cl: cl, blank: blank}, opt), "Sightline"); err != nil {
 		fail(page, err.Error())
 	}
 }
@@ -259,6 +269,16 @@ func (m *startMarks) Draw(screen *ebiten.Image) {
 		return nil
 	})
 	js.Global().Call("requestAnimationFrame", next)
+}
+
+// pageLines appends each line written to it to a JS array.
+type pageLines struct{ to js.Value }
+
+func (p pageLines) Write(b []byte) (int, error) {
+	for line := range strings.Lines(string(b)) {
+		p.to.Call("push", strings.TrimSuffix(line, "\n"))
+	}
+	return len(b), nil
 }
 
 func fail(page js.Value, msg string) {

@@ -22,10 +22,17 @@
 //
 // -loss 0.1 -latency 50ms -jitter 20ms start with that link conditioner set
 // (the overlay shows and changes it). For tests and screenshots: -screenshot
-// out.png -exit-after 6s saves the frame drawn after 6 s and exits; -fps caps
-// the frame rate (under Xvfb there is no vsync); -autopilot lets a bot play
-// for you; -overlay starts with the network overlay shown. With -browse, the
-// menu says "menu: N matches" on stdout when the game exits at the menu.
+// out.png -exit-after 6s saves the frame drawn 6 s into the match (counted
+// from its first frame with the server's world; at the menu, from its first
+// frame) and exits; -fps caps the frame rate (under Xvfb there is no vsync);
+// -exit-when ends the run sooner, as soon as what a test waits for happened
+// (confirmed=N: the server's copies of N of the player's predicted shots
+// were seen; listed=N: the menu lists N matches with their ping; sounds=N:
+// N sound effects were asked for); -autopilot lets a bot play for
+// you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
+// window saw go down and up, for tests that drive the window through XTEST
+// and wait for each press to be seen. With -browse, the menu says "menu: N
+// matches" on stdout when the game exits at the menu.
 package main
 
 import (
@@ -37,6 +44,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -65,6 +74,11 @@ func run() int {
 
 	l := newLauncher(log, o)
 	defer l.close()
+	when, err := exitCondition(o.exitWhen, l.sound)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "game: -exit-when:", err)
+		return 2
+	}
 	l.prefs = loadPrefs(log, o, l.sound)
 	l.prefs.Apply() // fullscreen (and the volumes) as the settings say
 	l.leave = func() desktop.Scene { return l.menu(ctx, o.lanPort) }
@@ -73,7 +87,7 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "game:", err)
 		return 1
 	}
-	code := play(ctx, first, o)
+	code := play(ctx, first, o, when)
 	l.sound.LogCounts()
 	return code
 }
@@ -81,9 +95,10 @@ func run() int {
 // options are the command line's settings.
 type options struct {
 	join, match, token, addr, webDir, matchName, name, screenshot, level string
+	exitWhen                                                             string
 	invite, relay, relaySecret                                           string
 	relayOnly                                                            bool
-	host, browse, announce, autopilot, overlay                           bool
+	host, browse, announce, autopilot, overlay, echoInput                bool
 	udpPort, bots, maxClients, lanPort, fps                              int
 	seed                                                                 uint64
 	exitAfter, latency, jitter                                           time.Duration
@@ -114,7 +129,9 @@ func parseFlags() options {
 	flag.StringVar(&o.name, "name", "", "your name for this run (default: the name in the settings, else the system user's)")
 	flag.IntVar(&o.fps, "fps", 0, "cap the frames per second (0: vsync)")
 	flag.StringVar(&o.screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG")
-	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit after this long (0: play until the window closes)")
+	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit this long after the match is on screen (its first frame with the server's world; at the menu, its first frame), however long the start took (0: play until the window closes)")
+	flag.StringVar(&o.exitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for); for tests, on a machine of any speed")
+	flag.BoolVar(&o.echoInput, "echo-input", false, "say on stdout each key and mouse button the window sees go down and up (\"input: key Escape down\"), and \"input: live\" when the scene is on screen: for tests that drive the window through XTEST and wait for each press to be seen")
 	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
 	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")
 	flag.Float64Var(&o.loss, "loss", 0, "start with this share (0-0.5) of unreliable messages lost, both ways (F3: 1/2)")
@@ -152,8 +169,13 @@ func (o options) check() (slog.Level, error) {
 		return lv, errors.New("-token needs -join")
 	case o.screenshot != "" && o.exitAfter <= 0:
 		return lv, errors.New("-screenshot needs -exit-after")
+	case o.exitWhen != "" && o.exitAfter <= 0:
+		return lv, errors.New("-exit-when needs -exit-after")
 	case o.lanPort < 1 || o.lanPort > 65535:
 		return lv, errors.New("-lan-port must be 1-65535")
+	}
+	if _, err := exitCondition(o.exitWhen, nil); err != nil {
+		return lv, fmt.Errorf("-exit-when: %w", err)
 	}
 	return lv, nil
 }
@@ -210,8 +232,13 @@ func firstScene(ctx context.Context, l *launcher, o options) (desktop.Scene, err
 // play runs the window from first until it closes, ctx ends or -exit-after
 // passes, reports the menu if the game ended there, and returns the exit
 // code.
-func play(ctx context.Context, first desktop.Scene, o options) int {
-	app := desktop.NewApp(first, desktop.Options{MaxFPS: o.fps, Screenshot: o.screenshot, ExitAfter: o.exitAfter, Quit: ctx.Done()})
+func play(ctx context.Context, first desktop.Scene, o options, exitWhen func(desktop.Scene) bool) int {
+	opt := desktop.Options{MaxFPS: o.fps, Screenshot: o.screenshot, ExitAfter: o.exitAfter, Quit: ctx.Done()}
+	if o.echoInput {
+		opt.EchoInput = os.Stdout
+	}
+	opt.ExitWhen = exitWhen
+	app := desktop.NewApp(first, opt)
 	err := desktop.RunApp(app, "Sightline")
 	if m, ok := app.Scene().(*desktop.Menu); ok {
 		reportMenu(m)
@@ -221,6 +248,51 @@ func play(ctx context.Context, first desktop.Scene, o options) int {
 		return 1
 	}
 	return 0
+}
+
+// exitCondition parses -exit-when: what, once it holds for the scene
+// shown, ends a timed run (nil for none).
+func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, error) {
+	if cond == "" {
+		return nil, nil
+	}
+	what, count, ok := strings.Cut(cond, "=")
+	n, err := strconv.Atoi(count)
+	if !ok || err != nil || n < 1 {
+		return nil, fmt.Errorf("%q: want confirmed=N, listed=N or sounds=N with N at least 1", cond)
+	}
+	switch what {
+	case "confirmed":
+		return func(s desktop.Scene) bool {
+			g, ok := s.(*desktop.Game)
+			return ok && g.LastDrawn().ShotStats.Confirmed >= uint64(n)
+		}, nil
+	case "listed":
+		return func(s desktop.Scene) bool {
+			m, ok := s.(*desktop.Menu)
+			return ok && pinged(m.Rows()) >= n
+		}, nil
+	case "sounds":
+		return func(desktop.Scene) bool {
+			total := 0
+			for _, c := range snd.Counts() {
+				total += c
+			}
+			return total >= n
+		}, nil
+	}
+	return nil, fmt.Errorf("%q: want confirmed=N, listed=N or sounds=N", cond)
+}
+
+// pinged counts the matches among rows with a ping answered.
+func pinged(rows []lobby.Row) int {
+	n := 0
+	for _, r := range rows {
+		if r.Kind == lobby.RowMatch && !r.Ping.At.IsZero() && r.Ping.Err == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // reportMenu says on stdout what the menu listed, and the settings in

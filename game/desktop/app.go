@@ -1,17 +1,29 @@
 package desktop
 
 import (
+	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
 )
 
 // A Scene is what the window shows: the start menu (Menu) or a match (Game).
 type Scene interface {
 	Update() error
 	Draw(screen *ebiten.Image)
+}
+
+// A liveScene is a scene that is not live from its first frame: a match
+// is live once the server's world is on screen. App counts ExitAfter from
+// then, so that a slow start (a busy machine, a slow join) does not eat a
+// timed run.
+type liveScene interface {
+	// Live reports whether the scene shows what it is for.
+	Live() bool
 }
 
 // A handover is a scene that hands the window to another when it is done,
@@ -28,12 +40,29 @@ type Options struct {
 	// every core.
 	MaxFPS int
 	// Screenshot, with ExitAfter, saves the frame drawn ExitAfter after the
-	// start as a PNG at this path and ends the loop. When the scene is a
-	// match, what it drew where (Drawn) goes beside it as JSON, at the
-	// same path with ".json" for its extension.
+	// scene went live as a PNG at this path and ends the loop. When the
+	// scene is a match, what it drew where (Drawn) goes beside it as
+	// JSON, at the same path with ".json" for its extension.
 	Screenshot string
-	// ExitAfter ends the loop this long after the start (0: never).
+	// ExitAfter ends the loop this long after the scene went live (0:
+	// never): for a match, its first frame with the server's world; for
+	// the menu, its first frame. The time the window, the join or the
+	// first snapshot take to come does not count.
 	ExitAfter time.Duration
+	// ExitWhen, with ExitAfter, ends the loop sooner, as ExitAfter does
+	// (the screenshot with it), at the first frame after the scene went
+	// live for which it returns true: a run that waits for something to
+	// happen in the match, with ExitAfter as its deadline.
+	ExitWhen func(Scene) bool
+	// EchoInput, if set, hears a line each time the loop sees a key, a
+	// mouse button or a finger go down or up ("input: key Escape down",
+	// "input: mouse left up", "input: touch down"), and "input: live" when
+	// the scene goes live. It is for tests that drive the window from
+	// outside (XTEST, DevTools): the loop reads the devices once a frame,
+	// so a press and release that both fall between two frames of a busy
+	// machine are never seen; a driver that waits for each line before the
+	// next step loses none.
+	EchoInput io.Writer
 	// Quit, when closed, ends the loop (say, on Ctrl-C).
 	Quit <-chan struct{}
 }
@@ -44,9 +73,13 @@ type Options struct {
 type App struct {
 	scene Scene
 	opt   Options
-	start time.Time
+	live  time.Time // when the scene went live (zero: not yet)
+	// whenMet: ExitWhen held once (the run ends, whatever it says next).
+	whenMet bool
 
 	lastFrame time.Time
+	keys      []ebiten.Key     // scratch for echoInput
+	touches   []ebiten.TouchID // scratch for echoInput
 	shotDone  bool
 	shotErr   error
 	canvas    *ebiten.Image
@@ -54,14 +87,14 @@ type App struct {
 
 // NewApp returns an app showing first.
 func NewApp(first Scene, opt Options) *App {
-	return &App{scene: first, opt: opt, start: time.Now()}
+	return &App{scene: first, opt: opt}
 }
 
 // Scene returns the scene shown now (after the loop: the last one shown).
 func (a *App) Scene() Scene { return a.scene }
 
 // RunApp opens the window and runs a until the window closes, ExitAfter
-// passes, Quit closes or a scene fails.
+// passes since the scene went live, Quit closes or a scene fails.
 func RunApp(a *App, title string) error {
 	ebiten.SetWindowSize(ScreenWidth, ScreenHeight)
 	ebiten.SetWindowTitle(title)
@@ -76,7 +109,8 @@ func RunApp(a *App, title string) error {
 }
 
 // Run opens the window and plays g until the window closes, the game's
-// ExitAfter passes or it fails.
+// ExitAfter passes (counted from its first frame with the world) or it
+// fails.
 func Run(g *Game, title string) error {
 	c := g.cfg
 	return RunApp(NewApp(g, Options{MaxFPS: c.MaxFPS, Screenshot: c.Screenshot, ExitAfter: c.ExitAfter, Quit: c.Quit}), title)
@@ -90,7 +124,7 @@ func (a *App) Update() error {
 		return ebiten.Termination
 	default:
 	}
-	if a.opt.ExitAfter > 0 && time.Since(a.start) >= a.opt.ExitAfter && (a.opt.Screenshot == "" || a.shotDone) {
+	if a.due(time.Now()) && (a.opt.Screenshot == "" || a.shotDone) {
 		return ebiten.Termination
 	}
 	if h, ok := a.scene.(handover); ok {
@@ -98,7 +132,74 @@ func (a *App) Update() error {
 			a.scene = next
 		}
 	}
+	a.echoInput()
 	return a.scene.Update()
+}
+
+// due reports whether ExitAfter has passed since the scene went live, or
+// ExitWhen holds.
+func (a *App) due(now time.Time) bool {
+	if a.opt.ExitAfter <= 0 || a.live.IsZero() {
+		return false
+	}
+	if !a.whenMet && a.opt.ExitWhen != nil && a.opt.ExitWhen(a.scene) {
+		a.whenMet = true
+	}
+	return a.whenMet || now.Sub(a.live) >= a.opt.ExitAfter
+}
+
+// noteLive marks the moment the scene goes live, once, after a frame was
+// drawn: a scene without Live is live at its first frame.
+func (a *App) noteLive(now time.Time) {
+	if !a.live.IsZero() {
+		return
+	}
+	if l, ok := a.scene.(liveScene); ok && !l.Live() {
+		return
+	}
+	a.live = now
+	if a.opt.EchoInput != nil {
+		fmt.Fprintln(a.opt.EchoInput, "input: live")
+	}
+}
+
+// echoMouse are the mouse buttons EchoInput tells of, with their names.
+var echoMouse = []struct {
+	b    ebiten.MouseButton
+	name string
+}{{ebiten.MouseButtonLeft, "left"}, {ebiten.MouseButtonRight, "right"}, {ebiten.MouseButtonMiddle, "middle"}}
+
+// echoInput tells EchoInput of the keys, buttons and fingers that went
+// down or up since the last frame, as the scene is about to see them.
+func (a *App) echoInput() {
+	w := a.opt.EchoInput
+	if w == nil {
+		return
+	}
+	a.keys = inpututil.AppendJustPressedKeys(a.keys[:0])
+	for _, k := range a.keys {
+		fmt.Fprintf(w, "input: key %s down\n", k)
+	}
+	a.keys = inpututil.AppendJustReleasedKeys(a.keys[:0])
+	for _, k := range a.keys {
+		fmt.Fprintf(w, "input: key %s up\n", k)
+	}
+	for _, m := range echoMouse {
+		if inpututil.IsMouseButtonJustPressed(m.b) {
+			fmt.Fprintf(w, "input: mouse %s down\n", m.name)
+		}
+		if inpututil.IsMouseButtonJustReleased(m.b) {
+			fmt.Fprintf(w, "input: mouse %s up\n", m.name)
+		}
+	}
+	a.touches = inpututil.AppendJustPressedTouchIDs(a.touches[:0])
+	for range a.touches {
+		fmt.Fprintln(w, "input: touch down")
+	}
+	a.touches = inpututil.AppendJustReleasedTouchIDs(a.touches[:0])
+	for range a.touches {
+		fmt.Fprintln(w, "input: touch up")
+	}
 }
 
 // Draw draws the scene. With a Screenshot pending and its time come, it
@@ -106,7 +207,8 @@ func (a *App) Update() error {
 func (a *App) Draw(screen *ebiten.Image) {
 	now := time.Now()
 	a.scene.Draw(screen)
-	if a.opt.Screenshot != "" && !a.shotDone && a.opt.ExitAfter > 0 && now.Sub(a.start) >= a.opt.ExitAfter {
+	a.noteLive(now)
+	if a.opt.Screenshot != "" && !a.shotDone && a.due(now) {
 		if a.canvas == nil || a.canvas.Bounds() != screen.Bounds() {
 			a.canvas = ebiten.NewImage(screen.Bounds().Dx(), screen.Bounds().Dy())
 		}

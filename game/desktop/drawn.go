@@ -95,6 +95,16 @@ type DrawnPress struct {
 	// FirstDist is how far (px) from the own player the bolt was first
 	// drawn.
 	FirstDist float64 `json:"first_dist"`
+	// FirstInputs is how many inputs after the press's own were sent
+	// before that frame: each moved the bolt a tick of flight on (a busy
+	// machine sends several inputs in one frame to keep up with the
+	// server's ticks).
+	FirstInputs int `json:"first_inputs"`
+	// FirstError is how far (px) the own player was drawn that frame from
+	// where the prediction simulates it: a correction from the server
+	// being smoothed away (a busy machine, whose inputs reach the server
+	// late, has more of them).
+	FirstError float64 `json:"first_error"`
 	// ServerAfterMs is how long after the press a snapshot said the server
 	// had applied its input, ConfirmedAfterMs how long until the server's
 	// copy of the shot was seen (0: not yet).

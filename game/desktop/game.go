@@ -125,6 +125,9 @@ type Game struct {
 	pause                       pauseState // Esc: the pause menu and the settings screen
 	next                        Scene      // after Leave
 
+	// worldDrawn: a frame has drawn the server's world (Live).
+	worldDrawn bool
+
 	// When Update last ran (unix ns), for KeepAlive.
 	lastUpdate atomic.Int64
 }
@@ -197,6 +200,10 @@ func (g *Game) Update() error {
 	g.soundFrame(now)
 	return nil
 }
+
+// Live reports whether a frame has drawn the server's world: the match is
+// on screen from then (App counts a timed run from it).
+func (g *Game) Live() bool { return g.worldDrawn }
 
 // Next returns the scene to show after the player left the match (nil
 // while playing), for App.
@@ -293,6 +300,7 @@ func (g *Game) drawFrame(dst *ebiten.Image, now time.Time) {
 	if g.mapDraw != nil {
 		g.drawn.MapSeed, g.drawn.MapOrigin = g.cl.MapSeed(), mapOrigin(&g.cam)
 		g.drawn.Draws += g.mapDraw.draw(dst, &g.cam)
+		g.worldDrawn = true
 	}
 	drawVoid(dst, &g.cam)
 	g.drawWorld(dst, now)

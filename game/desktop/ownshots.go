@@ -180,6 +180,10 @@ func (g *Game) drawOwnShots(dst *ebiten.Image, now time.Time) {
 			if p.DrawnAfter < 0 {
 				p.DrawnAfter = int(o.frames - p.frame)
 				p.FirstDist = math.Hypot(wx-g.self.x, wy-g.self.y)
+				p.FirstInputs = int(g.cl.InputSeq() - p.Seq)
+				if g.pred != nil {
+					p.FirstError = math.Hypot(g.pred.Error())
+				}
 			}
 			if sh.State == smooth.ShotConfirmed && p.ConfirmedAfterMs == 0 {
 				p.ConfirmedAfterMs = max(ms(now.Sub(p.at)), 0.001)

@@ -19,6 +19,11 @@
 // every client channel, receives and echoes numbered events in order and
 // sees its connection end when the server closes it.
 //
+// The tests wait for what the page, the game or the server says
+// (window.sightline, the fingers the game saw with ?echo-input=1, the
+// server's world), each wait bounded by minutes (browserWait), never for a
+// fixed time: a busy machine makes them slower, not red.
+//
 // It needs Chromium at /usr/bin/chromium (`apt-get install chromium`, which
 // `make deps` does when root; the test installs it itself when root). It
 // never downloads a browser. Chromium runs headless with SwiftShader for

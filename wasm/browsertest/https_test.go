@@ -52,7 +52,7 @@ func TestBrowserPlaysOverHTTPSWithAToken(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
 	browser := startBrowser(t, ctx, chromium, chromedp.Flag("ignore-certificate-errors-spki-list", cert.SPKI))
 	tb := newTab(t, browser, "https")
@@ -69,7 +69,7 @@ func TestBrowserPlaysOverHTTPSWithAToken(t *testing.T) {
 	}
 	// The token is gone from the address bar (and the history), the rest
 	// of the address kept; the page asked for no referrer and for HTTPS.
-	lctx, lcancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	lctx, lcancel := context.WithTimeout(tb.ctx, browserWait)
 	href, err := chromedp.Run(lctx, chromedp.Evaluate[string](`location.href`))
 	lcancel()
 	if err != nil || strings.Contains(href, "token") || !strings.Contains(href, "name=asked") {
@@ -83,7 +83,7 @@ func TestBrowserPlaysOverHTTPSWithAToken(t *testing.T) {
 	if resp.Header.Get("Referrer-Policy") != "no-referrer" || !strings.HasPrefix(resp.Header.Get("Strict-Transport-Security"), "max-age=") {
 		t.Errorf("the page's headers over HTTPS: %v", resp.Header)
 	}
-	lctx, lcancel = context.WithTimeout(ctx, 10*time.Second)
+	lctx, lcancel = context.WithTimeout(ctx, browserWait)
 	ms, err := client.ListMatchesWith(lctx, hc, base)
 	lcancel()
 	if err != nil {

@@ -79,7 +79,7 @@ func TestBrowserJoinsThroughInvite(t *testing.T) {
 			cmd.Process.Signal(os.Interrupt)
 			select {
 			case <-done:
-			case <-time.After(10 * time.Second):
+			case <-time.After(30 * time.Second):
 				cmd.Process.Kill()
 				<-done
 			}
@@ -91,7 +91,7 @@ func TestBrowserJoinsThroughInvite(t *testing.T) {
 	}
 	waitLog := func(logs *lockedBuffer, re *regexp.Regexp) string {
 		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
+		deadline := time.Now().Add(browserWait)
 		for time.Now().Before(deadline) {
 			if m := re.FindStringSubmatch(logs.String()); m != nil {
 				return m[len(m)-1]
@@ -103,7 +103,7 @@ func TestBrowserJoinsThroughInvite(t *testing.T) {
 	}
 	relayLog := startIn(relaySite.Host, "relay", relayExe, "-secret", secretFile, "-public-ip", "203.0.113.5", "-http", ":8090", "-web", webDir)
 	waitLog(relayLog, regexp.MustCompile(`msg="relay listening"`))
-	hostLog := startIn(hostSite.Host, "host", serverExe, "-addr", ":8080", "-udp-port", "8443", "-bots", "2", "-verify",
+	hostLog := startIn(hostSite.Host, "host", serverExe, "-addr", ":8080", "-udp-port", "8443", "-bots", "2", "-verify", "-timeout", clientTimeout.String(),
 		"-loopback=false", "-announce=false", "-web", webDir, "-invite", "http://203.0.113.5:8090",
 		"-relay", "turn:203.0.113.5:3478,turn:203.0.113.5:3478?transport=tcp", "-relay-secret", secretFile)
 	invite := waitLog(hostLog, regexp.MustCompile(`msg=invite url=(\S+)`))
@@ -115,7 +115,7 @@ func TestBrowserJoinsThroughInvite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	helper := player.Host.Command(ctx, self, "-test.run=^TestBrowserInviteHelper$", "-test.count=1", "-test.v")
 	helper.Env = append(os.Environ(), inviteEnv+"="+invite+"/?relay=1&name=faraway", "SIGHTLINE_CHROMIUM="+chromium)
@@ -147,7 +147,7 @@ func TestBrowserInviteHelper(t *testing.T) {
 	if url == "" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
 	defer cancel()
 	browser := startBrowser(t, ctx, os.Getenv("SIGHTLINE_CHROMIUM"))
 	tb := newTab(t, browser, "faraway")
@@ -156,9 +156,9 @@ func TestBrowserInviteHelper(t *testing.T) {
 		t.Fatalf("%s: %v", url, err)
 	}
 	st := tb.state(t)
-	pctx, pcancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	pctx, pcancel := context.WithTimeout(tb.ctx, browserWait)
 	path, err := chromedp.Run(pctx, chromedp.Poll[string](`window.sightline.path || false`,
-		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(5*time.Second)))
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(browserWait)))
 	pcancel()
 	if err != nil {
 		path = fmt.Sprintf("unknown (%v)", err)

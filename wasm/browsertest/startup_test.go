@@ -66,7 +66,7 @@ func TestBrowserStartup(t *testing.T) {
 	}
 	checkSizesAsInFigures(t, wire)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
 	browser := startBrowser(t, ctx, chromium)
 
@@ -153,7 +153,7 @@ func goOutput(goTool string, args ...string) (string, error) {
 // each file in each encoding.
 func checkEncodings(t *testing.T, base, webDir string) map[string][web.Identity + 1]int {
 	t.Helper()
-	hc := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 30 * time.Second}
+	hc := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: browserWait}
 	defer hc.CloseIdleConnections()
 	wire := map[string][web.Identity + 1]int{}
 	for _, f := range []struct{ path, file, contentType string }{
@@ -284,7 +284,17 @@ func loadStartup(t *testing.T, tb *tab, url string, drawing bool) phases {
 		t.Fatalf("%s: waiting %v for %s: %v", tb.name, browserWait, done, err)
 	}
 	if !drawing {
-		time.Sleep(time.Second) // the game loop runs on; nothing may be drawn
+		// The game loop runs on for 30 animation frames; nothing may be
+		// drawn. Counted in frames, not snapshots: a page that held its
+		// main thread past the server's timeout still runs its frames.
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](
+			`window.browsertestFrames = 0; (function f() { window.browsertestFrames++; requestAnimationFrame(f) })()`)); err != nil {
+			t.Fatalf("%s: %v", tb.name, err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.browsertestFrames >= 30`,
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(browserWait))); err != nil {
+			t.Fatalf("%s: waiting %v for 30 animation frames: %v", tb.name, browserWait, err)
+		}
 	}
 	p, err := chromedp.Run(ctx, chromedp.Evaluate[phases](`({...window.sightline,
 		progressGot: window.sightlineLoad.progress.got,

@@ -45,7 +45,7 @@ func TestTouchPlays(t *testing.T) {
 	t.Logf("built in %v", time.Since(began).Round(100*time.Millisecond))
 	srv := startWatchedServer(t, web)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
 	browser := startBrowser(t, ctx, chromium)
 
@@ -56,11 +56,14 @@ func TestTouchPlays(t *testing.T) {
 
 // touchSticks drives both virtual sticks and the dash button of a 1280x720
 // touch screen (one CSS px is one logical px) and checks the player in the
-// server's world.
+// server's world. Each finger goes down and up once the game said it saw
+// the one before (?echo-input=1), and each push is held until the server's
+// world shows what it does, however few frames a busy machine gives the
+// page.
 func touchSticks(t *testing.T, browser context.Context, srv *watchedServer) {
 	tb := newTab(t, browser, "touch")
 	began := time.Now()
-	if err := tb.loadAs(srv.base+"/?name=thumbs", chromedp.EmulateViewport(1280, 720, chromedp.EmulateTouch)); err != nil {
+	if err := tb.loadAs(srv.base+"/?name=thumbs&echo-input=1", chromedp.EmulateViewport(1280, 720, chromedp.EmulateTouch)); err != nil {
 		t.Fatal(err)
 	}
 	id := srv.waitPlayer(t, 0)
@@ -75,55 +78,43 @@ func touchSticks(t *testing.T, browser context.Context, srv *watchedServer) {
 	l := touch.NewLayout(1280, 720)
 	const push = 80 // of the stick's 90 px radius: 0.89
 	sx, sy := 200.0, 520.0
-	tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{sx, sy})
+	tb.fingers(t, input.DispatchTouchEventTypeTouchStart, 1, [2]float64{sx, sy})
 	tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{sx + push*dir[0], sy + push*dir[1]})
-	time.Sleep(1500 * time.Millisecond)
-	p1, _ := srv.player(id)
-	// A second finger on DASH while the first still walks.
+	p1, walkTook := srv.waitWalked(t, id, p0, dir, 150)
+	// A second finger on DASH while the first still walks, held until the
+	// server started a dash.
 	dashes := srv.stats().Dashes
-	tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{sx + push*dir[0], sy + push*dir[1]}, [2]float64{l.Dash.X, l.Dash.Y})
-	time.Sleep(400 * time.Millisecond)
-	tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
-	time.Sleep(300 * time.Millisecond)
-	p2, _ := srv.player(id)
-	st := srv.stats()
+	tb.fingers(t, input.DispatchTouchEventTypeTouchStart, 1, [2]float64{sx + push*dir[0], sy + push*dir[1]}, [2]float64{l.Dash.X, l.Dash.Y})
+	st := srv.waitStats(t, "a dash", func(st arena.Stats) bool { return st.Dashes > dashes })
+	tb.fingers(t, input.DispatchTouchEventTypeTouchEnd, 2)
+	p2 := srv.waitStill(t, id)
 
 	along := (p1.X-p0.X)*dir[0] + (p1.Y-p0.Y)*dir[1]
 	across := math.Abs((p1.X-p0.X)*dir[1] - (p1.Y-p0.Y)*dir[0])
-	t.Logf("figure touch move: stick toward (%.2f, %.2f) for 1.5 s: the server moved the player from (%.0f, %.0f) to (%.0f, %.0f): %.0f px along, %.0f px across; aim %.2f rad",
-		dir[0], dir[1], p0.X, p0.Y, p1.X, p1.Y, along, across, p1.Aim)
-	if along < 150 || across > 0.25*along {
+	t.Logf("figure touch move: stick toward (%.2f, %.2f): the server moved the player from (%.0f, %.0f) to (%.0f, %.0f) in %v: %.0f px along, %.0f px across; aim %.2f rad",
+		dir[0], dir[1], p0.X, p0.Y, p1.X, p1.Y, walkTook.Round(100*time.Millisecond), along, across, p1.Aim)
+	if across > 0.25*along {
 		t.Errorf("the move stick pointed (%.2f, %.2f) but the player went %.0f px along and %.0f px across", dir[0], dir[1], along, across)
 	}
 	if d := angleDiff(p1.Aim, math.Atan2(dir[1], dir[0])); d > 0.1 {
 		t.Errorf("walking without the aim stick, the player faces %.2f rad, %.2f off the walk", p1.Aim, d)
 	}
-	if st.Dashes <= dashes {
-		t.Errorf("DASH held while walking: dashes %d, before %d (refused %d)", st.Dashes, dashes, st.DashesRefused)
-	}
 	t.Logf("figure touch dash: %d dash started; the player went on to (%.0f, %.0f)", st.Dashes-dashes, p2.X, p2.Y)
 
 	// The aim stick, pushed the other way past the fire threshold, turns the
 	// player and fires; the world counts the shots (no bots, and creatures
-	// bite but never shoot: every shot is this player's).
+	// bite but never shoot: every shot is this player's). Held until the
+	// server turned the player and counted two shots.
 	shots := st.ShotsFired
 	back := math.Atan2(-dir[1], -dir[0])
 	ax, ay := 1100.0, 560.0
-	tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{ax, ay})
+	tb.fingers(t, input.DispatchTouchEventTypeTouchStart, 1, [2]float64{ax, ay})
 	tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{ax - push*dir[0], ay - push*dir[1]})
-	time.Sleep(time.Second)
-	p3, _ := srv.player(id)
-	tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
-	time.Sleep(300 * time.Millisecond)
-	st = srv.stats()
-	t.Logf("figure touch fire: aim stick toward %.2f rad for 1 s: the player aims %.2f rad, %d shots fired (%d refused), %d this round",
+	st = srv.waitStats(t, "two shots", func(st arena.Stats) bool { return st.ShotsFired >= shots+2 })
+	p3 := srv.waitPlayerState(t, id, "aiming the aim stick's way", func(p arena.PlayerInfo) bool { return angleDiff(p.Aim, back) <= 0.1 })
+	tb.fingers(t, input.DispatchTouchEventTypeTouchEnd, 1)
+	t.Logf("figure touch fire: aim stick toward %.2f rad: the player aims %.2f rad, %d shots fired (%d refused), %d this round",
 		back, p3.Aim, st.ShotsFired-shots, st.ShotsRefused, p3.Shots)
-	if d := angleDiff(p3.Aim, back); d > 0.1 {
-		t.Errorf("the aim stick pointed %.2f rad, the player aims %.2f", back, p3.Aim)
-	}
-	if st.ShotsFired < shots+2 {
-		t.Errorf("the aim stick pushed past the threshold for 1 s fired %d shots", st.ShotsFired-shots)
-	}
 	if moved := math.Hypot(p3.X-p2.X, p3.Y-p2.Y); moved > 5 {
 		t.Errorf("the aim stick moved the player %.0f px", moved)
 	}
@@ -131,38 +122,38 @@ func touchSticks(t *testing.T, browser context.Context, srv *watchedServer) {
 	// MENU opens the pause menu, which then has the fingers: a thumb on
 	// the move stick's side moves nobody. Resume, tapped, gives them back.
 	tap := func(at touch.Point) {
-		tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{at.X, at.Y})
-		time.Sleep(100 * time.Millisecond)
-		tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
-		time.Sleep(300 * time.Millisecond)
-	}
-	walk := func() (from, to arena.PlayerInfo, dir [2]float64) {
-		from, _ = srv.player(id)
-		dir, _ = srv.openDirection(from.X, from.Y)
-		tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{sx, sy})
-		tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{sx + push*dir[0], sy + push*dir[1]})
-		time.Sleep(time.Second)
-		to, _ = srv.player(id)
-		tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
-		time.Sleep(300 * time.Millisecond)
-		return from, to, dir
+		tb.fingers(t, input.DispatchTouchEventTypeTouchStart, 1, [2]float64{at.X, at.Y})
+		tb.fingers(t, input.DispatchTouchEventTypeTouchEnd, 1)
 	}
 	tap(l.Menu.Center())
-	from, to, _ := walk()
+	from := srv.waitStill(t, id)
+	dir, _ = srv.openDirection(from.X, from.Y)
+	tb.fingers(t, input.DispatchTouchEventTypeTouchStart, 1, [2]float64{sx, sy})
+	tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{sx + push*dir[0], sy + push*dir[1]})
+	tb.waitFrames(t, heldSnapshots)
+	to, _ := srv.player(id)
+	tb.fingers(t, input.DispatchTouchEventTypeTouchEnd, 1)
 	paused := math.Hypot(to.X-from.X, to.Y-from.Y)
 	resume := settingsui.NewPause(false, false).ItemRect(0) // the browser's menu: Resume, Settings
 	tap(touch.Point{X: resume.X + resume.W/2, Y: resume.Y + resume.H/2})
-	from, to, dir = walk()
+	from = srv.waitStill(t, id)
+	dir, _ = srv.openDirection(from.X, from.Y)
+	tb.fingers(t, input.DispatchTouchEventTypeTouchStart, 1, [2]float64{sx, sy})
+	tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{sx + push*dir[0], sy + push*dir[1]})
+	to, _ = srv.waitWalked(t, id, from, dir, 100)
+	tb.fingers(t, input.DispatchTouchEventTypeTouchEnd, 1)
 	resumed := (to.X-from.X)*dir[0] + (to.Y-from.Y)*dir[1]
-	t.Logf("figure touch menu: the move stick for 1 s with the pause menu open moved the player %.0f px; after Resume, %.0f px along it", paused, resumed)
+	t.Logf("figure touch menu: the move stick held for %d snapshots with the pause menu open moved the player %.0f px; after Resume, %.0f px along it", heldSnapshots, paused, resumed)
 	if paused > 5 {
 		t.Errorf("with the pause menu open (MENU tapped) the move stick moved the player %.0f px", paused)
 	}
-	if resumed < 100 {
-		t.Errorf("after Resume was tapped the move stick moved the player %.0f px along it", resumed)
-	}
 	checkPage(t, tb)
 }
+
+// heldSnapshots is how many snapshots the page decodes while a finger
+// holds a stick that must move nobody: a second of the server's ticks in
+// which the game read the finger every frame it ran.
+const heldSnapshots = 30
 
 // touchPhone loads the game at a phone's viewport held upright, touches the
 // move stick, and checks a screenshot: the canvas fills the viewport, the
@@ -171,7 +162,7 @@ func touchSticks(t *testing.T, browser context.Context, srv *watchedServer) {
 func touchPhone(t *testing.T, browser context.Context, srv *watchedServer) {
 	tb := newTab(t, browser, "phone")
 	const scale = 3
-	if err := tb.loadAs(srv.base+"/?name=phone", chromedp.EmulateViewport(360, 640,
+	if err := tb.loadAs(srv.base+"/?name=phone&echo-input=1", chromedp.EmulateViewport(360, 640,
 		chromedp.EmulateScale(scale), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait)); err != nil {
 		t.Fatal(err)
 	}
@@ -183,11 +174,11 @@ func touchPhone(t *testing.T, browser context.Context, srv *watchedServer) {
 	}
 
 	// A thumb on the move stick, held while the screenshot is taken.
-	tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{80, 500})
+	tb.fingers(t, input.DispatchTouchEventTypeTouchStart, 1, [2]float64{80, 500})
 	tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{110, 485})
-	time.Sleep(700 * time.Millisecond)
+	tb.waitFrames(t, 2)
 	buf := tb.capture(t)
-	tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
+	tb.fingers(t, input.DispatchTouchEventTypeTouchEnd, 1)
 	if fit = tb.pageFit(t); !fit.Fullscreen {
 		t.Errorf("no full-screen button on a touch screen: %+v", fit)
 	}
@@ -207,34 +198,36 @@ func touchPhone(t *testing.T, browser context.Context, srv *watchedServer) {
 	// CSS px is two logical px here.
 	l := touch.NewLayout(720, 1280)
 	tapAt := func(lx, ly float64) {
-		tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{lx / 2, ly / 2})
-		time.Sleep(100 * time.Millisecond)
-		tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
-		time.Sleep(300 * time.Millisecond)
+		tb.fingers(t, input.DispatchTouchEventTypeTouchStart, 1, [2]float64{lx / 2, ly / 2})
+		tb.fingers(t, input.DispatchTouchEventTypeTouchEnd, 1)
 	}
 	// The length of the path the player walks while the stick leans left,
-	// right, up and down in turn, so that some way is open.
-	walked := func() float64 {
+	// right, up and down in turn, so that some way is open, each lean held
+	// for a few snapshots; with enough, the leans go on until the path is
+	// that long.
+	walked := func(enough float64) float64 {
 		path := 0.0
-		at, _ := srv.player(id)
-		tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{80, 500})
-		for _, d := range [][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
-			tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{80 + 40*d[0], 500 + 40*d[1]})
-			time.Sleep(300 * time.Millisecond)
-			p, _ := srv.player(id)
-			path += math.Hypot(p.X-at.X, p.Y-at.Y)
-			at = p
+		at := srv.waitStill(t, id)
+		tb.fingers(t, input.DispatchTouchEventTypeTouchStart, 1, [2]float64{80, 500})
+		deadline := time.Now().Add(browserWait)
+		for round := 0; round == 0 || path < enough && time.Now().Before(deadline); round++ {
+			for _, d := range [][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+				tb.touches(t, input.DispatchTouchEventTypeTouchMove, [2]float64{80 + 40*d[0], 500 + 40*d[1]})
+				tb.waitFrames(t, heldSnapshots/3)
+				p, _ := srv.player(id)
+				path += math.Hypot(p.X-at.X, p.Y-at.Y)
+				at = p
+			}
 		}
-		tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
-		time.Sleep(300 * time.Millisecond)
+		tb.fingers(t, input.DispatchTouchEventTypeTouchEnd, 1)
 		return path
 	}
 	tapAt(l.Menu.X+l.Menu.W/2, l.Menu.Y+l.Menu.H/2)
-	paused := walked()
+	paused := walked(0)
 	menuShot := tb.capture(t)
 	resume := settingsui.NewPause(false, false).ItemRect(0)
 	tapAt(resume.X+resume.W/2+(720-1280)/2, resume.Y+resume.H/2+(1280-720)/2)
-	resumed := walked()
+	resumed := walked(100)
 	t.Logf("figure phone menu: upright, the move stick with the pause menu open moved the player %.0f px; after Resume, %.0f px", paused, resumed)
 	if paused > 5 || resumed < 100 {
 		t.Errorf("upright: with the pause menu open the player moved %.0f px, after Resume %.0f px", paused, resumed)
@@ -245,15 +238,17 @@ func touchPhone(t *testing.T, browser context.Context, srv *watchedServer) {
 		}
 	}
 
-	// The phone turns: the game takes the landscape layout, still unstretched.
+	// The phone turns: the game takes the landscape layout, still
+	// unstretched. A finger the game saw down means it ran a frame, laid
+	// out for the new viewport, since the turn.
 	if _, err := chromedp.Run(tb.ctx, chromedp.EmulateViewport(640, 360,
 		chromedp.EmulateScale(scale), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateLandscape)); err != nil {
 		t.Fatal(err)
 	}
-	tb.touches(t, input.DispatchTouchEventTypeTouchStart, [2]float64{60, 250})
-	time.Sleep(700 * time.Millisecond)
+	tb.fingers(t, input.DispatchTouchEventTypeTouchStart, 1, [2]float64{60, 250})
+	tb.waitFrames(t, 2)
 	buf = tb.capture(t)
-	tb.touches(t, input.DispatchTouchEventTypeTouchEnd)
+	tb.fingers(t, input.DispatchTouchEventTypeTouchEnd, 1)
 	checkLayoutShot(t, "landscape", buf, 640*scale, 360*scale, 1280, 720)
 	checkPage(t, tb)
 }
@@ -359,16 +354,56 @@ func (tb *tab) touches(t *testing.T, typ input.DispatchTouchEventType, points ..
 		id := float64(i)
 		tps[i] = &input.TouchPoint{X: p[0], Y: p[1], ID: &id}
 	}
-	ctx, cancel := context.WithTimeout(tb.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(tb.ctx, browserWait)
 	defer cancel()
 	if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: tps}); err != nil {
 		t.Fatalf("%s: touch %s %v: %v", tb.name, typ, points, err)
 	}
 }
 
+// fingers dispatches a touch event as touches does, then waits until the
+// game said it saw n fingers go down (TouchStart) or up (TouchEnd): the
+// game reads the fingers once a frame, so a tap shorter than the time
+// between two frames of a busy page is never seen.
+func (tb *tab) fingers(t *testing.T, typ input.DispatchTouchEventType, n int, points ...[2]float64) {
+	t.Helper()
+	line := "input: touch down"
+	if typ == input.DispatchTouchEventTypeTouchEnd {
+		line = "input: touch up"
+	}
+	count := fmt.Sprintf(`window.sightline.input.filter((l) => l === %q).length`, line)
+	ctx, cancel := context.WithTimeout(tb.ctx, browserWait)
+	defer cancel()
+	before, err := chromedp.Run(ctx, chromedp.Evaluate[int](count))
+	if err != nil {
+		t.Fatalf("%s: read what the game saw (?echo-input=1): %v", tb.name, err)
+	}
+	tb.touches(t, typ, points...)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`%s >= %d`, count, before+n),
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(browserWait))); err != nil {
+		t.Fatalf("%s: the game did not say %q %d times within %v: %v", tb.name, line, n, browserWait, err)
+	}
+}
+
+// waitFrames waits until the page decoded n more snapshots: the game ran
+// frames for n of the server's ticks since the call.
+func (tb *tab) waitFrames(t *testing.T, n int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, browserWait)
+	defer cancel()
+	from, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.sightline.decoded`))
+	if err == nil {
+		_, err = chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`window.sightline.decoded >= %d`, from+n),
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(browserWait)))
+	}
+	if err != nil {
+		t.Fatalf("%s: waiting %v for %d more snapshots decoded: %v", tb.name, browserWait, n, err)
+	}
+}
+
 func (tb *tab) capture(t *testing.T) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(tb.ctx, browserWait)
 	defer cancel()
 	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
@@ -387,7 +422,7 @@ type fit struct {
 
 func (tb *tab) pageFit(t *testing.T) fit {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(tb.ctx, browserWait)
 	defer cancel()
 	f, err := chromedp.Run(ctx, chromedp.Evaluate[fit](`(() => {
 		const c = document.querySelector("canvas").getBoundingClientRect();
@@ -419,6 +454,7 @@ type watchedWorld struct {
 	order   []arena.PlayerID // in the order they joined
 	players map[arena.PlayerID]arena.PlayerInfo
 	stats   arena.Stats
+	steps   uint64 // the ticks stepped
 }
 
 func (w *watchedWorld) AddPlayer(id arena.PlayerID) {
@@ -438,6 +474,7 @@ func (w *watchedWorld) Step() {
 		}
 	}
 	w.stats = w.Match.Stats()
+	w.steps++
 }
 
 func startWatchedServer(t *testing.T, webDir string) *watchedServer {
@@ -450,7 +487,7 @@ func startWatchedServer(t *testing.T, webDir string) *watchedServer {
 		t.Fatal(err)
 	}
 	w := &watchedWorld{Match: server.NewMatch(aw), players: map[arena.PlayerID]arena.PlayerInfo{}}
-	match, err := server.New(server.Config{MaxClients: 4, Verify: true, Logger: log}, w)
+	match, err := server.New(server.Config{MaxClients: 4, Verify: true, Logger: log, Timeout: clientTimeout}, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,7 +529,7 @@ func startWatchedServer(t *testing.T, webDir string) *watchedServer {
 // waitPlayer waits for the n-th player (from 0) to join and returns its id.
 func (s *watchedServer) waitPlayer(t *testing.T, n int) arena.PlayerID {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(browserWait)
 	for {
 		s.world.mu.Lock()
 		var id arena.PlayerID
@@ -509,6 +546,82 @@ func (s *watchedServer) waitPlayer(t *testing.T, n int) arena.PlayerID {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// waitPlayerState waits until the server's world shows player id as ok
+// says, and returns it.
+func (s *watchedServer) waitPlayerState(t *testing.T, id arena.PlayerID, what string, ok func(arena.PlayerInfo) bool) arena.PlayerInfo {
+	t.Helper()
+	deadline := time.Now().Add(browserWait)
+	for {
+		p, _ := s.player(id)
+		if ok(p) {
+			return p
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("player %d not %s within %v: %+v", id, what, browserWait, p)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitWalked waits until player id has gone far px along dir from from,
+// and returns where it is then and how long that took.
+func (s *watchedServer) waitWalked(t *testing.T, id arena.PlayerID, from arena.PlayerInfo, dir [2]float64, far float64) (arena.PlayerInfo, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	p := s.waitPlayerState(t, id, fmt.Sprintf("%.0f px along (%.2f, %.2f)", far, dir[0], dir[1]), func(p arena.PlayerInfo) bool {
+		return (p.X-from.X)*dir[0]+(p.Y-from.Y)*dir[1] >= far
+	})
+	return p, time.Since(start)
+}
+
+// waitStill waits until player id has stood still for stillTicks of the
+// server's ticks (the inputs sent before a finger went up are applied),
+// and returns it.
+func (s *watchedServer) waitStill(t *testing.T, id arena.PlayerID) arena.PlayerInfo {
+	t.Helper()
+	deadline := time.Now().Add(browserWait)
+	last, _ := s.player(id)
+	since := s.ticks()
+	for {
+		time.Sleep(20 * time.Millisecond)
+		p, _ := s.player(id)
+		if p.X != last.X || p.Y != last.Y {
+			last, since = p, s.ticks()
+		} else if s.ticks()-since >= stillTicks {
+			return p
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("player %d did not stand still for %d ticks within %v", id, stillTicks, browserWait)
+		}
+	}
+}
+
+// stillTicks is how many of the server's ticks a player must stay put to
+// count as standing still: half a second.
+const stillTicks = arena.TickRate / 2
+
+// waitStats waits until the world's counters say what ok wants.
+func (s *watchedServer) waitStats(t *testing.T, what string, ok func(arena.Stats) bool) arena.Stats {
+	t.Helper()
+	deadline := time.Now().Add(browserWait)
+	for {
+		st := s.stats()
+		if ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the world did not count %s within %v: %+v", what, browserWait, st)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (s *watchedServer) ticks() uint64 {
+	s.world.mu.Lock()
+	defer s.world.mu.Unlock()
+	return s.world.steps
 }
 
 func (s *watchedServer) player(id arena.PlayerID) (arena.PlayerInfo, bool) {

@@ -101,7 +101,7 @@ func TestBrowserTransport(t *testing.T) {
 	hs := httptest.NewServer(mux)
 	t.Cleanup(hs.Close)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
 	tb := newTab(t, startBrowser(t, ctx, chromium), "probe")
 	loadCtx, cancelLoad := context.WithTimeout(tb.ctx, browserWait)
@@ -111,7 +111,7 @@ func TestBrowserTransport(t *testing.T) {
 	}
 	state := func() probeState {
 		t.Helper()
-		c, cancel := context.WithTimeout(tb.ctx, 5*time.Second)
+		c, cancel := context.WithTimeout(tb.ctx, browserWait)
 		defer cancel()
 		st, err := chromedp.Run(c, chromedp.Evaluate[probeState](`window.probe`))
 		if err != nil {
@@ -158,7 +158,7 @@ func TestBrowserTransport(t *testing.T) {
 
 	// The greetings, one on each channel a client sends on.
 	greeted := map[transport.Channel]string{}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(browserWait)
 	for len(greeted) < 3 && time.Now().Before(deadline) {
 		sc.Receive(func(ch transport.Channel, p []byte) { greeted[ch] = string(p) })
 		time.Sleep(10 * time.Millisecond)
@@ -199,7 +199,7 @@ func TestBrowserTransport(t *testing.T) {
 		sc.Receive(echo)
 		time.Sleep(2 * time.Millisecond)
 	}
-	deadline = time.Now().Add(20 * time.Second)
+	deadline = time.Now().Add(browserWait)
 	for echoed < nEvents && time.Now().Before(deadline) {
 		sc.Receive(echo)
 		time.Sleep(10 * time.Millisecond)

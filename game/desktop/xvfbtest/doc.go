@@ -17,6 +17,13 @@
 // XTEST extension (xinput_test.go), then read the settings file the game
 // saved in a temporary XDG_CONFIG_HOME.
 //
+// Nothing here waits a fixed time for the game: a timed run counts from
+// the match's (or menu's) first frame (-exit-after), or ends once what the
+// test waits for happened (-exit-when), and
+// each key or click goes down, then up, only once the game said it saw the
+// step before (-echo-input). A busy machine makes the tests slower, not
+// red; the deadlines are minutes, for a game that stopped.
+//
 // The tests live apart from package desktop because any binary that links
 // Ebitengine panics at start without an X display: this package does not
 // link it, so `go test ./...` works anywhere, and the game itself runs under

@@ -24,7 +24,7 @@ func TestJoinAChosenMatchInXvfb(t *testing.T) {
 	xvfb := needXvfb(t)
 	bin := gameBinary(t)
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	base := startServer(t, ctx, dir, 2, "-matches", "2", "-bots", "1")
 
@@ -103,12 +103,17 @@ func startServer(t *testing.T, ctx context.Context, dir string, matches int, arg
 	return base
 }
 
+// matchesWait bounds a wait for the server's list of matches to show a
+// player: a game joins after its window opens, which on a busy machine
+// takes long.
+const matchesWait = 2 * time.Minute
+
 // waitMatches polls the server's GET /matches until ok holds for the
 // players per match id, and returns the last counts it read.
 func waitMatches(ctx context.Context, base string, ok func(map[string]int) bool) (map[string]int, error) {
 	var last map[string]int
 	var lastErr error
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(matchesWait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		last, lastErr = matchPlayers(ctx, base)
 		if lastErr == nil && ok(last) {
@@ -117,7 +122,7 @@ func waitMatches(ctx context.Context, base string, ok func(map[string]int) bool)
 		time.Sleep(200 * time.Millisecond)
 	}
 	if lastErr == nil {
-		lastErr = fmt.Errorf("players per match %v after 30 s", last)
+		lastErr = fmt.Errorf("players per match %v after %v", last, matchesWait)
 	}
 	return last, lastErr
 }

@@ -31,9 +31,12 @@ type storedSettings struct {
 // settings button, and the effects volume's track (x from 580 to 850).
 const (
 	settingsButtonX, settingsButtonY = 1198, 31
-	effectsTrackX0, effectsTrackW    = 580, 270
-	masterRowY                       = 110 + 70 + 1*54 + 27
-	effectsRowY                      = 110 + 70 + 2*54 + 27
+	// maxNameBytes is the longest name (arena.MaxNameBytes): as many
+	// Backspaces clear any.
+	maxNameBytes                  = 24
+	effectsTrackX0, effectsTrackW = 580, 270
+	masterRowY                    = 110 + 70 + 1*54 + 27
+	effectsRowY                   = 110 + 70 + 2*54 + 27
 )
 
 // TestSettingsScreenSavesAndTheNextRunReadsThem runs the game at the LAN
@@ -49,12 +52,12 @@ func TestSettingsScreenSavesAndTheNextRunReadsThem(t *testing.T) {
 	bin := gameBinary(t)
 	cfg := t.TempDir()
 	file := filepath.Join(cfg, "sightline", "settings.json")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	x := startX(t, ctx)
 	port := strconv.Itoa(freeUDPPort(t))
 
-	game := exec.CommandContext(ctx, bin, "-browse", "-lan-port", port, "-fps", "30")
+	game := exec.CommandContext(ctx, bin, "-browse", "-lan-port", port, "-fps", "30", "-echo-input")
 	game.Env = x.env(cfg)
 	game.Dir = t.TempDir()
 	var out lockedBuffer
@@ -64,6 +67,7 @@ func TestSettingsScreenSavesAndTheNextRunReadsThem(t *testing.T) {
 	if err := game.Start(); err != nil {
 		t.Fatal(err)
 	}
+	x.drive(&out)
 	exited := make(chan error, 1)
 	go func() { exited <- game.Wait() }()
 	defer func() {
@@ -72,19 +76,13 @@ func TestSettingsScreenSavesAndTheNextRunReadsThem(t *testing.T) {
 		t.Logf("first run's output:\n%s", out.String())
 	}()
 
-	ox, oy, w, h := x.gameWindow(t, 60*time.Second)
+	ox, oy, w, h := x.gameWindow(t, windowWait)
 	t.Logf("%v: the game's window is %dx%d at (%d, %d)", x, w, h, ox, oy)
 	if w != width || h != height {
 		t.Fatalf("window %dx%d, want %dx%d (the test clicks in logical pixels)", w, h, width, height)
 	}
-	time.Sleep(time.Second) // the first frames
+	x.waitLive(t) // the menu's first frame
 
-	x.click(t, ox+settingsButtonX, oy+settingsButtonY) // the settings screen, the name field focused
-	time.Sleep(300 * time.Millisecond)
-	x.holdKey(t, symBackSpace, 3*time.Second) // repeats: more than a name holds
-	x.typeText(t, "ada")
-	// Each step is done again until the file shows it: a press can be lost
-	// on a busy machine (see hold), and these are safe to repeat.
 	read := func() storedSettings {
 		var s storedSettings
 		if b, err := os.ReadFile(file); err == nil {
@@ -92,35 +90,34 @@ func TestSettingsScreenSavesAndTheNextRunReadsThem(t *testing.T) {
 		}
 		return s
 	}
-	until := func(what string, done func(storedSettings) bool, act func()) {
+	// Every press is one the game saw (press, click): each step is done
+	// once, and the test waits until the settings file shows it.
+	waitSaved := func(what string, done func(storedSettings) bool) {
 		t.Helper()
-		for try := 0; ; try++ {
-			before := read()
-			if done(before) {
-				return
+		deadline := time.Now().Add(seenWait)
+		for s := read(); !done(s); s = read() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the settings file holds %+v %v after the game saw the keys", what, s, seenWait)
 			}
-			if try == 10 {
-				t.Fatalf("%s: the settings file holds %+v", what, before)
-			}
-			act()
-			// Until the game saves the change, or long enough to say it lost it.
-			for wait := time.Now().Add(1500 * time.Millisecond); time.Now().Before(wait) && read() == before; {
-				time.Sleep(50 * time.Millisecond)
-			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	until("name", func(s storedSettings) bool { return s.Name == "ada" }, func() {}) // typing is not lost: characters queue
+	x.click(t, ox+settingsButtonX, oy+settingsButtonY) // the settings screen, the name field focused
+	for range maxNameBytes {
+		x.press(t, symBackSpace) // one character each: more than a name holds
+	}
+	x.typeText(t, "ada")
+	waitSaved("name", func(s storedSettings) bool { return s.Name == "ada" })
 	// The master volume with the keys: focus its row (a click on its
-	// label), then Left until it is down four steps from 0.8.
+	// label), then Left four steps down from 0.8.
 	x.click(t, ox+360, oy+masterRowY)
-	until("master volume", func(s storedSettings) bool { return s.MasterVolume == 0.6 }, func() {
-		x.click(t, ox+360, oy+masterRowY) // harmless if it has the keys already
+	for range 4 {
 		x.press(t, symLeft)
-	})
+	}
+	waitSaved("master volume", func(s storedSettings) bool { return s.MasterVolume == 0.6 })
 	// The effects volume with the mouse: a click a quarter along its track.
-	until("effects volume", func(s storedSettings) bool { return s.EffectsVolume == 0.25 }, func() {
-		x.click(t, ox+effectsTrackX0+effectsTrackW/4, oy+effectsRowY)
-	})
+	x.click(t, ox+effectsTrackX0+effectsTrackW/4, oy+effectsRowY)
+	waitSaved("effects volume", func(s storedSettings) bool { return s.EffectsVolume == 0.25 })
 
 	want := storedSettings{Version: 1, Name: "ada", MasterVolume: 0.6, EffectsVolume: 0.25}
 	b, err := os.ReadFile(file)
@@ -133,7 +130,6 @@ func TestSettingsScreenSavesAndTheNextRunReadsThem(t *testing.T) {
 	}
 	t.Logf("%s:\n%s", file, b)
 	x.press(t, symEscape) // back to the menu
-	time.Sleep(300 * time.Millisecond)
 	game.Process.Signal(syscall.SIGTERM)
 	if err := <-exited; err != nil {
 		t.Fatalf("the first run ended with %v", err)
@@ -180,33 +176,17 @@ func TestSettingsScreenSavesAndTheNextRunReadsThem(t *testing.T) {
 // Enter turns it on, Esc twice returns to the match, and M mutes there.
 // The settings file must then say overlay on and muted, and nothing else
 // changed (had Esc not paused, Enter would have opened the chat instead).
-// What the keys do here cannot be seen before the end, so a run in which a
-// press was lost (see hold) is tried again afresh, up to three times.
+// Each key is pressed once the game saw the one before go up
+// (-echo-input), so none is lost however slow its frames.
 func TestPauseMenuInAMatchInXvfb(t *testing.T) {
 	needXvfb(t)
 	bin := gameBinary(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	x := startX(t, ctx)
-	want := storedSettings{Version: 1, MasterVolume: 0.8, EffectsVolume: 0.8, Mute: true, Overlay: true}
-	var got storedSettings
-	for try := 1; try <= 3; try++ {
-		got = pauseAndChange(t, ctx, x, bin)
-		if got == want {
-			return
-		}
-		t.Logf("try %d: the settings file holds %+v: a key press was lost", try, got)
-	}
-	t.Fatalf("settings file: %+v, want %+v", got, want)
-}
-
-// pauseAndChange runs the match with an empty config folder, presses the
-// keys and returns the settings saved.
-func pauseAndChange(t *testing.T, ctx context.Context, x *xServer, bin string) storedSettings {
-	t.Helper()
 	cfg := t.TempDir()
 	file := filepath.Join(cfg, "sightline", "settings.json")
-	game := exec.CommandContext(ctx, bin, "-host", "-addr", "off", "-bots", "0", "-seed", "5", "-fps", "30")
+	game := exec.CommandContext(ctx, bin, "-host", "-addr", "off", "-bots", "0", "-seed", "5", "-fps", "30", "-echo-input")
 	game.Env = x.env(cfg)
 	game.Dir = t.TempDir()
 	var out lockedBuffer
@@ -216,6 +196,7 @@ func pauseAndChange(t *testing.T, ctx context.Context, x *xServer, bin string) s
 	if err := game.Start(); err != nil {
 		t.Fatal(err)
 	}
+	x.drive(&out)
 	defer func() {
 		game.Process.Signal(syscall.SIGTERM)
 		if err := game.Wait(); err != nil {
@@ -225,8 +206,8 @@ func pauseAndChange(t *testing.T, ctx context.Context, x *xServer, bin string) s
 			t.Errorf("the game panicked:\n%s", out.String())
 		}
 	}()
-	ox, oy, _, _ := x.gameWindow(t, 60*time.Second)
-	time.Sleep(2 * time.Second) // joined, first frames
+	ox, oy, _, _ := x.gameWindow(t, windowWait)
+	x.waitLive(t) // the match is on screen
 	x.fake(t, xMotion, 0, int16(ox+20), int16(oy+20))
 
 	x.press(t, symEscape) // pause menu
@@ -240,11 +221,14 @@ func pauseAndChange(t *testing.T, ctx context.Context, x *xServer, bin string) s
 	x.press(t, symEscape) // the match
 	x.typeText(t, "m")    // mute
 
+	want := storedSettings{Version: 1, MasterVolume: 0.8, EffectsVolume: 0.8, Mute: true, Overlay: true}
 	var got storedSettings
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(seenWait); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if b, err := os.ReadFile(file); err == nil && json.Unmarshal(b, &got) == nil && got.Mute {
 			break
 		}
 	}
-	return got
+	if got != want {
+		t.Fatalf("settings file: %+v, want %+v; the game's output:\n%s", got, want, out.String())
+	}
 }

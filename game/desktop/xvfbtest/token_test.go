@@ -27,7 +27,7 @@ func TestJoinWithATokenInXvfb(t *testing.T) {
 	if err := os.WriteFile(keyFile, []byte(key.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	base := startServer(t, ctx, dir, 2, "-matches", "2", "-bots", "1", "-token-key", keyFile)
 	tok, err := jointoken.Mint(key, jointoken.Claims{Match: "2", Name: "invited", Expires: time.Now().Add(time.Minute)})

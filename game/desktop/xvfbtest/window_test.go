@@ -40,7 +40,7 @@ func TestGameDrawsAMatchInXvfb(t *testing.T) {
 	root := moduleRoot(t)
 	bin := gameBinary(t)
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
 	shot := filepath.Join(dir, "shot.png")

@@ -17,13 +17,16 @@ import (
 
 // xServer is an Xvfb the test drives: it starts the game on it and sends
 // it keys and clicks through the XTEST extension, as a player's hands
-// would.
+// would, each step once the game said it saw the one before (-echo-input).
 type xServer struct {
 	display string
 	proc    *exec.Cmd
 	conn    *xgb.Conn
 	root    xproto.Window
 	keys    map[xproto.Keysym]xproto.Keycode
+	// echo is the output of the game driven now, which says what its
+	// window saw (-echo-input).
+	echo *lockedBuffer
 }
 
 // startX starts Xvfb on a free display (-displayfd) and connects to it.
@@ -64,8 +67,8 @@ func startX(t *testing.T, ctx context.Context) *xServer {
 			t.Fatal("Xvfb said no display number")
 		}
 		x.display = ":" + n
-	case <-time.After(20 * time.Second):
-		t.Fatal("Xvfb did not start within 20 s")
+	case <-time.After(time.Minute):
+		t.Fatal("Xvfb did not start within a minute")
 	}
 	x.conn, err = xgb.NewConnDisplay(x.display)
 	if err != nil {
@@ -113,13 +116,14 @@ const (
 	xMotion        = 6
 )
 
-// hold is how long a key or button stays down, and up after. The game
-// reads whether a key is down once a frame, so a press shorter than a
-// frame can fall between two; on a busy machine under software rendering a
-// frame can take a long while. A hold of 250 ms is still short of the
-// game's key repeat (24 ticks at 60 Hz), and the tests check the effect of
-// what they press wherever they can see it, pressing again if it was lost.
-const hold = 250 * time.Millisecond
+// seenWait bounds each wait for the game to say it saw a key or button go
+// down or up (-echo-input): far longer than any frame of a busy machine
+// takes, so that running out of it means the game stopped reading input.
+const seenWait = 20 * time.Second
+
+// windowWait bounds the wait for the game's window: the game builds its
+// sprites and, when it hosts, starts a match first.
+const windowWait = 2 * time.Minute
 
 func (x *xServer) fake(t *testing.T, typ, detail byte, rx, ry int16) {
 	t.Helper()
@@ -128,33 +132,96 @@ func (x *xServer) fake(t *testing.T, typ, detail byte, rx, ry int16) {
 	}
 }
 
-// press presses and releases the key with keysym sym.
+// drive sets the game whose input x now drives: its output, where it says
+// what it saw (-echo-input).
+func (x *xServer) drive(out *lockedBuffer) { x.echo = out }
+
+// waitSaid waits until the game's output holds line more than n times.
+func (x *xServer) waitSaid(t *testing.T, line string, n int) {
+	t.Helper()
+	if x.echo == nil {
+		t.Fatal("no game to drive: start it with -echo-input and call drive")
+	}
+	deadline := time.Now().Add(seenWait)
+	for x.said(line) <= n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the game did not say %q within %v (a press XTEST made that the window never saw); its output:\n%s", line, seenWait, x.echo.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// said counts the lines of the game's output that are line.
+func (x *xServer) said(line string) int {
+	if x.echo == nil {
+		return 0
+	}
+	return strings.Count(x.echo.String(), line+"\n")
+}
+
+// waitLive waits until the game says its scene is on screen.
+func (x *xServer) waitLive(t *testing.T) {
+	t.Helper()
+	x.waitSaid(t, "input: live", 0)
+}
+
+// down and up make an XTEST event and wait until the game says it saw it:
+// the game reads the devices once a frame, so a key released before the
+// frame saw it down is lost, and one pressed again before it saw it up is
+// merged with the next press.
+func (x *xServer) down(t *testing.T, typ, detail byte, seen string) {
+	t.Helper()
+	n := x.said(seen)
+	x.fake(t, typ, detail, 0, 0)
+	x.waitSaid(t, seen, n)
+}
+
+// keyCode returns the key of keysym sym and the name the game gives it.
+func (x *xServer) keyCode(t *testing.T, sym xproto.Keysym) (byte, string) {
+	t.Helper()
+	code, ok := x.keys[sym]
+	if !ok {
+		t.Fatalf("no key for keysym %#x", sym)
+	}
+	name, ok := keyNames[sym]
+	if !ok {
+		switch {
+		case sym >= 'a' && sym <= 'z':
+			name = strings.ToUpper(string(rune(sym)))
+		case sym >= '0' && sym <= '9':
+			name = "Digit" + string(rune(sym))
+		default:
+			t.Fatalf("no name for keysym %#x", sym)
+		}
+	}
+	return byte(code), name
+}
+
+// keyNames are the names the game gives the keys (ebiten.Key's String)
+// that are not a letter or a digit.
+var keyNames = map[xproto.Keysym]string{
+	symBackSpace: "Backspace",
+	symTab:       "Tab",
+	symReturn:    "Enter",
+	symEscape:    "Escape",
+	symLeft:      "ArrowLeft",
+	symRight:     "ArrowRight",
+	symDown:      "ArrowDown",
+	symF2:        "F2",
+}
+
+// press presses the key with keysym sym and releases it, each once the
+// game saw the step before.
 func (x *xServer) press(t *testing.T, sym xproto.Keysym) {
 	t.Helper()
-	code, ok := x.keys[sym]
-	if !ok {
-		t.Fatalf("no key for keysym %#x", sym)
-	}
-	x.fake(t, xKeyPress, byte(code), 0, 0)
-	time.Sleep(hold)
-	x.fake(t, xKeyRelease, byte(code), 0, 0)
-	time.Sleep(hold / 2)
+	code, name := x.keyCode(t, sym)
+	x.down(t, xKeyPress, code, "input: key "+name+" down")
+	x.down(t, xKeyRelease, code, "input: key "+name+" up")
 }
 
-// holdKey holds the key with keysym sym down for d (the game repeats it).
-func (x *xServer) holdKey(t *testing.T, sym xproto.Keysym, d time.Duration) {
-	t.Helper()
-	code, ok := x.keys[sym]
-	if !ok {
-		t.Fatalf("no key for keysym %#x", sym)
-	}
-	x.fake(t, xKeyPress, byte(code), 0, 0)
-	time.Sleep(d)
-	x.fake(t, xKeyRelease, byte(code), 0, 0)
-	time.Sleep(hold)
-}
-
-// typeText types s: lower-case letters and digits only.
+// typeText types s: lower-case letters and digits only. Each character
+// is a press the game saw down and up, so none is lost; the game reads
+// the characters themselves from its queue of typed text.
 func (x *xServer) typeText(t *testing.T, s string) {
 	t.Helper()
 	for _, r := range s {
@@ -163,15 +230,13 @@ func (x *xServer) typeText(t *testing.T, s string) {
 }
 
 // click moves the pointer to (px, py) on the screen and clicks the left
-// button there.
+// button there. The pointer's move comes before the press in the same
+// queue of events, so the frame that sees the press sees it there.
 func (x *xServer) click(t *testing.T, px, py int) {
 	t.Helper()
 	x.fake(t, xMotion, 0, int16(px), int16(py))
-	time.Sleep(hold)
-	x.fake(t, xButtonPress, 1, 0, 0)
-	time.Sleep(hold)
-	x.fake(t, xButtonRelease, 1, 0, 0)
-	time.Sleep(hold)
+	x.down(t, xButtonPress, 1, "input: mouse left down")
+	x.down(t, xButtonRelease, 1, "input: mouse left up")
 }
 
 // gameWindow waits until a top-level window of class "sightline" is mapped
