@@ -124,7 +124,7 @@ func TestMalformedDatagramsOverRealWebRTC(t *testing.T) {
 
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()
-		for deadline := time.Now().Add(5 * time.Second); !ok(); time.Sleep(20 * time.Millisecond) {
+		for deadline := time.Now().Add(time.Minute); !ok(); time.Sleep(20 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatalf("timed out waiting for %s", what)
 			}
@@ -143,7 +143,12 @@ func TestMalformedDatagramsOverRealWebRTC(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // the last garbage lands
 	before, srvBefore := victim.Stats(), m.match.Stats()
 
-	time.Sleep(3 * time.Second) // quiet
+	// Quiet: 3 s, or until the victim has verified 60 more ticks if a
+	// busy machine takes longer (a minute at most).
+	quiet := time.Now()
+	for time.Since(quiet) < 3*time.Second || (victim.Stats().Verified-before.Verified < 60 && time.Since(quiet) < time.Minute) {
+		time.Sleep(50 * time.Millisecond)
+	}
 	after, srvAfter := victim.Stats(), m.match.Stats()
 	halt()
 	bs := bystander.c.Stats()
@@ -188,10 +193,10 @@ func TestMalformedDatagramsOverRealWebRTC(t *testing.T) {
 		t.Errorf("victim counted %d malformed records datagrams, %d were sent", after.BadRecords, sentRec)
 	}
 	if d := after.Decoded - before.Decoded; d < 60 {
-		t.Errorf("in the 3 s after the storm the victim decoded %d ticks", d)
+		t.Errorf("after the storm the victim decoded %d ticks", d)
 	}
 	if v := after.Verified - before.Verified; v < 60 {
-		t.Errorf("in the 3 s after the storm the victim verified %d ticks", v)
+		t.Errorf("after the storm the victim verified %d ticks", v)
 	}
 	if after.Mismatched != 0 || after.Matched != after.Verified {
 		t.Errorf("victim: %d of %d verified ticks matched, %d mismatched", after.Matched, after.Verified, after.Mismatched)
