@@ -24,7 +24,6 @@ import (
 // errParse is a command's output that does not hold the figure.
 var errParse = errors.New("output holds no figure")
 
-
 // measureBytes runs cmd/netbench's two tables. Both are seeded: the same
 // code prints the same tables on every machine.
 func measureBytes(e *env) ([]figures.Figure, error) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/game/server/metrics"
+	"github.com/sightline-game/sightline/internal/mdtable"
 )
 
 // specPath is the protocol's specification, whose counters this test
@@ -93,33 +93,17 @@ func TestSpecCounters(t *testing.T) {
 func specCounterRows(t *testing.T, doc string) [][2]string {
 	t.Helper()
 	var rows [][2]string
-	in := false
-	sc := bufio.NewScanner(strings.NewReader(doc))
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "|") {
-			in = false
+	for _, cells := range mdtable.Rows(doc, "`/debug/vars` `match`", "`/metrics`") {
+		if len(cells) < 2 {
+			t.Errorf("table of counters: row %q", cells)
 			continue
 		}
-		cells := strings.Split(strings.Trim(line, "|"), "|")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
+		path, metric := specTick.FindStringSubmatch(cells[0]), specTick.FindStringSubmatch(cells[1])
+		if path == nil || metric == nil {
+			t.Errorf("table of counters: row %q names no counter", cells)
+			continue
 		}
-		switch {
-		case len(cells) >= 2 && cells[0] == "`/debug/vars` `match`" && cells[1] == "`/metrics`":
-			in = true
-		case !in || strings.HasPrefix(cells[0], "---"):
-		case len(cells) < 2:
-			t.Errorf("table of counters: row %q", line)
-		default:
-			path, metric := specTick.FindStringSubmatch(cells[0]), specTick.FindStringSubmatch(cells[1])
-			if path == nil || metric == nil {
-				t.Errorf("table of counters: row %q names no counter", line)
-				continue
-			}
-			rows = append(rows, [2]string{path[1], metric[1]})
-		}
+		rows = append(rows, [2]string{path[1], metric[1]})
 	}
 	if len(rows) == 0 {
 		t.Fatalf("%s has no table of counters", specPath)

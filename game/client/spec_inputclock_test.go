@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bufio"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/internal/mdtable"
 )
 
 // specPath is the protocol's specification.
@@ -28,29 +28,13 @@ type specLaw struct {
 // readSpecLaw reads the table of the input clock from PROTOCOL.md.
 func readSpecLaw(t *testing.T) specLaw {
 	t.Helper()
-	f, err := os.Open(specPath)
+	doc, err := os.ReadFile(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	cells := map[string]string{}
-	in := false
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "|") {
-			in = false
-			continue
-		}
-		row := strings.Split(strings.Trim(line, "|"), "|")
-		for i := range row {
-			row[i] = strings.TrimSpace(row[i])
-		}
-		switch {
-		case len(row) == 2 && row[0] == "input clock" && row[1] == "value":
-			in = true
-		case in && !strings.HasPrefix(row[0], "---") && len(row) == 2:
+	for _, row := range mdtable.Rows(string(doc), "input clock", "value") {
+		if len(row) == 2 {
 			cells[row[0]] = row[1]
 		}
 	}

@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"math/big"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/internal/mdtable"
 	"github.com/sightline-game/sightline/netcode/bitpack"
 )
 
@@ -23,49 +23,15 @@ const specPath = "../../docs/PROTOCOL.md"
 // starts with the cells of header, each row as its cells, trimmed.
 func specRows(t *testing.T, header ...string) [][]string {
 	t.Helper()
-	f, err := os.Open(specPath)
+	doc, err := os.ReadFile(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var rows [][]string
-	in := false
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "|") {
-			in = false
-			continue
-		}
-		cells := strings.Split(strings.Trim(line, "|"), "|")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		switch {
-		case len(cells) >= len(header) && equalCells(cells[:len(header)], header):
-			in = true
-		case in && strings.HasPrefix(cells[0], "---"):
-		case in:
-			rows = append(rows, cells)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	rows := mdtable.Rows(string(doc), header...)
 	if len(rows) == 0 {
 		t.Fatalf("%s has no table headed %q", specPath, header)
 	}
 	return rows
-}
-
-func equalCells(a, b []string) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // lengthsOf parses a row's codeword lengths.
