@@ -78,6 +78,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the map and the match")
 	maxClients := flag.Int("max-clients", 64, "most people (WebRTC clients) in each match, besides its bots")
 	timeout := flag.Duration("timeout", 5*time.Second, "drop a client silent for this long")
+	connectTimeout := flag.Duration("connect-timeout", webrtc.DefaultConnectTimeout, "how long a peer has, from its offer, to open its channels (a slow device or a busy host may need more)")
 	rate := flag.Float64("rate", protocol.DefaultRate, "snapshot budget per client, bytes per second")
 	radius := flag.Float64("view-radius", protocol.ViewRadius, "how far a player sees, in px")
 	loopback := flag.Bool("loopback", true, "offer loopback ICE candidates (for clients on this machine)")
@@ -143,7 +144,7 @@ func main() {
 	defer stop()
 	if err := run(ctx, log, options{
 		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, matches: *nmatches, verify: *verify, creatures: *creatures,
-		seed: *seed, maxClients: *maxClients, timeout: *timeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
+		seed: *seed, maxClients: *maxClients, timeout: *timeout, connectTimeout: *connectTimeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
 		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones, agonesHealth: *agonesHealth, maxRewind: *maxRewind,
 		tokenKey: *tokenKey, tokenServer: *tokenServer, tlsCert: *tlsCert, tlsKey: *tlsKey,
 		readInterval: *readInterval, udpBuffer: *udpBuffer, metricsAddr: *metricsAddr,
@@ -165,16 +166,18 @@ type options struct {
 	seed       uint64
 	maxClients int
 	timeout    time.Duration
-	loopback   bool
-	rate       float64
-	radius     float64
-	web        string
-	announce   bool
-	name       string
-	offerRate  float64
-	offerBurst int
-	debugGC    bool
-	agones     bool
+	// connectTimeout is the WebRTC server's ConnectTimeout.
+	connectTimeout time.Duration
+	loopback       bool
+	rate           float64
+	radius         float64
+	web            string
+	announce       bool
+	name           string
+	offerRate      float64
+	offerBurst     int
+	debugGC        bool
+	agones         bool
 	// agonesHealth is the time between health pings with -agones.
 	agonesHealth time.Duration
 	// maxRewind is the farthest back a shot is judged (-max-rewind).
@@ -266,7 +269,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		return err
 	}
 	rtc, err = webrtc.NewServer(webrtc.ServerConfig{
-		Version: protocol.Version, ReadInterval: o.readInterval, ReceiveBuffer: o.udpBuffer,
+		Version: protocol.Version, ReadInterval: o.readInterval, ReceiveBuffer: o.udpBuffer, ConnectTimeout: o.connectTimeout,
 		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients * o.matches, Logger: log,
 		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst,
 		PublicIPs: append(publicIPs, o.publicIPs...), STUNServer: o.stun,

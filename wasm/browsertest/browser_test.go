@@ -53,6 +53,10 @@ const (
 	// (software WebGL compiling its shaders) held its main thread for 11 s,
 	// and no test here is about the timeout.
 	clientTimeout = 30 * time.Second
+	// connectTimeout is the test servers' limit for a peer to open its
+	// channels, a minute rather than the 10 s default: a page on a machine
+	// busy with the rest of the suite once took longer.
+	connectTimeout = time.Minute
 )
 
 // The browser client plays: two tabs of a headless Chromium and one headless
@@ -298,7 +302,7 @@ func startServerWith(t *testing.T, scheme string, hc *http.Client, exe, web stri
 	base := fmt.Sprintf("%s://127.0.0.1:%d", scheme, httpPort)
 	logs := new(lockedBuffer)
 	args := []string{"-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", strconv.Itoa(udpPort), "-bots", "4", "-verify", "-web", web,
-		"-timeout", clientTimeout.String()}
+		"-timeout", clientTimeout.String(), "-connect-timeout", connectTimeout.String()}
 	srv := exec.Command(exe, append(args, extra...)...)
 	srv.Stdout, srv.Stderr = logs, logs
 	if err := srv.Start(); err != nil {

@@ -103,7 +103,7 @@ func TestBrowserJoinsThroughInvite(t *testing.T) {
 	}
 	relayLog := startIn(relaySite.Host, "relay", relayExe, "-secret", secretFile, "-public-ip", "203.0.113.5", "-http", ":8090", "-web", webDir)
 	waitLog(relayLog, regexp.MustCompile(`msg="relay listening"`))
-	hostLog := startIn(hostSite.Host, "host", serverExe, "-addr", ":8080", "-udp-port", "8443", "-bots", "2", "-verify", "-timeout", clientTimeout.String(),
+	hostLog := startIn(hostSite.Host, "host", serverExe, "-addr", ":8080", "-udp-port", "8443", "-bots", "2", "-verify", "-timeout", clientTimeout.String(), "-connect-timeout", connectTimeout.String(),
 		"-loopback=false", "-announce=false", "-web", webDir, "-invite", "http://203.0.113.5:8090",
 		"-relay", "turn:203.0.113.5:3478,turn:203.0.113.5:3478?transport=tcp", "-relay-secret", secretFile)
 	invite := waitLog(hostLog, regexp.MustCompile(`msg=invite url=(\S+)`))

@@ -491,7 +491,7 @@ func startWatchedServer(t *testing.T, webDir string) *watchedServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rtc, err := webrtc.NewServer(webrtc.ServerConfig{Version: protocol.Version, UDPHost: "127.0.0.1", IncludeLoopback: true, MaxSessions: 4, Logger: log})
+	rtc, err := webrtc.NewServer(webrtc.ServerConfig{Version: protocol.Version, UDPHost: "127.0.0.1", IncludeLoopback: true, MaxSessions: 4, Logger: log, ConnectTimeout: connectTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func TestBrowserTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rtc, err := webrtc.NewServer(webrtc.ServerConfig{Version: protocol.Version, UDPHost: "127.0.0.1", IncludeLoopback: true})
+	rtc, err := webrtc.NewServer(webrtc.ServerConfig{Version: protocol.Version, UDPHost: "127.0.0.1", IncludeLoopback: true, ConnectTimeout: connectTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
