@@ -59,14 +59,17 @@ deps:
 ## The tests wait for what the programs say or show, not for fixed times, so
 ## a busy machine makes them slower, not red: -timeout leaves the slowest
 ## packages (the browser's: about 4 minutes on an idle machine) room for that.
+## The slowest packages are listed first, so that they start first and the
+## two cores do not end the run on one of them alone.
 MODULE := github.com/sightline-game/sightline
 ONE_GOROUTINE := game/duel game/bots/brain netcode/traffic netcode/simrun netcode/view
+SLOWEST := ./wasm/browsertest ./cmd/loadtest ./game/desktop/xvfbtest ./cmd/netbench ./game/server
 test: check-go deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
 	GOOS=js GOARCH=wasm $(GO) build ./game/client ./game/settings ./netcode/...
-	SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -vxF $(addprefix -e $(MODULE)/,$(ONE_GOROUTINE)))
+	SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list $(SLOWEST) $(PKGS) | grep -vxF $(addprefix -e $(MODULE)/,$(ONE_GOROUTINE)))
 	$(GO) test -count=1 -timeout 30m $(addprefix ./,$(ONE_GOROUTINE))
 
 ## test-loaded: `make test` RUNS times in a row (default 5) with every core
