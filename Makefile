@@ -69,7 +69,7 @@ test: check-go deps
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
 	GOOS=js GOARCH=wasm $(GO) build ./game/client ./game/settings ./netcode/...
-	SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list $(SLOWEST) $(PKGS) | grep -vxF $(addprefix -e $(MODULE)/,$(ONE_GOROUTINE)))
+	SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list $(if $(filter ./...,$(PKGS)),$(SLOWEST)) $(PKGS) | grep -vxF $(addprefix -e $(MODULE)/,$(ONE_GOROUTINE)))
 	$(GO) test -count=1 -timeout 30m $(addprefix ./,$(ONE_GOROUTINE))
 
 ## test-loaded: `make test` RUNS times in a row (default 5) with every core
