@@ -85,12 +85,82 @@ func TestBrowserStartup(t *testing.T) {
 	t.Logf("total %v", time.Since(began).Round(100*time.Millisecond))
 }
 
-// buildWeb builds the browser client into webDir as `make web` does
-// (game.wasm, wasm_exec.js, their .br and .gz) and the server into
-// serverExe. The .br and .gz of the module's out/web are reused when they
-// hold this very build (the build is reproducible), since brotli at quality
-// 11 takes minutes.
+// webBuilt is the browser build and the server that buildWeb made first,
+// kept for the package's later tests: the build is the same for all, and
+// brotli at quality 11 of game.wasm takes half a minute on a quiet machine
+// and minutes on a busy one. TestMain removes it.
+var webBuilt struct {
+	sync.Mutex
+	dir string // web/ and server; "" until made
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if webBuilt.dir != "" {
+		os.RemoveAll(webBuilt.dir)
+	}
+	os.Exit(code)
+}
+
+// buildWeb puts the browser client into webDir as `make web` builds it
+// (game.wasm, wasm_exec.js, their .br and .gz) and the server at
+// serverExe, building them the first time it is called.
 func buildWeb(t *testing.T, webDir, serverExe string) {
+	t.Helper()
+	webBuilt.Lock()
+	defer webBuilt.Unlock()
+	if webBuilt.dir == "" {
+		dir, err := os.MkdirTemp("", "browsertest-web-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		made := false
+		defer func() {
+			if !made {
+				os.RemoveAll(dir)
+			}
+		}()
+		buildWebInto(t, filepath.Join(dir, "web"), filepath.Join(dir, "server"))
+		made, webBuilt.dir = true, dir
+	}
+	if err := os.MkdirAll(webDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, err := os.ReadDir(filepath.Join(webBuilt.dir, "web"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		linkOrCopy(t, filepath.Join(webBuilt.dir, "web", f.Name()), filepath.Join(webDir, f.Name()))
+	}
+	linkOrCopy(t, filepath.Join(webBuilt.dir, "server"), serverExe)
+}
+
+// linkOrCopy makes to the file from: a hard link, or a copy where the two
+// are on different file systems.
+func linkOrCopy(t *testing.T, from, to string) {
+	t.Helper()
+	if os.Link(from, to) == nil {
+		return
+	}
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, info.Mode().Perm()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// buildWebInto builds the browser client into webDir as `make web` does
+// and the server into serverExe. The .br and .gz of the module's out/web
+// are reused when they hold this very build (the build is reproducible),
+// since brotli at quality 11 takes minutes.
+func buildWebInto(t *testing.T, webDir, serverExe string) {
 	t.Helper()
 	if err := os.MkdirAll(webDir, 0o755); err != nil {
 		t.Fatal(err)
