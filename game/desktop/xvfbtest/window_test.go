@@ -403,8 +403,15 @@ func inClear(body drawnBody, bodies []drawnBody, i int, over []drawnMark) bool {
 	return true
 }
 
-// hurtScale is how the game tints a hurt player (game/desktop/draw.go).
-var hurtScale = [3]float64{1.8, 0.55, 0.5}
+// hurtScale is how the game tints a hurt player (game/desktop/draw.go),
+// and hurtRing the ring it draws over the body then (colBad): a hurt
+// player's disc shows one or the other (measured: 0.39 of the own
+// player's disc in the body's tint alone).
+var (
+	hurtScale = [3]float64{1.8, 0.55, 0.5}
+	hurtRing  = [3]float64{0xff, 0x5a, 0x5f}
+	noScale   = [3]float64{1, 1, 1}
+)
 
 // cover returns the share of body's disc whose pixels show its colour.
 // A player's pixel does when it is the player's colour (red-shifted by
@@ -432,7 +439,7 @@ func cover(img image.Image, body drawnBody, creature bool) float64 {
 			}
 			in++
 			p := rgbAt(img, x, y)
-			if shaded(p, c, scale, kLo, kHi) || (creature && body.Hurt && hot(p)) {
+			if shaded(p, c, scale, kLo, kHi) || (creature && body.Hurt && hot(p)) || (!creature && body.Hurt && shaded(p, hurtRing, noScale, kLo, kHi)) {
 				match++
 			}
 		}
