@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/base64"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -20,11 +21,13 @@ type Credential struct {
 }
 
 // Mint returns a credential for id that expires ttl after now: username
-// "EXPIRY:id" (EXPIRY in Unix seconds), password the base64 of HMAC-SHA1 of
-// the username under s.
-func Mint(s Secret, id string, now time.Time, ttl time.Duration) Credential {
+// "EXPIRY:id" (EXPIRY in Unix seconds), followed by ";to=" and the peers
+// when there are any (its scope: the only addresses a relay lets its
+// allocations reach, at most MaxPeers of them; see Scope), password the
+// base64 of HMAC-SHA1 of the username under s. id holds no ';'.
+func Mint(s Secret, id string, now time.Time, ttl time.Duration, peers ...netip.Addr) Credential {
 	expires := now.Add(ttl).Truncate(time.Second)
-	user := strconv.FormatInt(expires.Unix(), 10) + ":" + id
+	user := appendScope(strconv.FormatInt(expires.Unix(), 10)+":"+id, peers[:min(len(peers), MaxPeers)])
 	return Credential{Username: user, Password: Password(s, user), Expires: expires}
 }
 
@@ -40,10 +43,13 @@ const maxUsername = 256
 
 // Check verifies a username a relay receives and returns the password it
 // must come with: the username is "EXPIRY:ID" with EXPIRY in the future,
-// at most maxTTL after now.
+// at most maxTTL after now, and a well-formed scope if it has one.
 func Check(s Secret, username string, now time.Time, maxTTL time.Duration) (string, error) {
 	sec, err := ParseUsername(username)
 	if err != nil {
+		return "", err
+	}
+	if _, err := Scope(username); err != nil {
 		return "", err
 	}
 	expires := time.Unix(sec, 0)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -259,4 +260,73 @@ func TestHandoutHasTURN(t *testing.T) {
 			t.Errorf("%+v: HasTURN %v, want %v", tc.h.URLs, got, tc.want)
 		}
 	}
+}
+
+func TestScope(t *testing.T) {
+	s := testSecret(t)
+	now := time.Unix(1_796_000_000, 0)
+	v4, v6 := netip.MustParseAddr("203.0.113.7"), netip.MustParseAddr("2001:db8::7")
+	c := Mint(s, "p1", now, 10*time.Minute, v4, netip.AddrFrom16(v4.As16()), v6)
+	if want := "1796000600:p1;to=203.0.113.7,203.0.113.7,2001:db8::7"; c.Username != want {
+		t.Fatalf("username %q, want %q", c.Username, want)
+	}
+	peers, err := Scope(c.Username)
+	if err != nil || len(peers) != 3 || peers[0] != v4 || peers[1] != v4 || peers[2] != v6 {
+		t.Fatalf("Scope(%q) = %v, %v", c.Username, peers, err)
+	}
+	if pw, err := Check(s, c.Username, now, time.Hour); err != nil || pw != c.Password {
+		t.Fatalf("Check of a scoped credential: %q, %v", pw, err)
+	}
+	// Widening the scope changes the username, so the password no longer fits.
+	wider := c.Username + ",198.51.100.1"
+	if pw, _ := Check(s, wider, now, time.Hour); pw == c.Password {
+		t.Fatal("a widened scope kept its password")
+	}
+	if peers, err := Scope("1796000600:p1"); err != nil || peers != nil {
+		t.Fatalf("unscoped: %v, %v", peers, err)
+	}
+	for _, bad := range []string{
+		"1796000600:p1;to=",
+		"1796000600:p1;to=nonsense",
+		"1796000600:p1;to=fe80::1%eth0",
+		"1796000600:p1;to=1.1.1.1,1.1.1.2,1.1.1.3,1.1.1.4,1.1.1.5",
+	} {
+		if _, err := Scope(bad); !errors.Is(err, ErrMalformedUsername) {
+			t.Errorf("Scope(%q): %v, want ErrMalformedUsername", bad, err)
+		}
+		if _, err := Check(s, bad, now.Add(-time.Minute), time.Hour); err == nil {
+			t.Errorf("Check(%q) accepted it", bad)
+		}
+	}
+	// More than MaxPeers are cut to MaxPeers.
+	many := Mint(s, "p", now, time.Minute, v4, v4, v4, v4, v4, v4)
+	if peers, err := Scope(many.Username); err != nil || len(peers) != MaxPeers {
+		t.Fatalf("Mint of 6 peers: %q: %v, %v", many.Username, peers, err)
+	}
+}
+
+// Scope never panics, and what it returns round-trips through Mint.
+func FuzzScope(f *testing.F) {
+	f.Add("1796000600:p1;to=203.0.113.7,2001:db8::7")
+	f.Add("1:x;to=::ffff:1.2.3.4")
+	f.Add("1796000600:p1")
+	f.Fuzz(func(t *testing.T, user string) {
+		peers, err := Scope(user)
+		if err != nil {
+			return
+		}
+		if len(peers) > MaxPeers {
+			t.Fatalf("Scope(%q): %d peers", user, len(peers))
+		}
+		c := Mint(Secret{text: "x"}, "id", time.Unix(1, 0), time.Second, peers...)
+		again, err := Scope(c.Username)
+		if err != nil || len(again) != len(peers) {
+			t.Fatalf("Scope(Mint(%v)) = %v, %v", peers, again, err)
+		}
+		for i := range peers {
+			if again[i] != peers[i] {
+				t.Fatalf("Scope(Mint(%v)) = %v", peers, again)
+			}
+		}
+	})
 }

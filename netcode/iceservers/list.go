@@ -3,6 +3,7 @@ package iceservers
 import (
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -90,6 +91,12 @@ type Handout struct {
 	Secret Secret
 	// TTL is how long credentials live (0: DefaultTTL).
 	TTL time.Duration
+	// Peers scope the credentials: the addresses of the game their
+	// holders join (a game server's public addresses, a host's), the only
+	// ones a relay lets their allocations reach (Scope). None mints
+	// unscoped credentials, which a relay lets reach only the peers its
+	// operator allows.
+	Peers []netip.Addr
 }
 
 // HasTURN reports whether h hands out a TURN relay (with credentials).
@@ -139,7 +146,7 @@ func (h Handout) List(id string, now time.Time) List {
 		l.ICEServers = append(l.ICEServers, Server{URLs: stun})
 	}
 	if len(turn) > 0 && !h.Secret.IsZero() {
-		c := Mint(h.Secret, id, now, ttl)
+		c := Mint(h.Secret, id, now, ttl, h.Peers...)
 		l.ICEServers = append(l.ICEServers, Server{URLs: turn, Username: c.Username, Credential: c.Password})
 		l.TTL = int(ttl / time.Second)
 	}
