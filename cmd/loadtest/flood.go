@@ -9,19 +9,70 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/pion/stun/v4"
 	"golang.org/x/net/ipv4"
 )
 
-// floodOptions is a flood of garbage on the server's UDP port while the
-// clients play, as an attacker who read the port off an answer sends it:
-// datagrams of floodBytes random bytes (never STUN or DTLS), Rate a second,
-// from From (unset: any of the machine's addresses) to To, beginning After
-// the load test does.
+// floodOptions is a flood on the server's UDP port while the clients
+// play, as an attacker who read the port off an answer sends it: Rate
+// datagrams a second of Kind, from From (unset: any of the machine's
+// addresses) to To, beginning After the load test does.
 type floodOptions struct {
 	Rate  int
+	Kind  floodKind
 	To    netip.AddrPort
 	From  netip.Addr
 	After time.Duration
+}
+
+// floodKind is what a flood's datagrams are.
+type floodKind string
+
+const (
+	// floodGarbage: floodBytes random bytes, never STUN or DTLS.
+	floodGarbage floodKind = "garbage"
+	// floodBinding: well-formed STUN Binding requests, as an ICE check
+	// with a random username and no session behind it.
+	floodBinding floodKind = "binding"
+	// floodAllocate: well-formed unauthenticated TURN Allocate requests,
+	// as a client's first (for a relay's port).
+	floodAllocate floodKind = "allocate"
+)
+
+// parseFloodKind reads -flood-kind.
+func parseFloodKind(s string) (floodKind, error) {
+	switch k := floodKind(s); k {
+	case floodGarbage, floodBinding, floodAllocate:
+		return k, nil
+	}
+	return "", fmt.Errorf("-flood-kind %q: garbage, binding or allocate", s)
+}
+
+// floodDatagram returns the i-th distinct datagram of a flood of kind.
+func floodDatagram(kind floodKind, rng *rand.ChaCha8) []byte {
+	switch kind {
+	case floodBinding, floodAllocate:
+		var id [stun.TransactionIDSize]byte
+		rng.Read(id[:])
+		setters := []stun.Setter{stun.NewTransactionIDSetter(id)}
+		if kind == floodBinding {
+			var user [8]byte
+			rng.Read(user[:])
+			setters = append(setters, stun.BindingRequest, stun.NewUsername(fmt.Sprintf("%x:%x", user[:4], user[4:])), stun.Fingerprint)
+		} else {
+			// REQUESTED-TRANSPORT UDP (RFC 8656 section 18.8).
+			setters = append(setters, stun.NewType(stun.MethodAllocate, stun.ClassRequest),
+				stun.RawAttribute{Type: stun.AttrRequestedTransport, Value: []byte{17, 0, 0, 0}}, stun.Fingerprint)
+		}
+		m, err := stun.Build(setters...)
+		if err == nil {
+			return m.Raw
+		}
+	}
+	b := make([]byte, floodBytes)
+	rng.Read(b)
+	b[0] = 0x80 | b[0]&0x3F // 128-191: RTP's range, nothing a data channel peer sends
+	return b
 }
 
 // floodBytes is the size of a flood's datagrams; floodBatch how many go
@@ -53,10 +104,7 @@ func flood(ctx context.Context, o floodOptions) (uint64, error) {
 	rng := rand.NewChaCha8([32]byte{'f', 'l', 'o', 'o', 'd'})
 	msgs := make([]ipv4.Message, floodBatch)
 	for i := range msgs {
-		b := make([]byte, floodBytes)
-		rng.Read(b)
-		b[0] = 0x80 | b[0]&0x3F // 128-191: RTP's range, nothing a data channel peer sends
-		msgs[i] = ipv4.Message{Buffers: [][]byte{b}, Addr: to}
+		msgs[i] = ipv4.Message{Buffers: [][]byte{floodDatagram(o.Kind, rng)}, Addr: to}
 	}
 	batch := func(n int) (int, error) {
 		if network == "udp4" {

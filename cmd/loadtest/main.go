@@ -109,7 +109,8 @@ func main() {
 	duelLiarTicks := flag.Int("duel-liar-ticks", 3, "with -duel-liar: how many ticks before its newest tick the liar claims to have drawn (1 to 30)")
 	duelDrawn := flag.Bool("duel-drawn", false, "with -duel: the aimer aims at the strafer as it draws it, leading its drawn motion, instead of with every tick it holds")
 	duelCover := flag.Bool("duel-cover", false, "with -duel: a wall in the strafer's circle, which it ducks behind now and then (measures hits behind cover)")
-	flag.IntVar(&o.Flood.Rate, "flood", 0, "flood the server's UDP port with this many garbage datagrams a second (100 random bytes) while the clients join and play")
+	flag.IntVar(&o.Flood.Rate, "flood", 0, "flood the server's UDP port with this many datagrams a second (-flood-kind) while the clients join and play")
+	floodKindFlag := flag.String("flood-kind", "garbage", "with -flood: garbage (100 random bytes, neither STUN nor DTLS), binding (STUN Binding requests, as ICE checks no session expects) or allocate (unauthenticated TURN Allocate requests, for a relay's port)")
 	floodTo := flag.String("flood-to", "", "with -flood: the server's UDP address (default: -url's host, port 8443, the server's default -udp-port)")
 	floodFrom := flag.String("flood-from", "", "with -flood: the address the flood comes from (default: any of this machine's; 127.0.0.2 on loopback is another host's as the server sees it)")
 	flag.DurationVar(&o.Flood.After, "flood-after", 0, "with -flood: begin the flood this long after the clients begin to join (the JSON then has the input lag with the flood and without it)")
@@ -128,6 +129,10 @@ func main() {
 	if o.Flood.Rate > 0 {
 		var err error
 		if o.Flood.To, o.Flood.From, err = floodAddrs(o.URL, *floodTo, *floodFrom); err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(2)
+		}
+		if o.Flood.Kind, err = parseFloodKind(*floodKindFlag); err != nil {
 			fmt.Fprintln(os.Stderr, "loadtest:", err)
 			os.Exit(2)
 		}

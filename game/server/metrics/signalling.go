@@ -20,7 +20,7 @@ var (
 	udpBuffer     = prometheus.NewDesc("sightline_udp_receive_buffer_bytes", "The room the kernel holds for datagrams waiting on the shared UDP socket, as it counts them (twice what it granted; net.core.rmem_max bounds that).", nil, nil)
 	udpDropped    = prometheus.NewDesc("sightline_udp_receive_dropped_total", "Datagrams the kernel dropped on the shared UDP socket for want of room in its receive buffer.", nil, nil)
 	udpTaken      = prometheus.NewDesc("sightline_udp_intake_datagrams_total", "Datagrams the server read off the shared UDP socket (in rounds), kept for the peers or dropped.", nil, nil)
-	udpScreened   = prometheus.NewDesc("sightline_udp_intake_dropped_total", "Datagrams the server dropped off the shared UDP socket before its WebRTC stack saw them, by reason: not_peer (neither STUN nor DTLS, or DTLS from an address not a peer's), crowded (the sender had its share of the intake), truncated (too long).", []string{"reason"}, nil)
+	udpScreened   = prometheus.NewDesc("sightline_udp_intake_dropped_total", "Datagrams the server dropped off the shared UDP socket before its WebRTC stack saw them, by reason: not_peer (neither STUN nor DTLS, or DTLS from an address not a peer's), crowded (the sender had its share of the intake), limited (a sender no session expects over its rate, or all of them over theirs), truncated (too long).", []string{"reason"}, nil)
 	connectedPath = prometheus.NewDesc("sightline_sessions_connected_total", "Sessions whose channels opened, by the network path ICE selected as the server sees it: host, prflx (the peer's NAT), srflx, relay (through the peer's TURN relay).", []string{"path"}, nil)
 )
 
@@ -67,6 +67,7 @@ func (c *signalling) Collect(ch chan<- prometheus.Metric) {
 		counter(udpTaken, in.Taken)
 		counter(udpScreened, in.NotPeer, "not_peer")
 		counter(udpScreened, in.Crowded, "crowded")
+		counter(udpScreened, in.Limited, "limited")
 		counter(udpScreened, in.Truncated, "truncated")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/sightline-game/sightline/netcode/ratelimit"
 )
@@ -26,8 +27,15 @@ import (
 //     else is dropped, which takes nearly all garbage;
 //   - from an address the server has written to lately (a known peer:
 //     the server answers ICE checks only with the credentials of a
-//     session it admitted), STUN or DTLS; from any other, only STUN,
-//     which is how every peer begins;
+//     session it admitted), STUN or DTLS; from any other, only a STUN
+//     Binding request, which is how every peer begins, and at a bounded
+//     rate: unknownRate a second from one subscriber (an IPv4 address or
+//     an IPv6 /64) and unknownAllRate from all of them together, each
+//     with a burst. A flood of well-formed Binding requests would
+//     otherwise cost the WebRTC stack a lookup (and, with a session's
+//     name in it, an HMAC) apiece, and hold up the players' datagrams
+//     behind it; an honest peer's ICE checks, a few tens a second while
+//     it connects, stay far below;
 //   - each sender at most a share of the intake: a known peer
 //     intakeBytes/intakeShare, an unknown subscriber (an IPv4 address or
 //     an IPv6 /64) unknownShareBytes, and the unknown ones together
@@ -48,6 +56,17 @@ const (
 	unknownShareBytes = 4 << 10
 )
 
+// The rates of unknown senders' datagrams (see above), in datagrams a
+// second, and the subscribers whose rate is tracked at once (beyond, a
+// new subscriber shares the rate of all).
+const (
+	unknownRate      = 200
+	unknownBurst     = 200
+	unknownAllRate   = 2000
+	unknownAllBurst  = 1000
+	maxUnknownTracks = 4096
+)
+
 // knownPeerLife is how long an address stays known after the server last
 // wrote to it, in knownPeers epochs.
 const (
@@ -62,6 +81,7 @@ const (
 	dropNotPeer   dropReason = iota // neither STUN nor DTLS, or DTLS from an unknown address
 	dropCrowded                     // its sender had its share of the intake, or the intake was full
 	dropTruncated                   // longer than a slot (the network would drop it)
+	dropLimited                     // an unknown sender over its rate, or all of them over theirs
 	dropReasons
 )
 
@@ -72,6 +92,7 @@ type IntakeStats struct {
 	NotPeer   uint64 // dropped: neither STUN nor DTLS, or DTLS from an address not a peer's
 	Crowded   uint64 // dropped: the sender had its share of the intake, or it was full
 	Truncated uint64 // dropped: longer than the largest datagram kept
+	Limited   uint64 // dropped: an unknown sender over its rate, or the unknown ones together over theirs
 }
 
 // intakeCounters are the IntakeStats, counted by the reader and read by
@@ -87,6 +108,7 @@ func (c *intakeCounters) stats() IntakeStats {
 		NotPeer:   c.drops[dropNotPeer].Load(),
 		Crowded:   c.drops[dropCrowded].Load(),
 		Truncated: c.drops[dropTruncated].Load(),
+		Limited:   c.drops[dropLimited].Load(),
 	}
 }
 
@@ -109,6 +131,10 @@ func isSTUN(b []byte) bool {
 	n := int(binary.BigEndian.Uint16(b[2:4]))
 	return binary.BigEndian.Uint32(b[4:8]) == stunMagicCookie && n%4 == 0 && stunHeader+n == len(b)
 }
+
+// isBindingRequest reports whether the STUN message b is a Binding
+// request (method 1, class request), what an ICE agent's checks are.
+func isBindingRequest(b []byte) bool { return b[0] == 0 && b[1] == 1 }
 
 // isDTLS reports whether b begins with a DTLS record header: a content
 // type, version 1.0 or 1.2 (0xFEFF, 0xFEFD), and a length within b.
@@ -206,15 +232,80 @@ type intake struct {
 	held    map[netip.AddrPort]int
 	peers   *knownPeers
 	count   *intakeCounters
+
+	// now is the time add counts rates at (monotonic nanoseconds), set
+	// by the reader before each batch: setNow.
+	now int64
+	// unknownAll and unknownBy are the token buckets of the unknown
+	// senders, all together and by subscriber.
+	unknownAll tokenBucket
+	unknownBy  map[netip.Addr]*tokenBucket
+	base       time.Time
+}
+
+// tokenBucket holds tokens, refilled at a rate up to a burst.
+type tokenBucket struct {
+	tokens float64
+	at     int64 // when tokens was counted, in nanoseconds
+}
+
+// allow takes a token if there is one at now.
+func (b *tokenBucket) allow(now int64, rate, burst float64) bool {
+	if b.at == 0 {
+		b.tokens, b.at = burst, now
+	}
+	if now > b.at {
+		b.tokens = min(burst, b.tokens+float64(now-b.at)*rate/1e9)
+		b.at = now
+	}
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// setNow sets the time the next datagrams are counted at.
+func (q *intake) setNow(t time.Time) { q.now = int64(t.Sub(q.base)) + 1 }
+
+// unknownAllowed takes a token from the buckets of sub and of all the
+// unknown senders, if both have one.
+func (q *intake) unknownAllowed(sub netip.Addr) bool {
+	b := q.unknownBy[sub]
+	if b == nil {
+		if len(q.unknownBy) >= maxUnknownTracks {
+			q.forgetFullBuckets()
+		}
+		if len(q.unknownBy) < maxUnknownTracks {
+			b = new(tokenBucket)
+			q.unknownBy[sub] = b
+		}
+	}
+	if b != nil && !b.allow(q.now, unknownRate, unknownBurst) {
+		return false
+	}
+	return q.unknownAll.allow(q.now, unknownAllRate, unknownAllBurst)
+}
+
+// forgetFullBuckets forgets the subscribers whose buckets would be full
+// by now: quiet long enough that a new bucket is the same.
+func (q *intake) forgetFullBuckets() {
+	for sub, b := range q.unknownBy {
+		if b.tokens+float64(q.now-b.at)*unknownRate/1e9 >= unknownBurst {
+			delete(q.unknownBy, sub)
+		}
+	}
 }
 
 func newIntake(peers *knownPeers, count *intakeCounters) *intake {
 	return &intake{
-		arena:   make([]byte, intakeBytes),
-		entries: make([]intakeEntry, 0, intakeSlots),
-		held:    make(map[netip.AddrPort]int),
-		peers:   peers,
-		count:   count,
+		arena:     make([]byte, intakeBytes),
+		entries:   make([]intakeEntry, 0, intakeSlots),
+		held:      make(map[netip.AddrPort]int),
+		peers:     peers,
+		count:     count,
+		unknownBy: make(map[netip.Addr]*tokenBucket),
+		base:      time.Now(),
 	}
 }
 
@@ -230,11 +321,16 @@ func (q *intake) add(b []byte, from netip.AddrPort) {
 	sender, share := from, intakeBytes/intakeShare
 	known := q.peers.known(from)
 	if !known {
-		if !stun {
+		if !stun || !isBindingRequest(b) {
 			q.count.drops[dropNotPeer].Add(1)
 			return
 		}
-		sender, share = netip.AddrPortFrom(ratelimit.SubscriberAddr(from.Addr()), 0), unknownShareBytes
+		sub := ratelimit.SubscriberAddr(from.Addr())
+		if !q.unknownAllowed(sub) {
+			q.count.drops[dropLimited].Add(1)
+			return
+		}
+		sender, share = netip.AddrPortFrom(sub, 0), unknownShareBytes
 		if q.unknown+len(b) > intakeBytes/unknownShare {
 			q.count.drops[dropCrowded].Add(1)
 			return

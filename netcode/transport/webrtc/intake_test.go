@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"testing"
+	"time"
 
 	"github.com/pion/stun/v4"
 )
@@ -130,6 +131,76 @@ func TestIntakeSharesBetweenSenders(t *testing.T) {
 	q.add(record, flooder)
 	if q.pending() != 1 {
 		t.Fatalf("after %d taken, the flooder's next datagram was not kept", before)
+	}
+}
+
+// Senders no session expects get in at a bounded rate: a subscriber's
+// Binding requests beyond its rate are dropped, another subscriber's still
+// get in, all of them together are held to their rate, a known peer is
+// not limited, and STUN other than a Binding request from a stranger is
+// not a peer's.
+func TestIntakeLimitsStrangersRate(t *testing.T) {
+	q, peers, count := newTestIntake()
+	check := bindingRequest(t)
+	t0 := time.Unix(1_796_000_000, 0)
+	q.base = t0
+	flooder := netip.MustParseAddr("203.0.113.9")
+	kept := func() int {
+		n := 0
+		for q.pending() > 0 {
+			_, k := q.take(batchSlots)
+			n += k
+		}
+		return n
+	}
+	// One second of a 100,000 a second flood from one address, in 1 ms
+	// steps: its burst and a second of its rate get in.
+	for ms := range 1000 {
+		q.setNow(t0.Add(time.Duration(ms) * time.Millisecond))
+		for i := range 100 {
+			q.add(check, netip.AddrPortFrom(flooder, uint16(1000+i)))
+		}
+		kept() // rounds take what was kept
+	}
+	st := count.stats()
+	if in := st.Taken - st.Limited; in > unknownBurst+unknownRate || in < unknownRate {
+		t.Fatalf("of 100,000 checks from one address in a second, %d got in, want %d to %d (%+v)", in, unknownRate, unknownBurst+unknownRate, st)
+	}
+	// Another address is not held to the flooder's rate.
+	q.setNow(t0.Add(time.Second))
+	q.add(check, netip.MustParseAddrPort("198.51.100.20:4000"))
+	if kept() != 1 {
+		t.Fatal("another address's check was dropped with the flooder's")
+	}
+	// A known peer is not limited at all.
+	player := netip.MustParseAddrPort("198.51.100.8:5000")
+	peers.wrote(player)
+	for range 1000 {
+		q.add(check, player)
+	}
+	if n := kept(); n < 1000 {
+		t.Fatalf("a known peer's 1000 checks: %d kept", n)
+	}
+	// Many addresses together: their rate, not each one's.
+	before := count.stats()
+	for ms := range 1000 {
+		q.setNow(t0.Add(2*time.Second + time.Duration(ms)*time.Millisecond))
+		for i := range 100 {
+			q.add(check, netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 18, byte(i), byte(ms)}), 1))
+		}
+		kept()
+	}
+	st = count.stats()
+	in := (st.Taken - before.Taken) - (st.Limited - before.Limited)
+	if in > unknownAllBurst+unknownAllRate+1 {
+		t.Fatalf("100,000 checks from 25,600 addresses in a second: %d got in, want at most %d", in, unknownAllBurst+unknownAllRate)
+	}
+	// A stranger's STUN that is not a Binding request is not a peer's.
+	alloc := bytes.Clone(check)
+	alloc[1] = 3 // Allocate
+	q.add(alloc, netip.MustParseAddrPort("198.51.100.30:4000"))
+	if kept() != 0 || count.stats().NotPeer != 1 {
+		t.Fatalf("a stranger's Allocate request: %+v", count.stats())
 	}
 }
 

@@ -149,6 +149,7 @@ func (s *roundSocket) drainCount() (int, error) {
 		if err := s.recvmmsg(); err != nil {
 			return read, err
 		}
+		s.in.setNow(time.Now())
 		read += max(s.got, 0)
 		for i := range max(s.got, 0) {
 			switch {

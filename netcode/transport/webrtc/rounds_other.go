@@ -44,6 +44,7 @@ func (s *roundSocket) fill(_ func() bool, waiting func(bool)) (int, error) {
 			s.in.count.drops[dropTruncated].Add(1)
 			continue
 		}
+		s.in.setNow(time.Now())
 		s.in.add(s.buf[:n], from)
 		if first, n := s.in.take(1); n > 0 {
 			s.first = first
