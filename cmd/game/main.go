@@ -68,6 +68,12 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "game:", err)
 		return 2
 	}
+	if o.join != "" {
+		if o.join, err = lobby.ParseJoin(o.join); err != nil {
+			fmt.Fprintln(os.Stderr, "game: -join:", err)
+			return 2
+		}
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -108,13 +114,13 @@ type options struct {
 // parseFlags reads the command line into options.
 func parseFlags() options {
 	var o options
-	flag.StringVar(&o.join, "join", "", "join the match server at this URL (http://host:8080) instead of hosting")
+	flag.StringVar(&o.join, "join", "", "join the match server at this address (HOST:PORT or http://HOST:PORT) or invite link instead of hosting")
 	flag.StringVar(&o.match, "match", "", "with -join: the match to join on a server hosting several (an id from its /matches); empty: the server picks")
 	flag.StringVar(&o.token, "token", "", "with -join: the join token the host gave you (for a server run with -token-key)")
 	flag.BoolVar(&o.host, "host", false, "host a match in this process (the default without -join or -browse)")
 	flag.BoolVar(&o.browse, "browse", false, "start at a menu of the matches on the LAN (join one, type an address, or host)")
 	flag.StringVar(&o.addr, "addr", ":8080", "with -host: HTTP address where LAN players join (\"off\": nobody)")
-	flag.StringVar(&o.webDir, "web", "out/web", "with -host: the browser build to serve at / (built by `make web`)")
+	flag.StringVar(&o.webDir, "web", "out/web", "with -host: the browser build to serve at / (built by make web)")
 	flag.IntVar(&o.udpPort, "udp-port", 0, "with -host: UDP port for LAN players' data channels (0: any free port)")
 	flag.IntVar(&o.bots, "bots", 8, "with -host: server-side bots in the match")
 	flag.IntVar(&o.maxClients, "max-clients", 16, "with -host: most players who may join over the LAN")

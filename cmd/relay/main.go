@@ -84,7 +84,7 @@ func main() {
 	flag.StringVar(&o.metricsAddr, "metrics-addr", "127.0.0.1:9478", "where to serve /metrics and /healthz; empty: nowhere")
 	flag.StringVar(&o.httpAddr, "http", "", "where to serve the rendezvous: invite links for hosts behind NAT (cmd/server -invite), and /healthz; empty: nowhere")
 	flag.StringVar(&o.publicURL, "public-url", "", "with -http: the rendezvous's URL in invite links (default: from each host's request, http://HOST:PORT)")
-	flag.StringVar(&o.webDir, "web", "out/web", "with -http: the browser build (`make web`) served at each invite link, so that it plays in a browser")
+	flag.StringVar(&o.webDir, "web", "out/web", "with -http: the browser build (made by make web) served at each invite link, so that it plays in a browser")
 	flag.StringVar(&o.tlsName, "tls-name", "", "with -tls-addr: the relay's name in its certificate, for the turns: URLs handed to hosts")
 	level := flag.String("log-level", "info", "debug, info, warn or error")
 	flag.Parse()

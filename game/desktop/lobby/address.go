@@ -56,3 +56,26 @@ func ParseAddress(s string) (string, error) {
 	}
 	return u.Scheme + "://" + net.JoinHostPort(host, strconv.Itoa(port)), nil
 }
+
+// ParseJoin reads the server a player names to join (cmd/game -join): an
+// address as ParseAddress takes it ("HOST:PORT", "HOST", "http://HOST:PORT"),
+// or a URL with a path, such as an invite link
+// ("http://RENDEZVOUS/i/CODE"), kept as given less a trailing slash;
+// "http://" is added to either when the scheme is missing.
+func ParseJoin(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s != "" && !strings.Contains(s, "://") {
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Path == "" || u.Path == "/" {
+		return ParseAddress(s)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("%s:// is not a match server's address: use http://HOST:PORT", u.Scheme)
+	}
+	if u.Hostname() == "" {
+		return "", errors.New("the address has no host: http://HOST:PORT")
+	}
+	return strings.TrimRight(s, "/"), nil
+}

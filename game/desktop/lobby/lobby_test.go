@@ -41,6 +41,28 @@ func names(m *Model) []string {
 	return out
 }
 
+// -join takes an address without its scheme, and an invite link.
+func TestParseJoin(t *testing.T) {
+	good := map[string]string{
+		"127.0.0.1:8080":                 "http://127.0.0.1:8080",
+		"example.org":                    "http://example.org:8080",
+		"http://10.0.0.5:9000/":          "http://10.0.0.5:9000",
+		"http://203.0.113.5:8090/i/ABCD": "http://203.0.113.5:8090/i/ABCD",
+		"https://relay.example/i/ABCD/":  "https://relay.example/i/ABCD",
+		"203.0.113.5:8090/i/ABCD":        "http://203.0.113.5:8090/i/ABCD",
+	}
+	for in, want := range good {
+		if got, err := ParseJoin(in); err != nil || got != want {
+			t.Errorf("ParseJoin(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "ftp://host/i/x", "http:///i/x", "host:99999"} {
+		if got, err := ParseJoin(bad); err == nil {
+			t.Errorf("ParseJoin(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
 func TestParseAddress(t *testing.T) {
 	good := map[string]string{
 		"http://10.0.0.5:8080":      "http://10.0.0.5:8080",
