@@ -124,7 +124,8 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	}
 	mux := http.NewServeMux()
 	var relayed atomic.Pointer[json.RawMessage]
-	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(log, handout, relayed.Load, nil))
+	handout.Peers = web.PublicAddrs(rtc.PublicIPs()...)
+	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(web.ICEConfig{Logger: log, Handout: handout, Relayed: relayed.Load}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	site, err := web.Load(cfg.web) // browser players open http://HOST:PORT/
 	if err != nil {

@@ -316,7 +316,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	// With -invite and no relay of its own, the server hands out the
 	// relay credentials the rendezvous gives it.
 	var relayed atomic.Pointer[json.RawMessage]
-	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(log, handout, relayed.Load, tokens))
+	// The credentials reach only this server's public addresses.
+	handout.Peers = web.PublicAddrs(rtc.PublicIPs()...)
+	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(web.ICEConfig{Logger: log, Handout: handout, Relayed: relayed.Load, Tokens: tokens}))
 	httpSrv := web.NewHTTPServer(web.SecureHeaders(mux), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	if o.tlsCert != "" {
 		httpSrv.TLSConfig = web.TLSConfig()
