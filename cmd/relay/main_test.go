@@ -218,7 +218,7 @@ func TestRun(t *testing.T) {
 	hostMux := http.NewServeMux()
 	hostMux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "host ok\n") })
 	go func() {
-		hostDone <- rendezvous.Host(hctx, rendezvous.HostConfig{URL: "http://" + st.http.String(), Handler: hostMux,
+		hostDone <- rendezvous.Host(hctx, rendezvous.HostConfig{URL: "http://" + st.http.String(), Handler: hostMux, UseRelay: true,
 			OnInvite: func(inv rendezvous.Invite) { invites <- inv }})
 	}()
 	var inv rendezvous.Invite
@@ -241,6 +241,34 @@ func TestRun(t *testing.T) {
 	}
 	if body := get(hostAddr{inv.URL}, "/healthz"); body != "host ok\n" {
 		t.Errorf("through the invite, /healthz = %q", body)
+	}
+	// The host's credential reaches only the host; its players each get
+	// one of their own from the invite's /ice, scoped to the host, the
+	// invite's code in neither.
+	loop := netip.MustParseAddr("127.0.0.1")
+	if scope, err := iceservers.Scope(turnServer.Username); err != nil || len(scope) != 1 || scope[0] != loop {
+		t.Errorf("the host's credential %q: scope %v, %v; want 127.0.0.1", turnServer.Username, scope, err)
+	}
+	var player iceservers.List
+	for deadline := time.Now().Add(5 * time.Second); len(player.ICEServers) < 2; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the invite's /ice: %+v", player)
+		}
+		player, _ = iceservers.ParseList([]byte(get(hostAddr{inv.URL}, "/ice")))
+	}
+	pc := player.ICEServers[1]
+	if pw, err := iceservers.Check(secret, pc.Username, time.Now(), time.Hour); err != nil || pw != pc.Credential || pc.Username == turnServer.Username {
+		t.Errorf("a player's credential %q: %v (the host's %q)", pc.Username, err, turnServer.Username)
+	}
+	if scope, err := iceservers.Scope(pc.Username); err != nil || len(scope) != 1 || scope[0] != loop {
+		t.Errorf("a player's credential %q: scope %v, %v; want 127.0.0.1", pc.Username, scope, err)
+	}
+	for _, u := range []string{pc.Username, turnServer.Username} {
+		for i := 0; i+6 <= len(inv.Code); i++ {
+			if strings.Contains(u, inv.Code[i:i+6]) {
+				t.Errorf("username %q holds %q of the invite code", u, inv.Code[i:i+6])
+			}
+		}
 	}
 	hcancel()
 	<-hostDone

@@ -28,4 +28,14 @@
 //	                     "remote":"198.51.100.7:51000","header":{"Authorization":["Bearer ..."]},"body":"<base64>"}
 //	host -> rendezvous  {"type":"response","id":7,"status":200,"header":{"Content-Type":["application/json"]},"body":"<base64>"}
 //	rendezvous -> host  {"type":"ice","iceServers":[...],"ttl":600}   (fresh relay credentials, when it hands them out)
+//	host -> rendezvous  {"type":"relay","addrs":["203.0.113.70"]}    (serve my players' LINK/ice with your relay)
+//
+// A rendezvous that hands out relay credentials ([ServerConfig].ICEServers)
+// gives the host one of its own in the welcome, scoped to the host's
+// address. A host without a relay of its own sends a relay message, and
+// the rendezvous then answers its players' GET LINK/ice itself: one
+// credential per player's connection, scoped to the host's address (its
+// connection's, and those the relay message names within the same /24 or
+// /56), so that every player of a full match has its own and none reaches
+// anyone but the host. Relay usernames carry nothing of the invite code.
 package rendezvous
