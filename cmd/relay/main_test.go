@@ -17,9 +17,11 @@ import (
 
 	"github.com/pion/turn/v5"
 
+	"github.com/sightline-game/sightline/game/web"
 	"github.com/sightline-game/sightline/netcode/iceservers"
 	"github.com/sightline-game/sightline/netcode/relay"
 	"github.com/sightline-game/sightline/netcode/rendezvous"
+	"github.com/sightline-game/sightline/wasm/page"
 )
 
 func TestParseAllowPeers(t *testing.T) {
@@ -139,8 +141,18 @@ func TestRun(t *testing.T) {
 		metrics, http net.Addr
 	}
 	ready := make(chan started, 1)
+	webDir := filepath.Join(dir, "web")
+	if err := os.MkdirAll(webDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{web.WasmFile: strings.Repeat("\x00asm game ", 20_000), web.ExecFile: "// wasm_exec"} {
+		if err := os.WriteFile(filepath.Join(webDir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	o := options{
-		addr: "127.0.0.1:0", secretFile: secretFile,
+		webDir: webDir,
+		addr:   "127.0.0.1:0", secretFile: secretFile,
 		relayBind: netip.MustParseAddr("127.0.0.1"), publicIP: netip.MustParseAddr("127.0.0.1"), maxAllocations: 2, maxBytes: 1 << 20,
 		metricsAddr: "127.0.0.1:0", httpAddr: "127.0.0.1:0",
 		ready: func(s *relay.Server, m, h net.Addr) { ready <- started{s, m, h} },
@@ -269,6 +281,22 @@ func TestRun(t *testing.T) {
 				t.Errorf("username %q holds %q of the invite code", u, inv.Code[i:i+6])
 			}
 		}
+	}
+	// The browser build under the invite: compressed when the client
+	// accepts it, under the page's strict policy.
+	req, _ := http.NewRequest("GET", inv.URL+"/"+web.WasmFile, nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire, _ := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" || wire >= 240_000 {
+		t.Errorf("GET LINK/game.wasm, gzip accepted: %d, %q, %d bytes on the wire", resp.StatusCode, resp.Header.Get("Content-Encoding"), wire)
+	}
+	if got := resp.Header.Get("Content-Security-Policy"); got != web.PagePolicy(page.Index) {
+		t.Errorf("the build's policy %q, want the page's", got)
 	}
 	hcancel()
 	<-hostDone

@@ -9,15 +9,17 @@
 // rendezvous ([Server]) forwards each over the host's WebSocket as a
 // request message, the host ([Host]) serves it with its ordinary HTTP
 // handler and sends back a response message, which the rendezvous
-// returns to the client unchanged. Only the requests of [Route]s are
-// forwarded, and only a few headers each way. The data then flows between
+// returns to the client as data: JSON or plain text (any other type
+// becomes plain text), never sniffed, sandboxed. Only the requests of
+// [Route]s are forwarded, and only a few headers each way. The data then flows between
 // the peers, directly when their NATs let ICE's checks through and through
 // a TURN relay when not; the rendezvous carries no game traffic.
 //
 // A code is 16 random bytes (26 base32 characters) and dies with the
 // host's connection: a host that reconnects gets a new link. The
 // rendezvous rate-limits hosts and clients by address (an IPv6 address by
-// its /64), caps the hosts per address, the requests waiting on each host
+// its /64), caps the hosts per address and per network block (an IPv4
+// /24, an IPv6 /56), the requests waiting on each host
 // and every message's size, and refuses a message that breaks them
 // ([ParseMessage], fuzzed).
 //
