@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -124,7 +125,8 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	}
 	mux := http.NewServeMux()
 	var relayed atomic.Pointer[json.RawMessage]
-	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(log, handout, relayed.Load, nil))
+	handout.Peers = web.PublicAddrs(rtc.PublicIPs()...)
+	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(web.ICEConfig{Logger: log, Handout: handout, Relayed: relayed.Load}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	site, err := web.Load(cfg.web) // browser players open http://HOST:PORT/
 	if err != nil {
@@ -139,7 +141,7 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	}()
 	go func() { m.errc <- m.srv.Serve(ctx, rtc.Accept) }()
 	if cfg.invite != "" {
-		go m.hostThrough(ctx, log, cfg.invite, mux, !handout.HasTURN(), &relayed)
+		go m.hostThrough(ctx, log, cfg.invite, mux, !handout.HasTURN(), handout.Peers, &relayed)
 	}
 	go func() {
 		<-ctx.Done()
@@ -161,11 +163,13 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 }
 
 // hostThrough keeps the match reachable through the rendezvous at url:
-// each invite link it gives is printed and shown in the HUD's status; the
-// rendezvous's ICE servers are handed to players when useRelayed (the host
-// has no relay of its own).
-func (m *match) hostThrough(ctx context.Context, log *slog.Logger, url string, mux http.Handler, useRelayed bool, relayed *atomic.Pointer[json.RawMessage]) {
-	err := rendezvous.Host(ctx, rendezvous.HostConfig{URL: url, Handler: mux, Logger: log, OnInvite: func(inv rendezvous.Invite) {
+// each invite link it gives is printed and shown in the HUD's status. When
+// useRelayed (the host has no relay of its own) the rendezvous hands each
+// player joining by the invite a relay credential of its own, scoped to
+// the host (its connection's address and public, as STUN told it), and the
+// host's own credential goes to players who reach it directly.
+func (m *match) hostThrough(ctx context.Context, log *slog.Logger, url string, mux http.Handler, useRelayed bool, public []netip.Addr, relayed *atomic.Pointer[json.RawMessage]) {
+	err := rendezvous.Host(ctx, rendezvous.HostConfig{URL: url, Handler: mux, Logger: log, UseRelay: useRelayed, PublicIPs: public, OnInvite: func(inv rendezvous.Invite) {
 		if useRelayed && len(inv.ICEServers) > 0 {
 			relayed.Store(&inv.ICEServers)
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,10 +17,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pion/turn/v5"
 	"github.com/sightline-game/sightline/internal/netns"
 	"github.com/sightline-game/sightline/internal/testnet"
 	"github.com/sightline-game/sightline/netcode/iceservers"
 	"github.com/sightline-game/sightline/netcode/jointoken"
+	"github.com/sightline-game/sightline/netcode/relay"
 )
 
 // The addresses of the test's internet (internal/netns: documentation
@@ -31,6 +34,8 @@ const (
 	inetHomeIP      = "203.0.113.30"
 	inetSymmetricIP = "203.0.113.40"
 	inetNoUDPIP     = "203.0.113.50"
+	inetBareHostIP  = "203.0.113.70"
+	inetVictimIP    = "203.0.113.90"
 )
 
 // lockedBuffer is a buffer a program or a logger writes while the test reads it.
@@ -285,10 +290,12 @@ func TestInternet(t *testing.T) {
 	}
 
 	// A host with no relay of its own, as the desktop game hosts: it asks
-	// the rendezvous's host for its public address (STUN on 3478) and hands
-	// its players the relay credentials the rendezvous gave it.
+	// the rendezvous's host for its public address (STUN on 3478) and asks
+	// the rendezvous to hand each of its players a relay credential of its
+	// own, scoped to the host: a full match relays, and no credential
+	// reaches anyone else.
 	t.Run("a host without relay flags", func(t *testing.T) {
-		bare := n.AddSite("bhost", netns.Home, "203.0.113.70")
+		bare := n.AddSite("bhost", netns.Home, inetBareHostIP)
 		host := startIn(t, bare.Host, "bare host", serverExe, "-addr", ":8080", "-udp-port", "8443",
 			"-bots", "1", "-loopback=false", "-announce=false", "-web", dir, "-invite", rendezvous)
 		invite := host.waitLog(t, regexp.MustCompile(`msg=invite url=(\S+)`), 20*time.Second)
@@ -297,6 +304,41 @@ func TestInternet(t *testing.T) {
 		wantPlayed(t, "bare host, symmetric NAT", r, 2, "relay-udp")
 		r = loadTestIn(t, home.Host, loadExe, "bare host", "-invite", invite, "-clients", "2", "-seconds", "5")
 		wantPlayed(t, "bare host, home router", r, 2, "srflx")
+		// Eight players behind one router, every datagram relayed: each
+		// its own credential (the relay caps one at 4 allocations).
+		r = loadTestIn(t, symmetric.Host, loadExe, "bare host, 8 relayed", "-invite", invite, "-clients", "8", "-seconds", "5", "-relay-only")
+		wantPlayed(t, "bare host, 8 players relay-only", r, 8, "relay-udp")
+		t.Logf("figure bare host, 8 players relay-only: path %v, connect p50 %.0f ms, %.0f B/s of snapshots per client", r.Paths, r.ConnectMsP50, r.MeanBpsPerClient)
+
+		// A credential from the invite's /ice reaches the host, and no one
+		// else: a peer on the internet hears nothing sent its way through
+		// the relay.
+		victim := n.AddSite("victim", netns.Public, inetVictimIP)
+		victimPort := "9999"
+		listen := victim.Host.Command(context.Background(), self, "-test.run=^TestInternetHelper$", "-test.count=1")
+		listen.Env = append(os.Environ(), inetListenEnv+"=:"+victimPort+" 6s")
+		var heard lockedBuffer
+		listen.Stdout, listen.Stderr = &heard, &heard
+		if err := listen.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer listen.Process.Kill()
+		time.Sleep(300 * time.Millisecond) // the listener binds
+		probe := home.Host.Command(context.Background(), self, "-test.run=^TestInternetHelper$", "-test.count=1")
+		probe.Env = append(os.Environ(), inetProbeEnv+"="+invite+"/ice "+inetVictimIP+":"+victimPort+" "+inetBareHostIP+":8443")
+		out, err := probe.CombinedOutput()
+		t.Logf("probe (%v):\n%s", err, netnsTail(string(out), 4000))
+		_ = listen.Wait()
+		t.Logf("the peer at %s: %s", inetVictimIP, strings.TrimSpace(heard.String()))
+		if !regexp.MustCompile(`(?m)^probe: scope \S*\b` + regexp.QuoteMeta(inetBareHostIP) + `\b`).Match(out) {
+			t.Errorf("the invite's credential is not scoped to the host %s", inetBareHostIP)
+		}
+		if !regexp.MustCompile(`(?m)^probe: allocated `).Match(out) {
+			t.Errorf("the invite's credential allocated nothing on the relay")
+		}
+		if m := regexp.MustCompile(`(?m)^received (\d+)`).FindStringSubmatch(heard.String()); m == nil || m[1] != "0" {
+			t.Errorf("a peer outside the credential's scope heard %v datagrams through the relay, want 0 (the relay enforces scopes: netcode/relay)", m)
+		}
 	})
 
 	// Join tokens end to end through an invite: a host that admits only
@@ -331,8 +373,28 @@ func TestInternet(t *testing.T) {
 // namespace to read its metrics on loopback there.
 const inetGetEnv = "SIGHTLINE_INET_GET"
 
-// TestInternetHelper is not a test on its own (see inetGetEnv).
+// inetListenEnv, when set to "ADDR DURATION", turns TestInternetHelper
+// into a UDP listener on ADDR that prints "received N", the datagrams it
+// heard in DURATION; inetProbeEnv, set to "ICEURL PEER...", into a TURN
+// client that fetches the ICE servers at ICEURL, allocates on their relay
+// with the credential and sends each PEER (host:port) datagrams through it,
+// printing what happened.
+const (
+	inetListenEnv = "SIGHTLINE_INET_LISTEN"
+	inetProbeEnv  = "SIGHTLINE_INET_PROBE"
+)
+
+// TestInternetHelper is not a test on its own (see inetGetEnv,
+// inetListenEnv and inetProbeEnv).
 func TestInternetHelper(t *testing.T) {
+	if spec := os.Getenv(inetListenEnv); spec != "" {
+		inetListen(t, spec)
+		return
+	}
+	if spec := os.Getenv(inetProbeEnv); spec != "" {
+		inetProbe(t, spec)
+		return
+	}
 	url := os.Getenv(inetGetEnv)
 	if url == "" {
 		return
@@ -343,4 +405,95 @@ func TestInternetHelper(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	io.Copy(os.Stdout, resp.Body)
+}
+
+// inetListen counts the datagrams that reach a UDP address for a while.
+func inetListen(t *testing.T, spec string) {
+	addr, dur, _ := strings.Cut(spec, " ")
+	d, err := time.ParseDuration(dur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.ListenPacket("udp4", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	n := 0
+	buf := make([]byte, 1500)
+	deadline := time.Now().Add(d)
+	for {
+		conn.SetReadDeadline(deadline)
+		_, from, err := conn.ReadFrom(buf)
+		if err != nil {
+			break
+		}
+		fmt.Printf("heard %s\n", from)
+		n++
+	}
+	fmt.Printf("received %d\n", n)
+}
+
+// inetProbe fetches a credential and sends datagrams through the relay.
+func inetProbe(t *testing.T, spec string) {
+	fields := strings.Fields(spec)
+	resp, err := http.Get(fields[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	list, err := iceservers.ParseList(body)
+	if err != nil {
+		t.Fatalf("GET %s: %d %s: %v", fields[0], resp.StatusCode, body, err)
+	}
+	var server iceservers.Server
+	var relayAddr string
+	for _, s := range list.ICEServers {
+		for _, u := range s.URLs {
+			if hp, ok := strings.CutPrefix(u, "turn:"); ok && !strings.Contains(hp, "?") && s.Username != "" {
+				server, relayAddr = s, hp
+			}
+		}
+	}
+	if relayAddr == "" {
+		t.Fatalf("no TURN server in %s", body)
+	}
+	scope, _ := iceservers.Scope(server.Username)
+	fmt.Printf("probe: scope %v of %s\n", scope, server.Username)
+	conn, err := net.ListenPacket("udp4", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c, err := turn.NewClient(&turn.ClientConfig{STUNServerAddr: relayAddr, TURNServerAddr: relayAddr,
+		Username: server.Username, Password: server.Credential, Realm: relay.DefaultRealm, Conn: conn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	relayed, err := c.Allocate()
+	if err != nil {
+		t.Fatalf("probe: allocate: %v", err)
+	}
+	defer relayed.Close()
+	fmt.Printf("probe: allocated %s\n", relayed.LocalAddr())
+	for _, peer := range fields[1:] {
+		to, err := net.ResolveUDPAddr("udp4", peer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var werr error
+		for range 5 {
+			if _, werr = relayed.WriteTo([]byte("through the relay"), to); werr != nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		fmt.Printf("probe: to %s: %v\n", peer, werr)
+	}
+	time.Sleep(500 * time.Millisecond)
 }

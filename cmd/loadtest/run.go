@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 	"strconv"
 	"sync"
@@ -376,8 +377,14 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 			return out
 		}
 	}
+	// Each client has connections of its own, as each player is on a
+	// device of its own: a server hands one relay credential per joiner's
+	// connection.
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	defer tr.CloseIdleConnections()
 	conn, err := webrtc.Dial(dialCtx, client.SignalURL(o.URL, out.match), webrtc.DialConfig{
 		Version:       protocol.Version,
+		HTTPClient:    &http.Client{Transport: tr},
 		Token:         token,
 		Logger:        o.Logger,
 		ICEServersURL: client.ICEServersURL(o.URL),

@@ -44,6 +44,7 @@ import (
 	"github.com/sightline-game/sightline/netcode/iceservers"
 	"github.com/sightline-game/sightline/netcode/relay"
 	"github.com/sightline-game/sightline/netcode/rendezvous"
+	"github.com/sightline-game/sightline/wasm/page"
 )
 
 // options are the relay's flags, parsed.
@@ -301,8 +302,11 @@ func run(ctx context.Context, o options) error {
 
 // rendezvous is the relay's public HTTP service on -http: invite links for
 // hosts behind NAT (package rendezvous), each host handed this relay's
-// TURN URLs with credentials for its players, and the browser build (-web)
-// under each live invite so that the link plays in a browser.
+// TURN URLs with a credential scoped to its address and, if it asks, each
+// of its players one of their own (GET LINK/ice, scoped to the host), and
+// the browser build (-web) under each live invite so that the link plays
+// in a browser, under a strict Content-Security-Policy and a byte rate
+// per client address.
 func (o options) rendezvous(log *slog.Logger, secret iceservers.Secret, srv *relay.Server) (*rendezvous.Server, error) {
 	cfg := rendezvous.ServerConfig{PublicURL: o.publicURL, Logger: log}
 	if o.publicIP.IsValid() {
@@ -314,11 +318,11 @@ func (o options) rendezvous(log *slog.Logger, secret iceservers.Secret, srv *rel
 		if a, ok := srv.TLSAddr().(*net.TCPAddr); ok && o.tlsName != "" {
 			urls = append(urls, "turns:"+net.JoinHostPort(o.tlsName, strconv.Itoa(a.Port)))
 		}
-		handout := iceservers.Handout{URLs: urls, Secret: secret}
-		cfg.ICEServers = func(id string) (json.RawMessage, time.Duration) {
-			list := handout.List("host-"+id, time.Now())
+		cfg.ICEServers = func(id string, peers []netip.Addr) (json.RawMessage, time.Duration) {
+			handout := iceservers.Handout{URLs: urls, Secret: secret, Peers: peers, Window: web.DefaultICEWindow}
+			list := handout.List(id, time.Now())
 			body, _ := json.Marshal(list.ICEServers)
-			return body, iceservers.DefaultTTL
+			return body, time.Duration(list.TTL) * time.Second
 		}
 	}
 	if o.webDir != "" {
@@ -327,6 +331,12 @@ func (o options) rendezvous(log *slog.Logger, secret iceservers.Secret, srv *rel
 			log.Warn("no browser build for invite links", "dir", o.webDir, "err", err)
 		} else {
 			cfg.Static = site
+			cfg.StaticPolicy = web.PagePolicy(page.Index)
+			// A client pulls the page and the compressed game at once;
+			// beyond, at StaticRate.
+			if sz, ok := site.Sizes("/" + web.WasmFile); ok {
+				cfg.StaticBurst = max(sz.Brotli, sz.Gzip) + 256<<10
+			}
 		}
 	}
 	return rendezvous.NewServer(cfg), nil

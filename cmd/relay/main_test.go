@@ -17,9 +17,11 @@ import (
 
 	"github.com/pion/turn/v5"
 
+	"github.com/sightline-game/sightline/game/web"
 	"github.com/sightline-game/sightline/netcode/iceservers"
 	"github.com/sightline-game/sightline/netcode/relay"
 	"github.com/sightline-game/sightline/netcode/rendezvous"
+	"github.com/sightline-game/sightline/wasm/page"
 )
 
 func TestParseAllowPeers(t *testing.T) {
@@ -139,8 +141,18 @@ func TestRun(t *testing.T) {
 		metrics, http net.Addr
 	}
 	ready := make(chan started, 1)
+	webDir := filepath.Join(dir, "web")
+	if err := os.MkdirAll(webDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{web.WasmFile: strings.Repeat("\x00asm game ", 20_000), web.ExecFile: "// wasm_exec"} {
+		if err := os.WriteFile(filepath.Join(webDir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	o := options{
-		addr: "127.0.0.1:0", secretFile: secretFile,
+		webDir: webDir,
+		addr:   "127.0.0.1:0", secretFile: secretFile,
 		relayBind: netip.MustParseAddr("127.0.0.1"), publicIP: netip.MustParseAddr("127.0.0.1"), maxAllocations: 2, maxBytes: 1 << 20,
 		metricsAddr: "127.0.0.1:0", httpAddr: "127.0.0.1:0",
 		ready: func(s *relay.Server, m, h net.Addr) { ready <- started{s, m, h} },
@@ -218,7 +230,7 @@ func TestRun(t *testing.T) {
 	hostMux := http.NewServeMux()
 	hostMux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "host ok\n") })
 	go func() {
-		hostDone <- rendezvous.Host(hctx, rendezvous.HostConfig{URL: "http://" + st.http.String(), Handler: hostMux,
+		hostDone <- rendezvous.Host(hctx, rendezvous.HostConfig{URL: "http://" + st.http.String(), Handler: hostMux, UseRelay: true,
 			OnInvite: func(inv rendezvous.Invite) { invites <- inv }})
 	}()
 	var inv rendezvous.Invite
@@ -241,6 +253,50 @@ func TestRun(t *testing.T) {
 	}
 	if body := get(hostAddr{inv.URL}, "/healthz"); body != "host ok\n" {
 		t.Errorf("through the invite, /healthz = %q", body)
+	}
+	// The host's credential reaches only the host; its players each get
+	// one of their own from the invite's /ice, scoped to the host, the
+	// invite's code in neither.
+	loop := netip.MustParseAddr("127.0.0.1")
+	if scope, err := iceservers.Scope(turnServer.Username); err != nil || len(scope) != 1 || scope[0] != loop {
+		t.Errorf("the host's credential %q: scope %v, %v; want 127.0.0.1", turnServer.Username, scope, err)
+	}
+	var player iceservers.List
+	for deadline := time.Now().Add(5 * time.Second); len(player.ICEServers) < 2; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the invite's /ice: %+v", player)
+		}
+		player, _ = iceservers.ParseList([]byte(get(hostAddr{inv.URL}, "/ice")))
+	}
+	pc := player.ICEServers[1]
+	if pw, err := iceservers.Check(secret, pc.Username, time.Now(), time.Hour); err != nil || pw != pc.Credential || pc.Username == turnServer.Username {
+		t.Errorf("a player's credential %q: %v (the host's %q)", pc.Username, err, turnServer.Username)
+	}
+	if scope, err := iceservers.Scope(pc.Username); err != nil || len(scope) != 1 || scope[0] != loop {
+		t.Errorf("a player's credential %q: scope %v, %v; want 127.0.0.1", pc.Username, scope, err)
+	}
+	for _, u := range []string{pc.Username, turnServer.Username} {
+		for i := 0; i+6 <= len(inv.Code); i++ {
+			if strings.Contains(u, inv.Code[i:i+6]) {
+				t.Errorf("username %q holds %q of the invite code", u, inv.Code[i:i+6])
+			}
+		}
+	}
+	// The browser build under the invite: compressed when the client
+	// accepts it, under the page's strict policy.
+	req, _ := http.NewRequest("GET", inv.URL+"/"+web.WasmFile, nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire, _ := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" || wire >= 240_000 {
+		t.Errorf("GET LINK/game.wasm, gzip accepted: %d, %q, %d bytes on the wire", resp.StatusCode, resp.Header.Get("Content-Encoding"), wire)
+	}
+	if got := resp.Header.Get("Content-Security-Policy"); got != web.PagePolicy(page.Index) {
+		t.Errorf("the build's policy %q, want the page's", got)
 	}
 	hcancel()
 	<-hostDone

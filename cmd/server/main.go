@@ -316,7 +316,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	// With -invite and no relay of its own, the server hands out the
 	// relay credentials the rendezvous gives it.
 	var relayed atomic.Pointer[json.RawMessage]
-	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(log, handout, relayed.Load, tokens))
+	// The credentials reach only this server's public addresses.
+	handout.Peers = web.PublicAddrs(rtc.PublicIPs()...)
+	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(web.ICEConfig{Logger: log, Handout: handout, Relayed: relayed.Load, Tokens: tokens}))
 	httpSrv := web.NewHTTPServer(web.SecureHeaders(mux), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	if o.tlsCert != "" {
 		httpSrv.TLSConfig = web.TLSConfig()
@@ -373,12 +375,15 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}()
 	if o.invite != "" {
 		go func() {
-			err := rendezvous.Host(ctx, rendezvous.HostConfig{URL: o.invite, Handler: mux, Logger: log, OnInvite: func(inv rendezvous.Invite) {
-				if !handout.HasTURN() && len(inv.ICEServers) > 0 {
-					relayed.Store(&inv.ICEServers)
-				}
-				log.Info("invite", "url", inv.URL, "desktop", "go run ./cmd/game -join "+inv.URL, "browser", inv.URL+"/")
-			}})
+			// Without a relay of its own, the rendezvous hands each player
+			// a relay credential of its own, scoped to this host.
+			err := rendezvous.Host(ctx, rendezvous.HostConfig{URL: o.invite, Handler: mux, Logger: log,
+				UseRelay: !handout.HasTURN(), PublicIPs: handout.Peers, OnInvite: func(inv rendezvous.Invite) {
+					if !handout.HasTURN() && len(inv.ICEServers) > 0 {
+						relayed.Store(&inv.ICEServers)
+					}
+					log.Info("invite", "url", inv.URL, "desktop", "go run ./cmd/game -join "+inv.URL, "browser", inv.URL+"/")
+				}})
 			if ctx.Err() == nil {
 				errc <- fmt.Errorf("-invite: %w", err)
 			}

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -9,13 +8,17 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/iceservers"
 	"github.com/sightline-game/sightline/netcode/jointoken"
+	"github.com/sightline-game/sightline/netcode/ratelimit"
+	"golang.org/x/time/rate"
 )
 
 // Handout returns what GET /ice hands each joining client, from a match
@@ -94,28 +97,103 @@ func STUNFromRelay(relay string) string {
 	return ""
 }
 
+// The defaults of ICEConfig's zero fields.
+const (
+	// DefaultICERate and DefaultICEBurst limit GET /ice per client
+	// address: a second apart, and eight at once (a household joining
+	// together from behind one router).
+	DefaultICERate  rate.Limit = 1
+	DefaultICEBurst            = 8
+	// DefaultICEWindow is the window a credential's minting time is
+	// rounded down to (iceservers.Handout.Window).
+	DefaultICEWindow = 5 * time.Minute
+	// maxICEClients bounds the limiter's table of client addresses.
+	maxICEClients = 4096
+)
+
+// ICEConfig configures [ICEServers].
+type ICEConfig struct {
+	// Logger receives the handler's records (nil: slog.Default()).
+	Logger *slog.Logger
+	// Handout mints the credentials: its Peers scope them (the server's
+	// public addresses), its Window is DefaultICEWindow when zero.
+	Handout *iceservers.Handout
+	// Relayed, if set, returns the relay servers a rendezvous gave a
+	// server without a relay of its own (nil until then).
+	Relayed func() *json.RawMessage
+	// Tokens, if set, admits only a join token the offer would admit
+	// (checked, not spent: the offer that follows spends it), and derives
+	// each credential's id from the token.
+	Tokens *jointoken.Checker
+	// Rate and Burst limit the requests of one client address (ClientKey)
+	// (defaults DefaultICERate and DefaultICEBurst); beyond: 429 with
+	// Retry-After.
+	Rate  rate.Limit
+	Burst int
+	// ClientKey names the address a request counts against (nil:
+	// ratelimit.Subscriber, an IPv6 address by its /64).
+	ClientKey func(*http.Request) string
+}
+
 // ICEServers serves GET /ice (protocol.ICEServersPath): the handout, with
-// credentials fresh for each request. With join tokens on (ck), only a
-// token that would be admitted gets it (checked, not spent: the offer that
-// follows spends it); others get the refusal the offer would.
+// one credential per join rather than per request. Its id is derived from
+// the join token when tokens are on, else from the client's connection
+// (its address and port: players behind one router each get their own, a
+// relay capping one credential's allocations), and its minting time is
+// rounded down to the handout's Window, so that a joiner asking again gets
+// the credential it holds. Each client address is rate-limited.
 //
-// A server without a relay of its own (h.HasTURN false) hands out beside
-// its STUN servers those a rendezvous gave it (relayed, nil until then).
-func ICEServers(log *slog.Logger, h *iceservers.Handout, relayed func() *json.RawMessage, ck *jointoken.Checker) http.Handler {
+// The credentials are scoped to the handout's Peers, the server's public
+// addresses; a server that knows none mints unscoped credentials, and
+// warns that relayed players then reach it only where the relay's
+// operator allows.
+//
+// A server without a relay of its own (HasTURN false) hands out beside
+// its STUN servers those a rendezvous gave it (Relayed).
+func ICEServers(cfg ICEConfig) http.Handler {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	h := *cfg.Handout
+	if h.Window <= 0 {
+		h.Window = DefaultICEWindow
+	}
+	if cfg.Rate <= 0 {
+		cfg.Rate = DefaultICERate
+	}
+	if cfg.Burst <= 0 {
+		cfg.Burst = DefaultICEBurst
+	}
+	if cfg.ClientKey == nil {
+		cfg.ClientKey = ratelimit.Subscriber
+	}
+	if h.HasTURN() && len(h.Peers) == 0 {
+		log.Warn("relay credentials unscoped: this server knows no public address (-public-ip, or -stun to learn it); relayed players will only reach it where the relay allows (its -allow-peers)")
+	}
+	lim := ratelimit.New(cfg.Rate, cfg.Burst, maxICEClients)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ck != nil {
-			if _, err := ck.Verify(jointoken.FromRequest(r), r.URL.Query().Get(protocol.MatchQuery)); err != nil {
+		if ok, wait := lim.Allow(cfg.ClientKey(r), time.Now()); !ok {
+			w.Header().Set("Retry-After", ratelimit.RetryAfter(wait))
+			http.Error(w, "too many requests", http.StatusTooManyRequests)
+			return
+		}
+		key := "addr " + r.RemoteAddr
+		if cfg.Tokens != nil {
+			claims, err := cfg.Tokens.Verify(jointoken.FromRequest(r), r.URL.Query().Get(protocol.MatchQuery))
+			if err != nil {
 				http.Error(w, err.Error(), jointoken.Status(err))
 				return
 			}
+			key = "token " + hex.EncodeToString(claims.ID[:])
 		}
-		var id [6]byte
-		_, _ = rand.Read(id[:])
-		list := h.List(hex.EncodeToString(id[:]), time.Now())
-		if r := relayed(); r != nil && !h.HasTURN() {
-			var servers []iceservers.Server
-			if json.Unmarshal(*r, &servers) == nil {
-				list.ICEServers = append(list.ICEServers, servers...)
+		list := h.List(iceservers.DeriveID(h.Secret, key), time.Now())
+		if cfg.Relayed != nil && !h.HasTURN() {
+			if r := cfg.Relayed(); r != nil {
+				var servers []iceservers.Server
+				if json.Unmarshal(*r, &servers) == nil {
+					list.ICEServers = append(list.ICEServers, servers...)
+				}
 			}
 		}
 		body, err := json.Marshal(list)
@@ -128,4 +206,18 @@ func ICEServers(log *slog.Logger, h *iceservers.Handout, relayed func() *json.Ra
 		w.Header().Set("Cache-Control", "no-store")
 		_, _ = w.Write(body)
 	})
+}
+
+// PublicAddrs parses a server's public addresses (the -public-ip flag's
+// and the one STUN named) for Handout.Peers, dropping what is no IP.
+func PublicAddrs(ips ...string) []netip.Addr {
+	var out []netip.Addr
+	for _, s := range ips {
+		a, err := netip.ParseAddr(s)
+		if err != nil || slices.Contains(out, a.Unmap()) {
+			continue
+		}
+		out = append(out, a.Unmap())
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+	"github.com/sightline-game/sightline/wasm/page"
 )
 
 // Every method of the signalling path reaches the signalling endpoint and
@@ -113,5 +114,16 @@ func TestSiteAnswersAnEmptyMatchList(t *testing.T) {
 		if rec.Code != tc.code || rec.Body.String() != tc.body {
 			t.Errorf("%s: %d %q, want %d %q", tc.name, rec.Code, rec.Body, tc.code, tc.body)
 		}
+	}
+}
+
+// The page's policy lets exactly its two inline scripts run, by hash.
+func TestPagePolicy(t *testing.T) {
+	p := PagePolicy(page.Index)
+	if n := strings.Count(p, "'sha256-"); n != 2 {
+		t.Errorf("%d script hashes in %q, want the page's 2", n, p)
+	}
+	if got := PagePolicy([]byte("<script>x</script>")); !strings.Contains(got, "script-src 'self' 'wasm-unsafe-eval' 'sha256-LXEWQrcmsEQBYnyp+6wy9chTD7GQPMTbAiWHF5IaSIE=';") {
+		t.Errorf("the hash of x: %q", got)
 	}
 }

@@ -3,7 +3,9 @@ package iceservers
 import (
 	"crypto/hmac"
 	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"net/netip"
 	"strconv"
@@ -77,4 +79,14 @@ func ParseUsername(username string) (expiry int64, err error) {
 		return 0, ErrMalformedUsername
 	}
 	return sec, nil
+}
+
+// DeriveID returns the credential id of key under s: 16 hex digits of
+// HMAC-SHA256, so that one joiner (its join token, its connection) is
+// always handed one id, which tells nothing of the key to whoever sees the
+// username (a relay's logs, the player).
+func DeriveID(s Secret, key string) string {
+	mac := hmac.New(sha256.New, []byte(s.text))
+	mac.Write([]byte("sightline credential id\x00" + key))
+	return hex.EncodeToString(mac.Sum(nil)[:8])
 }

@@ -330,3 +330,23 @@ func FuzzScope(f *testing.F) {
 		}
 	})
 }
+
+// With a Window, one id's credential is the same all through a window and
+// lives at least the TTL; the next window's is another.
+func TestHandoutWindow(t *testing.T) {
+	h := Handout{URLs: []string{"turn:203.0.113.5:3478"}, Secret: testSecret(t), Window: 5 * time.Minute}
+	start := time.Unix(1_796_000_100, 0) // a multiple of 5 minutes
+	a, b := h.List("p", start.Add(time.Second)), h.List("p", start.Add(299*time.Second))
+	if !reflect.DeepEqual(a.ICEServers[1], b.ICEServers[1]) {
+		t.Errorf("one window, two credentials: %+v, %+v", a.ICEServers[1], b.ICEServers[1])
+	}
+	if b.TTL < int(DefaultTTL/time.Second) || a.TTL > int((DefaultTTL+h.Window)/time.Second) {
+		t.Errorf("ttl %d and %d, want between the TTL and the TTL plus the window", a.TTL, b.TTL)
+	}
+	if c := h.List("p", start.Add(300*time.Second)); c.ICEServers[1].Username == a.ICEServers[1].Username {
+		t.Error("the next window kept the credential")
+	}
+	if DeriveID(testSecret(t), "a") == DeriveID(testSecret(t), "b") || DeriveID(testSecret(t), "a") != DeriveID(testSecret(t), "a") {
+		t.Error("DeriveID is not a function of its key")
+	}
+}

@@ -97,6 +97,12 @@ type Handout struct {
 	// unscoped credentials, which a relay lets reach only the peers its
 	// operator allows.
 	Peers []netip.Addr
+	// Window, if set, rounds the minting time down to a multiple of it,
+	// the credential living TTL plus Window from there: one id's requests
+	// within a window get the very same credential (a joiner asking
+	// again is handed what it already holds), which lives between TTL
+	// and TTL plus Window. 0: minted at the request's time.
+	Window time.Duration
 }
 
 // HasTURN reports whether h hands out a TURN relay (with credentials).
@@ -112,7 +118,8 @@ func (h Handout) HasTURN() bool {
 // List returns the client's ICE servers: a stun: URL for each distinct
 // host:port among the turn: URLs (a TURN server answers STUN too) and the
 // stun: URLs, without credentials, and one server with every turn: and
-// turns: URL and a credential for id minted at now.
+// turns: URL and a credential for id minted at now (at the start of now's
+// Window, with one), scoped to Peers; its TTL is the seconds it has left.
 func (h Handout) List(id string, now time.Time) List {
 	ttl := h.TTL
 	if ttl <= 0 {
@@ -146,9 +153,13 @@ func (h Handout) List(id string, now time.Time) List {
 		l.ICEServers = append(l.ICEServers, Server{URLs: stun})
 	}
 	if len(turn) > 0 && !h.Secret.IsZero() {
-		c := Mint(h.Secret, id, now, ttl, h.Peers...)
+		minted, life := now, ttl
+		if h.Window > 0 {
+			minted, life = now.Truncate(h.Window), ttl+h.Window
+		}
+		c := Mint(h.Secret, id, minted, life, h.Peers...)
 		l.ICEServers = append(l.ICEServers, Server{URLs: turn, Username: c.Username, Credential: c.Password})
-		l.TTL = int(ttl / time.Second)
+		l.TTL = int(c.Expires.Sub(now) / time.Second)
 	}
 	return l
 }

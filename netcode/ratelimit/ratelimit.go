@@ -5,6 +5,7 @@
 package ratelimit
 
 import (
+	"context"
 	"math"
 	"net"
 	"net/http"
@@ -54,14 +55,23 @@ func New(r rate.Limit, burst, maxClients int) *Keyed {
 	}
 }
 
-// Allow takes a token from key's bucket. When it is empty, it returns false
-// and how long until a token is available.
-func (l *Keyed) Allow(key string, now time.Time) (bool, time.Duration) {
+// WaitN waits until key's bucket holds n tokens and takes them, or
+// returns ctx's error (or an error at once for n over the burst): a
+// limit on bytes, n being the bytes about to be written.
+func (l *Keyed) WaitN(ctx context.Context, key string, n int) error {
 	if l.rate == rate.Inf {
-		return true, 0
+		return nil
 	}
+	now := time.Now()
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	b := l.bucket(key, now)
+	l.mu.Unlock()
+	return b.lim.WaitN(ctx, n)
+}
+
+// bucket returns key's bucket, made if need be, marked used at now; l.mu
+// is held.
+func (l *Keyed) bucket(key string, now time.Time) *bucket {
 	b := l.clients[key]
 	if b == nil {
 		if len(l.clients) >= l.max || now.Sub(l.lastSweep) >= l.idle {
@@ -74,6 +84,18 @@ func (l *Keyed) Allow(key string, now time.Time) (bool, time.Duration) {
 		l.clients[key] = b
 	}
 	b.last = now
+	return b
+}
+
+// Allow takes a token from key's bucket. When it is empty, it returns false
+// and how long until a token is available.
+func (l *Keyed) Allow(key string, now time.Time) (bool, time.Duration) {
+	if l.rate == rate.Inf {
+		return true, 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bucket(key, now)
 	r := b.lim.ReserveN(now, 1)
 	if !r.OK() {
 		return false, l.idle

@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"context"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -69,5 +70,28 @@ func TestKeys(t *testing.T) {
 		if got := RetryAfter(d); got != want {
 			t.Errorf("RetryAfter(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// WaitN paces one key to its rate beyond the burst, and another key not
+// at all.
+func TestKeyedWaitN(t *testing.T) {
+	l := New(1000, 500, 10)
+	ctx := context.Background()
+	began := time.Now()
+	for range 4 {
+		if err := l.WaitN(ctx, "a", 500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := time.Since(began); d < 1400*time.Millisecond {
+		t.Errorf("2000 tokens at 1000 a second, burst 500: took %v, want at least 1.5 s", d)
+	}
+	began = time.Now()
+	if err := l.WaitN(ctx, "b", 500); err != nil || time.Since(began) > 100*time.Millisecond {
+		t.Errorf("another key's burst: %v after %v", err, time.Since(began))
+	}
+	if err := l.WaitN(ctx, "b", 501); err == nil {
+		t.Error("WaitN beyond the burst succeeded")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
@@ -57,6 +58,17 @@ type HostConfig struct {
 	HTTPClient *http.Client
 	// Header is added to the WebSocket's opening request.
 	Header http.Header
+	// UseRelay asks the rendezvous, after each welcome, to answer the
+	// players' GET LINK/ice itself with its relay's credentials, one per
+	// player, scoped to the host (a relay message): for a host without a
+	// relay of its own. Its Handler then never sees GET /ice from an
+	// invite, so no join token is checked there (the offer checks it).
+	UseRelay bool
+	// PublicIPs are the host's public addresses as it learnt them (STUN),
+	// sent with UseRelay for the rendezvous to scope the players'
+	// credentials to beside the connection's own address (it takes only
+	// those in the connection's /24 or /56).
+	PublicIPs []netip.Addr
 }
 
 // Invite is what the rendezvous gave the host: the code, the link players
@@ -162,9 +174,6 @@ func hostSession(ctx context.Context, wsURL string, cfg HostConfig, log *slog.Lo
 		return fmt.Errorf("%w: first message %q", ErrNoWelcome, m.Type)
 	}
 	invite := Invite{Code: m.Code, URL: m.URL, ICEServers: m.ICEServers, TTL: time.Duration(m.TTL) * time.Second}
-	if cfg.OnInvite != nil {
-		cfg.OnInvite(invite)
-	}
 
 	var writeMu sync.Mutex
 	write := func(m Message) {
@@ -180,6 +189,16 @@ func hostSession(ctx context.Context, wsURL string, cfg HostConfig, log *slog.Lo
 			log.Debug("rendezvous: writing a response", "err", err)
 			stop()
 		}
+	}
+	if cfg.UseRelay {
+		relay := Message{Type: TypeRelay}
+		for _, a := range cfg.PublicIPs[:min(len(cfg.PublicIPs), MaxAddrs)] {
+			relay.Addrs = append(relay.Addrs, a.Unmap().WithZone("").String())
+		}
+		write(relay)
+	}
+	if cfg.OnInvite != nil {
+		cfg.OnInvite(invite)
 	}
 	var wg sync.WaitGroup
 	defer wg.Wait()

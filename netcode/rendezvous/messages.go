@@ -3,6 +3,7 @@ package rendezvous
 import (
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"strings"
 )
 
@@ -12,6 +13,7 @@ const (
 	TypeRequest  = "request"
 	TypeResponse = "response"
 	TypeICE      = "ice"
+	TypeRelay    = "relay"
 )
 
 // The limits of a message (ParseMessage refuses what breaks them).
@@ -25,6 +27,8 @@ const (
 	MaxURLBytes     = 512
 	MaxICEBytes     = 16 << 10
 	MaxRemoteBytes  = 64
+	MaxAddrs        = 3 // a host's own addresses in a relay message
+	maxAddrBytes    = 45
 	codeLen         = 26 // 16 random bytes in unpadded base32
 	codeAlphabet    = "abcdefghijklmnopqrstuvwxyz234567"
 	maxTTLSeconds   = 24 * 3600
@@ -54,6 +58,10 @@ type Message struct {
 	Path   string `json:"path,omitempty"`
 	Query  string `json:"query,omitempty"`
 	Remote string `json:"remote,omitempty"`
+	// Addrs are the public IPs a host learnt for itself (STUN), which it
+	// asks the rendezvous to scope its players' credentials to beside its
+	// connection's (relay).
+	Addrs []string `json:"addrs,omitempty"`
 	// Status is the answer's (response).
 	Status int `json:"status,omitempty"`
 	// Header and Body are the request's or the response's.
@@ -118,6 +126,15 @@ func (m *Message) check() error {
 	case TypeICE:
 		if len(m.ICEServers) == 0 {
 			return bad("no ice servers")
+		}
+	case TypeRelay:
+		if len(m.Addrs) > MaxAddrs {
+			return bad("%d addresses, at most %d", len(m.Addrs), MaxAddrs)
+		}
+		for _, a := range m.Addrs {
+			if ip, err := netip.ParseAddr(a); len(a) > maxAddrBytes || err != nil || ip.Zone() != "" {
+				return bad("address %.50q", a)
+			}
 		}
 	default:
 		return fmt.Errorf("%w: type %.20q", ErrBadMessage, m.Type)

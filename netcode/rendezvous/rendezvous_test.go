@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"reflect"
 	"strings"
 	"testing"
@@ -57,6 +58,13 @@ type rig struct {
 
 func newRig(t *testing.T, cfg ServerConfig, handler http.Handler) *rig {
 	t.Helper()
+	return newRigHost(t, cfg, HostConfig{Handler: handler})
+}
+
+// newRigHost is newRig with a host of hc (its URL, backoff, logger and
+// OnInvite set here).
+func newRigHost(t *testing.T, cfg ServerConfig, hc HostConfig) *rig {
+	t.Helper()
 	quiet := slog.New(slog.DiscardHandler)
 	if cfg.Logger == nil {
 		cfg.Logger = quiet
@@ -66,8 +74,9 @@ func newRig(t *testing.T, cfg ServerConfig, handler http.Handler) *rig {
 	ctx, stop := context.WithCancel(context.Background())
 	r := &rig{srv: srv, http: hs, invites: make(chan Invite, 8), stop: stop, done: make(chan error, 1)}
 	go func() {
-		r.done <- Host(ctx, HostConfig{URL: hs.URL, Handler: handler, MinBackoff: 20 * time.Millisecond, Logger: quiet,
-			OnInvite: func(inv Invite) { r.invites <- inv }})
+		hc.URL, hc.MinBackoff, hc.Logger = hs.URL, 20*time.Millisecond, quiet
+		hc.OnInvite = func(inv Invite) { r.invites <- inv }
+		r.done <- Host(ctx, hc)
 	}()
 	t.Cleanup(func() {
 		stop()
@@ -230,7 +239,7 @@ func TestStaticAndICE(t *testing.T) {
 	static := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "static "+r.URL.Path)
 	})
-	r := newRig(t, ServerConfig{ClientRate: rate.Inf, Static: static, ICEServers: func(id string) (json.RawMessage, time.Duration) {
+	r := newRig(t, ServerConfig{ClientRate: rate.Inf, Static: static, ICEServers: func(id string, peers []netip.Addr) (json.RawMessage, time.Duration) {
 		return json.RawMessage(`[{"urls":["stun:203.0.113.5:3478"]}]`), 10 * time.Minute
 	}}, echo())
 	inv := r.invite(t)

@@ -4,14 +4,21 @@ package rendezvous
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base32"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
+	"net/netip"
 	pathpkg "path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +26,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/sightline-game/sightline/netcode/iceservers"
 	"github.com/sightline-game/sightline/netcode/ratelimit"
 	"golang.org/x/time/rate"
 )
@@ -35,8 +43,35 @@ func DefaultRoutes() []Route {
 
 // The defaults of ServerConfig's zero fields.
 const (
-	DefaultMaxHosts       = 1024
-	DefaultMaxHostsPerIP  = 4
+	DefaultMaxHosts      = 1024
+	DefaultMaxHostsPerIP = 4
+	// DefaultMaxHostsPerBlock caps the hosts of one network block: an
+	// IPv4 /24 or an IPv6 /56 (what one customer of a provider may hold).
+	DefaultMaxHostsPerBlock = 16
+	// DefaultICERate and DefaultICEBurst limit the GET LINK/ice the
+	// rendezvous answers itself, per client address: a second apart,
+	// eight at once (a household joining together).
+	DefaultICERate  rate.Limit = 1
+	DefaultICEBurst            = 8
+	// DefaultStaticRate and DefaultStaticBurst limit the bytes of the
+	// browser build one client address pulls: 2 MB a second beyond a
+	// burst that holds the page, wasm_exec.js and the compressed game.
+	DefaultStaticRate  rate.Limit = 2e6
+	DefaultStaticBurst            = 4 << 20
+	// DefaultStaticPolicy is the Content-Security-Policy of the browser
+	// build's answers (a page that runs inline scripts needs their
+	// hashes in script-src: game/web.PagePolicy).
+	DefaultStaticPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+	// forwardedPolicy is the Content-Security-Policy of a host's answers:
+	// signalling data, never a document that runs anything.
+	forwardedPolicy = "default-src 'none'; sandbox"
+	// maxStaticChunk is the most bytes of the build written between two
+	// waits on the byte limit.
+	maxStaticChunk = 32 << 10
+	// abandonedPerInFlight times MaxInFlight caps the requests a host was
+	// sent but the rendezvous stopped waiting for (timed out, or their
+	// client left); a host that leaves more unanswered is dropped.
+	abandonedPerInFlight  = 4
 	DefaultRequestTimeout = 15 * time.Second
 	DefaultMaxInFlight    = 32
 	DefaultPingInterval   = 15 * time.Second
@@ -59,6 +94,11 @@ type ServerConfig struct {
 	// MaxHostsPerIP caps the hosts of one address, an IPv6 /64 counting as
 	// one (default 4).
 	MaxHostsPerIP int
+	// MaxHostsPerBlock caps the hosts of one network block, an IPv4 /24
+	// or an IPv6 /56, so that the addresses of one customer cannot hold
+	// every slot (default 16). A ClientKey that names no address counts
+	// as a block of its own.
+	MaxHostsPerBlock int
 	// HostRate and HostBurst limit how often one address registers a host
 	// (default 1 a second, 5 at once); ClientRate and ClientBurst how often
 	// one address sends requests to invites (default 5 a second, 20 at
@@ -86,11 +126,28 @@ type ServerConfig struct {
 	// invite that are not forwarded (the browser build's page and files),
 	// with the path less /i/CODE.
 	Static http.Handler
-	// ICEServers, if set, gives each host STUN and TURN servers for its
-	// players (a list of iceservers.Server as JSON) and how long their
-	// credentials live, in its welcome and again before they expire: a
-	// host that holds no relay secret hands these out.
-	ICEServers func(id string) (json.RawMessage, time.Duration)
+	// StaticPolicy is the Content-Security-Policy of Static's answers
+	// (default DefaultStaticPolicy).
+	StaticPolicy string
+	// StaticRate and StaticBurst limit the bytes Static sends one client
+	// address, a second and at once (defaults DefaultStaticRate and
+	// DefaultStaticBurst): an address pulling the build again and again
+	// gets it at StaticRate.
+	StaticRate  rate.Limit
+	StaticBurst int
+	// ICEServers, if set, mints STUN and TURN servers (a list of
+	// iceservers.Server as JSON) with a credential for id scoped to peers
+	// (iceservers.Handout.Peers), and says how long it lives. Each host
+	// gets one of its own, scoped to its address, in its welcome and again
+	// before it expires; a host that asks (a relay message) has its
+	// players' GET LINK/ice answered here, one credential per player's
+	// connection, scoped to the host. An id tells nothing of the invite.
+	ICEServers func(id string, peers []netip.Addr) (json.RawMessage, time.Duration)
+	// ICERate and ICEBurst limit the GET LINK/ice answered here, per
+	// client address (defaults DefaultICERate and DefaultICEBurst);
+	// beyond: 429 with Retry-After.
+	ICERate  rate.Limit
+	ICEBurst int
 	// Logger receives the rendezvous's records (nil: slog.Default()).
 	Logger *slog.Logger
 	// ClientKey names the address a request counts against, for the
@@ -106,11 +163,13 @@ type ServerStats struct {
 	HostsTotal      uint64 // ever welcomed
 	Forwarded       uint64 // requests answered by a host
 	RefusedRate     uint64 // 429s, to hosts and clients
-	RefusedHosts    uint64 // hosts refused for MaxHosts or MaxHostsPerIP
+	RefusedHosts    uint64 // hosts refused for MaxHosts, MaxHostsPerIP or MaxHostsPerBlock
 	RefusedNoInvite uint64 // requests for a code no host holds
 	TimedOut        uint64 // 504s
 	HostGone        uint64 // 502s: the host left while the request waited
 	Busy            uint64 // 503s for MaxInFlight
+	ICEServed       uint64 // GET LINK/ice answered by the rendezvous
+	Unsolicited     uint64 // hosts dropped for a response no request waited for
 }
 
 // Server is a rendezvous: its ServeHTTP takes hosts at GET /host and
@@ -120,15 +179,22 @@ type Server struct {
 	log     *slog.Logger
 	hostLim *ratelimit.Keyed
 	cliLim  *ratelimit.Keyed
+	iceLim  *ratelimit.Keyed
+	byteLim *ratelimit.Keyed
+	// idKey derives the players' credential ids (HMAC): random, so that
+	// an id tells nothing of the invite or the address it was made for.
+	idKey [32]byte
 
-	mu      sync.Mutex
-	hosts   map[string]*hostConn // by code, once upgraded
-	pending int                  // hosts upgrading
-	perIP   map[string]int       // hosts by address key, upgrading or not
-	closed  bool
+	mu       sync.Mutex
+	hosts    map[string]*hostConn // by code, once upgraded
+	pending  int                  // hosts upgrading
+	perIP    map[string]int       // hosts by address key, upgrading or not
+	perBlock map[string]int       // hosts by network block, upgrading or not
+	closed   bool
 
 	hostsTotal, forwarded, refusedRate, refusedHosts atomic.Uint64
 	refusedNoInvite, timedOut, hostGone, busy        atomic.Uint64
+	iceServed, unsolicited                           atomic.Uint64
 }
 
 // NewServer returns a rendezvous of cfg.
@@ -138,6 +204,24 @@ func NewServer(cfg ServerConfig) *Server {
 	}
 	if cfg.MaxHostsPerIP <= 0 {
 		cfg.MaxHostsPerIP = DefaultMaxHostsPerIP
+	}
+	if cfg.MaxHostsPerBlock <= 0 {
+		cfg.MaxHostsPerBlock = DefaultMaxHostsPerBlock
+	}
+	if cfg.ICERate <= 0 {
+		cfg.ICERate = DefaultICERate
+	}
+	if cfg.ICEBurst <= 0 {
+		cfg.ICEBurst = DefaultICEBurst
+	}
+	if cfg.StaticRate <= 0 {
+		cfg.StaticRate = DefaultStaticRate
+	}
+	if cfg.StaticBurst <= 0 {
+		cfg.StaticBurst = DefaultStaticBurst
+	}
+	if cfg.StaticPolicy == "" {
+		cfg.StaticPolicy = DefaultStaticPolicy
 	}
 	if cfg.HostRate <= 0 {
 		cfg.HostRate, cfg.HostBurst = defaultHostRate, max(cfg.HostBurst, defaultHostBurst)
@@ -175,13 +259,18 @@ func NewServer(cfg ServerConfig) *Server {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Server{
+	s := &Server{
 		cfg: cfg, log: log,
-		hostLim: ratelimit.New(cfg.HostRate, cfg.HostBurst, maxClientKeys),
-		cliLim:  ratelimit.New(cfg.ClientRate, cfg.ClientBurst, maxClientKeys),
-		hosts:   make(map[string]*hostConn),
-		perIP:   make(map[string]int),
+		hostLim:  ratelimit.New(cfg.HostRate, cfg.HostBurst, maxClientKeys),
+		cliLim:   ratelimit.New(cfg.ClientRate, cfg.ClientBurst, maxClientKeys),
+		iceLim:   ratelimit.New(cfg.ICERate, cfg.ICEBurst, maxClientKeys),
+		byteLim:  ratelimit.New(cfg.StaticRate, cfg.StaticBurst, maxClientKeys),
+		hosts:    make(map[string]*hostConn),
+		perIP:    make(map[string]int),
+		perBlock: make(map[string]int),
 	}
+	_, _ = rand.Read(s.idKey[:])
+	return s
 }
 
 // Stats returns the server's counters.
@@ -194,6 +283,7 @@ func (s *Server) Stats() ServerStats {
 		RefusedRate: s.refusedRate.Load(), RefusedHosts: s.refusedHosts.Load(),
 		RefusedNoInvite: s.refusedNoInvite.Load(), TimedOut: s.timedOut.Load(),
 		HostGone: s.hostGone.Load(), Busy: s.busy.Load(),
+		ICEServed: s.iceServed.Load(), Unsolicited: s.unsolicited.Load(),
 	}
 }
 
@@ -249,16 +339,69 @@ func newCode() string {
 
 // hostConn is one connected host.
 type hostConn struct {
-	code string
-	key  string // its address's key, for MaxHostsPerIP
-	ws   *websocket.Conn
+	code  string
+	id    string     // random, in its credential and the logs (never the code)
+	key   string     // its address's key, for MaxHostsPerIP
+	block string     // its network block, for MaxHostsPerBlock
+	addr  netip.Addr // its connection's address (none if unknown)
+	ws    *websocket.Conn
 
 	writeMu sync.Mutex
 
-	mu      sync.Mutex
-	nextID  uint64
-	waiting map[uint64]chan Message
-	gone    bool
+	mu        sync.Mutex
+	nextID    uint64
+	waiting   map[uint64]chan Message
+	abandoned map[uint64]struct{} // sent, no longer waited for
+	// maxAbandoned caps abandoned: beyond, the host is dropped.
+	maxAbandoned int
+	gone         bool
+	// relay is set by the host's relay message: its players' GET
+	// LINK/ice is answered by the rendezvous, their credentials scoped to
+	// peers.
+	relay bool
+	peers []netip.Addr
+}
+
+// blockOf is the network block of an address key: the /24 of an IPv4
+// address, the /56 of an IPv6 address or /64; a key that names no address
+// is its own block.
+func blockOf(key string) string {
+	a, err := netip.ParseAddr(key)
+	if err != nil {
+		p, perr := netip.ParsePrefix(key)
+		if perr != nil {
+			return key
+		}
+		a = p.Addr()
+	}
+	return sameBlock(a.Unmap()).String()
+}
+
+// sameBlock is the block an address's owner likely holds whole: its /24
+// (IPv4) or /56 (IPv6).
+func sameBlock(a netip.Addr) netip.Prefix {
+	bits := 56
+	if a.Is4() {
+		bits = 24
+	}
+	p, _ := a.Prefix(bits)
+	return p
+}
+
+// remoteAddr is the IP of a request's TCP peer, unmapped.
+func remoteAddr(r *http.Request) netip.Addr {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return ap.Addr().Unmap().WithZone("")
+}
+
+// randomID returns 8 random bytes in hex.
+func randomID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // serveHost takes a host: checks its address's limits, upgrades to a
@@ -274,14 +417,15 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 	if s.limited(w, s.hostLim, key) {
 		return
 	}
-	h := &hostConn{code: newCode(), key: key, waiting: make(map[uint64]chan Message)}
+	h := &hostConn{code: newCode(), id: randomID(), key: key, block: blockOf(key), addr: remoteAddr(r),
+		waiting: make(map[uint64]chan Message), abandoned: make(map[uint64]struct{}), maxAbandoned: abandonedPerInFlight * s.cfg.MaxInFlight}
 	s.mu.Lock()
 	switch {
 	case s.closed:
 		s.mu.Unlock()
 		http.Error(w, "closing", http.StatusServiceUnavailable)
 		return
-	case len(s.hosts)+s.pending >= s.cfg.MaxHosts || s.perIP[key] >= s.cfg.MaxHostsPerIP:
+	case len(s.hosts)+s.pending >= s.cfg.MaxHosts || s.perIP[key] >= s.cfg.MaxHostsPerIP || s.perBlock[h.block] >= s.cfg.MaxHostsPerBlock:
 		s.mu.Unlock()
 		s.refusedHosts.Add(1)
 		w.Header().Set("Retry-After", "30")
@@ -290,6 +434,7 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 	}
 	s.pending++ // counted while it upgrades
 	s.perIP[key]++
+	s.perBlock[h.block]++
 	s.mu.Unlock()
 	defer s.dropHost(h)
 
@@ -320,7 +465,7 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 	welcome := Message{Type: TypeWelcome, Code: h.code, URL: base + "/i/" + h.code}
 	var refresh <-chan time.Time
 	if s.cfg.ICEServers != nil {
-		list, ttl := s.cfg.ICEServers(h.code[:8])
+		list, ttl := s.cfg.ICEServers(h.hostCredentialID(), h.ownScope())
 		welcome.ICEServers, welcome.TTL = list, int(ttl/time.Second)
 		if ttl > 2*time.Second {
 			t := time.NewTicker(ttl / 2)
@@ -332,7 +477,7 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.hostsTotal.Add(1)
-	s.log.Info("rendezvous: host connected", "remote", r.RemoteAddr, "invite", welcome.URL)
+	s.log.Info("rendezvous: host connected", "remote", r.RemoteAddr, "host", h.id)
 
 	msgs := make(chan Message)
 	readerDone := make(chan struct{})
@@ -346,7 +491,7 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			m, err := ParseMessage(data)
-			if err != nil || m.Type != TypeResponse {
+			if err != nil || (m.Type != TypeResponse && m.Type != TypeRelay) {
 				s.log.Debug("rendezvous: host sent a bad message", "remote", r.RemoteAddr, "err", err, "type", m.Type)
 				ws.Close(websocket.StatusPolicyViolation, "bad message")
 				return
@@ -364,10 +509,19 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-ctx.Done():
 			ws.Close(websocket.StatusNormalClosure, "")
-			s.log.Info("rendezvous: host left", "remote", r.RemoteAddr, "code", h.code[:8]+"…")
+			s.log.Info("rendezvous: host left", "remote", r.RemoteAddr, "host", h.id)
 			return
 		case m := <-msgs:
-			h.deliver(m)
+			if m.Type == TypeRelay {
+				h.askRelay(m.Addrs)
+				continue
+			}
+			if err := h.deliver(m); err != nil {
+				s.unsolicited.Add(1)
+				s.log.Debug("rendezvous: host dropped", "remote", r.RemoteAddr, "host", h.id, "err", err)
+				ws.Close(websocket.StatusPolicyViolation, "unsolicited response")
+				cancel()
+			}
 		case <-ping.C:
 			pctx, pcancel := context.WithTimeout(ctx, s.cfg.PingInterval)
 			err := ws.Ping(pctx)
@@ -376,7 +530,7 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 				cancel()
 			}
 		case <-refresh:
-			list, ttl := s.cfg.ICEServers(h.code[:8])
+			list, ttl := s.cfg.ICEServers(h.hostCredentialID(), h.ownScope())
 			if err := h.send(ctx, Message{Type: TypeICE, ICEServers: list, TTL: int(ttl / time.Second)}); err != nil {
 				cancel()
 			}
@@ -392,6 +546,9 @@ func (s *Server) dropHost(h *hostConn) {
 	}
 	if s.perIP[h.key]--; s.perIP[h.key] <= 0 {
 		delete(s.perIP, h.key)
+	}
+	if s.perBlock[h.block]--; s.perBlock[h.block] <= 0 {
+		delete(s.perBlock, h.block)
 	}
 	s.mu.Unlock()
 	h.mu.Lock()
@@ -416,15 +573,78 @@ func (h *hostConn) send(ctx context.Context, m Message) error {
 	return h.ws.Write(wctx, websocket.MessageText, data)
 }
 
-// deliver hands a response to the request waiting for it, if any.
-func (h *hostConn) deliver(m Message) {
+// hostCredentialID is the id of the host's own relay credential.
+func (h *hostConn) hostCredentialID() string { return "h" + h.id }
+
+// ownScope is the scope of the host's own credential: its address.
+func (h *hostConn) ownScope() []netip.Addr {
+	if !h.addr.IsValid() {
+		return nil
+	}
+	return []netip.Addr{h.addr}
+}
+
+// askRelay takes a host's relay message: its players' GET LINK/ice is
+// answered here from now on, scoped to its connection's address and to
+// those of addrs in the same block (a host could otherwise aim its
+// players' credentials at anyone).
+func (h *hostConn) askRelay(addrs []string) {
+	peers := h.ownScope()
+	for _, text := range addrs {
+		a, err := netip.ParseAddr(text)
+		if err != nil || !h.addr.IsValid() {
+			continue
+		}
+		a = a.Unmap()
+		if sameBlock(h.addr).Contains(a) && !slices.Contains(peers, a) && len(peers) < iceservers.MaxPeers {
+			peers = append(peers, a)
+		}
+	}
+	h.mu.Lock()
+	h.relay, h.peers = true, peers
+	h.mu.Unlock()
+}
+
+// relayScope reports whether the host asked the rendezvous to answer its
+// players' GET LINK/ice, and the scope of their credentials.
+func (h *hostConn) relayScope() (bool, []netip.Addr) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.relay, h.peers
+}
+
+// abandon marks a request the rendezvous no longer waits for: its
+// answer, if it comes, is dropped. A host that leaves more than
+// maxAbandoned requests unanswered is dropped.
+func (h *hostConn) abandon(id uint64) {
+	h.mu.Lock()
+	delete(h.waiting, id)
+	h.abandoned[id] = struct{}{}
+	over := len(h.abandoned) > h.maxAbandoned
+	h.mu.Unlock()
+	if over {
+		h.ws.CloseNow()
+	}
+}
+
+// deliver hands a response to the request waiting for it, and drops the
+// late answer to one no longer waited for. A response to no request the
+// host was sent, or to one already answered, is an error: the host is
+// dropped.
+func (h *hostConn) deliver(m Message) error {
 	h.mu.Lock()
 	ch, ok := h.waiting[m.ID]
 	delete(h.waiting, m.ID)
+	_, late := h.abandoned[m.ID]
+	delete(h.abandoned, m.ID)
 	h.mu.Unlock()
-	if ok {
+	switch {
+	case ok:
 		ch <- m // buffered
+	case !late:
+		return fmt.Errorf("%w: a response to request %d, which awaits none", ErrBadMessage, m.ID)
 	}
+	return nil
 }
 
 // serveClient forwards a client's request under /i/CODE to its host.
@@ -447,6 +667,12 @@ func (s *Server) serveClient(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/i/"+code+"/", http.StatusPermanentRedirect)
 		return
 	}
+	if path == iceServersPath && (r.Method == http.MethodGet || r.Method == http.MethodHead) && s.cfg.ICEServers != nil {
+		if relay, peers := h.relayScope(); relay {
+			s.serveICE(w, r, code, peers)
+			return
+		}
+	}
 	var allow []string // the methods Forward has for path
 	for _, rt := range s.cfg.Forward {
 		if rt.Path != path {
@@ -466,10 +692,90 @@ func (s *Server) serveClient(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Static != nil && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 		r2 := r.Clone(r.Context())
 		r2.URL.Path, r2.URL.RawPath = cleanPath(path), ""
-		s.cfg.Static.ServeHTTP(w, r2)
+		w.Header().Set("Content-Security-Policy", s.cfg.StaticPolicy)
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		s.cfg.Static.ServeHTTP(&pacedWriter{ResponseWriter: w, ctx: r.Context(), lim: s.byteLim, key: s.cfg.ClientKey(r),
+			chunk: min(maxStaticChunk, s.cfg.StaticBurst)}, r2)
 		return
 	}
 	http.Error(w, "not found", http.StatusNotFound)
+}
+
+// iceServersPath is where a game server hands out its ICE servers
+// (game/protocol.ICEServersPath).
+const iceServersPath = "/ice"
+
+// serveICE answers a player's GET LINK/ice for a host that asked the
+// rendezvous to: STUN and TURN servers with a credential of the player's
+// own, one per connection (its id an HMAC of the code and the player's
+// address and port under a key of the rendezvous's, telling nothing of
+// either), scoped to the host's peers. Each client address is
+// rate-limited.
+func (s *Server) serveICE(w http.ResponseWriter, r *http.Request, code string, peers []netip.Addr) {
+	if s.limited(w, s.iceLim, s.cfg.ClientKey(r)) {
+		return
+	}
+	mac := hmac.New(sha256.New, s.idKey[:])
+	mac.Write([]byte(code + "\x00" + r.RemoteAddr))
+	list, ttl := s.cfg.ICEServers("p"+hex.EncodeToString(mac.Sum(nil)[:8]), peers)
+	if len(list) == 0 {
+		list = json.RawMessage("[]")
+	}
+	body, err := json.Marshal(struct {
+		ICEServers json.RawMessage `json:"iceServers"`
+		TTL        int             `json:"ttl,omitempty"`
+	}{list, int(ttl / time.Second)})
+	if err != nil {
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	s.iceServed.Add(1)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+// pacedWriter writes the browser build to a client no faster than its
+// address's byte limit allows.
+type pacedWriter struct {
+	http.ResponseWriter
+	ctx   context.Context
+	lim   *ratelimit.Keyed
+	key   string
+	chunk int
+}
+
+func (p *pacedWriter) Write(b []byte) (int, error) {
+	n := 0
+	for len(b) > 0 {
+		c := min(len(b), p.chunk)
+		if err := p.lim.WaitN(p.ctx, p.key, c); err != nil {
+			return n, err
+		}
+		m, err := p.ResponseWriter.Write(b[:c])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		b = b[c:]
+	}
+	return n, nil
+}
+
+// answerType is the Content-Type a host's answer is passed on with: its
+// own when it is JSON or plain text, what a signalling answer is, and
+// plain text for anything else (a host cannot serve a page, a script or
+// anything a browser would run under the rendezvous's name).
+func answerType(types []string) string {
+	if len(types) > 0 {
+		if mt, _, err := mime.ParseMediaType(types[0]); err == nil && (mt == "application/json" || mt == "text/plain") {
+			return types[0]
+		}
+	}
+	return "text/plain; charset=utf-8"
 }
 
 // cleanPath is p with its dot segments resolved inside the invite (so
@@ -537,11 +843,7 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, h *hostConn, pa
 	m.ID = h.nextID
 	h.waiting[m.ID] = ch
 	h.mu.Unlock()
-	forget := func() {
-		h.mu.Lock()
-		delete(h.waiting, m.ID)
-		h.mu.Unlock()
-	}
+	forget := func() { h.abandon(m.ID) }
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
 	defer cancel()
 	if err := h.send(ctx, m); err != nil {
@@ -559,10 +861,16 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, h *hostConn, pa
 		}
 		s.forwarded.Add(1)
 		for _, k := range forwardedResponseHeaders {
+			if k == "Content-Type" {
+				continue
+			}
 			for _, v := range resp.Header[k] {
 				w.Header().Add(k, v)
 			}
 		}
+		w.Header().Set("Content-Type", answerType(resp.Header["Content-Type"]))
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Content-Security-Policy", forwardedPolicy)
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Content-Length", strconv.Itoa(len(resp.Body)))
 		w.WriteHeader(resp.Status)
