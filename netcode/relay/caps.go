@@ -68,9 +68,9 @@ func clientPrefix(addr net.Addr) netip.Prefix {
 	return p
 }
 
-// bucket is a token bucket of bytes: it holds at most burst, and refills
+// rateBucket is a token bucket of bytes: it holds at most burst, and refills
 // at rate a second.
-type bucket struct {
+type rateBucket struct {
 	mu     sync.Mutex
 	rate   float64
 	burst  float64
@@ -78,12 +78,12 @@ type bucket struct {
 	last   time.Time
 }
 
-func newBucket(rate, burst int64, now time.Time) *bucket {
-	return &bucket{rate: float64(rate), burst: float64(burst), tokens: float64(burst), last: now}
+func newRateBucket(rate, burst int64, now time.Time) *rateBucket {
+	return &rateBucket{rate: float64(rate), burst: float64(burst), tokens: float64(burst), last: now}
 }
 
 // take spends n bytes at now, if the bucket holds them.
-func (b *bucket) take(n int, now time.Time) bool {
+func (b *rateBucket) take(n int, now time.Time) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if dt := now.Sub(b.last); dt > 0 {

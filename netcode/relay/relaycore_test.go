@@ -424,9 +424,9 @@ func TestRateCap(t *testing.T) {
 	}
 }
 
-func TestBucket(t *testing.T) {
+func TestRateBucket(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	b := newBucket(100, 300, t0)
+	b := newRateBucket(100, 300, t0)
 	if !b.take(300, t0) || b.take(1, t0) {
 		t.Fatal("the burst is not 300")
 	}

@@ -105,7 +105,7 @@ func (l *streamIntake) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	fc := &frameConn{Conn: c, intake: l}
+	fc := &frameConn{Conn: c, listener: l}
 	key := c.RemoteAddr().String()
 	l.mu.Lock()
 	l.conns[key] = append(l.conns[key], fc)
@@ -148,26 +148,26 @@ func (l *streamIntake) forget(fc *frameConn) {
 // does for the *tls.Conn it no longer sees beneath frameConn.
 const tlsHandshakeTimeout = 10 * time.Second
 
-// errFrame: a client sent what is not a TURN frame, or one larger than
+// errRequestFrame: a client sent what is not a TURN frame, or one larger than
 // the library reads.
-var errFrame = errors.New("relay: bad TURN frame")
+var errRequestFrame = errors.New("relay: bad TURN frame")
 
 // frameConn is a client's TCP or TLS connection that returns one whole
 // TURN frame (STUN message or ChannelData) a Read, so that the library
 // never reads ahead of the request it handles.
 type frameConn struct {
 	net.Conn
-	intake    *streamIntake
+	listener  *streamIntake
 	buf       []byte
 	shook     bool
 	last      request // written and read on the library's read goroutine
 	closeOnce sync.Once
 }
 
-// frameSize is the size of the TURN frame b begins with (ChannelData
+// requestFrameSize is the size of the TURN frame b begins with (ChannelData
 // padded to 4 bytes, as over TCP), or 0 when b does not hold its header
 // yet, or -1 when b begins with no frame.
-func frameSize(b []byte) int {
+func requestFrameSize(b []byte) int {
 	if len(b) < 4 {
 		return 0
 	}
@@ -200,10 +200,10 @@ func (c *frameConn) Read(p []byte) (int, error) {
 		}
 	}
 	for {
-		n := frameSize(c.buf)
+		n := requestFrameSize(c.buf)
 		switch {
 		case n < 0 || n > len(p):
-			return 0, errFrame
+			return 0, errRequestFrame
 		case n > 0 && len(c.buf) >= n:
 			copy(p, c.buf[:n])
 			c.last = readRequest(p[:n])
@@ -220,6 +220,6 @@ func (c *frameConn) Read(p []byte) (int, error) {
 }
 
 func (c *frameConn) Close() error {
-	c.closeOnce.Do(func() { c.intake.forget(c) })
+	c.closeOnce.Do(func() { c.listener.forget(c) })
 	return c.Conn.Close()
 }

@@ -122,8 +122,8 @@ func (s *Server) peerRefusal(c *relayConn, ip netip.Addr, port int) reason {
 	return reasonNone
 }
 
-// intake is what the relay read of the requests on one of its listeners.
-type intake interface {
+// requestReader is what the relay read of the requests on one of its listeners.
+type requestReader interface {
 	current(client net.Addr) (req request, key string, ok bool)
 }
 
@@ -131,7 +131,7 @@ type intake interface {
 // lets an allocation make a permission or channel for a peer its
 // credential may reach (peerRefusal), within MaxPermissionsPerAllocation
 // peer IPs and MaxChannelsPerAllocation channels.
-func (s *Server) permitter(in intake) func(client net.Addr, peer net.IP) bool {
+func (s *Server) permitter(in requestReader) func(client net.Addr, peer net.IP) bool {
 	return func(client net.Addr, peer net.IP) bool {
 		ip, _ := netip.AddrFromSlice(peer)
 		ip = ip.Unmap()

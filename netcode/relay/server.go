@@ -130,7 +130,7 @@ type Server struct {
 	byKey    map[string]*relayConn
 	byClient map[netip.Prefix]int
 
-	refused            refusals
+	reasons            refusals
 	bytesUnpermitted   atomic.Int64 // sent to an allocation by peers without a permission
 	allocations        atomic.Int64
 	allocationsTotal   atomic.Int64
@@ -566,8 +566,8 @@ func (g *relayAddresses) AllocatePacketConn(c turn.AllocateListenerConfig) (net.
 	}
 	now := time.Now()
 	rc := &relayConn{PacketConn: conn, srv: s, user: u, scope: scope,
-		in:  newBucket(s.cfg.RateBytesPerSecond, s.cfg.RateBurstBytes, now),
-		out: newBucket(s.cfg.RateBytesPerSecond, s.cfg.RateBurstBytes, now)}
+		in:  newRateBucket(s.cfg.RateBytesPerSecond, s.cfg.RateBurstBytes, now),
+		out: newRateBucket(s.cfg.RateBytesPerSecond, s.cfg.RateBurstBytes, now)}
 	s.remember(rc)
 	port := conn.LocalAddr().(*net.UDPAddr).Port
 	return rc, &net.UDPAddr{IP: s.cfg.PublicIP.AsSlice(), Port: port}, nil

@@ -95,7 +95,7 @@ func (st Stats) Refused() map[string]int64 {
 
 // Stats returns the relay's counts now.
 func (s *Server) Stats() Stats {
-	r := &s.refused
+	r := &s.reasons
 	return Stats{
 		Allocations:        s.allocations.Load(),
 		AllocationsTotal:   s.allocationsTotal.Load(),
@@ -170,4 +170,4 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 }
 
 // refuse counts a refusal for r.
-func (s *Server) refuse(r reason) { s.refused[r].Add(1) }
+func (s *Server) refuse(r reason) { s.reasons[r].Add(1) }

@@ -90,7 +90,7 @@ type relayConn struct {
 	srv       *Server
 	user      *user
 	scope     []netip.Addr // the credential's scope; nil: unscoped
-	in, out   *bucket      // RateBytesPerSecond from peers, and to them
+	in, out   *rateBucket  // RateBytesPerSecond from peers, and to them
 	closeOnce sync.Once
 
 	// key and client are the client's connection (connKey) and network
@@ -210,7 +210,7 @@ func (c *relayConn) WriteTo(p []byte, addr net.Addr) (int, error) {
 
 // overRate spends n bytes of b and reports whether it lacked them: the
 // datagram is dropped, and counted.
-func (c *relayConn) overRate(b *bucket, n int) bool {
+func (c *relayConn) overRate(b *rateBucket, n int) bool {
 	if b.take(n, time.Now()) {
 		return false
 	}
