@@ -552,7 +552,8 @@ func TestTURNLogFloodLimited(t *testing.T) {
 }
 
 // Binding requests with an unknown comprehension-required attribute, which
-// anyone can send and the library logs one by one, flood no log.
+// anyone can send and the library logs one by one, flood no log. (Those a
+// UDP intake drops before the library are neither answered nor logged.)
 func TestMalformedRequestsFloodNoLog(t *testing.T) {
 	var rec recorder
 	s := startRelay(t, newSecret(t), func(c *Config) { c.Logger = slog.New(&rec) })
@@ -590,10 +591,59 @@ func TestMalformedRequestsFloodNoLog(t *testing.T) {
 		}
 	}
 	t.Logf("%d requests, %d answered, %d lines logged in %d s", n, answered, lines, seconds)
-	if answered < n/2 {
-		t.Fatalf("only %d of %d requests answered", answered, n)
+	if answered == 0 {
+		t.Fatal("no request answered")
 	}
 	if lines == 0 || lines > logBurst*seconds {
 		t.Errorf("%d lines logged for %d requests in %d s, want 1 to %d", lines, answered, seconds, logBurst*seconds)
+	}
+}
+
+// A TCP or TLS connection hands the TURN library one whole frame a read,
+// however the client's writes cut them, and remembers a ChannelBind's
+// channel and peer; between frames it holds no buffer.
+func TestFrameConnOneFrameARead(t *testing.T) {
+	bind, err := stun.Build(stun.TransactionID, stun.NewType(stun.MethodChannelBind, stun.ClassRequest),
+		stun.RawAttribute{Type: stun.AttrChannelNumber, Value: []byte{0x40, 0x07, 0, 0}}, xorPeer{udpAddr("198.51.100.3", 4242)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perm, err := stun.Build(stun.TransactionID, stun.NewType(stun.MethodCreatePermission, stun.ClassRequest), xorPeer{udpAddr("198.51.100.4", 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte{0x40, 0x07, 0, 5, 'h', 'e', 'l', 'l', 'o', 0, 0, 0} // ChannelData, padded to 4
+	client, server := net.Pipe()
+	defer client.Close()
+	l := newStreamIntake(nil)
+	fc := &frameConn{Conn: server, listener: l}
+	l.conns[server.RemoteAddr().String()] = []*frameConn{fc}
+	go func() {
+		stream := append(append(append([]byte{}, bind.Raw...), data...), perm.Raw...)
+		client.Write(stream[:len(bind.Raw)+len(data)+3]) // two frames and the start of a third
+		client.Write(stream[len(bind.Raw)+len(data)+3:])
+	}()
+	buf := make([]byte, 1600)
+	for i, want := range []struct {
+		frame  []byte
+		method stun.Method
+	}{{bind.Raw, stun.MethodChannelBind}, {data, 0}, {perm.Raw, stun.MethodCreatePermission}} {
+		n, err := fc.Read(buf)
+		if err != nil || !bytes.Equal(buf[:n], want.frame) {
+			t.Fatalf("read %d: %d bytes, %v; want the frame of %d", i, n, err, len(want.frame))
+		}
+		if fc.last.method != want.method {
+			t.Errorf("read %d: method %v, want %v", i, fc.last.method, want.method)
+		}
+		if i == 0 && (fc.last.channel != 0x4007 || fc.last.peer != netip.MustParseAddrPort("198.51.100.3:4242")) {
+			t.Errorf("ChannelBind read as %+v", fc.last)
+		}
+	}
+	if fc.buf != nil {
+		t.Errorf("%d bytes held between frames", len(fc.buf))
+	}
+	fc.Close()
+	if len(l.conns) != 0 {
+		t.Error("a closed connection stays in its listener's table")
 	}
 }

@@ -200,22 +200,32 @@ func (c *frameConn) Read(p []byte) (int, error) {
 		}
 	}
 	for {
-		n := requestFrameSize(c.buf)
-		switch {
+		switch n := requestFrameSize(c.buf); {
 		case n < 0 || n > len(p):
 			return 0, errRequestFrame
 		case n > 0 && len(c.buf) >= n:
 			copy(p, c.buf[:n])
 			c.last = readRequest(p[:n])
-			c.buf = append(c.buf[:0], c.buf[n:]...)
+			if c.buf = c.buf[n:]; len(c.buf) == 0 {
+				c.buf = nil // an idle connection holds no buffer
+			}
 			return n, nil
 		}
-		var chunk [2048]byte
-		m, err := c.Conn.Read(chunk[:])
-		c.buf = append(c.buf, chunk[:m]...)
-		if err != nil && m == 0 {
-			return 0, err
+		// Read into the library's buffer; a read of exactly one frame
+		// (the usual) is handed on as it is, anything else kept until
+		// whole.
+		m, err := c.Conn.Read(p)
+		if m == 0 {
+			if err != nil {
+				return 0, err
+			}
+			continue
 		}
+		if c.buf == nil && requestFrameSize(p[:m]) == m {
+			c.last = readRequest(p[:m])
+			return m, nil
+		}
+		c.buf = append(c.buf, p[:m]...)
 	}
 }
 
