@@ -208,8 +208,16 @@ func TestOwnAddressRefusedButSameGameRelayed(t *testing.T) {
 		t.Fatalf("B got %q from %v (%v), want %q from %v", buf[:n], from, err, msg, relayedA.LocalAddr())
 	}
 
-	// The permission is per IP; the port decides: the relay's TURN port
-	// and the service beside it get nothing.
+	// The permission is per IP; the port decides: what the service beside
+	// the relay sends B is dropped, and the relay's TURN port and the
+	// service get nothing from A.
+	before = s.Stats().RefusedOwnAddress
+	service.conn.WriteTo([]byte("from a service"), relayedB.LocalAddr())
+	waitFor(t, "the service's datagram refused", func() bool { return s.Stats().RefusedOwnAddress == before+1 })
+	relayedB.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	if n, from, err := relayedB.ReadFrom(buf); err == nil {
+		t.Errorf("B got %q from %v, the service beside the relay", buf[:n], from)
+	}
 	before = s.Stats().RefusedOwnAddress
 	turnPort := s.Addr().(*net.UDPAddr).Port
 	relayedA.WriteTo([]byte("to the TURN port"), udpAddr("127.0.0.1", turnPort))

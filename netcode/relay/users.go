@@ -167,9 +167,10 @@ func (c *relayConn) allowed(addr net.Addr) bool {
 
 // ReadFrom reads what a peer sent to the allocation. A datagram from a
 // peer without a permission is dropped here, uncounted (TURN would drop it
-// anyway, and a stranger must not spend the client's quota), and every
-// datagram over the allocation's rate or while the username is over its
-// quota.
+// anyway, and a stranger must not spend the client's quota); so is one
+// from the relay's own address but another allocation of the same game
+// (a permission is per IP: the port decides), and every datagram over the
+// allocation's rate or while the username is over its quota.
 func (c *relayConn) ReadFrom(p []byte) (int, net.Addr, error) {
 	for {
 		n, addr, err := c.PacketConn.ReadFrom(p)
@@ -180,11 +181,26 @@ func (c *relayConn) ReadFrom(p []byte) (int, net.Addr, error) {
 			c.srv.bytesUnpermitted.Add(int64(n))
 			continue
 		}
+		if c.fromOwnAddress(addr) {
+			c.srv.refuse(reasonOwnAddress)
+			continue
+		}
 		if c.overRate(c.in, n) || c.overQuota(n) {
 			continue
 		}
 		return n, addr, nil
 	}
+}
+
+// fromOwnAddress reports whether addr is one of the relay's own addresses
+// but not a same-game allocation's relayed address.
+func (c *relayConn) fromOwnAddress(addr net.Addr) bool {
+	ua, ok := addr.(*net.UDPAddr)
+	if !ok {
+		return true
+	}
+	ip, _ := netip.AddrFromSlice(ua.IP)
+	return c.srv.own[ip.Unmap()] && !c.srv.sameGameAllocation(c, ua.Port)
 }
 
 // WriteTo sends what the client relays to a peer. It drops (reporting it
