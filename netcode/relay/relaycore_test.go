@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -653,5 +654,73 @@ func TestFrameConnOneFrameARead(t *testing.T) {
 	fc.Close()
 	if len(l.conns) != 0 {
 		t.Error("a closed connection stays in its listener's table")
+	}
+}
+
+// The cap of allocations per address holds when clients at the address
+// ask at once (the library handles each TCP connection on a goroutine of
+// its own), and an allocation that fails after the quota check gives its
+// place back.
+func TestAllocationsPerAddressConcurrent(t *testing.T) {
+	secret := newSecret(t)
+	var rec recorder
+	s := startRelay(t, secret, func(c *Config) {
+		c.MaxAllocationsPerAddress = 4
+		c.Logger = slog.New(&rec)
+	})
+
+	// IPv6 relayed addresses cannot be made on 127.0.0.1: the allocation
+	// fails past the quota check.
+	failing := iceservers.Mint(secret, "v6", time.Now(), time.Minute)
+	fconn, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc, err := turn.NewClient(&turn.ClientConfig{STUNServerAddr: s.Addr().String(), TURNServerAddr: s.Addr().String(),
+		Username: failing.Username, Password: failing.Password, Realm: DefaultRealm, Conn: fconn,
+		RequestedAddressFamily: turn.RequestedAddressFamilyIPv6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fconn.Close()
+	defer fc.Close()
+	if err := fc.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := fc.Allocate(); err == nil {
+		a.Close()
+		t.Fatal("an IPv6 allocation on 127.0.0.1 was made")
+	}
+	waitFor(t, "the failed allocation's place given back", func() bool {
+		s.connsMu.Lock()
+		defer s.connsMu.Unlock()
+		return len(s.byClient) == 0 && len(s.reserved) == 0
+	})
+	if !slices.ContainsFunc(rec.messages(), func(m string) bool { return strings.HasPrefix(m, "relay allocation failed") }) {
+		t.Error("the IPv6 allocation did not fail past the quota check")
+	}
+
+	const clients = 10
+	var made atomic.Int64
+	var wg sync.WaitGroup
+	for i := range clients {
+		cred := iceservers.Mint(secret, fmt.Sprintf("player-%d", i), time.Now(), time.Minute)
+		tcp, err := net.Dial("tcp", s.TCPAddr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := startClient(t, turn.NewSTUNConn(tcp), s.TCPAddr().String(), cred.Username, cred.Password)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if relayed, err := c.Allocate(); err == nil {
+				made.Add(1)
+				t.Cleanup(func() { relayed.Close() })
+			}
+		}()
+	}
+	wg.Wait()
+	if st := s.Stats(); made.Load() != 4 || st.Allocations != 4 || st.RefusedAllocationsPerAddress != clients-4 {
+		t.Errorf("%d allocations made of %d asked at once, Stats %+v; want 4 made, %d refused", made.Load(), clients, st, clients-4)
 	}
 }

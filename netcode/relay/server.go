@@ -129,6 +129,11 @@ type Server struct {
 	byPort   map[int]*relayConn
 	byKey    map[string]*relayConn
 	byClient map[netip.Prefix]int
+	// reserved are the Allocate requests past the QuotaHandler and not
+	// yet made or failed, by client (srcKey), each holding its place in
+	// byClient: the library may handle several clients' requests at once
+	// (a goroutine per TCP connection).
+	reserved map[string]netip.Prefix
 
 	reasons            refusals
 	bytesUnpermitted   atomic.Int64 // sent to an allocation by peers without a permission
@@ -196,6 +201,7 @@ func New(cfg Config) (*Server, error) {
 		byPort:   make(map[int]*relayConn),
 		byKey:    make(map[string]*relayConn),
 		byClient: make(map[netip.Prefix]int),
+		reserved: make(map[string]netip.Prefix),
 		stop:     make(chan struct{}),
 	}
 	if err := s.listen(); err != nil {
@@ -213,6 +219,7 @@ func New(cfg Config) (*Server, error) {
 			OnAuth:              s.onAuth,
 			OnAllocationCreated: s.onAllocationCreated,
 			OnAllocationDeleted: s.onAllocationDeleted,
+			OnAllocationError:   s.onAllocationError,
 			OnPermissionCreated: func(_, _ net.Addr, _, _, _ string, relayAddr net.Addr, peer net.IP) {
 				s.permission(relayAddr, peer, 1)
 			},
@@ -426,9 +433,9 @@ func (s *Server) onAuth(src, _ net.Addr, _, username, _ string, method string, v
 // MaxAllocations.
 func (s *Server) quota(username, _ string, src net.Addr) bool {
 	n, bytes := s.users.usage(username)
+	prefix := clientPrefix(src)
 	s.connsMu.Lock()
-	atAddress := s.byClient[clientPrefix(src)]
-	s.connsMu.Unlock()
+	atAddress := s.byClient[prefix]
 	r := reasonNone
 	switch {
 	case n >= s.cfg.MaxAllocationsPerUser || bytes > s.cfg.MaxBytesPerUser:
@@ -437,7 +444,14 @@ func (s *Server) quota(username, _ string, src net.Addr) bool {
 		r = reasonAllocationsPerAddress
 	case s.allocations.Load() >= int64(s.cfg.MaxAllocations):
 		r = reasonAllocationsTotal
+	default:
+		// Hold the place until the allocation is made or fails.
+		if _, again := s.reserved[srcKey(src)]; !again {
+			s.byClient[prefix]++
+			s.reserved[srcKey(src)] = prefix
+		}
 	}
+	s.connsMu.Unlock()
 	if r != reasonNone {
 		s.refuse(r)
 		s.log.Debug("relay refused allocation", "client", src, "username", username, "reason", r,
@@ -459,14 +473,47 @@ func (s *Server) onAllocationCreated(src, dst net.Addr, protocol, username, _ st
 	}
 	s.connsMu.Lock()
 	defer s.connsMu.Unlock()
+	prefix, reserved := s.reserved[srcKey(src)]
+	delete(s.reserved, srcKey(src))
 	c := s.byPort[ua.Port]
 	if c == nil || c.key != "" {
+		if reserved {
+			s.release(prefix)
+		}
 		return
 	}
 	c.key, c.client = connKey(dst, src), clientPrefix(src)
 	s.byKey[c.key] = c
-	s.byClient[c.client]++
+	if !reserved {
+		s.byClient[c.client]++
+	}
 }
+
+// onAllocationError gives back the place an Allocate request from src
+// held for its client's address, when the allocation failed after the
+// QuotaHandler let it through (the library reports every request that
+// failed so).
+func (s *Server) onAllocationError(src, _ net.Addr, _, message string) {
+	s.connsMu.Lock()
+	defer s.connsMu.Unlock()
+	if prefix, ok := s.reserved[srcKey(src)]; ok {
+		delete(s.reserved, srcKey(src))
+		s.release(prefix)
+		s.log.Debug("relay allocation failed", "client", src, "err", message)
+	}
+}
+
+// release counts one allocation less against a client network; connsMu
+// held.
+func (s *Server) release(p netip.Prefix) {
+	if s.byClient[p]--; s.byClient[p] <= 0 {
+		delete(s.byClient, p)
+	}
+}
+
+// srcKey names a client's address with its network (UDP and TCP clients
+// may share one).
+func srcKey(src net.Addr) string { return src.Network() + " " + src.String() }
 
 func (s *Server) onAllocationDeleted(src, _ net.Addr, protocol, username, _ string) {
 	s.log.Debug("relay allocation ended", "client", src, "protocol", protocol, "username", username)
@@ -490,9 +537,7 @@ func (s *Server) forget(c *relayConn) {
 		if s.byKey[c.key] == c {
 			delete(s.byKey, c.key)
 		}
-		if s.byClient[c.client]--; s.byClient[c.client] <= 0 {
-			delete(s.byClient, c.client)
-		}
+		s.release(c.client)
 	}
 	s.connsMu.Unlock()
 }
