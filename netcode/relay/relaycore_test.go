@@ -342,7 +342,11 @@ func TestChannelCap(t *testing.T) {
 	if st := s.Stats(); st.RefusedChannelsCap != 40-DefaultMaxChannelsPerAllocation {
 		t.Errorf("RefusedChannelsCap = %d, want %d", st.RefusedChannelsCap, 40-DefaultMaxChannelsPerAllocation)
 	}
-	if n := len(serverConn(t, s, relayed).channels); n != DefaultMaxChannelsPerAllocation {
+	rc := serverConn(t, s, relayed)
+	rc.mu.Lock()
+	n := len(rc.channels)
+	rc.mu.Unlock()
+	if n != DefaultMaxChannelsPerAllocation {
 		t.Errorf("the allocation holds %d channels", n)
 	}
 }
