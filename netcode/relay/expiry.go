@@ -7,7 +7,10 @@ import "time"
 const expiryInterval = time.Second
 
 // expire closes, every expiryInterval until the relay closes, the
-// allocations whose credential expired by Config.now.
+// allocations whose credential expired by Config.now; and it reports the
+// TURN library's log lines held back in the last interval, so that a
+// flood's count is logged once a second although no line passes after
+// it.
 func (s *Server) expire() {
 	defer s.sweeper.Done()
 	t := time.NewTicker(expiryInterval)
@@ -18,6 +21,7 @@ func (s *Server) expire() {
 			return
 		case <-t.C:
 			s.closeExpired(s.cfg.now())
+			s.logs.flush()
 		}
 	}
 }

@@ -14,7 +14,8 @@ import (
 // (a Binding request with an unknown comprehension-required attribute is
 // an Error, from anyone, unauthenticated), so its Warn and Error lines
 // pass at most logBurst a logWindow; the lines held back are counted, and
-// one line says how many when the next passes (or the relay closes).
+// one line says how many when the next passes, or within a second (the
+// relay's expiry sweep), or when the relay closes.
 const (
 	logBurst  = 10
 	logWindow = time.Second

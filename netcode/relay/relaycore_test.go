@@ -728,3 +728,19 @@ func TestAllocationsPerAddressConcurrent(t *testing.T) {
 		t.Errorf("%d allocations made of %d asked at once, Stats %+v; want 4 made, %d refused", made.Load(), clients, st, clients-4)
 	}
 }
+
+// A flood's held-back count is logged within a second, though no line
+// passes after it.
+func TestTURNLogFloodReportedAfterItStops(t *testing.T) {
+	var rec recorder
+	s := startRelay(t, newSecret(t), func(c *Config) { c.Logger = slog.New(&rec) })
+	l := s.logs.NewLogger("server")
+	for range 3 * logBurst {
+		l.Errorf("flood")
+	}
+	waitFor(t, "the held-back lines reported", func() bool {
+		return slices.ContainsFunc(rec.messages(), func(m string) bool {
+			return strings.Contains(m, fmt.Sprintf("suppressed=%d", 2*logBurst))
+		})
+	})
+}
