@@ -7,8 +7,9 @@
 // scheme coturn calls use-auth-secret): it keeps no user list, and refuses
 // a username whose expiry has passed or lies more than MaxTTL ahead. Every
 // request needs a live credential, and an allocation ends when the
-// credential it was made with expires: a client whose match outlives its
-// credential allocates again with a fresh one.
+// credential it was made with expires: a credential must outlive the match
+// it is minted for, or the client must allocate again with a fresh one
+// before it expires.
 //
 // It is not an open proxy into the network it runs in. A credential may
 // carry a scope (iceservers.Scope: the addresses of the game it was minted
