@@ -5,6 +5,8 @@
 //
 //	relay -secret FILE -public-ip IP [-addr :3478] [-tls-addr :5349 -tls-cert FILE -tls-key FILE]
 //	      [-relay-bind IP] [-allow-peers CIDR,...] [-max-allocations N] [-max-bytes N]
+//	      [-max-allocations-per-address N] [-max-allocations-total N] [-max-permissions N]
+//	      [-max-channels N] [-rate BYTES] [-burst BYTES]
 //	      [-metrics-addr 127.0.0.1:9478] [-http ADDR [-public-url URL] [-web DIR]] [-log-level info]
 //	relay -new-secret FILE
 //
@@ -57,8 +59,11 @@ type options struct {
 	allowPeers      []netip.Prefix
 	maxAllocations  int
 	maxBytes        int64
-	metricsAddr     string
-	httpAddr        string
+	// caps holds the relay's caps beyond the per-credential ones (0:
+	// the relay's defaults).
+	caps        relay.Config
+	metricsAddr string
+	httpAddr    string
 	// publicURL is the rendezvous's address in invite links (-public-url);
 	// webDir the browser build served under them (-web); tlsName the name
 	// in the relay's certificate, for turns: URLs (-tls-name).
@@ -82,6 +87,12 @@ func main() {
 	allowPeers := flag.String("allow-peers", "", "comma-separated CIDRs clients may relay to although they are private or special (a game server's private network)")
 	flag.IntVar(&o.maxAllocations, "max-allocations", relay.DefaultMaxAllocationsPerUser, "allocations one credential may hold at once")
 	flag.Int64Var(&o.maxBytes, "max-bytes", relay.DefaultMaxBytesPerUser, "bytes one credential's allocations may relay, both directions")
+	flag.IntVar(&o.caps.MaxAllocationsPerAddress, "max-allocations-per-address", relay.DefaultMaxAllocationsPerAddress, "allocations clients at one address (IPv6: one /64) may hold at once")
+	flag.IntVar(&o.caps.MaxAllocations, "max-allocations-total", relay.DefaultMaxAllocations, "allocations the relay holds at once")
+	flag.IntVar(&o.caps.MaxPermissionsPerAllocation, "max-permissions", relay.DefaultMaxPermissionsPerAllocation, "peer IPs one allocation may hold permissions for")
+	flag.IntVar(&o.caps.MaxChannelsPerAllocation, "max-channels", relay.DefaultMaxChannelsPerAllocation, "channels one allocation may bind")
+	flag.Int64Var(&o.caps.RateBytesPerSecond, "rate", relay.DefaultRateBytesPerSecond, "bytes a second one allocation relays in each direction, sustained (a relayed player needs about 9 kB/s; a host's allocation carries all its relayed players)")
+	flag.Int64Var(&o.caps.RateBurstBytes, "burst", relay.DefaultRateBurstBytes, "bytes one allocation may relay at once beyond -rate after a quiet while")
 	flag.StringVar(&o.metricsAddr, "metrics-addr", "127.0.0.1:9478", "where to serve /metrics and /healthz; empty: nowhere")
 	flag.StringVar(&o.httpAddr, "http", "", "where to serve the rendezvous: invite links for hosts behind NAT (cmd/server -invite), and /healthz; empty: nowhere")
 	flag.StringVar(&o.publicURL, "public-url", "", "with -http: the rendezvous's URL in invite links (default: from each host's request, http://HOST:PORT)")
@@ -180,6 +191,9 @@ func (o options) validate() error {
 		return fmt.Errorf("-max-allocations %d: must be at least 1", o.maxAllocations)
 	case o.maxBytes < 1:
 		return fmt.Errorf("-max-bytes %d: must be at least 1", o.maxBytes)
+	case o.caps.MaxAllocationsPerAddress < 0 || o.caps.MaxAllocations < 0 || o.caps.MaxPermissionsPerAllocation < 0 ||
+		o.caps.MaxChannelsPerAllocation < 0 || o.caps.RateBytesPerSecond < 0 || o.caps.RateBurstBytes < 0:
+		return errors.New("-max-allocations-per-address, -max-allocations-total, -max-permissions, -max-channels, -rate and -burst: must not be negative (0: the default)")
 	case !o.publicIP.IsValid() && (!o.relayBind.IsValid() || o.relayBind.IsUnspecified()):
 		return errors.New("-public-ip is required unless -relay-bind is a specific address")
 	case o.publicIP.IsValid() && o.publicIP.IsUnspecified():
@@ -226,6 +240,13 @@ func run(ctx context.Context, o options) error {
 		MaxAllocationsPerUser: o.maxAllocations,
 		MaxBytesPerUser:       o.maxBytes,
 		Logger:                log,
+
+		MaxAllocationsPerAddress:    o.caps.MaxAllocationsPerAddress,
+		MaxAllocations:              o.caps.MaxAllocations,
+		MaxPermissionsPerAllocation: o.caps.MaxPermissionsPerAllocation,
+		MaxChannelsPerAllocation:    o.caps.MaxChannelsPerAllocation,
+		RateBytesPerSecond:          o.caps.RateBytesPerSecond,
+		RateBurstBytes:              o.caps.RateBurstBytes,
 	}
 	if o.tlsAddr != "" {
 		pair, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
@@ -296,7 +317,8 @@ func run(ctx context.Context, o options) error {
 	}
 	<-ctx.Done()
 	st := srv.Stats()
-	log.Info("relay stopping", "allocations", st.Allocations, "allocations_total", st.AllocationsTotal, "bytes_relayed", st.BytesRelayed)
+	log.Info("relay stopping", "allocations", st.Allocations, "allocations_total", st.AllocationsTotal, "bytes_relayed", st.BytesRelayed,
+		"refused", st.Refused())
 	return nil
 }
 

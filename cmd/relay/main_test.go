@@ -83,6 +83,12 @@ func TestValidate(t *testing.T) {
 		{"unspecified public IP", func(o *options) { o.publicIP = netip.IPv4Unspecified() }, "-public-ip"},
 		{"zero allocations", func(o *options) { o.maxAllocations = 0 }, "-max-allocations"},
 		{"zero bytes", func(o *options) { o.maxBytes = 0 }, "-max-bytes"},
+		{"default caps", func(o *options) { o.caps = relay.Config{} }, ""},
+		{"caps", func(o *options) {
+			o.caps = relay.Config{MaxAllocations: 10, RateBytesPerSecond: 1 << 20, RateBurstBytes: 1 << 20}
+		}, ""},
+		{"negative rate", func(o *options) { o.caps.RateBytesPerSecond = -1 }, "-rate"},
+		{"negative channels", func(o *options) { o.caps.MaxChannelsPerAllocation = -1 }, "-max-channels"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -301,8 +307,50 @@ func TestRun(t *testing.T) {
 	hcancel()
 	<-hostDone
 
-	if body := get(st.metrics, "/metrics"); !strings.Contains(body, "sightline_relay_allocations 1\n") {
+	// A refusal of each kind the test can cause: a credential under
+	// another secret, and an unscoped credential's permission for a public
+	// peer.
+	forged := iceservers.Mint(iceservers.Secret{}, "forger", time.Now(), time.Minute)
+	fconn, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fconn.Close()
+	fc, err := turn.NewClient(&turn.ClientConfig{
+		STUNServerAddr: st.srv.Addr().String(), TURNServerAddr: st.srv.Addr().String(),
+		Username: forged.Username, Password: forged.Password, Realm: relay.DefaultRealm, Conn: fconn,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fc.Close()
+	if err := fc.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := fc.Allocate(); err == nil {
+		a.Close()
+		t.Error("a forged credential allocated")
+	}
+	if err := c.CreatePermission(&net.UDPAddr{IP: net.ParseIP("198.51.100.9"), Port: 9}); err == nil {
+		t.Error("an unscoped credential made a permission for a public peer")
+	}
+
+	body := get(st.metrics, "/metrics")
+	if !strings.Contains(body, "sightline_relay_allocations 1\n") {
 		t.Errorf("/metrics lacks sightline_relay_allocations 1:\n%s", body)
+	}
+	// Every refusal reason is a series, those caused here counted.
+	for _, reason := range []string{"auth", "expired", "scope", "own-address", "peer-denied", "permissions-cap", "channels-cap",
+		"allocations-per-address", "allocations-total", "user-quota", "rate-dropped", "tcp"} {
+		series := `sightline_relay_refused_total{reason="` + reason + `"} `
+		if !strings.Contains(body, series) {
+			t.Errorf("/metrics lacks %s", series)
+		}
+	}
+	for _, counted := range []string{`sightline_relay_refused_total{reason="auth"} 1`, `sightline_relay_refused_total{reason="scope"} 1`} {
+		if !strings.Contains(body, counted+"\n") {
+			t.Errorf("/metrics lacks %s", counted)
+		}
 	}
 
 	cancel()

@@ -26,7 +26,10 @@ func BenchmarkRoundTrip(b *testing.B) {
 	})
 	b.Run("relayed", func(b *testing.B) {
 		secret := newSecret(b)
-		s := startRelay(b, secret, func(c *Config) { c.AllowPeers = loopbackOnly })
+		s := startRelay(b, secret, func(c *Config) {
+			c.AllowPeers = loopbackOnly
+			c.RateBytesPerSecond = 1 << 30 // the benchmark's pace, not a player's
+		})
 		peer := startEcho(b)
 		cred := iceservers.Mint(secret, "bench", time.Now(), time.Hour)
 		c := dialUDP(b, s, cred.Username, cred.Password)

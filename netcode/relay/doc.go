@@ -5,19 +5,38 @@
 // The relay admits only clients holding a credential a game server minted
 // for them with the secret they share (package iceservers, the TURN REST
 // scheme coturn calls use-auth-secret): it keeps no user list, and refuses
-// a username whose expiry has passed or lies more than MaxTTL ahead. An
-// allocation may be refreshed, and permissions made on it, after its
-// credential expires, so a match outlives the credential it was joined
-// with; a new allocation needs a live credential.
+// a username whose expiry has passed or lies more than MaxTTL ahead. Every
+// request needs a live credential, and an allocation ends when the
+// credential it was made with expires: a credential must outlive the match
+// it is minted for, or the client must allocate again with a fresh one
+// before it expires.
 //
-// It is not an open proxy into the network it runs in: a client may relay
-// only to peers DeniedPeer does not refuse (loopback, private, link-local
-// including the cloud metadata address, shared, multicast and the other
-// special ranges), unless Config.AllowPeers lists them. It relays UDP only;
-// TCP allocations (RFC 6062) are refused. Each username may hold at most
-// MaxAllocationsPerUser allocations at once and relay MaxBytesPerUser
-// bytes in all; past that its allocations drop what they would relay.
+// It is not an open proxy into the network it runs in. A credential may
+// carry a scope (iceservers.Scope: the addresses of the game it was minted
+// for); its allocations relay only to those peers. An unscoped credential
+// relays only to the peers Config.AllowPeers lists. Either way a client
+// may not relay to peers DeniedPeer refuses (loopback, private,
+// link-local including the cloud metadata address, shared, multicast and
+// the other special ranges) unless AllowPeers lists them, nor to the
+// relay's own addresses (PublicIP, RelayBind, its interfaces' addresses
+// and their subnets' broadcast addresses) but to the relayed port of
+// another allocation of the same game (a scope sharing an address), which
+// relays between two players who both need the relay. The peer is checked
+// when a permission or channel is made and again for every datagram the
+// relay sends.
+//
+// It relays UDP only; TCP allocations (RFC 6062) are refused. Its caps,
+// each a Config field with a default: allocations per username
+// (MaxAllocationsPerUser), per client address or IPv6 /64
+// (MaxAllocationsPerAddress) and in all (MaxAllocations); peer IPs with
+// permissions and channels per allocation (MaxPermissionsPerAllocation,
+// MaxChannelsPerAllocation); bytes a second per allocation in each
+// direction (RateBytesPerSecond, with a burst of RateBurstBytes: beyond it
+// datagrams are dropped); and bytes per username in all (MaxBytesPerUser:
+// past it its allocations drop what they would relay).
 //
 // Clients reach the relay over UDP and TCP on one address and, optionally,
-// over TLS on another. Stats and Collector report what it did.
+// over TLS on another. Stats and Collector report what it did, refusals by
+// reason. The TURN library's warnings, which any client can cause, are
+// rate-limited in the log.
 package relay

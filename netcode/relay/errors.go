@@ -19,4 +19,6 @@ var (
 	ErrTCPRelay = errors.New("relay: TCP allocations are not offered")
 	// ErrQuota: a username asked for more allocations than it may hold.
 	ErrQuota = errors.New("relay: allocation quota reached")
+	// ErrCapacity: the relay holds Config.MaxAllocations allocations.
+	ErrCapacity = errors.New("relay: at its allocation capacity")
 )

@@ -93,9 +93,19 @@ type echoPeer struct {
 	got  atomic.Int64
 }
 
+// peerIP is where the tests' peers listen: loopback, but not the relay's
+// own address (127.0.0.1, which it refuses as a peer).
+const peerIP = "127.0.0.2"
+
 func startEcho(t testing.TB) *echoPeer {
 	t.Helper()
-	conn, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	return startEchoAt(t, peerIP)
+}
+
+// startEchoAt starts an echoPeer on ip.
+func startEchoAt(t testing.TB, ip string) *echoPeer {
+	t.Helper()
+	conn, err := net.ListenPacket("udp4", net.JoinHostPort(ip, "0"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +148,8 @@ func roundTrip(t *testing.T, relayed net.PacketConn, peer net.Addr, msg []byte) 
 	}
 }
 
-var loopbackOnly = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+// loopbackOnly allows the tests' peer address, and no other.
+var loopbackOnly = []netip.Prefix{netip.MustParsePrefix(peerIP + "/32")}
 
 func TestAllocateAndRelay(t *testing.T) {
 	secret := newSecret(t)
@@ -167,7 +178,7 @@ func TestAllocateAndRelay(t *testing.T) {
 		t.Errorf("Stats = %+v; want no refusals", st)
 	}
 	if got := gather(t, s); got["sightline_relay_allocations"] != 1 || got["sightline_relay_relayed_bytes_total"] != float64(2*len(msg)) ||
-		got[`sightline_relay_refused_total{reason="auth"}`] != 0 || len(got) != 10 {
+		got[`sightline_relay_refused_total{reason="auth"}`] != 0 || len(got) != 20 {
 		t.Errorf("metrics = %v", got)
 	}
 
@@ -185,23 +196,24 @@ func TestRefusedCredentials(t *testing.T) {
 	tests := []struct {
 		name               string
 		username, password string
+		reason             func(Stats) int64 // the count it is refused under
 	}{
-		{"no username", "", "whatever"},
-		{"expired", expired.Username, expired.Password},
-		{"wrong secret", forged.Username, forged.Password},
-		{"too long", tooLong.Username, tooLong.Password},
-		{"not a TURN REST username", "alice", "secret"},
+		{"no username", "", "whatever", authRefusals},
+		{"expired", expired.Username, expired.Password, func(st Stats) int64 { return st.RefusedExpired }},
+		{"wrong secret", forged.Username, forged.Password, authRefusals},
+		{"too long", tooLong.Username, tooLong.Password, authRefusals},
+		{"not a TURN REST username", "alice", "secret", authRefusals},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before := s.Stats().RefusedAuth
+			before := tt.reason(s.Stats())
 			c := dialUDP(t, s, tt.username, tt.password)
 			if relayed, err := c.Allocate(); err == nil {
 				relayed.Close()
 				t.Fatal("Allocate succeeded")
 			}
-			if after := s.Stats().RefusedAuth; after <= before {
-				t.Errorf("RefusedAuth %d -> %d; want it counted", before, after)
+			if after := tt.reason(s.Stats()); after <= before {
+				t.Errorf("refusals %d -> %d; want it counted", before, after)
 			}
 			if st := s.Stats(); st.Allocations != 0 || st.AllocationsTotal != 0 {
 				t.Errorf("Stats = %+v; want no allocations", st)
@@ -209,6 +221,8 @@ func TestRefusedCredentials(t *testing.T) {
 		})
 	}
 }
+
+func authRefusals(st Stats) int64 { return st.RefusedAuth }
 
 func TestPeerPolicy(t *testing.T) {
 	secret := newSecret(t)
@@ -244,13 +258,29 @@ func TestPeerPolicy(t *testing.T) {
 			t.Errorf("BytesRelayed = %d, want 0", st.BytesRelayed)
 		}
 	})
-	t.Run("granted 203.0.113.9", func(t *testing.T) {
-		before := s.Stats().RefusedPeer
-		if err := c.CreatePermission(&net.UDPAddr{IP: net.ParseIP("203.0.113.9"), Port: 9}); err != nil {
+	t.Run("granted 203.0.113.9 in scope", func(t *testing.T) {
+		scoped := iceservers.Mint(secret, "player-2", time.Now(), time.Minute, netip.MustParseAddr("203.0.113.9"))
+		sc := dialUDP(t, s, scoped.Username, scoped.Password)
+		relayed, err := sc.Allocate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer relayed.Close()
+		before := s.Stats()
+		if err := sc.CreatePermission(&net.UDPAddr{IP: net.ParseIP("203.0.113.9"), Port: 9}); err != nil {
 			t.Errorf("CreatePermission(203.0.113.9): %v", err)
 		}
-		if after := s.Stats().RefusedPeer; after != before {
-			t.Errorf("RefusedPeer %d -> %d; want unchanged", before, after)
+		if after := s.Stats(); after.RefusedPeer != before.RefusedPeer || after.RefusedScope != before.RefusedScope {
+			t.Errorf("RefusedPeer %d -> %d, RefusedScope %d -> %d; want unchanged", before.RefusedPeer, after.RefusedPeer, before.RefusedScope, after.RefusedScope)
+		}
+	})
+	t.Run("unscoped refused 203.0.113.9", func(t *testing.T) {
+		before := s.Stats().RefusedScope
+		if err := c.CreatePermission(&net.UDPAddr{IP: net.ParseIP("203.0.113.9"), Port: 9}); err == nil {
+			t.Error("an unscoped credential made a permission for a public peer AllowPeers does not list")
+		}
+		if after := s.Stats().RefusedScope; after != before+1 {
+			t.Errorf("RefusedScope %d -> %d; want +1", before, after)
 		}
 	})
 }
@@ -334,7 +364,7 @@ func TestStrangerSpendsNoQuota(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer relayed.Close()
-	stranger, err := net.ListenPacket("udp4", "127.0.0.2:0")
+	stranger, err := net.ListenPacket("udp4", "127.0.0.3:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,14 +384,17 @@ func TestStrangerSpendsNoQuota(t *testing.T) {
 	}
 }
 
-// TestExpiredCredentialKeepsAllocation: a credential that expires during a
-// match still refreshes its allocation and makes permissions, but cannot
-// make a new allocation.
-func TestExpiredCredentialKeepsAllocation(t *testing.T) {
+// TestExpiredCredentialEndsAllocation: a credential that expires ends its
+// allocation, and no request made with it passes after: not a permission,
+// not a new allocation.
+func TestExpiredCredentialEndsAllocation(t *testing.T) {
 	secret := newSecret(t)
 	var clk clock
 	clk.unix.Store(time.Now().Unix())
-	s := startRelay(t, secret, func(c *Config) { c.now = clk.now })
+	s := startRelay(t, secret, func(c *Config) {
+		c.now = clk.now
+		c.AllowPeers = loopbackOnly
+	})
 	cred := iceservers.Mint(secret, "player-1", clk.now(), time.Minute)
 	c := dialUDP(t, s, cred.Username, cred.Password)
 	relayed, err := c.Allocate()
@@ -369,18 +402,28 @@ func TestExpiredCredentialKeepsAllocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer relayed.Close()
+	peer := &net.UDPAddr{IP: net.ParseIP(peerIP), Port: 9}
+	if err := c.CreatePermission(peer); err != nil {
+		t.Fatalf("CreatePermission before expiry: %v", err)
+	}
 	clk.add(2 * time.Minute)
-	if err := c.CreatePermission(&net.UDPAddr{IP: net.ParseIP("203.0.113.9"), Port: 9}); err != nil {
-		t.Errorf("CreatePermission after expiry: %v", err)
+	before := s.Stats().RefusedExpired
+	if err := c.CreatePermission(peer); err == nil {
+		t.Error("CreatePermission after expiry succeeded")
 	}
 	if again, err := dialUDP(t, s, cred.Username, cred.Password).Allocate(); err == nil {
 		again.Close()
 		t.Error("a new allocation with an expired credential succeeded")
 	}
-
+	if after := s.Stats().RefusedExpired; after < before+2 {
+		t.Errorf("RefusedExpired %d -> %d; want both refusals counted", before, after)
+	}
+	// The relay closes the allocation at its credential's expiry.
+	waitFor(t, "the expired allocation closed", func() bool { return s.Stats().Allocations == 0 })
+	if st := s.Stats(); st.AllocationsExpired != 1 {
+		t.Errorf("AllocationsExpired = %d, want 1", st.AllocationsExpired)
+	}
 	// Once the allocation ends, the expired username is forgotten.
-	relayed.Close()
-	waitFor(t, "allocation released", func() bool { return s.Stats().Allocations == 0 })
 	s.users.sweep(clk.now())
 	if st := s.Stats(); st.Users != 0 {
 		t.Errorf("Users = %d after the sweep, want 0", st.Users)

@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/pion/stun/v4"
 	"github.com/pion/turn/v5"
 
 	"github.com/sightline-game/sightline/netcode/iceservers"
@@ -74,6 +73,30 @@ type Config struct {
 	// ones are refused); zero means DefaultMaxBytesPerUser.
 	MaxBytesPerUser int64
 
+	// MaxPermissionsPerAllocation is how many peer IPs one allocation may
+	// hold permissions (and channels) for at once; more are refused (403
+	// to CreatePermission, 401 to ChannelBind, as the TURN library
+	// answers). Zero means DefaultMaxPermissionsPerAllocation.
+	MaxPermissionsPerAllocation int
+	// MaxChannelsPerAllocation is how many channels one allocation may
+	// bind at once; a refreshed channel is not a new one. Zero means
+	// DefaultMaxChannelsPerAllocation.
+	MaxChannelsPerAllocation int
+	// MaxAllocationsPerAddress is how many allocations clients at one
+	// address (IPv4) or /64 (IPv6) may hold at once, whatever their
+	// credentials (486 beyond); zero means DefaultMaxAllocationsPerAddress.
+	MaxAllocationsPerAddress int
+	// MaxAllocations is how many allocations the relay holds at once (486
+	// beyond); zero means DefaultMaxAllocations.
+	MaxAllocations int
+	// RateBytesPerSecond is what one allocation relays a second in each
+	// direction, sustained, and RateBurstBytes what it may relay at once
+	// beyond that after a quiet while (a token bucket each way); datagrams
+	// over it are dropped. Zero means DefaultRateBytesPerSecond and
+	// DefaultRateBurstBytes.
+	RateBytesPerSecond int64
+	RateBurstBytes     int64
+
 	// Logger receives the relay's logs (refusals at Debug); nil discards.
 	Logger *slog.Logger
 
@@ -83,6 +106,7 @@ type Config struct {
 
 // Server is a running relay. Its methods are safe for concurrent use.
 type Server struct {
+	logs *slogFactory
 	cfg  Config
 	log  *slog.Logger
 	turn *turn.Server
@@ -94,20 +118,31 @@ type Server struct {
 
 	users users
 
-	// conns are the live relay sockets, closed on Close.
-	connsMu sync.Mutex
-	conns   map[*relayConn]struct{}
-	byPort  map[int]*relayConn
+	// own are the relay's own addresses (ownAddresses).
+	own map[netip.Addr]bool
 
-	bytesUnpermitted atomic.Int64 // sent to an allocation by peers without a permission
-	allocations      atomic.Int64
-	allocationsTotal atomic.Int64
-	refusedAuth      atomic.Int64
-	refusedPeer      atomic.Int64
-	refusedQuota     atomic.Int64
-	refusedTCP       atomic.Int64
-	bytesRelayed     atomic.Int64
-	bytesOverQuota   atomic.Int64
+	// conns are the live relay sockets, closed on Close, also by their
+	// port, by their client's connection (connKey), and counted by their
+	// client's network (clientPrefix).
+	connsMu  sync.Mutex
+	conns    map[*relayConn]struct{}
+	byPort   map[int]*relayConn
+	byKey    map[string]*relayConn
+	byClient map[netip.Prefix]int
+	// reserved are the Allocate requests past the QuotaHandler and not
+	// yet made or failed, by client (srcKey), each holding its place in
+	// byClient: the library may handle several clients' requests at once
+	// (a goroutine per TCP connection).
+	reserved map[string]netip.Prefix
+
+	reasons            refusals
+	bytesUnpermitted   atomic.Int64 // sent to an allocation by peers without a permission
+	allocations        atomic.Int64
+	allocationsTotal   atomic.Int64
+	allocationsExpired atomic.Int64
+	bytesRelayed       atomic.Int64
+	bytesOverQuota     atomic.Int64
+	bytesOverRate      atomic.Int64
 
 	stop      chan struct{}
 	sweeper   sync.WaitGroup
@@ -132,6 +167,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxBytesPerUser <= 0 {
 		cfg.MaxBytesPerUser = DefaultMaxBytesPerUser
 	}
+	capDefaults(&cfg)
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}
@@ -147,17 +183,26 @@ func New(cfg Config) (*Server, error) {
 	if cfg.TLSAddr != "" && cfg.TLSListener == nil && cfg.TLSConfig == nil {
 		return nil, ErrNoTLSConfig
 	}
+	own, err := ownAddresses(cfg)
+	if err != nil {
+		return nil, err
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{
-		cfg:    cfg,
-		log:    log,
-		users:  users{m: make(map[string]*user)},
-		conns:  make(map[*relayConn]struct{}),
-		byPort: make(map[int]*relayConn),
-		stop:   make(chan struct{}),
+		logs:     newSlogFactory(log, time.Now),
+		cfg:      cfg,
+		log:      log,
+		own:      own,
+		users:    users{m: make(map[string]*user)},
+		conns:    make(map[*relayConn]struct{}),
+		byPort:   make(map[int]*relayConn),
+		byKey:    make(map[string]*relayConn),
+		byClient: make(map[netip.Prefix]int),
+		reserved: make(map[string]netip.Prefix),
+		stop:     make(chan struct{}),
 	}
 	if err := s.listen(); err != nil {
 		s.closeSockets()
@@ -169,28 +214,39 @@ func New(cfg Config) (*Server, error) {
 		Realm:         cfg.Realm,
 		AuthHandler:   s.authenticate,
 		QuotaHandler:  s.quota,
-		LoggerFactory: slogFactory{log: log},
+		LoggerFactory: s.logs,
 		EventHandler: turn.EventHandler{
 			OnAuth:              s.onAuth,
 			OnAllocationCreated: s.onAllocationCreated,
 			OnAllocationDeleted: s.onAllocationDeleted,
+			OnAllocationError:   s.onAllocationError,
 			OnPermissionCreated: func(_, _ net.Addr, _, _, _ string, relayAddr net.Addr, peer net.IP) {
 				s.permission(relayAddr, peer, 1)
 			},
 			OnPermissionDeleted: func(_, _ net.Addr, _, _, _ string, relayAddr net.Addr, peer net.IP) {
 				s.permission(relayAddr, peer, -1)
 			},
+			OnChannelCreated: func(_, _ net.Addr, _, _, _ string, relayAddr, peer net.Addr, number uint16) {
+				s.channel(relayAddr, peer, number, true)
+			},
+			OnChannelDeleted: func(_, _ net.Addr, _, _, _ string, relayAddr, peer net.Addr, number uint16) {
+				s.channel(relayAddr, peer, number, false)
+			},
 		},
 	}
+	// The library reads clients through intakes, which tell the
+	// PermissionHandler the request it is asked about (requests.go).
 	if s.udp != nil {
+		in := &packetIntake{PacketConn: s.udp}
 		tc.PacketConnConfigs = append(tc.PacketConnConfigs, turn.PacketConnConfig{
-			PacketConn: s.udp, RelayAddressGenerator: gen, PermissionHandler: s.permit,
+			PacketConn: in, RelayAddressGenerator: gen, PermissionHandler: s.permitter(in),
 		})
 	}
 	for _, l := range []net.Listener{s.tcp, s.tls} {
 		if l != nil {
+			in := newStreamIntake(l)
 			tc.ListenerConfigs = append(tc.ListenerConfigs, turn.ListenerConfig{
-				Listener: l, RelayAddressGenerator: gen, PermissionHandler: s.permit,
+				Listener: in, RelayAddressGenerator: gen, PermissionHandler: s.permitter(in),
 			})
 		}
 	}
@@ -203,8 +259,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("relay: %w", err)
 	}
 	s.turn = ts
-	s.sweeper.Add(1)
+	s.sweeper.Add(2)
 	go s.sweep()
+	go s.expire()
 	return s, nil
 }
 
@@ -311,6 +368,7 @@ func (s *Server) Close() error {
 		for _, c := range conns {
 			c.Close()
 		}
+		s.logs.flush()
 	})
 	return s.closeErr
 }
@@ -342,19 +400,17 @@ func (s *Server) sweep() {
 }
 
 // authenticate is the TURN AuthHandler: it returns the key a request from
-// the holder of a credential for ra.Username has signed with. An Allocate
-// needs an unexpired credential; other requests (Refresh, CreatePermission,
-// ChannelBind) act on an allocation the username already holds, and are
-// let through past the credential's expiry.
+// the holder of a credential for ra.Username has signed with. Every
+// request needs an unexpired credential: an allocation ends when its
+// credential expires (expire), and nothing is done for it after.
 func (s *Server) authenticate(ra *turn.RequestAttributes) (userID string, key []byte, ok bool) {
 	password, err := iceservers.Check(s.cfg.Secret, ra.Username, s.cfg.now(), s.cfg.MaxTTL)
-	if errors.Is(err, iceservers.ErrExpired) && ra.Method != stun.MethodAllocate {
-		if n, _ := s.users.usage(ra.Username); n > 0 {
-			password, err = iceservers.Password(s.cfg.Secret, ra.Username), nil
-		}
-	}
 	if err != nil {
-		s.refusedAuth.Add(1)
+		if errors.Is(err, iceservers.ErrExpired) {
+			s.refuse(reasonExpired)
+		} else {
+			s.refuse(reasonAuth)
+		}
 		s.log.Debug("relay refused credential", "client", ra.SrcAddr, "method", ra.Method, "username", ra.Username, "err", err)
 		return "", nil, false
 	}
@@ -366,47 +422,98 @@ func (s *Server) authenticate(ra *turn.RequestAttributes) (userID string, key []
 // minted with another secret).
 func (s *Server) onAuth(src, _ net.Addr, _, username, _ string, method string, verdict bool) {
 	if !verdict {
-		s.refusedAuth.Add(1)
+		s.refuse(reasonAuth)
 		s.log.Debug("relay refused forged credential", "client", src, "method", method, "username", username)
 	}
 }
 
 // quota is the TURN QuotaHandler: a username may hold
-// MaxAllocationsPerUser allocations, and none once over its byte quota.
+// MaxAllocationsPerUser allocations, and none once over its byte quota;
+// clients at one address (or IPv6 /64) MaxAllocationsPerAddress; the relay
+// MaxAllocations.
 func (s *Server) quota(username, _ string, src net.Addr) bool {
 	n, bytes := s.users.usage(username)
-	if n >= s.cfg.MaxAllocationsPerUser || bytes > s.cfg.MaxBytesPerUser {
-		s.refusedQuota.Add(1)
-		s.log.Debug("relay refused allocation over quota", "client", src, "username", username, "allocations", n, "bytes", bytes)
-		return false
-	}
-	return true
-}
-
-// permit is the TURN PermissionHandler: it refuses peers DeniedPeer
-// refuses, unless AllowPeers lists them.
-func (s *Server) permit(client net.Addr, peer net.IP) bool {
-	ip, ok := netip.AddrFromSlice(peer)
-	ip = ip.Unmap()
-	if ok {
-		for _, p := range s.cfg.AllowPeers {
-			if p.Contains(ip) {
-				return true
-			}
+	prefix := clientPrefix(src)
+	s.connsMu.Lock()
+	atAddress := s.byClient[prefix]
+	r := reasonNone
+	switch {
+	case n >= s.cfg.MaxAllocationsPerUser || bytes > s.cfg.MaxBytesPerUser:
+		r = reasonUserQuota
+	case atAddress >= s.cfg.MaxAllocationsPerAddress:
+		r = reasonAllocationsPerAddress
+	case s.allocations.Load() >= int64(s.cfg.MaxAllocations):
+		r = reasonAllocationsTotal
+	default:
+		// Hold the place until the allocation is made or fails.
+		if _, again := s.reserved[srcKey(src)]; !again {
+			s.byClient[prefix]++
+			s.reserved[srcKey(src)] = prefix
 		}
 	}
-	if !ok || DeniedPeer(ip) {
-		s.refusedPeer.Add(1)
-		s.log.Debug("relay refused peer", "client", client, "peer", ip)
+	s.connsMu.Unlock()
+	if r != reasonNone {
+		s.refuse(r)
+		s.log.Debug("relay refused allocation", "client", src, "username", username, "reason", r,
+			"allocations", n, "bytes", bytes, "at_address", atAddress)
 		return false
 	}
 	return true
 }
 
-func (s *Server) onAllocationCreated(src, _ net.Addr, protocol, username, _ string, relayAddr net.Addr, _ int) {
+// onAllocationCreated ties the new allocation's relay socket to its
+// client's connection, for the PermissionHandler, and counts it against
+// the client's address.
+func (s *Server) onAllocationCreated(src, dst net.Addr, protocol, username, _ string, relayAddr net.Addr, _ int) {
 	s.allocationsTotal.Add(1)
 	s.log.Debug("relay allocation", "client", src, "protocol", protocol, "username", username, "relayed", relayAddr)
+	ua, ok := relayAddr.(*net.UDPAddr)
+	if !ok {
+		return
+	}
+	s.connsMu.Lock()
+	defer s.connsMu.Unlock()
+	prefix, reserved := s.reserved[srcKey(src)]
+	delete(s.reserved, srcKey(src))
+	c := s.byPort[ua.Port]
+	if c == nil || c.key != "" {
+		if reserved {
+			s.release(prefix)
+		}
+		return
+	}
+	c.key, c.client = connKey(dst, src), clientPrefix(src)
+	s.byKey[c.key] = c
+	if !reserved {
+		s.byClient[c.client]++
+	}
 }
+
+// onAllocationError gives back the place an Allocate request from src
+// held for its client's address, when the allocation failed after the
+// QuotaHandler let it through (the library reports every request that
+// failed so).
+func (s *Server) onAllocationError(src, _ net.Addr, _, message string) {
+	s.connsMu.Lock()
+	defer s.connsMu.Unlock()
+	if prefix, ok := s.reserved[srcKey(src)]; ok {
+		delete(s.reserved, srcKey(src))
+		s.release(prefix)
+		s.log.Debug("relay allocation failed", "client", src, "err", message)
+	}
+}
+
+// release counts one allocation less against a client network; connsMu
+// held.
+func (s *Server) release(p netip.Prefix) {
+	if s.byClient[p]--; s.byClient[p] <= 0 {
+		delete(s.byClient, p)
+	}
+}
+
+// srcKey names a client's address with its network (UDP and TCP clients
+// may share one).
+func srcKey(src net.Addr) string { return src.Network() + " " + src.String() }
 
 func (s *Server) onAllocationDeleted(src, _ net.Addr, protocol, username, _ string) {
 	s.log.Debug("relay allocation ended", "client", src, "protocol", protocol, "username", username)
@@ -426,7 +533,28 @@ func (s *Server) forget(c *relayConn) {
 	if port := c.LocalAddr().(*net.UDPAddr).Port; s.byPort[port] == c {
 		delete(s.byPort, port)
 	}
+	if c.key != "" {
+		if s.byKey[c.key] == c {
+			delete(s.byKey, c.key)
+		}
+		s.release(c.client)
+	}
 	s.connsMu.Unlock()
+}
+
+// channel records that the allocation at relayAddr bound (add) or lost a
+// channel.
+func (s *Server) channel(relayAddr, peer net.Addr, number uint16, add bool) {
+	ua, ok := relayAddr.(*net.UDPAddr)
+	if !ok {
+		return
+	}
+	s.connsMu.Lock()
+	c := s.byPort[ua.Port]
+	s.connsMu.Unlock()
+	if c != nil {
+		c.bindChannel(number, peer, add)
+	}
 }
 
 // permission records that the allocation at relayAddr gained (delta 1) or
@@ -453,22 +581,38 @@ type relayAddresses struct {
 func (g *relayAddresses) Validate() error { return nil }
 
 // AllocatePacketConn opens a UDP relay socket on RelayBind for a new
-// allocation, counted against its username's quota.
+// allocation, counted against its username's quota and the relay's
+// MaxAllocations, with its credential's scope and its rate.
 func (g *relayAddresses) AllocatePacketConn(c turn.AllocateListenerConfig) (net.PacketConn, net.Addr, error) {
 	s := g.srv
+	if s.allocations.Add(1) > int64(s.cfg.MaxAllocations) {
+		s.allocations.Add(-1)
+		s.refuse(reasonAllocationsTotal)
+		return nil, nil, fmt.Errorf("%w: %d", ErrCapacity, s.cfg.MaxAllocations)
+	}
+	scope, err := iceservers.Scope(c.UserID)
+	if err != nil {
+		s.allocations.Add(-1)
+		s.refuse(reasonAuth)
+		return nil, nil, fmt.Errorf("relay: %w", err)
+	}
 	u, ok := s.users.acquire(c.UserID, s.cfg.MaxAllocationsPerUser)
 	if !ok {
-		s.refusedQuota.Add(1)
+		s.allocations.Add(-1)
+		s.refuse(reasonUserQuota)
 		return nil, nil, fmt.Errorf("%w: %s", ErrQuota, c.UserID)
 	}
 	bind := net.JoinHostPort(s.cfg.RelayBind.String(), strconv.Itoa(c.RequestedPort))
 	conn, err := net.ListenPacket(c.Network, bind)
 	if err != nil {
+		s.allocations.Add(-1)
 		s.users.release(u)
 		return nil, nil, fmt.Errorf("relay: relay socket: %w", err)
 	}
-	rc := &relayConn{PacketConn: conn, srv: s, user: u}
-	s.allocations.Add(1)
+	now := time.Now()
+	rc := &relayConn{PacketConn: conn, srv: s, user: u, scope: scope,
+		in:  newRateBucket(s.cfg.RateBytesPerSecond, s.cfg.RateBurstBytes, now),
+		out: newRateBucket(s.cfg.RateBytesPerSecond, s.cfg.RateBurstBytes, now)}
 	s.remember(rc)
 	port := conn.LocalAddr().(*net.UDPAddr).Port
 	return rc, &net.UDPAddr{IP: s.cfg.PublicIP.AsSlice(), Port: port}, nil
@@ -476,14 +620,14 @@ func (g *relayAddresses) AllocatePacketConn(c turn.AllocateListenerConfig) (net.
 
 // AllocateListener refuses TCP allocations (RFC 6062).
 func (g *relayAddresses) AllocateListener(c turn.AllocateListenerConfig) (net.Listener, net.Addr, error) {
-	g.srv.refusedTCP.Add(1)
+	g.srv.refuse(reasonTCP)
 	g.srv.log.Debug("relay refused TCP allocation", "username", c.UserID)
 	return nil, nil, ErrTCPRelay
 }
 
 // AllocateConn refuses TCP connections to peers (RFC 6062 Connect).
 func (g *relayAddresses) AllocateConn(c turn.AllocateConnConfig) (net.Conn, error) {
-	g.srv.refusedTCP.Add(1)
+	g.srv.refuse(reasonTCP)
 	return nil, ErrTCPRelay
 }
 

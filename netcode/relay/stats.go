@@ -1,33 +1,123 @@
 package relay
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// reason is why the relay refused a request or dropped a datagram.
+type reason int
+
+// The reasons, as sightline_relay_refused_total labels them.
+const (
+	reasonAuth                  reason = iota // a missing, malformed, too long or forged credential
+	reasonExpired                             // a credential past its expiry
+	reasonScope                               // a peer outside the credential's scope (unscoped: outside AllowPeers)
+	reasonOwnAddress                          // a peer at one of the relay's own addresses
+	reasonPeerDenied                          // a peer DeniedPeer refuses and AllowPeers does not list
+	reasonPermissionsCap                      // a permission over MaxPermissionsPerAllocation
+	reasonChannelsCap                         // a channel over MaxChannelsPerAllocation
+	reasonAllocationsPerAddress               // an allocation over MaxAllocationsPerAddress
+	reasonAllocationsTotal                    // an allocation over MaxAllocations
+	reasonUserQuota                           // an allocation over a username's MaxAllocationsPerUser or byte quota
+	reasonRateDropped                         // a datagram over its allocation's RateBytesPerSecond
+	reasonTCP                                 // a TCP allocation or connection (RFC 6062)
+	numReasons
+
+	reasonNone reason = -1 // not refused
+)
+
+var reasonNames = [numReasons]string{
+	reasonAuth:                  "auth",
+	reasonExpired:               "expired",
+	reasonScope:                 "scope",
+	reasonOwnAddress:            "own-address",
+	reasonPeerDenied:            "peer-denied",
+	reasonPermissionsCap:        "permissions-cap",
+	reasonChannelsCap:           "channels-cap",
+	reasonAllocationsPerAddress: "allocations-per-address",
+	reasonAllocationsTotal:      "allocations-total",
+	reasonUserQuota:             "user-quota",
+	reasonRateDropped:           "rate-dropped",
+	reasonTCP:                   "tcp",
+}
+
+func (r reason) String() string { return reasonNames[r] }
+
+// refusals counts the relay's refusals by reason.
+type refusals [numReasons]atomic.Int64
 
 // Stats is what a relay has done since it started.
 type Stats struct {
-	Allocations      int64 // live allocations
-	AllocationsTotal int64 // allocations made
-	Users            int64 // usernames tracked (live allocations or unexpired)
-	RefusedAuth      int64 // requests with a missing, malformed, expired, too long or forged credential
-	RefusedPeer      int64 // permissions refused for a denied peer
-	RefusedQuota     int64 // allocations refused over a username's quota
-	RefusedTCP       int64 // TCP allocations and connections refused
+	Allocations        int64 // live allocations
+	AllocationsTotal   int64 // allocations made
+	AllocationsExpired int64 // allocations closed because their credential expired
+	Users              int64 // usernames tracked (live allocations or unexpired)
+
+	RefusedAuth                  int64 // requests with a missing, malformed, too long or forged credential
+	RefusedExpired               int64 // requests with an expired credential
+	RefusedScope                 int64 // permissions and datagrams to peers outside the credential's scope (unscoped: outside AllowPeers)
+	RefusedOwnAddress            int64 // permissions and datagrams to the relay's own addresses (not a same-scope allocation)
+	RefusedPeer                  int64 // permissions refused for a denied peer (DeniedPeer, not in AllowPeers)
+	RefusedPermissionsCap        int64 // permissions over MaxPermissionsPerAllocation
+	RefusedChannelsCap           int64 // channel bindings over MaxChannelsPerAllocation
+	RefusedAllocationsPerAddress int64 // allocations over MaxAllocationsPerAddress
+	RefusedAllocationsTotal      int64 // allocations over MaxAllocations
+	RefusedQuota                 int64 // allocations refused over a username's quota
+	RefusedTCP                   int64 // TCP allocations and connections refused
+	DroppedOverRate              int64 // datagrams dropped over their allocation's rate
+
 	BytesRelayed     int64 // bytes relayed, both directions
 	BytesOverQuota   int64 // bytes dropped over a username's byte quota
+	BytesOverRate    int64 // bytes dropped over an allocation's rate
 	BytesUnpermitted int64 // bytes sent to an allocation by peers it holds no permission for, dropped uncounted
+}
+
+// Refused returns the refusals by reason, as sightline_relay_refused_total
+// labels them ("rate-dropped" counts datagrams).
+func (st Stats) Refused() map[string]int64 {
+	return map[string]int64{
+		reasonAuth.String():                  st.RefusedAuth,
+		reasonExpired.String():               st.RefusedExpired,
+		reasonScope.String():                 st.RefusedScope,
+		reasonOwnAddress.String():            st.RefusedOwnAddress,
+		reasonPeerDenied.String():            st.RefusedPeer,
+		reasonPermissionsCap.String():        st.RefusedPermissionsCap,
+		reasonChannelsCap.String():           st.RefusedChannelsCap,
+		reasonAllocationsPerAddress.String(): st.RefusedAllocationsPerAddress,
+		reasonAllocationsTotal.String():      st.RefusedAllocationsTotal,
+		reasonUserQuota.String():             st.RefusedQuota,
+		reasonRateDropped.String():           st.DroppedOverRate,
+		reasonTCP.String():                   st.RefusedTCP,
+	}
 }
 
 // Stats returns the relay's counts now.
 func (s *Server) Stats() Stats {
+	r := &s.reasons
 	return Stats{
-		Allocations:      s.allocations.Load(),
-		AllocationsTotal: s.allocationsTotal.Load(),
-		Users:            int64(s.users.len()),
-		RefusedAuth:      s.refusedAuth.Load(),
-		RefusedPeer:      s.refusedPeer.Load(),
-		RefusedQuota:     s.refusedQuota.Load(),
-		RefusedTCP:       s.refusedTCP.Load(),
+		Allocations:        s.allocations.Load(),
+		AllocationsTotal:   s.allocationsTotal.Load(),
+		AllocationsExpired: s.allocationsExpired.Load(),
+		Users:              int64(s.users.len()),
+
+		RefusedAuth:                  r[reasonAuth].Load(),
+		RefusedExpired:               r[reasonExpired].Load(),
+		RefusedScope:                 r[reasonScope].Load(),
+		RefusedOwnAddress:            r[reasonOwnAddress].Load(),
+		RefusedPeer:                  r[reasonPeerDenied].Load(),
+		RefusedPermissionsCap:        r[reasonPermissionsCap].Load(),
+		RefusedChannelsCap:           r[reasonChannelsCap].Load(),
+		RefusedAllocationsPerAddress: r[reasonAllocationsPerAddress].Load(),
+		RefusedAllocationsTotal:      r[reasonAllocationsTotal].Load(),
+		RefusedQuota:                 r[reasonUserQuota].Load(),
+		RefusedTCP:                   r[reasonTCP].Load(),
+		DroppedOverRate:              r[reasonRateDropped].Load(),
+
 		BytesRelayed:     s.bytesRelayed.Load(),
 		BytesOverQuota:   s.bytesOverQuota.Load(),
+		BytesOverRate:    s.bytesOverRate.Load(),
 		BytesUnpermitted: s.bytesUnpermitted.Load(),
 	}
 }
@@ -39,12 +129,16 @@ func (s *Server) Collector() prometheus.Collector {
 }
 
 var (
-	descAllocations      = prometheus.NewDesc("sightline_relay_allocations", "Live TURN allocations.", nil, nil)
-	descAllocationsTotal = prometheus.NewDesc("sightline_relay_allocations_total", "TURN allocations made.", nil, nil)
-	descUsers            = prometheus.NewDesc("sightline_relay_users", "TURN usernames tracked for quotas.", nil, nil)
-	descRefused          = prometheus.NewDesc("sightline_relay_refused_total", "Requests refused, by reason (auth, peer, quota, tcp).", []string{"reason"}, nil)
+	descAllocations        = prometheus.NewDesc("sightline_relay_allocations", "Live TURN allocations.", nil, nil)
+	descAllocationsTotal   = prometheus.NewDesc("sightline_relay_allocations_total", "TURN allocations made.", nil, nil)
+	descAllocationsExpired = prometheus.NewDesc("sightline_relay_expired_allocations_total", "TURN allocations closed because their credential expired.", nil, nil)
+	descUsers              = prometheus.NewDesc("sightline_relay_users", "TURN usernames tracked for quotas.", nil, nil)
+	descRefused            = prometheus.NewDesc("sightline_relay_refused_total",
+		"Requests refused and datagrams dropped, by reason (auth, expired, scope, own-address, peer-denied, permissions-cap, channels-cap, allocations-per-address, allocations-total, user-quota, rate-dropped, tcp).",
+		[]string{"reason"}, nil)
 	descBytesRelayed     = prometheus.NewDesc("sightline_relay_relayed_bytes_total", "Bytes relayed between clients and peers, both directions.", nil, nil)
 	descBytesOverQuota   = prometheus.NewDesc("sightline_relay_over_quota_bytes_total", "Bytes dropped because their username was over its byte quota.", nil, nil)
+	descBytesOverRate    = prometheus.NewDesc("sightline_relay_over_rate_bytes_total", "Bytes dropped because their allocation was over its rate.", nil, nil)
 	descBytesUnpermitted = prometheus.NewDesc("sightline_relay_unpermitted_bytes_total", "Bytes sent to an allocation by peers it held no permission for, dropped.", nil, nil)
 )
 
@@ -53,7 +147,8 @@ type collector struct {
 }
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descAllocations, descAllocationsTotal, descUsers, descRefused, descBytesRelayed, descBytesOverQuota, descBytesUnpermitted} {
+	for _, d := range []*prometheus.Desc{descAllocations, descAllocationsTotal, descAllocationsExpired, descUsers, descRefused,
+		descBytesRelayed, descBytesOverQuota, descBytesOverRate, descBytesUnpermitted} {
 		ch <- d
 	}
 }
@@ -62,14 +157,17 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	st := c.srv.Stats()
 	ch <- prometheus.MustNewConstMetric(descAllocations, prometheus.GaugeValue, float64(st.Allocations))
 	ch <- prometheus.MustNewConstMetric(descAllocationsTotal, prometheus.CounterValue, float64(st.AllocationsTotal))
+	ch <- prometheus.MustNewConstMetric(descAllocationsExpired, prometheus.CounterValue, float64(st.AllocationsExpired))
 	ch <- prometheus.MustNewConstMetric(descUsers, prometheus.GaugeValue, float64(st.Users))
-	for _, r := range []struct {
-		reason string
-		n      int64
-	}{{"auth", st.RefusedAuth}, {"peer", st.RefusedPeer}, {"quota", st.RefusedQuota}, {"tcp", st.RefusedTCP}} {
-		ch <- prometheus.MustNewConstMetric(descRefused, prometheus.CounterValue, float64(r.n), r.reason)
+	refused := st.Refused()
+	for _, name := range reasonNames {
+		ch <- prometheus.MustNewConstMetric(descRefused, prometheus.CounterValue, float64(refused[name]), name)
 	}
 	ch <- prometheus.MustNewConstMetric(descBytesRelayed, prometheus.CounterValue, float64(st.BytesRelayed))
 	ch <- prometheus.MustNewConstMetric(descBytesOverQuota, prometheus.CounterValue, float64(st.BytesOverQuota))
+	ch <- prometheus.MustNewConstMetric(descBytesOverRate, prometheus.CounterValue, float64(st.BytesOverRate))
 	ch <- prometheus.MustNewConstMetric(descBytesUnpermitted, prometheus.CounterValue, float64(st.BytesUnpermitted))
 }
+
+// refuse counts a refusal for r.
+func (s *Server) refuse(r reason) { s.reasons[r].Add(1) }
