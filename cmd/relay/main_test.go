@@ -254,7 +254,7 @@ func TestRun(t *testing.T) {
 	if want := fmt.Sprintf("turn:127.0.0.1:%d", port); turnServer.URLs[0] != want {
 		t.Errorf("TURN URLs %v, want %s first", turnServer.URLs, want)
 	}
-	if pw, err := iceservers.Check(secret, turnServer.Username, time.Now(), time.Hour); err != nil || pw != turnServer.Credential {
+	if pw, err := iceservers.Check(secret, turnServer.Username, time.Now(), relay.DefaultMaxTTL); err != nil || pw != turnServer.Credential {
 		t.Errorf("the handed-out credential does not check: %v", err)
 	}
 	if body := get(hostAddr{inv.URL}, "/healthz"); body != "host ok\n" {
@@ -275,7 +275,7 @@ func TestRun(t *testing.T) {
 		player, _ = iceservers.ParseList([]byte(get(hostAddr{inv.URL}, "/ice")))
 	}
 	pc := player.ICEServers[1]
-	if pw, err := iceservers.Check(secret, pc.Username, time.Now(), time.Hour); err != nil || pw != pc.Credential || pc.Username == turnServer.Username {
+	if pw, err := iceservers.Check(secret, pc.Username, time.Now(), relay.DefaultMaxTTL); err != nil || pw != pc.Credential || pc.Username == turnServer.Username {
 		t.Errorf("a player's credential %q: %v (the host's %q)", pc.Username, err, turnServer.Username)
 	}
 	if scope, err := iceservers.Scope(pc.Username); err != nil || len(scope) != 1 || scope[0] != loop {

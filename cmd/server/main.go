@@ -21,7 +21,7 @@
 // beside its interfaces' (a cloud VM behind 1:1 NAT, a forwarded port, a
 // container), -stun HOST:PORT learns it at start; -relay and -relay-secret
 // hand players STUN and TURN servers (GET /ice) with credentials that
-// expire in minutes; -invite URL hosts from behind a NAT that forwards
+// expire and reach only this server; -invite URL hosts from behind a NAT that forwards
 // nothing, through a rendezvous (cmd/relay -http), logging the invite link
 // players join with.
 //
@@ -104,7 +104,7 @@ func main() {
 	publicIP := flag.String("public-ip", os.Getenv("SIGHTLINE_PUBLIC_IP"), "the server's public addresses (IP[,IP]), offered to players beside its interfaces': behind a cloud's 1:1 NAT, a router that forwards -udp-port, or Docker's port mapping (default: $SIGHTLINE_PUBLIC_IP)")
 	stunServer := flag.String("stun", "", "learn the public address at start from this STUN server (HOST:PORT), through the UDP port; default with -invite: the first turn: relay of -relay, else port 3478 of the rendezvous's host")
 	relay := flag.String("relay", "", "STUN and TURN servers handed to every joining player at GET /ice (turn:HOST:PORT[?transport=tcp], turns:..., stun:..., comma-separated); cmd/relay runs one")
-	relaySecret := flag.String("relay-secret", "", "the secret shared with the -relay TURN servers (a file of 64 hex digits; cmd/relay -new-secret makes one): players get credentials minted with it that expire in minutes")
+	relaySecret := flag.String("relay-secret", "", "the secret shared with the -relay TURN servers (a file of 64 hex digits; cmd/relay -new-secret makes one): players get credentials minted with it, scoped to this server's public addresses, that expire in 12 hours")
 	invite := flag.String("invite", "", "host through the rendezvous at this URL (cmd/relay -http): keeps a connection to it and logs an invite link players join with, no port forwarding needed")
 	procs := flag.Int("procs", 0, "the most OS threads running Go code at once (GOMAXPROCS); 0: one per match, at most the CPUs (or $GOMAXPROCS if set)")
 	flag.Parse()

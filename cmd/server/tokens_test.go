@@ -130,16 +130,16 @@ func TestJoinTokensOverHTTPS(t *testing.T) {
 		t.Errorf("GET /ice with another key's token: %d %s, want 403", code, body)
 	}
 	// One token, one credential however often it asks; it lives the
-	// TTL (10 minutes) and at most a window (5) more.
+	// TTL (iceservers.DefaultTTL) and at most a window (5 minutes) more.
 	var users []string
 	for range 2 {
 		code, body := getICE(good)
 		list, err := iceservers.ParseList(body)
-		if code != http.StatusOK || err != nil || len(list.ICEServers) != 2 || list.TTL < 600 || list.TTL > 900 {
+		if code != http.StatusOK || err != nil || len(list.ICEServers) != 2 || list.TTL < int(iceservers.DefaultTTL/time.Second) || list.TTL > int((iceservers.DefaultTTL+5*time.Minute)/time.Second) {
 			t.Fatalf("GET /ice with a valid token: %d %s (%v)", code, body, err)
 		}
 		turn := list.ICEServers[1]
-		pw, err := iceservers.Check(secret, turn.Username, time.Now(), time.Hour)
+		pw, err := iceservers.Check(secret, turn.Username, time.Now(), 24*time.Hour)
 		if err != nil || pw != turn.Credential || len(turn.URLs) != 2 || list.ICEServers[0].URLs[0] != "stun:203.0.113.5:3478" {
 			t.Errorf("the handout %+v does not hold the relay's credential (%v)", list, err)
 		}

@@ -13,8 +13,13 @@ import (
 	"time"
 )
 
-// DefaultTTL is how long a handed-out credential lives.
-const DefaultTTL = 10 * time.Minute
+// DefaultTTL is how long a handed-out credential lives: longer than a
+// player stays in a game, because a relay ends an allocation when its
+// credential expires and a client does not fetch a fresh one mid-match.
+// What bounds a credential's use is its scope (the game's addresses) and
+// the relay's caps (a rate per allocation, bytes per credential), not a
+// short life.
+const DefaultTTL = 12 * time.Hour
 
 // Credential is a short-lived TURN username and password.
 type Credential struct {

@@ -1,7 +1,8 @@
 // Package iceservers is what a game server hands its clients so that they
 // can reach it from behind NAT: the STUN servers to learn their public
 // address from and the TURN relays to fall back on, with credentials that
-// expire in minutes.
+// expire (in 12 hours by default: a relay ends an allocation when its
+// credential expires) and reach only the game they were handed out for.
 //
 // The credentials are the "TURN REST API" kind (the scheme of coturn's
 // use-auth-secret): the username is the Unix second the credential expires

@@ -137,12 +137,12 @@ func TestParseURLs(t *testing.T) {
 func TestHandoutList(t *testing.T) {
 	s := testSecret(t)
 	now := time.Unix(1_796_000_000, 0)
-	h := Handout{URLs: []string{"turn:203.0.113.5:3478", "turn:203.0.113.5:3478?transport=tcp", "turns:relay.example:5349", "stun:203.0.113.5:3478", "stun:198.51.100.1:3478"}, Secret: s}
+	h := Handout{URLs: []string{"turn:203.0.113.5:3478", "turn:203.0.113.5:3478?transport=tcp", "turns:relay.example:5349", "stun:203.0.113.5:3478", "stun:198.51.100.1:3478"}, Secret: s, TTL: 10 * time.Minute}
 	l := h.List("id7", now)
 	want := List{ICEServers: []Server{
 		{URLs: []string{"stun:203.0.113.5:3478", "stun:198.51.100.1:3478"}},
 		{URLs: []string{"turn:203.0.113.5:3478", "turn:203.0.113.5:3478?transport=tcp", "turns:relay.example:5349"},
-			Username: "1796000600:id7", Credential: Mint(s, "id7", now, DefaultTTL).Password},
+			Username: "1796000600:id7", Credential: Mint(s, "id7", now, 10*time.Minute).Password},
 	}, TTL: 600}
 	if !reflect.DeepEqual(l, want) {
 		t.Fatalf("List:\n got %+v\nwant %+v", l, want)
@@ -220,7 +220,7 @@ func FuzzCheck(f *testing.F) {
 
 func ExampleHandout() {
 	secret, _ := ParseSecret(testSecretText)
-	h := Handout{URLs: []string{"turn:203.0.113.5:3478", "turn:203.0.113.5:3478?transport=tcp"}, Secret: secret}
+	h := Handout{URLs: []string{"turn:203.0.113.5:3478", "turn:203.0.113.5:3478?transport=tcp"}, Secret: secret, TTL: 10 * time.Minute}
 	// A game server hands a joining client this list (GET /ice) ...
 	l := h.List("3f9a1c22e0b4", time.Unix(1_796_000_000, 0))
 	// ... and the relay, given the same secret, checks the username it is

@@ -9,14 +9,16 @@ import (
 
 // Defaults of the caps' Config fields left zero. A game client needs a
 // handful of permissions and channels (its game's peers, candidates
-// retried), and relays about 9 kB/s.
+// retried), and relays about 9 kB/s; a host whose players all come
+// through its one allocation, some 9 kB/s each: the rate leaves room for
+// a full match, and is a game's, not a link's (2 Mbit/s).
 const (
 	DefaultMaxPermissionsPerAllocation = 32
 	DefaultMaxChannelsPerAllocation    = 32
 	DefaultMaxAllocationsPerAddress    = 16
 	DefaultMaxAllocations              = 4096
-	DefaultRateBytesPerSecond          = 64 << 10
-	DefaultRateBurstBytes              = 256 << 10
+	DefaultRateBytesPerSecond          = 256 << 10
+	DefaultRateBurstBytes              = 512 << 10
 )
 
 // capDefaults fills the caps left zero in cfg.

@@ -22,7 +22,7 @@ const (
 	DefaultRealm                 = "sightline"
 	DefaultMaxTTL                = 24 * time.Hour
 	DefaultMaxAllocationsPerUser = 4
-	DefaultMaxBytesPerUser       = 1 << 30
+	DefaultMaxBytesPerUser       = 8 << 30
 )
 
 // sweepInterval is how often the relay forgets expired usernames.

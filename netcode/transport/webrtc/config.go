@@ -58,7 +58,7 @@ type DialConfig struct {
 	// ICEServersURL, if set, is asked for more ICE servers before the
 	// offer is made (GET, with Token as a join token): a game server hands
 	// out its STUN servers and TURN relays there, with credentials that
-	// expire in minutes (see package iceservers). A server that has none,
+	// expire and reach only that server (see package iceservers). A server that has none,
 	// or refuses, leaves the client with ICEServers alone: the offer then
 	// meets the refusal.
 	ICEServersURL string
