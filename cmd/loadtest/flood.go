@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -16,12 +17,16 @@ import (
 // clients play, as an attacker who read the port off an answer sends it:
 // datagrams of floodBytes random bytes (never STUN or DTLS), Rate a second,
 // from From (unset: any of the machine's addresses) to To, beginning After
-// the load test does.
+// the load test does. With STUN, the datagrams are instead TURN Allocate
+// requests without a credential (-flood-stun), which a relay answers with
+// a 401 larger than the request: what an attacker sends a TURN relay to
+// reflect a flood off it.
 type floodOptions struct {
 	Rate  int
 	To    netip.AddrPort
 	From  netip.Addr
 	After time.Duration
+	STUN  bool
 }
 
 // floodBytes is the size of a flood's datagrams; floodBatch how many go
@@ -56,6 +61,9 @@ func flood(ctx context.Context, o floodOptions) (uint64, error) {
 		b := make([]byte, floodBytes)
 		rng.Read(b)
 		b[0] = 0x80 | b[0]&0x3F // 128-191: RTP's range, nothing a data channel peer sends
+		if o.STUN {
+			b = allocateRequest(rng)
+		}
 		msgs[i] = ipv4.Message{Buffers: [][]byte{b}, Addr: to}
 	}
 	batch := func(n int) (int, error) {
@@ -87,6 +95,21 @@ func flood(ctx context.Context, o floodOptions) (uint64, error) {
 		time.Sleep(time.Millisecond)
 	}
 	return sent, nil
+}
+
+// allocateRequest is a STUN Allocate request (RFC 8656) for a UDP
+// allocation, without a credential, with a random transaction ID: a
+// 20-byte header and its REQUESTED-TRANSPORT attribute, 28 bytes.
+func allocateRequest(rng *rand.ChaCha8) []byte {
+	b := make([]byte, 28)
+	binary.BigEndian.PutUint16(b[0:2], 0x0003) // Allocate request
+	binary.BigEndian.PutUint16(b[2:4], 8)
+	binary.BigEndian.PutUint32(b[4:8], 0x2112A442) // the magic cookie
+	rng.Read(b[8:20])
+	binary.BigEndian.PutUint16(b[20:22], 0x0019) // REQUESTED-TRANSPORT
+	binary.BigEndian.PutUint16(b[22:24], 4)
+	b[24] = 17 // UDP
+	return b
 }
 
 // floodAddrs parses -flood-to and -flood-from; an empty -flood-to is

@@ -112,6 +112,7 @@ func main() {
 	flag.IntVar(&o.Flood.Rate, "flood", 0, "flood the server's UDP port with this many garbage datagrams a second (100 random bytes) while the clients join and play")
 	floodTo := flag.String("flood-to", "", "with -flood: the server's UDP address (default: -url's host, port 8443, the server's default -udp-port)")
 	floodFrom := flag.String("flood-from", "", "with -flood: the address the flood comes from (default: any of this machine's; 127.0.0.2 on loopback is another host's as the server sees it)")
+	flag.BoolVar(&o.Flood.STUN, "flood-stun", false, "with -flood: send TURN Allocate requests without a credential (28 bytes) instead of garbage, as to reflect a flood off a relay (-flood-to RELAY:3478)")
 	flag.DurationVar(&o.Flood.After, "flood-after", 0, "with -flood: begin the flood this long after the clients begin to join (the JSON then has the input lag with the flood and without it)")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	tokenKey := flag.String("token-key", "", "mint each client a join token with the key in this file (for a server run with -token-key)")

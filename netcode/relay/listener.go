@@ -186,7 +186,9 @@ func clientKey(addr net.Addr) netip.Addr {
 // frames the TURN stream), and rides out failed Accepts: it sleeps with
 // backoff and retries, returning only when the listener is closed, so
 // that the TURN library's accept loop, which ends at the first error,
-// never ends while the relay runs.
+// never ends while the relay runs. (Since the TURN library then sees no
+// *tls.Conn, its requests carry no TLS state: the relay's authentication
+// uses none.)
 type guardedListener struct {
 	net.Listener
 	gate *connGate
