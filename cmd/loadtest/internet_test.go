@@ -295,14 +295,14 @@ func TestInternet(t *testing.T) {
 	// on unknown sources, netcode/relay's intake).
 	t.Run("relay under a flood of Allocates", func(t *testing.T) {
 		const series = `sightline_relay_refused_total{reason="udp-unknown-rate"}`
-		dropped0 := relayMetric(series)
+		dropped0, cpu0, kernel0 := relayMetric(series), relayCPU(), udpRcvbufErrors(t, relaySite.Host)
 		r := loadTestIn(t, home.Host, loadExe, "relay flooded", "-invite", invite, "-clients", "8", "-seconds", "12", "-relay-only",
 			"-flood", "100000", "-flood-after", "6s", "-flood-stun", "-flood-to", inetRelayIP+":3478")
 		wantPlayed(t, "relay flooded", r, 8, "relay-udp")
-		dropped := relayMetric(series) - dropped0
+		dropped, cpu, kernel := relayMetric(series)-dropped0, relayCPU()-cpu0, udpRcvbufErrors(t, relaySite.Host)-kernel0
 		rise := r.InputLagFlooded - r.InputLagUnflooded
-		t.Logf("figure relay under a flood of Allocates: input_lag_inputs %.3f before the flood, %.3f during it (rise %+.3f); %.2f%% of ticks without input; flood sent %d, the relay dropped %.0f unread; %d mismatched ticks",
-			r.InputLagUnflooded, r.InputLagFlooded, rise, 100*r.LateInputs, r.FloodSent, dropped, r.MismatchedTicks)
+		t.Logf("figure relay under a flood of Allocates: input_lag_inputs %.3f before the flood, %.3f during it (rise %+.3f); %.2f%% of ticks without input; flood sent %d, the relay dropped %.0f unread, its kernel %d (receive buffer full); relay CPU %v; %d mismatched ticks",
+			r.InputLagUnflooded, r.InputLagFlooded, rise, 100*r.LateInputs, r.FloodSent, dropped, kernel, cpu, r.MismatchedTicks)
 		if r.FloodError != "" || r.FloodSent < 100000 {
 			t.Errorf("the flood sent %d datagrams (%s)", r.FloodSent, r.FloodError)
 		}
@@ -354,6 +354,35 @@ func TestInternet(t *testing.T) {
 		wantPlayed(t, "tokens", r, 2, "relay-udp")
 	})
 	t.Logf("whole test %v", time.Since(start).Round(time.Millisecond))
+}
+
+// udpRcvbufErrors is the UDP datagrams host's kernel dropped for a full
+// receive buffer (/proc/net/snmp, Udp RcvbufErrors, in its namespace).
+func udpRcvbufErrors(t *testing.T, host *netns.Host) int64 {
+	t.Helper()
+	out, err := host.Command(context.Background(), "cat", "/proc/net/snmp").Output()
+	if err != nil {
+		t.Fatalf("/proc/net/snmp: %v", err)
+	}
+	var names []string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] != "Udp:" {
+			continue
+		}
+		if names == nil {
+			names = f
+			continue
+		}
+		for i, name := range names {
+			if name == "RcvbufErrors" && i < len(f) {
+				n, _ := strconv.ParseInt(f[i], 10, 64)
+				return n
+			}
+		}
+	}
+	t.Fatalf("no Udp RcvbufErrors in /proc/net/snmp:\n%s", out)
+	return 0
 }
 
 // inetGetEnv, when set to a URL, turns TestInternetHelper into a GET of it
