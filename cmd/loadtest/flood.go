@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -34,8 +35,10 @@ const (
 	// floodBinding: well-formed STUN Binding requests, as an ICE check
 	// with a random username and no session behind it.
 	floodBinding floodKind = "binding"
-	// floodAllocate: well-formed unauthenticated TURN Allocate requests,
-	// as a client's first (for a relay's port).
+	// floodAllocate: TURN Allocate requests without a credential, the
+	// smallest a relay answers (allocateRequest), which it answers with a
+	// 401 larger than the request: what an attacker sends a relay to
+	// reflect a flood off it (-flood-to RELAY:3478).
 	floodAllocate floodKind = "allocate"
 )
 
@@ -51,20 +54,15 @@ func parseFloodKind(s string) (floodKind, error) {
 // floodDatagram returns the i-th distinct datagram of a flood of kind.
 func floodDatagram(kind floodKind, rng *rand.ChaCha8) []byte {
 	switch kind {
-	case floodBinding, floodAllocate:
+	case floodAllocate:
+		return allocateRequest(rng)
+	case floodBinding:
 		var id [stun.TransactionIDSize]byte
 		rng.Read(id[:])
-		setters := []stun.Setter{stun.NewTransactionIDSetter(id)}
-		if kind == floodBinding {
-			var user [8]byte
-			rng.Read(user[:])
-			setters = append(setters, stun.BindingRequest, stun.NewUsername(fmt.Sprintf("%x:%x", user[:4], user[4:])), stun.Fingerprint)
-		} else {
-			// REQUESTED-TRANSPORT UDP (RFC 8656 section 18.8).
-			setters = append(setters, stun.NewType(stun.MethodAllocate, stun.ClassRequest),
-				stun.RawAttribute{Type: stun.AttrRequestedTransport, Value: []byte{17, 0, 0, 0}}, stun.Fingerprint)
-		}
-		m, err := stun.Build(setters...)
+		var user [8]byte
+		rng.Read(user[:])
+		m, err := stun.Build(stun.NewTransactionIDSetter(id), stun.BindingRequest,
+			stun.NewUsername(fmt.Sprintf("%x:%x", user[:4], user[4:])), stun.Fingerprint)
 		if err == nil {
 			return m.Raw
 		}
@@ -135,6 +133,21 @@ func flood(ctx context.Context, o floodOptions) (uint64, error) {
 		time.Sleep(time.Millisecond)
 	}
 	return sent, nil
+}
+
+// allocateRequest is a STUN Allocate request (RFC 8656) for a UDP
+// allocation, without a credential, with a random transaction ID: a
+// 20-byte header and its REQUESTED-TRANSPORT attribute, 28 bytes.
+func allocateRequest(rng *rand.ChaCha8) []byte {
+	b := make([]byte, 28)
+	binary.BigEndian.PutUint16(b[0:2], 0x0003) // Allocate request
+	binary.BigEndian.PutUint16(b[2:4], 8)
+	binary.BigEndian.PutUint32(b[4:8], 0x2112A442) // the magic cookie
+	rng.Read(b[8:20])
+	binary.BigEndian.PutUint16(b[20:22], 0x0019) // REQUESTED-TRANSPORT
+	binary.BigEndian.PutUint16(b[22:24], 4)
+	b[24] = 17 // UDP
+	return b
 }
 
 // floodAddrs parses -flood-to and -flood-from; an empty -flood-to is

@@ -228,18 +228,19 @@ func TestInternet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	relayBytes := func() float64 {
+	relayMetric := func(series string) float64 {
 		t.Helper()
 		cmd := relaySite.Host.Command(context.Background(), self, "-test.run=^TestInternetHelper$", "-test.count=1")
 		cmd.Env = append(os.Environ(), inetGetEnv+"=http://127.0.0.1:9478/metrics")
 		out, err := cmd.CombinedOutput()
-		m := regexp.MustCompile(`(?m)^sightline_relay_relayed_bytes_total (\S+)$`).FindSubmatch(out)
+		m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindSubmatch(out)
 		if err != nil || m == nil {
 			t.Fatalf("the relay's metrics: %v\n%s", err, netnsTail(string(out), 2000))
 		}
 		v, _ := strconv.ParseFloat(string(m[1]), 64)
 		return v
 	}
+	relayBytes := func() float64 { return relayMetric("sightline_relay_relayed_bytes_total") }
 	relayCPU := func() time.Duration {
 		t.Helper()
 		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", relay.cmd.Process.Pid))
@@ -288,6 +289,35 @@ func TestInternet(t *testing.T) {
 			}
 		})
 	}
+
+	// A flood of 100,000 Allocate requests a second without a credential
+	// on the relay's UDP port, from the players' own public address, in the
+	// second half of 8 relayed players' play: every player joins and
+	// verifies every tick, and their inputs come through the relay at most
+	// maxFloodLagRise later than before the flood (a margin a machine with
+	// both cores busy holds; the rise is logged as a figure). The relay
+	// answers almost none of the flood: it drops it unread (its rate bound
+	// on unknown sources, netcode/relay's intake).
+	t.Run("relay under a flood of Allocates", func(t *testing.T) {
+		const series = `sightline_relay_refused_total{reason="udp-unknown-rate"}`
+		dropped0, cpu0, kernel0 := relayMetric(series), relayCPU(), udpRcvbufErrors(t, relaySite.Host)
+		r := loadTestIn(t, home.Host, loadExe, "relay flooded", "-invite", invite, "-clients", "8", "-seconds", "12", "-relay-only",
+			"-flood", "100000", "-flood-after", "6s", "-flood-kind", "allocate", "-flood-to", inetRelayIP+":3478")
+		wantPlayed(t, "relay flooded", r, 8, "relay-udp")
+		dropped, cpu, kernel := relayMetric(series)-dropped0, relayCPU()-cpu0, udpRcvbufErrors(t, relaySite.Host)-kernel0
+		rise := r.InputLagFlooded - r.InputLagUnflooded
+		t.Logf("figure relay under a flood of Allocates: input_lag_inputs %.3f before the flood, %.3f during it (rise %+.3f); %.2f%% of ticks without input; flood sent %d, the relay dropped %.0f unread, its kernel %d (receive buffer full); relay CPU %v; %d mismatched ticks",
+			r.InputLagUnflooded, r.InputLagFlooded, rise, 100*r.LateInputs, r.FloodSent, dropped, kernel, cpu, r.MismatchedTicks)
+		if r.FloodError != "" || r.FloodSent < 100000 {
+			t.Errorf("the flood sent %d datagrams (%s)", r.FloodSent, r.FloodError)
+		}
+		if rise > maxFloodLagRise {
+			t.Errorf("input_lag_inputs rose by %.3f under the flood (%.3f to %.3f), want at most %.1f", rise, r.InputLagUnflooded, r.InputLagFlooded, maxFloodLagRise)
+		}
+		if dropped < float64(r.FloodSent)/2 {
+			t.Errorf("the relay dropped %.0f of the flood's %d datagrams unread, want most", dropped, r.FloodSent)
+		}
+	})
 
 	// A host with no relay of its own, as the desktop game hosts: it asks
 	// the rendezvous's host for its public address (STUN on 3478) and asks
@@ -366,6 +396,35 @@ func TestInternet(t *testing.T) {
 		wantPlayed(t, "tokens", r, 2, "relay-udp")
 	})
 	t.Logf("whole test %v", time.Since(start).Round(time.Millisecond))
+}
+
+// udpRcvbufErrors is the UDP datagrams host's kernel dropped for a full
+// receive buffer (/proc/net/snmp, Udp RcvbufErrors, in its namespace).
+func udpRcvbufErrors(t *testing.T, host *netns.Host) int64 {
+	t.Helper()
+	out, err := host.Command(context.Background(), "cat", "/proc/net/snmp").Output()
+	if err != nil {
+		t.Fatalf("/proc/net/snmp: %v", err)
+	}
+	var names []string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] != "Udp:" {
+			continue
+		}
+		if names == nil {
+			names = f
+			continue
+		}
+		for i, name := range names {
+			if name == "RcvbufErrors" && i < len(f) {
+				n, _ := strconv.ParseInt(f[i], 10, 64)
+				return n
+			}
+		}
+	}
+	t.Fatalf("no Udp RcvbufErrors in /proc/net/snmp:\n%s", out)
+	return 0
 }
 
 // inetGetEnv, when set to a URL, turns TestInternetHelper into a GET of it

@@ -7,11 +7,16 @@
 //	      [-relay-bind IP] [-allow-peers CIDR,...] [-max-allocations N] [-max-bytes N]
 //	      [-max-allocations-per-address N] [-max-allocations-total N] [-max-permissions N]
 //	      [-max-channels N] [-rate BYTES] [-burst BYTES]
+//	      [-max-conns N] [-max-conns-per-addr N] [-idle-timeout D] [-unknown-rate R] [-unknown-rate-per-addr R]
 //	      [-metrics-addr 127.0.0.1:9478] [-http ADDR [-public-url URL] [-web DIR]] [-log-level info]
 //	relay -new-secret FILE
 //
 // It listens for clients on -addr over UDP and TCP and, with -tls-addr, over
-// TLS. /metrics (Prometheus) and /healthz are served on -metrics-addr.
+// TLS. /metrics (Prometheus) and /healthz are served on -metrics-addr;
+// sightline_relay_refused_total counts, by reason, what the relay refused:
+// credentials, peers and quotas, and connections and datagrams its
+// listeners turned away (tcp-per-address, tcp-total, idle-timeout,
+// oversize-frame, bad-frame, udp-unknown-rate, udp-queue-full).
 // With -http it also serves the rendezvous (package netcode/rendezvous): a
 // game server behind NAT run with -invite http://RELAY:PORT keeps a
 // connection there and gets an invite link players join through, and the
@@ -64,6 +69,12 @@ type options struct {
 	caps        relay.Config
 	metricsAddr string
 	httpAddr    string
+
+	// The listeners' bounds (relay.Config's fields of the same names).
+	maxConns, maxConnsPerAddr       int
+	idleTimeout                     time.Duration
+	unknownRate, unknownRatePerAddr float64
+
 	// publicURL is the rendezvous's address in invite links (-public-url);
 	// webDir the browser build served under them (-web); tlsName the name
 	// in the relay's certificate, for turns: URLs (-tls-name).
@@ -93,6 +104,11 @@ func main() {
 	flag.IntVar(&o.caps.MaxChannelsPerAllocation, "max-channels", relay.DefaultMaxChannelsPerAllocation, "channels one allocation may bind")
 	flag.Int64Var(&o.caps.RateBytesPerSecond, "rate", relay.DefaultRateBytesPerSecond, "bytes a second one allocation relays in each direction, sustained (a relayed player needs about 9 kB/s; a host's allocation carries all its relayed players)")
 	flag.Int64Var(&o.caps.RateBurstBytes, "burst", relay.DefaultRateBurstBytes, "bytes one allocation may relay at once beyond -rate after a quiet while")
+	flag.IntVar(&o.maxConns, "max-conns", relay.DefaultMaxConns, "TCP and TLS client connections the relay holds at once; more are closed as they come")
+	flag.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", relay.DefaultMaxConnsPerAddr, "TCP and TLS connections one client (an IPv4 address, an IPv6 /64) may hold at once")
+	flag.DurationVar(&o.idleTimeout, "idle-timeout", relay.DefaultIdleTimeout, "close a TCP or TLS connection that completes no TURN message for this long")
+	flag.Float64Var(&o.unknownRate, "unknown-rate", relay.DefaultUnknownRate, "UDP datagrams a second taken from sources the relay has not admitted, in all; more are dropped unanswered")
+	flag.Float64Var(&o.unknownRatePerAddr, "unknown-rate-per-addr", relay.DefaultUnknownRatePerAddr, "UDP datagrams a second taken from each client the relay has not admitted")
 	flag.StringVar(&o.metricsAddr, "metrics-addr", "127.0.0.1:9478", "where to serve /metrics and /healthz; empty: nowhere")
 	flag.StringVar(&o.httpAddr, "http", "", "where to serve the rendezvous: invite links for hosts behind NAT (cmd/server -invite), and /healthz; empty: nowhere")
 	flag.StringVar(&o.publicURL, "public-url", "", "with -http: the rendezvous's URL in invite links (default: from each host's request, http://HOST:PORT)")
@@ -194,6 +210,8 @@ func (o options) validate() error {
 	case o.caps.MaxAllocationsPerAddress < 0 || o.caps.MaxAllocations < 0 || o.caps.MaxPermissionsPerAllocation < 0 ||
 		o.caps.MaxChannelsPerAllocation < 0 || o.caps.RateBytesPerSecond < 0 || o.caps.RateBurstBytes < 0:
 		return errors.New("-max-allocations-per-address, -max-allocations-total, -max-permissions, -max-channels, -rate and -burst: must not be negative (0: the default)")
+	case o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.idleTimeout < 0 || o.unknownRate < 0 || o.unknownRatePerAddr < 0:
+		return errors.New("-max-conns, -max-conns-per-addr, -idle-timeout, -unknown-rate and -unknown-rate-per-addr must not be negative (0: the default)")
 	case !o.publicIP.IsValid() && (!o.relayBind.IsValid() || o.relayBind.IsUnspecified()):
 		return errors.New("-public-ip is required unless -relay-bind is a specific address")
 	case o.publicIP.IsValid() && o.publicIP.IsUnspecified():
@@ -239,6 +257,11 @@ func run(ctx context.Context, o options) error {
 		AllowPeers:            o.allowPeers,
 		MaxAllocationsPerUser: o.maxAllocations,
 		MaxBytesPerUser:       o.maxBytes,
+		MaxConns:              o.maxConns,
+		MaxConnsPerAddr:       o.maxConnsPerAddr,
+		IdleTimeout:           o.idleTimeout,
+		UnknownRate:           o.unknownRate,
+		UnknownRatePerAddr:    o.unknownRatePerAddr,
 		Logger:                log,
 
 		MaxAllocationsPerAddress:    o.caps.MaxAllocationsPerAddress,
@@ -318,7 +341,9 @@ func run(ctx context.Context, o options) error {
 	<-ctx.Done()
 	st := srv.Stats()
 	log.Info("relay stopping", "allocations", st.Allocations, "allocations_total", st.AllocationsTotal, "bytes_relayed", st.BytesRelayed,
-		"refused", st.Refused())
+		"refused", st.Refused(),
+		"refused_tcp_per_address", st.RefusedTCPPerAddr, "refused_tcp_total", st.RefusedTCPTotal, "closed_idle", st.ClosedIdle,
+		"closed_oversize", st.ClosedOversize, "dropped_udp_unknown", st.DroppedUDPUnknown)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -160,7 +161,7 @@ func TestRun(t *testing.T) {
 		webDir: webDir,
 		addr:   "127.0.0.1:0", secretFile: secretFile,
 		relayBind: netip.MustParseAddr("127.0.0.1"), publicIP: netip.MustParseAddr("127.0.0.1"), maxAllocations: 2, maxBytes: 1 << 20,
-		metricsAddr: "127.0.0.1:0", httpAddr: "127.0.0.1:0",
+		metricsAddr: "127.0.0.1:0", httpAddr: "127.0.0.1:0", maxConnsPerAddr: 1,
 		ready: func(s *relay.Server, m, h net.Addr) { ready <- started{s, m, h} },
 	}
 	if err := o.validate(); err != nil {
@@ -350,6 +351,38 @@ func TestRun(t *testing.T) {
 	for _, counted := range []string{`sightline_relay_refused_total{reason="auth"} 1`, `sightline_relay_refused_total{reason="scope"} 1`} {
 		if !strings.Contains(body, counted+"\n") {
 			t.Errorf("/metrics lacks %s", counted)
+		}
+	}
+
+	// -max-conns-per-addr 1: a second TCP connection from 127.0.0.1 is
+	// closed, and /metrics counts it among the listeners' refusals.
+	first, err := net.Dial("tcp", st.srv.TCPAddr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for st.srv.Stats().TCPConns != 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if second, err := net.Dial("tcp", st.srv.TCPAddr().String()); err == nil {
+		second.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := second.Read(make([]byte, 1)); errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Error("a second TCP connection from 127.0.0.1 stays open with -max-conns-per-addr 1")
+		}
+		second.Close()
+	}
+	body = get(st.metrics, "/metrics")
+	for _, want := range []string{
+		`sightline_relay_refused_total{reason="tcp-per-address"} 1` + "\n",
+		`sightline_relay_refused_total{reason="tcp-total"} 0` + "\n",
+		`sightline_relay_refused_total{reason="idle-timeout"} 0` + "\n",
+		`sightline_relay_refused_total{reason="oversize-frame"} 0` + "\n",
+		`sightline_relay_refused_total{reason="udp-unknown-rate"} 0` + "\n",
+		"sightline_relay_tcp_connections 1\n",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %s", want)
 		}
 	}
 

@@ -36,7 +36,15 @@
 // past it its allocations drop what they would relay).
 //
 // Clients reach the relay over UDP and TCP on one address and, optionally,
-// over TLS on another. Stats and Collector report what it did, refusals by
-// reason. The TURN library's warnings, which any client can cause, are
+// over TLS on another. Its listeners hold up under abuse: TCP and TLS
+// connections are capped per client (an IPv4 address, an IPv6 /64) and in
+// all, closed when idle (IdleTimeout, FirstMessageTimeout) or announcing a
+// message larger than MaxFrame, and the accept loop rides out running out
+// of file descriptors. The UDP socket is drained by a goroutine of its own,
+// and datagrams from sources the relay has not admitted pass a rate bound
+// (UnknownRate, UnknownRatePerAddr), so that a flood neither crowds out
+// the players' datagrams nor turns the relay into a reflector (see
+// intake.go). Stats and Collector report what it did, refusals by reason.
+// The TURN library's warnings, which any client can cause, are
 // rate-limited in the log.
 package relay

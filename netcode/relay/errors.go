@@ -21,4 +21,23 @@ var (
 	ErrQuota = errors.New("relay: allocation quota reached")
 	// ErrCapacity: the relay holds Config.MaxAllocations allocations.
 	ErrCapacity = errors.New("relay: at its allocation capacity")
+	// ErrTooManyConns: a TCP or TLS connection came while the relay held
+	// Config.MaxConns; it was closed at once.
+	ErrTooManyConns = errors.New("relay: too many connections")
+	// ErrTooManyConnsFromAddr: a TCP or TLS connection came from a client
+	// (an IPv4 address, an IPv6 /64) holding Config.MaxConnsPerAddr; it
+	// was closed at once.
+	ErrTooManyConnsFromAddr = errors.New("relay: too many connections from the client's address")
+	// ErrIdleTimeout: a connection completed no TURN message for
+	// Config.IdleTimeout; it was closed.
+	ErrIdleTimeout = errors.New("relay: connection idle")
+	// ErrFirstMessageTimeout: a connection sent no complete TURN message
+	// within Config.FirstMessageTimeout of its start; it was closed.
+	ErrFirstMessageTimeout = errors.New("relay: no first message")
+	// ErrOversizeFrame: a connection announced a TURN message larger than
+	// Config.MaxFrame; it was closed.
+	ErrOversizeFrame = errors.New("relay: frame too large")
+	// ErrBadFrame: a connection sent bytes that begin neither a STUN nor a
+	// ChannelData message; it was closed.
+	ErrBadFrame = errors.New("relay: neither STUN nor ChannelData")
 )

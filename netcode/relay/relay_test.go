@@ -178,7 +178,7 @@ func TestAllocateAndRelay(t *testing.T) {
 		t.Errorf("Stats = %+v; want no refusals", st)
 	}
 	if got := gather(t, s); got["sightline_relay_allocations"] != 1 || got["sightline_relay_relayed_bytes_total"] != float64(2*len(msg)) ||
-		got[`sightline_relay_refused_total{reason="auth"}`] != 0 || len(got) != 20 {
+		got[`sightline_relay_refused_total{reason="auth"}`] != 0 || len(got) != 29 {
 		t.Errorf("metrics = %v", got)
 	}
 

@@ -96,6 +96,47 @@ type Config struct {
 	// DefaultRateBurstBytes.
 	RateBytesPerSecond int64
 	RateBurstBytes     int64
+	// MaxConnsPerAddr is how many TCP and TLS connections one client (an
+	// IPv4 address, an IPv6 /64) may hold at once; more are closed as they
+	// come. Zero means DefaultMaxConnsPerAddr.
+	MaxConnsPerAddr int
+	// MaxConns is how many TCP and TLS connections the relay holds at
+	// once; more are closed as they come. Zero means DefaultMaxConns.
+	MaxConns int
+	// IdleTimeout closes a TCP or TLS connection that completed no STUN
+	// or ChannelData message for that long; zero means
+	// DefaultIdleTimeout. (A TURN client refreshes its allocation and
+	// permissions every few minutes, and a game sends many times a
+	// second.)
+	IdleTimeout time.Duration
+	// FirstMessageTimeout closes a TCP or TLS connection whose first
+	// message (after the TLS handshake, which counts in it) is not
+	// complete that long after it was accepted; zero means
+	// DefaultFirstMessageTimeout.
+	FirstMessageTimeout time.Duration
+	// MaxFrame is the largest STUN or ChannelData message, header and
+	// padding included, a TCP or TLS connection may announce: one that
+	// announces more is closed before the relay buffers it. Zero means
+	// DefaultMaxFrame.
+	MaxFrame int
+
+	// UDPReadBuffer is the receive buffer (SO_RCVBUF) the relay asks for
+	// its UDP socket, which the kernel caps at net.core.rmem_max; zero
+	// means DefaultUDPReadBuffer, negative leaves the kernel's default.
+	UDPReadBuffer int
+	// UnknownRate and UnknownBurst bound the UDP datagrams the relay takes
+	// from unknown sources (addresses it has not lately sent a success
+	// response or relayed data to) in all, a second and at once;
+	// UnknownRatePerAddr and UnknownBurstPerAddr from each such client
+	// (an IPv4 address, an IPv6 /64). Datagrams beyond them are dropped
+	// unread. Zero means DefaultUnknownRate, DefaultUnknownBurst,
+	// DefaultUnknownRatePerAddr and DefaultUnknownBurstPerAddr.
+	UnknownRate, UnknownRatePerAddr   float64
+	UnknownBurst, UnknownBurstPerAddr int
+	// KnownFor is how long a UDP source stays known after the relay last
+	// sent it a success response or relayed data; zero means
+	// DefaultKnownFor.
+	KnownFor time.Duration
 
 	// Logger receives the relay's logs (refusals at Debug); nil discards.
 	Logger *slog.Logger
@@ -113,8 +154,12 @@ type Server struct {
 
 	udp      net.PacketConn
 	tcp, tls net.Listener
-	// tracked are the listeners whose accepted connections Close closes.
-	tracked []*trackingListener
+	// gate holds the TCP and TLS connections (caps, timeouts, framing),
+	// closed on Close; intake drains the UDP socket for the TURN library.
+	gate    *connGate
+	intake  *intake
+	refused listenerCounters
+	dropped intakeCounters
 
 	users users
 
@@ -171,6 +216,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}
+	cfg = cfg.withListenerDefaults()
 	if !cfg.RelayBind.IsValid() {
 		cfg.RelayBind = netip.IPv4Unspecified()
 	}
@@ -204,6 +250,7 @@ func New(cfg Config) (*Server, error) {
 		reserved: make(map[string]netip.Prefix),
 		stop:     make(chan struct{}),
 	}
+	s.gate = newConnGate(cfg, log, &s.refused)
 	if err := s.listen(); err != nil {
 		s.closeSockets()
 		return nil, err
@@ -265,39 +312,45 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// listen opens the sockets cfg names.
+// listen opens the sockets cfg names: the TCP and TLS listeners are
+// guarded (connection caps, timeouts, framing, an accept loop that rides
+// out EMFILE), and the UDP socket drained through an intake.
 func (s *Server) listen() error {
 	cfg := s.cfg
-	s.udp = cfg.PacketConn
+	udp := cfg.PacketConn
 	if cfg.Listener != nil {
-		s.tcp = s.track(cfg.Listener)
+		s.tcp = s.guard(cfg.Listener, nil)
 	}
 	if cfg.TLSListener != nil {
-		s.tls = s.track(cfg.TLSListener)
+		s.tls = s.guard(cfg.TLSListener, nil)
 	}
-	if cfg.Addr != "" && s.udp == nil && s.tcp == nil {
-		udp, tcp, err := listenUDPAndTCP(cfg.Addr)
+	if cfg.Addr != "" && udp == nil && s.tcp == nil {
+		u, tcp, err := listenUDPAndTCP(cfg.Addr)
 		if err != nil {
 			return err
 		}
-		s.udp, s.tcp = udp, s.track(tcp)
+		udp, s.tcp = u, s.guard(tcp, nil)
+	}
+	if udp != nil {
+		s.udp = s.newIntake(udp)
 	}
 	if cfg.TLSAddr != "" && s.tls == nil {
 		l, err := net.Listen("tcp", cfg.TLSAddr)
 		if err != nil {
 			return fmt.Errorf("relay: TLS: %w", err)
 		}
-		// Tracked beneath TLS, so the relay still sees *tls.Conn.
-		s.tls = tls.NewListener(s.track(l), cfg.TLSConfig)
+		// Guarded beneath TLS, which the guard runs itself, so that
+		// refused connections cost no handshake and the guard frames
+		// the TURN stream inside.
+		s.tls = s.guard(l, cfg.TLSConfig)
 	}
 	return nil
 }
 
-// track wraps l to remember the connections it accepts.
-func (s *Server) track(l net.Listener) *trackingListener {
-	tl := newTrackingListener(l)
-	s.tracked = append(s.tracked, tl)
-	return tl
+// guard wraps l (TLS with tlsConfig, when set) in the relay's connection
+// gate.
+func (s *Server) guard(l net.Listener, tlsConfig *tls.Config) *guardedListener {
+	return newGuardedListener(l, s.gate, tlsConfig)
 }
 
 // listenUDPAndTCP listens on addr over UDP and TCP with the same port,
@@ -356,9 +409,7 @@ func (s *Server) Close() error {
 		close(s.stop)
 		s.sweeper.Wait()
 		s.closeErr = s.turn.Close()
-		for _, l := range s.tracked {
-			l.closeConns()
-		}
+		s.gate.closeConns()
 		s.connsMu.Lock()
 		conns := make([]*relayConn, 0, len(s.conns))
 		for c := range s.conns {
@@ -629,59 +680,4 @@ func (g *relayAddresses) AllocateListener(c turn.AllocateListenerConfig) (net.Li
 func (g *relayAddresses) AllocateConn(c turn.AllocateConnConfig) (net.Conn, error) {
 	g.srv.refuse(reasonTCP)
 	return nil, ErrTCPRelay
-}
-
-// trackingListener remembers the connections it accepted, to close them
-// when the relay closes.
-type trackingListener struct {
-	net.Listener
-	mu     sync.Mutex
-	conns  map[net.Conn]struct{}
-	closed bool
-}
-
-func newTrackingListener(l net.Listener) *trackingListener {
-	return &trackingListener{Listener: l, conns: make(map[net.Conn]struct{})}
-}
-
-func (l *trackingListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closed {
-		c.Close()
-		return nil, net.ErrClosed
-	}
-	tc := &trackedConn{Conn: c, l: l}
-	l.conns[tc] = struct{}{}
-	return tc, nil
-}
-
-func (l *trackingListener) closeConns() {
-	l.mu.Lock()
-	l.closed = true
-	conns := make([]net.Conn, 0, len(l.conns))
-	for c := range l.conns {
-		conns = append(conns, c)
-	}
-	l.mu.Unlock()
-	for _, c := range conns {
-		c.Close()
-	}
-}
-
-// trackedConn leaves its listener's set when closed.
-type trackedConn struct {
-	net.Conn
-	l *trackingListener
-}
-
-func (c *trackedConn) Close() error {
-	c.l.mu.Lock()
-	delete(c.l.conns, c)
-	c.l.mu.Unlock()
-	return c.Conn.Close()
 }

@@ -72,6 +72,17 @@ type Stats struct {
 	BytesOverQuota   int64 // bytes dropped over a username's byte quota
 	BytesOverRate    int64 // bytes dropped over an allocation's rate
 	BytesUnpermitted int64 // bytes sent to an allocation by peers it holds no permission for, dropped uncounted
+
+	// What the listeners refused or dropped before the TURN library saw it.
+	RefusedTCPPerAddr int64 // TCP/TLS connections closed at once: their client held MaxConnsPerAddr
+	RefusedTCPTotal   int64 // TCP/TLS connections closed at once: the relay held MaxConns
+	ClosedIdle        int64 // TCP/TLS connections closed by IdleTimeout or FirstMessageTimeout
+	ClosedOversize    int64 // TCP/TLS connections closed announcing a frame over MaxFrame
+	ClosedBadFrame    int64 // TCP/TLS connections closed sending neither STUN nor ChannelData
+	AcceptErrors      int64 // failed Accepts (EMFILE, ENFILE, ...) the listeners retried
+	DroppedUDPUnknown int64 // UDP datagrams from unknown sources over UnknownRate or UnknownRatePerAddr
+	DroppedUDPQueue   int64 // UDP datagrams dropped while the TURN library lagged behind the socket
+	TCPConns          int64 // live TCP/TLS connections
 }
 
 // Refused returns the refusals by reason, as sightline_relay_refused_total
@@ -119,7 +130,37 @@ func (s *Server) Stats() Stats {
 		BytesOverQuota:   s.bytesOverQuota.Load(),
 		BytesOverRate:    s.bytesOverRate.Load(),
 		BytesUnpermitted: s.bytesUnpermitted.Load(),
+
+		RefusedTCPPerAddr: s.refused.perAddr.Load(),
+		RefusedTCPTotal:   s.refused.total.Load(),
+		ClosedIdle:        s.refused.idle.Load(),
+		ClosedOversize:    s.refused.oversize.Load(),
+		ClosedBadFrame:    s.refused.badFrame.Load(),
+		AcceptErrors:      s.refused.accept.Load(),
+		DroppedUDPUnknown: s.dropped.unknownRate.Load(),
+		DroppedUDPQueue:   s.dropped.queueFull.Load(),
+		TCPConns:          int64(s.gate.open()),
 	}
+}
+
+// listenerRefusals are the Stats of what the listeners refused, by their
+// reason label in sightline_relay_refused_total.
+func (st Stats) listenerRefusals() []refusal {
+	return []refusal{
+		{"tcp-per-address", st.RefusedTCPPerAddr},
+		{"tcp-total", st.RefusedTCPTotal},
+		{"idle-timeout", st.ClosedIdle},
+		{"oversize-frame", st.ClosedOversize},
+		{"bad-frame", st.ClosedBadFrame},
+		{"udp-unknown-rate", st.DroppedUDPUnknown},
+		{"udp-queue-full", st.DroppedUDPQueue},
+	}
+}
+
+// refusal is a count of sightline_relay_refused_total and its reason.
+type refusal struct {
+	reason string
+	n      int64
 }
 
 // Collector returns a Prometheus collector of the relay's Stats, as the
@@ -134,11 +175,13 @@ var (
 	descAllocationsExpired = prometheus.NewDesc("sightline_relay_expired_allocations_total", "TURN allocations closed because their credential expired.", nil, nil)
 	descUsers              = prometheus.NewDesc("sightline_relay_users", "TURN usernames tracked for quotas.", nil, nil)
 	descRefused            = prometheus.NewDesc("sightline_relay_refused_total",
-		"Requests refused and datagrams dropped, by reason (auth, expired, scope, own-address, peer-denied, permissions-cap, channels-cap, allocations-per-address, allocations-total, user-quota, rate-dropped, tcp).",
+		"Requests refused, connections closed and datagrams dropped, by reason (auth, expired, scope, own-address, peer-denied, permissions-cap, channels-cap, allocations-per-address, allocations-total, user-quota, rate-dropped, tcp; tcp-per-address, tcp-total, idle-timeout, oversize-frame, bad-frame, udp-unknown-rate, udp-queue-full).",
 		[]string{"reason"}, nil)
 	descBytesRelayed     = prometheus.NewDesc("sightline_relay_relayed_bytes_total", "Bytes relayed between clients and peers, both directions.", nil, nil)
 	descBytesOverQuota   = prometheus.NewDesc("sightline_relay_over_quota_bytes_total", "Bytes dropped because their username was over its byte quota.", nil, nil)
 	descBytesOverRate    = prometheus.NewDesc("sightline_relay_over_rate_bytes_total", "Bytes dropped because their allocation was over its rate.", nil, nil)
+	descAcceptErrors     = prometheus.NewDesc("sightline_relay_accept_errors_total", "Failed accepts of TCP and TLS connections (EMFILE, ENFILE, ...), retried with backoff.", nil, nil)
+	descTCPConns         = prometheus.NewDesc("sightline_relay_tcp_connections", "Live TCP and TLS client connections.", nil, nil)
 	descBytesUnpermitted = prometheus.NewDesc("sightline_relay_unpermitted_bytes_total", "Bytes sent to an allocation by peers it held no permission for, dropped.", nil, nil)
 )
 
@@ -148,7 +191,7 @@ type collector struct {
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descAllocations, descAllocationsTotal, descAllocationsExpired, descUsers, descRefused,
-		descBytesRelayed, descBytesOverQuota, descBytesOverRate, descBytesUnpermitted} {
+		descBytesRelayed, descBytesOverQuota, descBytesOverRate, descBytesUnpermitted, descAcceptErrors, descTCPConns} {
 		ch <- d
 	}
 }
@@ -163,6 +206,11 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	for _, name := range reasonNames {
 		ch <- prometheus.MustNewConstMetric(descRefused, prometheus.CounterValue, float64(refused[name]), name)
 	}
+	for _, r := range st.listenerRefusals() {
+		ch <- prometheus.MustNewConstMetric(descRefused, prometheus.CounterValue, float64(r.n), r.reason)
+	}
+	ch <- prometheus.MustNewConstMetric(descAcceptErrors, prometheus.CounterValue, float64(st.AcceptErrors))
+	ch <- prometheus.MustNewConstMetric(descTCPConns, prometheus.GaugeValue, float64(st.TCPConns))
 	ch <- prometheus.MustNewConstMetric(descBytesRelayed, prometheus.CounterValue, float64(st.BytesRelayed))
 	ch <- prometheus.MustNewConstMetric(descBytesOverQuota, prometheus.CounterValue, float64(st.BytesOverQuota))
 	ch <- prometheus.MustNewConstMetric(descBytesOverRate, prometheus.CounterValue, float64(st.BytesOverRate))
