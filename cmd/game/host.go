@@ -179,6 +179,16 @@ func (m *match) hostThrough(ctx context.Context, log *slog.Logger, url string, m
 	}
 }
 
+// joinHint says how others join the match, for the HUD and the pause
+// menu: the invite link once the rendezvous has given one (-invite), else
+// the status (the LAN address, or why nobody else can join).
+func (m *match) joinHint() string {
+	if u := m.invite.Load(); u != nil {
+		return "others join with the invite link " + *u + " (open it in a browser, or game -join it)"
+	}
+	return m.status
+}
+
 // join connects the local player to the match through an in-memory pair:
 // no sockets, and the same input path as everyone else.
 func (m *match) join(clock func() time.Duration) transport.Conn {

@@ -7,16 +7,22 @@
 //	game -join URL -token T      join a server that admits only invited players (cmd/server -token-key)
 //	game -browse                 start at a menu of the matches on the LAN
 //
-// A hosted match with -addr is announced on the LAN (UDP broadcast beacons
-// on -lan-port; -announce=false keeps it quiet, -match-name names it), and
+// A hosted match takes players on -addr (TCP, HTTP: joining and the browser
+// build). The HUD and the pause menu say how others join: the invite link
+// with -invite, else the LAN address. It is announced on the LAN (UDP broadcast beacons
+// on -lan-port, 47800 unless set; -announce=false keeps it quiet, -match-name names it), and
 // the menu of -browse lists the matches it hears with their players and
 // ping: choose one to join it, type an address, or host a match there.
+//
+// A player's first match opens on a "how to play" card, which any key,
+// click or touch puts away for good (remembered in the settings); Esc >
+// How to play, or -how-to-play, shows it again.
 //
 // In the game: WASD or arrows move, the mouse aims, left button or space
 // fires, Enter chats, Tab shows the scoreboard, F3 the network overlay (with
 // 1/2, 3/4, 5/6 adding loss, latency and jitter to the link, 7/8 making
 // losses come in runs, 0 clearing), M mutes, Esc pauses (Resume, Settings,
-// Leave match for the LAN menu, Quit game). F2 on the menu opens the
+// How to play, Leave match for the LAN menu, Quit game). F2 on the menu opens the
 // settings, kept in the user's config folder (game/settings); -name names
 // the player for this run only.
 //
@@ -104,7 +110,7 @@ type options struct {
 	exitWhen                                                             string
 	invite, relay, relaySecret                                           string
 	relayOnly                                                            bool
-	host, browse, announce, autopilot, overlay, echoInput                bool
+	host, browse, announce, autopilot, overlay, echoInput, howToPlay     bool
 	udpPort, bots, maxClients, lanPort, fps                              int
 	seed                                                                 uint64
 	exitAfter, latency, jitter                                           time.Duration
@@ -140,6 +146,7 @@ func parseFlags() options {
 	flag.BoolVar(&o.echoInput, "echo-input", false, "say on stdout each key and mouse button the window sees go down and up (\"input: key Escape down\"), and \"input: live\" when the scene is on screen: for tests that drive the window through XTEST and wait for each press to be seen")
 	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
 	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")
+	flag.BoolVar(&o.howToPlay, "how-to-play", false, "show the how-to-play card at the match's start, even if you dismissed it before (a match shows it until you first do; Esc > How to play shows it any time)")
 	flag.Float64Var(&o.loss, "loss", 0, "start with this share (0-0.5) of unreliable messages lost, both ways (F3: 1/2)")
 	flag.DurationVar(&o.latency, "latency", 0, "start with this much latency added, each way (F3: 3/4)")
 	flag.DurationVar(&o.jitter, "jitter", 0, "start with up to this much jitter added, each way (F3: 5/6)")
@@ -205,7 +212,7 @@ func newLauncher(log *slog.Logger, o options) *launcher {
 			invite: o.invite, relay: o.relay, relaySecret: o.relaySecret,
 		},
 		play: playConfig{
-			autopilot: o.autopilot, overlay: o.overlay, relayOnly: o.relayOnly,
+			autopilot: o.autopilot, overlay: o.overlay, howToPlay: o.howToPlay, relayOnly: o.relayOnly,
 			loss: o.loss, burst: o.burst, latency: o.latency, jitter: o.jitter,
 		},
 	}
