@@ -23,12 +23,13 @@ import (
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/memory"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+	"github.com/sightline-game/sightline/netcode/udpport"
 )
 
 // hostConfig is a match hosted in the game's own process.
 type hostConfig struct {
 	addr       string // HTTP address for WebRTC signalling ("" or "off": local only)
-	udpPort    int
+	udpPort    int    // the players' UDP port (taken: a free one instead)
 	bots       int
 	maxClients int
 	seed       uint64
@@ -113,12 +114,22 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	if cfg.invite != "" {
 		stun = web.STUNFor(cfg.relay, cfg.invite)
 	}
+	udp, fellBack, err := udpport.Listen(cfg.udpPort)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if fellBack {
+		log.Warn("UDP port taken (another host on this machine?): players' data channels use another; open that one in a firewall",
+			"wanted", cfg.udpPort, "took", udpport.Port(udp))
+	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
-		Version: protocol.Version,
-		UDPPort: cfg.udpPort, IncludeLoopback: true, MaxSessions: cfg.maxClients, Logger: log,
+		Version:    protocol.Version,
+		PacketConn: udp, IncludeLoopback: true, MaxSessions: cfg.maxClients, Logger: log,
 		STUNServer: stun,
 	})
 	if err != nil {
+		udp.Close()
 		ln.Close()
 		return fmt.Errorf("webrtc: %w", err)
 	}

@@ -2,14 +2,18 @@
 //
 //	game                         host a local match with 8 bots and play it
 //	game -host -addr :8080       host a LAN match others can join, and play it
+//	game -host -udp-port 8443    the same, the players' data on UDP port 8443 (the default)
 //	game -join http://HOST:8080  join a match server (cmd/server or another game's -host)
 //	game -join URL -match 2      join match 2 of a server hosting several (cmd/server -matches N)
 //	game -join URL -token T      join a server that admits only invited players (cmd/server -token-key)
 //	game -browse                 start at a menu of the matches on the LAN
 //
 // A hosted match takes players on -addr (TCP, HTTP: joining and the browser
-// build). The HUD and the pause menu say how others join: the invite link
-// with -invite, else the LAN address. It is announced on the LAN (UDP broadcast beacons
+// build) and -udp-port (UDP 8443 unless set: their data channels; when
+// another program holds it, as a second host on the same machine does, a
+// free port instead, with a warning naming it). The HUD and the pause menu
+// say how others join: the invite link with -invite, else the LAN address.
+// It is announced on the LAN (UDP broadcast beacons
 // on -lan-port, 47800 unless set; -announce=false keeps it quiet, -match-name names it), and
 // the menu of -browse lists the matches it hears with their players and
 // ping: choose one to join it, type an address, or host a match there.
@@ -127,7 +131,7 @@ func parseFlags() options {
 	flag.BoolVar(&o.browse, "browse", false, "start at a menu of the matches on the LAN (join one, type an address, or host)")
 	flag.StringVar(&o.addr, "addr", ":8080", "with -host: HTTP address where LAN players join (\"off\": nobody)")
 	flag.StringVar(&o.webDir, "web", "out/web", "with -host: the browser build to serve at / (built by make web)")
-	flag.IntVar(&o.udpPort, "udp-port", 0, "with -host: UDP port for LAN players' data channels (0: any free port)")
+	flag.IntVar(&o.udpPort, "udp-port", 8443, "with -host: UDP port of the players' data channels (when taken, as by a second host on this machine, a free port instead, with a warning; 0: any free port)")
 	flag.IntVar(&o.bots, "bots", 8, "with -host: server-side bots in the match")
 	flag.IntVar(&o.maxClients, "max-clients", 16, "with -host: most players who may join over the LAN")
 	flag.Uint64Var(&o.seed, "seed", 0, "with -host: the match's seed (map, spawns); 0 picks one")
@@ -186,6 +190,8 @@ func (o options) check() (slog.Level, error) {
 		return lv, errors.New("-exit-when needs -exit-after")
 	case o.lanPort < 1 || o.lanPort > 65535:
 		return lv, errors.New("-lan-port must be 1-65535")
+	case o.udpPort < 0 || o.udpPort > 65535:
+		return lv, errors.New("-udp-port must be 0-65535")
 	}
 	if _, err := exitCondition(o.exitWhen, nil); err != nil {
 		return lv, fmt.Errorf("-exit-when: %w", err)
