@@ -38,7 +38,8 @@
 // -exit-when ends the run sooner, as soon as what a test waits for happened
 // (confirmed=N: the server's copies of N of the player's predicted shots
 // were seen; listed=N: the menu lists N matches with their ping; sounds=N:
-// N sound effects were asked for); -autopilot lets a bot play for
+// N sound effects were asked for; paused=1: the pause menu is on screen);
+// -autopilot lets a bot play for
 // you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
 // and wait for each press to be seen. With -browse, the menu says "menu: N
@@ -146,7 +147,7 @@ func parseFlags() options {
 	flag.IntVar(&o.fps, "fps", 0, "cap the frames per second (0: vsync)")
 	flag.StringVar(&o.screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG")
 	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit this long after the match is on screen (its first frame with the server's world; at the menu, its first frame), however long the start took (0: play until the window closes)")
-	flag.StringVar(&o.exitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for); for tests, on a machine of any speed")
+	flag.StringVar(&o.exitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for), paused=1 (the pause menu is on screen); for tests, on a machine of any speed")
 	flag.BoolVar(&o.echoInput, "echo-input", false, "say on stdout each key and mouse button the window sees go down and up (\"input: key Escape down\"), and \"input: live\" when the scene is on screen: for tests that drive the window through XTEST and wait for each press to be seen")
 	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
 	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")
@@ -278,7 +279,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 	what, count, ok := strings.Cut(cond, "=")
 	n, err := strconv.Atoi(count)
 	if !ok || err != nil || n < 1 {
-		return nil, fmt.Errorf("%q: want confirmed=N, listed=N or sounds=N with N at least 1", cond)
+		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N or paused=1 with N at least 1", cond)
 	}
 	switch what {
 	case "confirmed":
@@ -291,6 +292,11 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			m, ok := s.(*desktop.Menu)
 			return ok && pinged(m.Rows()) >= n
 		}, nil
+	case "paused":
+		return func(s desktop.Scene) bool {
+			g, ok := s.(*desktop.Game)
+			return ok && g.LastDrawn().Paused
+		}, nil
 	case "sounds":
 		return func(desktop.Scene) bool {
 			total := 0
@@ -300,7 +306,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			return total >= n
 		}, nil
 	}
-	return nil, fmt.Errorf("%q: want confirmed=N, listed=N or sounds=N", cond)
+	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N or paused=1", cond)
 }
 
 // pinged counts the matches among rows with a ping answered.

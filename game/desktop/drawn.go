@@ -58,6 +58,10 @@ type Drawn struct {
 	// JoinHint is how others join, as the frame's status line said it
 	// ("" for a match not hosted here).
 	JoinHint string `json:"join_hint,omitempty"`
+	// Paused is whether the frame showed the pause menu, PauseJoinHint the
+	// lines of "how others join" drawn under it.
+	Paused        bool     `json:"paused,omitempty"`
+	PauseJoinHint []string `json:"pause_join_hint,omitempty"`
 	// Draws counts the frame's draw calls for the world (the map's chunks,
 	// every sprite, the health bars), before Ebitengine batches them.
 	Draws int `json:"draws"`
@@ -150,6 +154,7 @@ func (d *Drawn) reset() {
 	d.Players, d.Creatures, d.Over = d.Players[:0], d.Creatures[:0], d.Over[:0]
 	d.OwnShots, d.HitMarker = d.OwnShots[:0], false
 	d.HowToPlay, d.HowToPlayAt, d.JoinHint = false, [4]float64{}, ""
+	d.Paused, d.PauseJoinHint = false, d.PauseJoinHint[:0]
 	d.MapSeed, d.MapOrigin, d.Draws = 0, [2]float64{}, 0
 }
 

@@ -365,6 +365,7 @@ func (g *Game) drawPause(dst *ebiten.Image, now time.Time) {
 	} else {
 		drawPauseMenu(on, g.fonts, p.menu)
 		g.drawJoinHint(on)
+		g.drawn.Paused = true
 	}
 	if on == dst {
 		return
@@ -449,4 +450,5 @@ func (g *Game) drawJoinHint(dst *ebiten.Image) {
 	for i, l := range lines {
 		drawText(dst, l, f.normal, ScreenWidth/2, y+30+float64(i)*22, text.AlignCenter, colText)
 	}
+	g.drawn.PauseJoinHint = append(g.drawn.PauseJoinHint, lines...)
 }

@@ -18,7 +18,11 @@
 // saved in a temporary XDG_CONFIG_HOME. The how-to-play test finds the card
 // on a first match's screenshot, dismisses it with keys and sees the next
 // match start without it; the host-port test hosts on a UDP port it holds
-// and reads the warning naming the port the game took instead.
+// and reads the warning naming the port the game took instead; the
+// invite test hosts through a rendezvous on loopback and finds the invite
+// link in the HUD and, whole, under the pause menu. With
+// SIGHTLINE_HOWTO_SHOT_OUT and SIGHTLINE_HOST_SHOT_OUT (paths) those two
+// save their screenshots there too (docs/how-to-play.png, docs/host-pause.png).
 //
 // Nothing here waits a fixed time for the game: a timed run counts from
 // the match's (or menu's) first frame (-exit-after), or ends once what the
