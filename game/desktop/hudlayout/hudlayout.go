@@ -65,14 +65,15 @@ const (
 // the bottom right of a screen sw x sh, in face f, right-aligned, each on
 // its own panel, clear of the bottom-left row (BottomRow with power). Where
 // the room right of the row is at least leastRoom wide (a landscape
-// window) the lines go there, wrapped to it if they must; where it is
-// narrower (an upright phone) they go above the row, as wide as the
-// screen. Empty strings take no line.
+// window), or each line fits it whole, the lines go there, wrapped to it
+// if they must; otherwise (an upright phone before its first touch, with
+// the keys' hint) they go above the row, as wide as the screen. Empty
+// strings take no line.
 func BottomRight(sw, sh float64, f *glyphs.Face, power bool, status, hint string) []Line {
 	row := BottomRow(sh, power)
 	room := sw - edgeMargin - linePad - (row.X + row.W + barGap) - linePad
 	y := sh - bottomY
-	if room < leastRoom {
+	if room < leastRoom && (text.Advance(status, f) > room || text.Advance(hint, f) > room) {
 		room = sw - 2*edgeMargin - 2*linePad
 		y = row.Y - barGap - lineH + 2
 	}

@@ -37,13 +37,17 @@ func TestBottomLinesClearTheBars(t *testing.T) {
 		outW      int
 		outH      int
 		power     bool
+		status    string
+		hint      string
 		wantLines int
+		atBottom  bool // the lowest line at the screen's bottom, not above the bars
 	}{
-		{"desktop window", 1280, 720, false, 2},
-		{"desktop window, powered up", 1280, 720, true, 3},
-		{"portrait phone", 390, 844, false, 2},
-		{"portrait phone, powered up", 390, 844, true, 2},
-		{"landscape phone", 844, 390, false, 2},
+		{"desktop window", 1280, 720, false, status, hint, 2, true},
+		{"desktop window, powered up", 1280, 720, true, status, hint, 3, true},
+		{"portrait phone", 390, 844, false, status, hint, 2, false},
+		{"portrait phone, powered up", 390, 844, true, status, hint, 2, false},
+		{"portrait phone, touched: no hint", 390, 844, false, "playing at http://127.0.0.1:37091", "", 1, true},
+		{"landscape phone", 844, 390, false, status, hint, 2, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, h := touch.Screen(tc.outW, tc.outH)
@@ -52,9 +56,12 @@ func TestBottomLinesClearTheBars(t *testing.T) {
 			if bar := HealthBar(sw, sh); !row.Overlaps(bar) || bar.X < row.X || bar.Y < row.Y {
 				t.Errorf("the row %+v does not hold the health bar %+v", row, bar)
 			}
-			lines := BottomRight(sw, sh, f, tc.power, status, hint)
+			lines := BottomRight(sw, sh, f, tc.power, tc.status, tc.hint)
 			if len(lines) != tc.wantLines {
-				t.Errorf("%d lines, want %d: %+v", len(lines), tc.wantLines, lines)
+				t.Fatalf("%d lines, want %d: %+v", len(lines), tc.wantLines, lines)
+			}
+			if bottom := lines[0].TextY == sh-24; bottom != tc.atBottom {
+				t.Errorf("the lowest line's text at y %v on a %v px screen: at the bottom %v, want %v", lines[0].TextY, sh, bottom, tc.atBottom)
 			}
 			for i, l := range lines {
 				if l.Box.Overlaps(row) {
