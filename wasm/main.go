@@ -4,9 +4,12 @@
 // the match served from the page's own origin. Build it with `make web`; the
 // match server serves it at /.
 //
-// The player's settings (name, volumes, mute, network overlay) live in the
-// page's localStorage under "sightline.settings"; Esc in the game opens the
-// pause menu and its settings screen, which changes and saves them. A
+// The player's settings (name, volumes, mute, network overlay, whether the
+// how-to-play card was put away) live in the page's localStorage under
+// "sightline.settings"; Esc in the game opens the pause menu and its
+// settings screen, which changes and saves them. A player's first match
+// opens on the how-to-play card; once the match is on screen
+// window.sightline.howToPlay says whether the card is shown. A
 // ?name=you in the address names the player for this visit without saving.
 // ?match=ID joins that match of a server hosting several (the page puts it
 // there when the player chooses from its list; without it the server
@@ -149,6 +152,9 @@ func report(page js.Value, cl *client.Client, g *desktop.Game) {
 		page.Set("undecodable", st.NoBaseline)
 		page.Set("bytes", st.Bytes)
 		page.Set("path", st.Conn.Path)
+		if g.Live() {
+			page.Set("howToPlay", g.LastDrawn().HowToPlay)
+		}
 		select {
 		case <-cl.Done():
 			page.Set("closed", true)

@@ -24,12 +24,13 @@ import (
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/memory"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
+	"github.com/sightline-game/sightline/netcode/udpport"
 )
 
 // hostConfig is a match hosted in the game's own process.
 type hostConfig struct {
 	addr       string // HTTP address for WebRTC signalling ("" or "off": local only)
-	udpPort    int
+	udpPort    int    // the players' UDP port (taken: a free one instead)
 	bots       int
 	maxClients int
 	seed       uint64
@@ -114,12 +115,22 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	if cfg.invite != "" {
 		stun = web.STUNFor(cfg.relay, cfg.invite)
 	}
+	udp, fellBack, err := udpport.Listen(cfg.udpPort)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if fellBack {
+		log.Warn("UDP port taken (another host on this machine?): players' data channels use another; open that one in a firewall",
+			"wanted", cfg.udpPort, "took", udpport.Port(udp))
+	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
-		Version: protocol.Version,
-		UDPPort: cfg.udpPort, IncludeLoopback: true, MaxSessions: cfg.maxClients, Logger: log,
+		Version:    protocol.Version,
+		PacketConn: udp, IncludeLoopback: true, MaxSessions: cfg.maxClients, Logger: log,
 		STUNServer: stun,
 	})
 	if err != nil {
+		udp.Close()
 		ln.Close()
 		return fmt.Errorf("webrtc: %w", err)
 	}
@@ -181,6 +192,16 @@ func (m *match) hostThrough(ctx context.Context, log *slog.Logger, url string, m
 	if ctx.Err() == nil {
 		log.Warn("hosting through the rendezvous stopped", "url", url, "err", err)
 	}
+}
+
+// joinHint says how others join the match, for the HUD and the pause
+// menu: the invite link once the rendezvous has given one (-invite), else
+// the status (the LAN address, or why nobody else can join).
+func (m *match) joinHint() string {
+	if u := m.invite.Load(); u != nil {
+		return "others join with the invite link " + *u + " (open it in a browser, or game -join it)"
+	}
+	return m.status
 }
 
 // join connects the local player to the match through an in-memory pair:

@@ -22,6 +22,7 @@ const joinTimeout = 15 * time.Second
 // playConfig is how the local player plays, whichever match.
 type playConfig struct {
 	autopilot, overlay bool // overlay: -overlay, shown whatever the settings
+	howToPlay          bool // -how-to-play: the card at the start whatever the settings
 	relayOnly          bool // -relay-only: joins go through the server's TURN relay
 	loss, burst        float64
 	latency, jitter    time.Duration
@@ -87,7 +88,9 @@ func (l *launcher) hostAndPlay(ctx context.Context) (*desktop.Game, error) {
 			l.log.Error("match server stopped", "err", err)
 		}
 	}()
-	g, err := l.track(desktop.Play(m.join(l.clock), l.playConfig(m.status, stop)))
+	pc := l.playConfig(m.status, stop)
+	pc.JoinHint = m.joinHint
+	g, err := l.track(desktop.Play(m.join(l.clock), pc))
 	if err != nil {
 		stop()
 		return nil, err
@@ -103,7 +106,7 @@ func (l *launcher) hostAndPlay(ctx context.Context) (*desktop.Game, error) {
 // the player leaves it.
 func (l *launcher) playConfig(status string, stop func()) desktop.PlayConfig {
 	cfg := desktop.PlayConfig{
-		Prefs: l.prefs, Status: status, ShowOverlay: l.play.overlay,
+		Prefs: l.prefs, Status: status, ShowOverlay: l.play.overlay, HowToPlay: l.play.howToPlay,
 		Conditions: conditioner.Conditions{Loss: l.play.loss, BurstLen: l.play.burst, Latency: l.play.latency, Jitter: l.play.jitter},
 		Clock:      l.clock, Seed: l.seed, Logger: l.log, Sound: l.sound, RelayOnly: l.play.relayOnly,
 	}

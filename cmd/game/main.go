@@ -2,21 +2,31 @@
 //
 //	game                         host a local match with 8 bots and play it
 //	game -host -addr :8080       host a LAN match others can join, and play it
+//	game -host -udp-port 8443    the same, the players' data on UDP port 8443 (the default)
 //	game -join http://HOST:8080  join a match server (cmd/server or another game's -host)
 //	game -join URL -match 2      join match 2 of a server hosting several (cmd/server -matches N)
 //	game -join URL -token T      join a server that admits only invited players (cmd/server -token-key)
 //	game -browse                 start at a menu of the matches on the LAN
 //
-// A hosted match with -addr is announced on the LAN (UDP broadcast beacons
-// on -lan-port; -announce=false keeps it quiet, -match-name names it), and
+// A hosted match takes players on -addr (TCP, HTTP: joining and the browser
+// build) and -udp-port (UDP 8443 unless set: their data channels; when
+// another program holds it, as a second host on the same machine does, a
+// free port instead, with a warning naming it). The HUD and the pause menu
+// say how others join: the invite link with -invite, else the LAN address.
+// It is announced on the LAN (UDP broadcast beacons
+// on -lan-port, 47800 unless set; -announce=false keeps it quiet, -match-name names it), and
 // the menu of -browse lists the matches it hears with their players and
 // ping: choose one to join it, type an address, or host a match there.
+//
+// A player's first match opens on a "how to play" card, which any key,
+// click or touch puts away for good (remembered in the settings); Esc >
+// How to play, or -how-to-play, shows it again.
 //
 // In the game: WASD or arrows move, the mouse aims, left button or space
 // fires, Enter chats, Tab shows the scoreboard, F3 the network overlay (with
 // 1/2, 3/4, 5/6 adding loss, latency and jitter to the link, 7/8 making
 // losses come in runs, 0 clearing), M mutes, Esc pauses (Resume, Settings,
-// Leave match for the LAN menu, Quit game). F2 on the menu opens the
+// How to play, Leave match for the LAN menu, Quit game). F2 on the menu opens the
 // settings, kept in the user's config folder (game/settings); -name names
 // the player for this run only.
 //
@@ -28,7 +38,8 @@
 // -exit-when ends the run sooner, as soon as what a test waits for happened
 // (confirmed=N: the server's copies of N of the player's predicted shots
 // were seen; listed=N: the menu lists N matches with their ping; sounds=N:
-// N sound effects were asked for); -autopilot lets a bot play for
+// N sound effects were asked for; paused=1: the pause menu is on screen);
+// -autopilot lets a bot play for
 // you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
 // and wait for each press to be seen. With -browse, the menu says "menu: N
@@ -104,7 +115,7 @@ type options struct {
 	exitWhen                                                             string
 	invite, relay, relaySecret                                           string
 	relayOnly                                                            bool
-	host, browse, announce, autopilot, overlay, echoInput                bool
+	host, browse, announce, autopilot, overlay, echoInput, howToPlay     bool
 	udpPort, bots, maxClients, lanPort, fps                              int
 	seed                                                                 uint64
 	exitAfter, latency, jitter                                           time.Duration
@@ -121,7 +132,7 @@ func parseFlags() options {
 	flag.BoolVar(&o.browse, "browse", false, "start at a menu of the matches on the LAN (join one, type an address, or host)")
 	flag.StringVar(&o.addr, "addr", ":8080", "with -host: HTTP address where LAN players join (\"off\": nobody)")
 	flag.StringVar(&o.webDir, "web", "out/web", "with -host: the browser build to serve at / (built by make web)")
-	flag.IntVar(&o.udpPort, "udp-port", 0, "with -host: UDP port for LAN players' data channels (0: any free port)")
+	flag.IntVar(&o.udpPort, "udp-port", 8443, "with -host: UDP port of the players' data channels (when taken, as by a second host on this machine, a free port instead, with a warning; 0: any free port)")
 	flag.IntVar(&o.bots, "bots", 8, "with -host: server-side bots in the match")
 	flag.IntVar(&o.maxClients, "max-clients", 16, "with -host: most players who may join over the LAN")
 	flag.Uint64Var(&o.seed, "seed", 0, "with -host: the match's seed (map, spawns); 0 picks one")
@@ -136,10 +147,11 @@ func parseFlags() options {
 	flag.IntVar(&o.fps, "fps", 0, "cap the frames per second (0: vsync)")
 	flag.StringVar(&o.screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG")
 	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit this long after the match is on screen (its first frame with the server's world; at the menu, its first frame), however long the start took (0: play until the window closes)")
-	flag.StringVar(&o.exitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for); for tests, on a machine of any speed")
+	flag.StringVar(&o.exitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for), paused=1 (the pause menu is on screen); for tests, on a machine of any speed")
 	flag.BoolVar(&o.echoInput, "echo-input", false, "say on stdout each key and mouse button the window sees go down and up (\"input: key Escape down\"), and \"input: live\" when the scene is on screen: for tests that drive the window through XTEST and wait for each press to be seen")
 	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
 	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")
+	flag.BoolVar(&o.howToPlay, "how-to-play", false, "show the how-to-play card at the match's start, even if you dismissed it before (a match shows it until you first do; Esc > How to play shows it any time)")
 	flag.Float64Var(&o.loss, "loss", 0, "start with this share (0-0.5) of unreliable messages lost, both ways (F3: 1/2)")
 	flag.DurationVar(&o.latency, "latency", 0, "start with this much latency added, each way (F3: 3/4)")
 	flag.DurationVar(&o.jitter, "jitter", 0, "start with up to this much jitter added, each way (F3: 5/6)")
@@ -179,6 +191,8 @@ func (o options) check() (slog.Level, error) {
 		return lv, errors.New("-exit-when needs -exit-after")
 	case o.lanPort < 1 || o.lanPort > 65535:
 		return lv, errors.New("-lan-port must be 1-65535")
+	case o.udpPort < 0 || o.udpPort > 65535:
+		return lv, errors.New("-udp-port must be 0-65535")
 	}
 	if _, err := exitCondition(o.exitWhen, nil); err != nil {
 		return lv, fmt.Errorf("-exit-when: %w", err)
@@ -205,7 +219,7 @@ func newLauncher(log *slog.Logger, o options) *launcher {
 			invite: o.invite, relay: o.relay, relaySecret: o.relaySecret,
 		},
 		play: playConfig{
-			autopilot: o.autopilot, overlay: o.overlay, relayOnly: o.relayOnly,
+			autopilot: o.autopilot, overlay: o.overlay, howToPlay: o.howToPlay, relayOnly: o.relayOnly,
 			loss: o.loss, burst: o.burst, latency: o.latency, jitter: o.jitter,
 		},
 	}
@@ -265,7 +279,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 	what, count, ok := strings.Cut(cond, "=")
 	n, err := strconv.Atoi(count)
 	if !ok || err != nil || n < 1 {
-		return nil, fmt.Errorf("%q: want confirmed=N, listed=N or sounds=N with N at least 1", cond)
+		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N or paused=1 with N at least 1", cond)
 	}
 	switch what {
 	case "confirmed":
@@ -278,6 +292,11 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			m, ok := s.(*desktop.Menu)
 			return ok && pinged(m.Rows()) >= n
 		}, nil
+	case "paused":
+		return func(s desktop.Scene) bool {
+			g, ok := s.(*desktop.Game)
+			return ok && g.LastDrawn().Paused
+		}, nil
 	case "sounds":
 		return func(desktop.Scene) bool {
 			total := 0
@@ -287,7 +306,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			return total >= n
 		}, nil
 	}
-	return nil, fmt.Errorf("%q: want confirmed=N, listed=N or sounds=N", cond)
+	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N or paused=1", cond)
 }
 
 // pinged counts the matches among rows with a ping answered.

@@ -51,6 +51,17 @@ type Drawn struct {
 	// HitMarker is whether the frame showed the mark of an own hit the
 	// server reported.
 	HitMarker bool `json:"hit_marker,omitempty"`
+	// HowToPlay is whether the frame showed the "how to play" card, and
+	// HowToPlayAt where (x, y, w, h).
+	HowToPlay   bool       `json:"how_to_play,omitempty"`
+	HowToPlayAt [4]float64 `json:"how_to_play_at,omitempty"`
+	// JoinHint is how others join, as the frame's status line said it
+	// ("" for a match not hosted here).
+	JoinHint string `json:"join_hint,omitempty"`
+	// Paused is whether the frame showed the pause menu, PauseJoinHint the
+	// lines of "how others join" drawn under it.
+	Paused        bool     `json:"paused,omitempty"`
+	PauseJoinHint []string `json:"pause_join_hint,omitempty"`
 	// Draws counts the frame's draw calls for the world (the map's chunks,
 	// every sprite, the health bars), before Ebitengine batches them.
 	Draws int `json:"draws"`
@@ -142,6 +153,8 @@ func (d *Drawn) reset() {
 	d.SelfShown = false
 	d.Players, d.Creatures, d.Over = d.Players[:0], d.Creatures[:0], d.Over[:0]
 	d.OwnShots, d.HitMarker = d.OwnShots[:0], false
+	d.HowToPlay, d.HowToPlayAt, d.JoinHint = false, [4]float64{}, ""
+	d.Paused, d.PauseJoinHint = false, d.PauseJoinHint[:0]
 	d.MapSeed, d.MapOrigin, d.Draws = 0, [2]float64{}, 0
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/camera"
 	"github.com/sightline-game/sightline/game/desktop/controls"
+	"github.com/sightline-game/sightline/game/desktop/howto"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
 	"github.com/sightline-game/sightline/game/desktop/touch"
 	"github.com/sightline-game/sightline/game/protocol"
@@ -55,6 +56,17 @@ type Config struct {
 	// Status is a line about the match shown in the corner, like
 	// "hosting on :8080".
 	Status string
+	// JoinHint, if set, says how others join the match this player hosts
+	// (the invite link, else the LAN address): the HUD's status line
+	// shows it in place of Status once it says something, and the pause
+	// menu shows it in full. It is asked each frame, so a link that comes
+	// later (the rendezvous's) shows when it comes.
+	JoinHint func() string
+	// HowToPlay shows the "how to play" card at the match's start even
+	// when the player has dismissed it before (the -how-to-play flag).
+	// Without it the card shows until the player first dismisses it; with
+	// an Autopilot (a bot plays), only with it.
+	HowToPlay bool
 	// ShowOverlay starts with the network overlay shown (as does the
 	// Overlay setting).
 	ShowOverlay bool
@@ -119,6 +131,9 @@ type Game struct {
 	sw, sh float64
 	touch  touchState
 
+	// howto is the "how to play" card (nil: never shown, a bot plays).
+	howto *howto.Card
+
 	// UI modes.
 	typing, overlay, scoreboard bool
 	prefs                       *settingsui.Prefs
@@ -162,6 +177,9 @@ func New(cfg Config) (*Game, error) {
 	}
 	g.setScreen(ScreenWidth, ScreenHeight)
 	g.overlay = cfg.ShowOverlay || g.prefs.Settings().Overlay
+	if cfg.Autopilot == nil || cfg.HowToPlay {
+		g.howto = howto.Open(g.prefs, cfg.HowToPlay)
+	}
 	g.cam.Follow(arena.WorldSize/2, arena.WorldSize/2)
 	g.net.init(cfg.TickRate)
 	g.hud.init()
@@ -183,6 +201,10 @@ func (g *Game) Update() error {
 
 	st := g.input.Read(g.self.sx, g.self.sy, g.typing, g.overlay)
 	g.readTouch(&st, now)
+	if g.worldDrawn && !g.pause.open() {
+		// Any press dismisses the card, and does what it does as well.
+		g.howto.Update(now, st.AnyPress || g.touch.out.Menu)
+	}
 	if g.updatePause(st.Pressed&controls.KeyEscape != 0 || g.touch.out.Menu, now) {
 		// The pause menu has the keys: stand still, aim where the cursor is.
 		st = controls.State{Typing: true, MouseX: st.MouseX, MouseY: st.MouseY, PlayerX: st.PlayerX, PlayerY: st.PlayerY}
@@ -314,6 +336,7 @@ func (g *Game) drawFrame(dst *ebiten.Image, now time.Time) {
 	if g.overlay {
 		g.drawOverlay(dst, now)
 	}
+	g.drawHowTo(dst)
 	g.drawPause(dst, now)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/desktop/feed"
+	"github.com/sightline-game/sightline/game/desktop/hudlayout"
 	"github.com/sightline-game/sightline/game/desktop/scoreboard"
 	"github.com/sightline-game/sightline/game/desktop/text"
 	"github.com/sightline-game/sightline/game/protocol"
@@ -224,17 +225,49 @@ func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
 		g.drawBanners(dst, now)
 	}
 
-	// Bottom right: hints and the match.
-	hint := "WASD move · mouse aim · click fire · Shift dash · Enter chat · Tab scores · F3 network · M mute · Esc menu"
-	if !g.touch.pad.Active { // the touch controls speak for themselves
-		drawText(dst, hint, f.small, g.sw-14, g.sh-24, text.AlignEnd, colTextDim)
+	// Bottom right: the hint and the match's status, each on a panel so
+	// that it reads over walls, wrapped clear of the health bar.
+	hint := keyHint
+	if g.touch.pad.Active { // the touch controls speak for themselves
+		hint = ""
 	}
-	if g.cfg.Status != "" {
-		drawText(dst, g.cfg.Status, f.small, g.sw-14, g.sh-44, text.AlignEnd, colTextDim)
+	status := g.status()
+	g.drawn.JoinHint = ""
+	if g.cfg.JoinHint != nil {
+		g.drawn.JoinHint = status
+	}
+	for _, l := range hudlayout.BottomRight(g.sw, g.sh, f.small.metrics, g.powered(), status, hint) {
+		b := l.Box
+		box(dst, b.X, b.Y, b.W, b.H, colPanel)
+		drawText(dst, l.Text, f.small, l.TextX, l.TextY, text.AlignEnd, colTextDim)
 	}
 	if g.scoreboard {
 		g.drawScoreboard(dst)
 	}
+}
+
+// keyHint is the bottom line's reminder of the keys.
+const keyHint = "WASD move · mouse aim · click fire · Shift dash · Enter chat · Tab scores · F3 network · M mute · Esc menu"
+
+// powered reports whether the bottom-left row shows the power-up's bar
+// (drawLoadout).
+func (g *Game) powered() bool {
+	if !g.records.own.ok || !g.self.ok {
+		return false
+	}
+	tick, _ := g.cl.Newest()
+	return scoreboard.ViewLoadout(g.records.own.Loadout, tick, g.cfg.TickRate).Power
+}
+
+// status returns the HUD's status line: how others join, for a match
+// hosted here (Config.JoinHint), else Config.Status.
+func (g *Game) status() string {
+	if g.cfg.JoinHint != nil {
+		if s := g.cfg.JoinHint(); s != "" {
+			return s
+		}
+	}
+	return g.cfg.Status
 }
 
 // drawHealth draws the health bar in the bottom-left corner.
@@ -242,7 +275,8 @@ func (g *Game) drawHealth(dst *ebiten.Image) {
 	if !g.self.ok {
 		return
 	}
-	x, y, w, h := 20.0, float64(g.sh-48), 280.0, 26.0
+	r := hudlayout.HealthBar(g.sw, g.sh)
+	x, y, w, h := r.X, r.Y, r.W, r.H
 	frac := float64(g.self.health) / arena.PlayerHealth
 	box(dst, x-3, y-3, w+6, h+6, colPanel)
 	box(dst, x, y, w, h, color.RGBA{0x2a, 0x10, 0x14, 0xff})

@@ -16,8 +16,10 @@ type Input struct {
 	runes   []rune
 	ids     []ebiten.TouchID
 	touches []touch.Touch
-	typed   []rune // the chat line being typed
-	repeatN int    // frames Backspace has been held
+	keys    []ebiten.Key     // scratch for AnyPress
+	landed  []ebiten.TouchID // scratch for AnyPress
+	typed   []rune           // the chat line being typed
+	repeatN int              // frames Backspace has been held
 }
 
 // MaxChatRunes bounds the chat line being typed.
@@ -76,6 +78,12 @@ func (in *Input) Read(playerX, playerY float64, typing, overlay bool) controls.S
 			s.Pressed |= p.key
 		}
 	}
+	in.keys = inpututil.AppendJustPressedKeys(in.keys[:0])
+	in.landed = inpututil.AppendJustPressedTouchIDs(in.landed[:0])
+	s.AnyPress = len(in.keys) > 0 || len(in.landed) > 0 ||
+		inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) ||
+		inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight) ||
+		inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonMiddle)
 	in.readGamepad(s)
 	if typing {
 		in.readTyping()

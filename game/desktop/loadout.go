@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/sightline-game/sightline/game/arena"
+	"github.com/sightline-game/sightline/game/desktop/hudlayout"
 	"github.com/sightline-game/sightline/game/desktop/scoreboard"
 	"github.com/sightline-game/sightline/game/desktop/text"
 	"github.com/sightline-game/sightline/game/protocol"
@@ -48,12 +49,13 @@ func (g *Game) drawLoadout(dst *ebiten.Image) {
 	tick, _ := g.cl.Newest()
 	v := scoreboard.ViewLoadout(g.records.own.Loadout, tick, g.cfg.TickRate)
 	f := g.fonts
-	x, y, h := 318.0, float64(g.sh-48), 26.0
+	r := hudlayout.HealthBar(g.sw, g.sh)
+	x, y, h := hudlayout.WeaponX, r.Y, hudlayout.BarH
 	c := colText
 	if v.Weapon == "SPREAD" {
 		c = colSpread
 	}
-	box(dst, x-3, y-3, 150+6, h+6, colPanel)
+	box(dst, x-3, y-3, hudlayout.WeaponW+6, h+6, colPanel)
 	drawText(dst, v.Weapon, f.normal, x+8, y+4, text.AlignStart, c)
 	if v.Shots != "" {
 		drawText(dst, v.Shots, f.small, x+146, y+6, text.AlignEnd, colText)
@@ -61,7 +63,7 @@ func (g *Game) drawLoadout(dst *ebiten.Image) {
 	if !v.Power {
 		return
 	}
-	px, w := x+162, 150.0
+	px, w := hudlayout.PowerX, hudlayout.PowerW
 	box(dst, px-3, y-3, w+6, h+6, colPanel)
 	box(dst, px, y+h-6, w, 6, color.RGBA{0x2a, 0x10, 0x30, 0xff})
 	box(dst, px, y+h-6, w*v.PowerFrac, 6, colPower)

@@ -7,15 +7,18 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/sightline-game/sightline/game/desktop/hudlayout"
 	"github.com/sightline-game/sightline/game/desktop/netgraph"
 	"github.com/sightline-game/sightline/game/desktop/text"
 	"github.com/sightline-game/sightline/netcode/transport"
 )
 
-// The overlay panel, on the left under the status panel.
+// The overlay panel, on the left under the status panel: at least ovMinW
+// wide, wider when its rows need it.
 const (
 	ovX, ovY = 12.0, 86.0
-	ovW      = 372.0
+	ovMinW   = 372.0
+	ovPad    = 12.0
 	chartH   = 70.0
 )
 
@@ -67,10 +70,27 @@ func (g *Game) drawOverlay(dst *ebiten.Image, now time.Time) {
 		add("prediction error %.1f px%s", math.Hypot(ex, ey), shots)
 	}
 
+	var cond []string
+	if g.cfg.Conditioner != nil {
+		c := g.cfg.Conditioner.Conditions()
+		runs := "independent"
+		if c.BurstLen > 1 {
+			runs = fmt.Sprintf("runs of %.0f", c.BurstLen)
+		}
+		cond = []string{
+			fmt.Sprintf("[1/2] loss    +%3.0f %%", c.Loss*100),
+			fmt.Sprintf("[3/4] latency +%3d ms   [0] reset", c.Latency.Milliseconds()),
+			fmt.Sprintf("[5/6] jitter  +%3d ms", c.Jitter.Milliseconds()),
+			"[7/8] losses  " + runs,
+		}
+	}
+	// The panel fits its widest row.
+	ovW := hudlayout.PanelWidth(rows, f.mono.metrics, ovMinW, ovPad)
+	ovW = hudlayout.PanelWidth(cond, f.mono.metrics, ovW, ovPad)
 	lineH := 17.0
 	condRows := 0
-	if g.cfg.Conditioner != nil {
-		condRows = 5
+	if len(cond) > 0 {
+		condRows = 1 + len(cond)
 	}
 	h := 34 + float64(len(rows))*lineH + chartH + 30 + float64(condRows)*lineH + 10
 	panel(dst, ovX, ovY, ovW, h)
@@ -93,21 +113,12 @@ func (g *Game) drawOverlay(dst *ebiten.Image, now time.Time) {
 		lx += 14 + textWidth(k.s, f.small) + 14
 	}
 	y += 22
-	if g.cfg.Conditioner != nil {
-		c := g.cfg.Conditioner.Conditions()
+	if len(cond) > 0 {
 		drawText(dst, "LINK CONDITIONER (both ways)", f.small, ovX+12, y, text.AlignStart, colAccent)
-		y += lineH
-		drawText(dst, fmt.Sprintf("[1/2] loss    +%3.0f %%", c.Loss*100), f.mono, ovX+12, y, text.AlignStart, colText)
-		y += lineH
-		drawText(dst, fmt.Sprintf("[3/4] latency +%3d ms   [0] reset", c.Latency.Milliseconds()), f.mono, ovX+12, y, text.AlignStart, colText)
-		y += lineH
-		drawText(dst, fmt.Sprintf("[5/6] jitter  +%3d ms", c.Jitter.Milliseconds()), f.mono, ovX+12, y, text.AlignStart, colText)
-		y += lineH
-		runs := "independent"
-		if c.BurstLen > 1 {
-			runs = fmt.Sprintf("runs of %.0f", c.BurstLen)
+		for _, r := range cond {
+			y += lineH
+			drawText(dst, r, f.mono, ovX+12, y, text.AlignStart, colText)
 		}
-		drawText(dst, "[7/8] losses  "+runs, f.mono, ovX+12, y, text.AlignStart, colText)
 	}
 }
 

@@ -32,6 +32,12 @@ type PlayConfig struct {
 	RelayOnly bool
 	// Status is a line about the match shown in the corner.
 	Status string
+	// JoinHint, if set, says how others join a match hosted here (see
+	// Config.JoinHint).
+	JoinHint func() string
+	// HowToPlay shows the "how to play" card at the start whatever the
+	// settings say (see Config.HowToPlay).
+	HowToPlay bool
 	// ShowOverlay starts with the network overlay shown.
 	ShowOverlay bool
 	// Conditions are the loss, latency and jitter the player's own link
@@ -84,7 +90,7 @@ func Play(conn transport.Conn, cfg PlayConfig) (*Game, error) {
 	var g *Game
 	gc := Config{
 		Client: cl, Conditioner: cond, Name: name, TickRate: protocol.DefaultTickRate,
-		Status: cfg.Status, ShowOverlay: cfg.ShowOverlay, Prefs: cfg.Prefs,
+		Status: cfg.Status, JoinHint: cfg.JoinHint, HowToPlay: cfg.HowToPlay, ShowOverlay: cfg.ShowOverlay, Prefs: cfg.Prefs,
 		Autopilot: cfg.Autopilot, Logger: cfg.Logger, Sound: cfg.Sound,
 	}
 	if cfg.Leave != nil {

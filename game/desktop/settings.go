@@ -9,6 +9,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/sightline-game/sightline/game/desktop/howto"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
 	"github.com/sightline-game/sightline/game/desktop/text"
 	"github.com/sightline-game/sightline/game/settings"
@@ -327,6 +328,12 @@ func (g *Game) updatePause(escape bool, now time.Time) bool {
 		p.menu = nil
 	case settingsui.PauseSettings:
 		p.screen = newSettingsScreen(g.prefs, g.fonts, true)
+	case settingsui.PauseHowTo:
+		p.menu = nil
+		if g.howto == nil {
+			g.howto = howto.Open(g.prefs, true)
+		}
+		g.howto.Show()
 	case settingsui.PauseLeave:
 		p.menu = nil
 		g.next = g.cfg.Leave()
@@ -357,6 +364,8 @@ func (g *Game) drawPause(dst *ebiten.Image, now time.Time) {
 		p.screen.draw(on, now)
 	} else {
 		drawPauseMenu(on, g.fonts, p.menu)
+		g.drawJoinHint(on)
+		g.drawn.Paused = true
 	}
 	if on == dst {
 		return
@@ -412,4 +421,34 @@ func clip(s string, face *face, w float64) string {
 		r = r[:len(r)-1]
 	}
 	return string(r) + "…"
+}
+
+// joinHintW is the width of the pause menu's "how others join" panel.
+const joinHintW = 760.0
+
+// drawJoinHint draws, under the pause menu of a match hosted here, how
+// others join it (Config.JoinHint) in full: the invite link or the LAN
+// address, wrapped if long. There is no Copy button: Ebitengine (v2.8)
+// offers no clipboard.
+func (g *Game) drawJoinHint(dst *ebiten.Image) {
+	if g.cfg.JoinHint == nil {
+		return
+	}
+	s := g.cfg.JoinHint()
+	if s == "" {
+		return
+	}
+	f := g.fonts
+	lines := text.Wrap(s, f.normal.metrics, joinHintW-32)
+	n := len(g.pause.menu.Items())
+	y := settingsui.PauseY(n) + settingsui.PauseHeadH + float64(n)*settingsui.PauseRowH + 20 + 36
+	h := 40 + float64(len(lines))*22
+	x := (ScreenWidth - joinHintW) / 2
+	panel(dst, x, y, joinHintW, h)
+	box(dst, x, y, joinHintW, h, color.RGBA{0x0c, 0x0f, 0x15, 0x90})
+	drawText(dst, "HOW OTHERS JOIN", f.small, ScreenWidth/2, y+10, text.AlignCenter, colAccent)
+	for i, l := range lines {
+		drawText(dst, l, f.normal, ScreenWidth/2, y+30+float64(i)*22, text.AlignCenter, colText)
+	}
+	g.drawn.PauseJoinHint = append(g.drawn.PauseJoinHint, lines...)
 }

@@ -26,6 +26,7 @@ type file struct {
 	Mute          *bool    `json:"mute,omitempty"`
 	Fullscreen    *bool    `json:"fullscreen,omitempty"`
 	Overlay       *bool    `json:"overlay,omitempty"`
+	HowToPlaySeen *bool    `json:"how_to_play_seen,omitempty"`
 }
 
 // Marshal returns s, cleaned, as indented JSON with its version.
@@ -33,7 +34,7 @@ func Marshal(s Settings) ([]byte, error) {
 	s = s.Clean()
 	b, err := json.MarshalIndent(file{
 		Version: Version, Name: &s.Name, MasterVolume: &s.MasterVolume, EffectsVolume: &s.EffectsVolume,
-		Mute: &s.Mute, Fullscreen: &s.Fullscreen, Overlay: &s.Overlay,
+		Mute: &s.Mute, Fullscreen: &s.Fullscreen, Overlay: &s.Overlay, HowToPlaySeen: &s.HowToPlaySeen,
 	}, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("settings: %w", err)
@@ -61,6 +62,7 @@ func Unmarshal(b []byte) (Settings, error) {
 	set(&s.Mute, f.Mute)
 	set(&s.Fullscreen, f.Fullscreen)
 	set(&s.Overlay, f.Overlay)
+	set(&s.HowToPlaySeen, f.HowToPlaySeen)
 	return s.Clean(), nil
 }
 

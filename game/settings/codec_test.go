@@ -10,6 +10,7 @@ func TestMarshalRoundTrip(t *testing.T) {
 	for _, s := range []Settings{
 		Defaults(),
 		{Name: "ada", MasterVolume: 0.35, EffectsVolume: 1, Mute: true, Fullscreen: true, Overlay: true},
+		{Name: "seen", MasterVolume: 0.5, EffectsVolume: 0.5, HowToPlaySeen: true},
 		{Name: "名前 🎯", MasterVolume: 0, EffectsVolume: 0},
 	} {
 		b, err := Marshal(s)
@@ -52,6 +53,10 @@ func TestUnmarshal(t *testing.T) {
 	}{
 		{"every field", `{"version":1,"name":"bo","master_volume":0.5,"effects_volume":0.25,"mute":true,"fullscreen":true,"overlay":true}`,
 			Settings{Name: "bo", MasterVolume: 0.5, EffectsVolume: 0.25, Mute: true, Fullscreen: true, Overlay: true}, nil},
+		{"the how to play card seen", `{"version":1,"how_to_play_seen":true}`,
+			Settings{MasterVolume: DefaultMasterVolume, EffectsVolume: DefaultEffectsVolume, HowToPlaySeen: true}, nil},
+		{"a file from before the card: not seen", `{"version":1,"name":"old","mute":true,"overlay":true}`,
+			Settings{Name: "old", MasterVolume: DefaultMasterVolume, EffectsVolume: DefaultEffectsVolume, Mute: true, Overlay: true}, nil},
 		{"missing fields take defaults", `{"version":1,"name":"bo"}`,
 			Settings{Name: "bo", MasterVolume: DefaultMasterVolume, EffectsVolume: DefaultEffectsVolume}, nil},
 		{"zero volume kept", `{"version":1,"master_volume":0}`,
@@ -72,6 +77,22 @@ func TestUnmarshal(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestMarshalWritesHowToPlaySeen(t *testing.T) {
+	for _, seen := range []bool{false, true} {
+		b, err := Marshal(Settings{MasterVolume: 1, EffectsVolume: 1, HowToPlaySeen: seen})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `"how_to_play_seen": false`
+		if seen {
+			want = `"how_to_play_seen": true`
+		}
+		if !strings.Contains(string(b), want) {
+			t.Errorf("HowToPlaySeen %v: %s lacks %s", seen, b, want)
 		}
 	}
 }

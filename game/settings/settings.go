@@ -24,6 +24,9 @@ type Settings struct {
 	Fullscreen bool
 	// Overlay starts matches with the network overlay (F3) shown.
 	Overlay bool
+	// HowToPlaySeen: the player has dismissed the "how to play" card, which
+	// a first match shows until then (the pause menu shows it again).
+	HowToPlaySeen bool
 }
 
 // The default volumes: loud enough to hear, with room to turn them up.
@@ -40,7 +43,8 @@ const (
 )
 
 // Defaults returns the settings of a first run: no name chosen, the
-// default volumes, sound on, a window, no overlay.
+// default volumes, sound on, a window, no overlay, the "how to play" card
+// not seen yet.
 func Defaults() Settings {
 	return Settings{MasterVolume: DefaultMasterVolume, EffectsVolume: DefaultEffectsVolume}
 }

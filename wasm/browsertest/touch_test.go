@@ -68,6 +68,8 @@ func touchSticks(t *testing.T, browser context.Context, srv *watchedServer) {
 	}
 	id := srv.waitPlayer(t, 0)
 	t.Logf("joined in %v as player %d", time.Since(began).Round(100*time.Millisecond), id)
+	// A fresh browser profile: the first match opens on the how-to-play card.
+	tb.waitHowToPlay(t, true)
 	p0, _ := srv.player(id)
 
 	// Walk the way with the most room, so that no wall stops the player.
@@ -134,7 +136,7 @@ func touchSticks(t *testing.T, browser context.Context, srv *watchedServer) {
 	to, _ := srv.player(id)
 	tb.fingers(t, input.DispatchTouchEventTypeTouchEnd, 1)
 	paused := math.Hypot(to.X-from.X, to.Y-from.Y)
-	resume := settingsui.NewPause(false, false).ItemRect(0) // the browser's menu: Resume, Settings
+	resume := settingsui.NewPause(false, false).ItemRect(0) // the browser's menu: Resume, Settings, How to play
 	tap(touch.Point{X: resume.X + resume.W/2, Y: resume.Y + resume.H/2})
 	from = srv.waitStill(t, id)
 	dir, _ = srv.openDirection(from.X, from.Y)
@@ -147,6 +149,9 @@ func touchSticks(t *testing.T, browser context.Context, srv *watchedServer) {
 	if paused > 5 {
 		t.Errorf("with the pause menu open (MENU tapped) the move stick moved the player %.0f px", paused)
 	}
+	// The touches put the card away (the next tab's match, in the same
+	// profile, starts without it: touchPhone).
+	tb.waitHowToPlay(t, false)
 	checkPage(t, tb)
 }
 
@@ -167,6 +172,9 @@ func touchPhone(t *testing.T, browser context.Context, srv *watchedServer) {
 		t.Fatal(err)
 	}
 	id := srv.waitPlayer(t, 1)
+	// The card was put away in the first tab (touchSticks): the settings in
+	// localStorage remember it.
+	tb.waitHowToPlay(t, false)
 	fit := tb.pageFit(t)
 	t.Logf("figure phone page: %+v", fit)
 	if fit.InnerW != 360 || fit.InnerH != 640 || fit.Canvas != [4]float64{0, 0, 360, 640} || fit.ScrollW > 360 || fit.ScrollH > 640 {
@@ -382,6 +390,20 @@ func (tb *tab) fingers(t *testing.T, typ input.DispatchTouchEventType, n int, po
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`%s >= %d`, count, before+n),
 		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(browserWait))); err != nil {
 		t.Fatalf("%s: the game did not say %q %d times within %v: %v", tb.name, line, n, browserWait, err)
+	}
+}
+
+// waitHowToPlay waits until the page's match is on screen and its
+// how-to-play card is shown, or not, as shown says.
+func (tb *tab) waitHowToPlay(t *testing.T, shown bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, browserWait)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`window.sightline.howToPlay === %v`, shown),
+		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(browserWait)))
+	if err != nil {
+		got, _ := chromedp.Run(ctx, chromedp.Evaluate[any](`window.sightline.howToPlay`))
+		t.Fatalf("%s: waiting %v for the how-to-play card to be shown %v: %v (howToPlay %v)", tb.name, browserWait, shown, err, got)
 	}
 }
 

@@ -35,6 +35,9 @@ type State struct {
 
 	// Pressed holds the keys that went down this frame.
 	Pressed Keys
+	// AnyPress: some key, mouse button or finger went down this frame
+	// (what dismisses the "how to play" card).
+	AnyPress bool
 	// Typing is true while the chat line is open: keys type, not play.
 	Typing bool
 	// Overlay is true while the network overlay is shown: only then do the

@@ -7,6 +7,7 @@ type PauseItem int
 const (
 	PauseResume   PauseItem = iota // back to the match
 	PauseSettings                  // the settings screen
+	PauseHowTo                     // the "how to play" card again
 	PauseLeave                     // leave the match for the start menu
 	PauseQuit                      // close the game
 )
@@ -18,6 +19,8 @@ func (p PauseItem) Label() string {
 		return "Resume"
 	case PauseSettings:
 		return "Settings"
+	case PauseHowTo:
+		return "How to play"
 	case PauseLeave:
 		return "Leave match"
 	case PauseQuit:
@@ -37,8 +40,8 @@ const (
 // PauseY returns the top of a pause menu of n items, centred on the screen.
 func PauseY(n int) float64 { return (720 - (PauseHeadH + float64(n)*PauseRowH + 20)) / 2 }
 
-// Pause is the small menu Esc opens over a match: Resume, Settings and,
-// where the game offers them, Leave match and Quit game.
+// Pause is the small menu Esc opens over a match: Resume, Settings, How to
+// play and, where the game offers them, Leave match and Quit game.
 type Pause struct {
 	items []PauseItem
 	sel   int
@@ -47,7 +50,7 @@ type Pause struct {
 // NewPause returns the pause menu with Resume selected; leave and quit say
 // whether to offer those.
 func NewPause(leave, quit bool) *Pause {
-	p := &Pause{items: []PauseItem{PauseResume, PauseSettings}}
+	p := &Pause{items: []PauseItem{PauseResume, PauseSettings, PauseHowTo}}
 	if leave {
 		p.items = append(p.items, PauseLeave)
 	}

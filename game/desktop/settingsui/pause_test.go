@@ -16,15 +16,17 @@ func TestPause(t *testing.T) {
 		{"Esc resumes", full, []Input{key(KeyEscape)}, false, PauseResume, true},
 		{"Enter resumes", full, []Input{key(KeyEnter)}, false, PauseResume, true},
 		{"down, Enter: settings", full, []Input{key(KeyDown), key(KeyEnter)}, false, PauseSettings, true},
-		{"down twice: leave", full, []Input{key(KeyDown), key(KeyDown), key(KeySpace)}, false, PauseLeave, true},
+		{"down twice: how to play", full, []Input{key(KeyDown), key(KeyDown), key(KeyEnter)}, false, PauseHowTo, true},
+		{"down three times: leave", full, []Input{key(KeyDown), key(KeyDown), key(KeyDown), key(KeySpace)}, false, PauseLeave, true},
 		{"up from the top: quit", full, []Input{key(KeyUp), key(KeyEnter)}, false, PauseQuit, true},
-		{"without leave and quit, down twice wraps", NewPause(false, false), []Input{key(KeyDown), key(KeyTab), key(KeyEnter)}, false, PauseResume, true},
+		{"without leave and quit, down three times wraps", NewPause(false, false), []Input{key(KeyDown), key(KeyTab), key(KeyDown), key(KeyEnter)}, false, PauseResume, true},
+		{"click how to play", full, []Input{click(full.ItemRect(2), 0.5)}, false, PauseHowTo, true},
 		{"click settings", full, []Input{click(full.ItemRect(1), 0.5)}, false, PauseSettings, true},
 		{"click beside the menu", full, []Input{{Click: true, MouseX: 10, MouseY: 10}}, false, PauseResume, false},
 	} {
 		var got PauseItem
 		var ok bool
-		p := NewPause(len(tc.p.items) > 2, len(tc.p.items) > 3)
+		p := NewPause(len(tc.p.items) > 3, len(tc.p.items) > 4)
 		for _, in := range tc.inputs {
 			if got, ok = p.Update(in, tc.moved); ok {
 				break
@@ -38,11 +40,11 @@ func TestPause(t *testing.T) {
 
 func TestPauseHoverSelects(t *testing.T) {
 	p := NewPause(true, false)
-	r := p.ItemRect(2)
+	r := p.ItemRect(3)
 	if _, ok := p.Update(Input{MouseX: r.X + 4, MouseY: r.Y + 4}, false); ok || p.Selected() != 0 {
 		t.Fatalf("a cursor at rest selected %d", p.Selected())
 	}
-	if _, ok := p.Update(Input{MouseX: r.X + 5, MouseY: r.Y + 4}, true); ok || p.Selected() != 2 {
+	if _, ok := p.Update(Input{MouseX: r.X + 5, MouseY: r.Y + 4}, true); ok || p.Selected() != 3 {
 		t.Fatalf("a moving cursor over Leave selected %d", p.Selected())
 	}
 	if got, ok := p.Update(key(KeyEnter), false); !ok || got != PauseLeave {

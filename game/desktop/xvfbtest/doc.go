@@ -15,7 +15,14 @@
 // menu (-browse), which must list it with its ping. The settings tests run
 // the game on an Xvfb of their own and press keys and click through the
 // XTEST extension (xinput_test.go), then read the settings file the game
-// saved in a temporary XDG_CONFIG_HOME.
+// saved in a temporary XDG_CONFIG_HOME. The how-to-play test finds the card
+// on a first match's screenshot, dismisses it with keys and sees the next
+// match start without it; the host-port test hosts on a UDP port it holds
+// and reads the warning naming the port the game took instead; the
+// invite test hosts through a rendezvous on loopback and finds the invite
+// link in the HUD and, whole, under the pause menu. With
+// SIGHTLINE_HOWTO_SHOT_OUT and SIGHTLINE_HOST_SHOT_OUT (paths) those two
+// save their screenshots there too (docs/how-to-play.png, docs/host-pause.png).
 //
 // Nothing here waits a fixed time for the game: a timed run counts from
 // the match's (or menu's) first frame (-exit-after), or ends once what the

@@ -212,6 +212,7 @@ type drawn struct {
 	Over      []drawnMark `json:"over"`
 	MapSeed   uint64      `json:"map_seed"`
 	MapOrigin [2]float64  `json:"map_origin"`
+	SelfWorld [2]float64  `json:"self_world"`
 	Draws     int         `json:"draws"`
 }
 
@@ -273,7 +274,7 @@ const (
 const maxWorldDraws = 400
 
 // checkPicture checks img against what the game says it drew: the own
-// player at the screen's centre in its colour, or the death banner when
+// player where the camera put it in its colour, or the death banner when
 // it is dead; every other player and creature drawn clear of the HUD and
 // of other bodies in its colour at its place; the map's tiles where the
 // map has them, drawn as textured plates and bevelled blocks; the own dot
@@ -320,8 +321,31 @@ func checkPicture(t checker, img image.Image, d *drawn) {
 	}
 }
 
-// checkBodies checks the own player at the screen's centre in its colour
-// (or the death banner), and every other body drawn in the clear in its
+// worldSize is the arena's side in px (arena.WorldSize).
+const worldSize = 4096
+
+// onCameraPath reports whether the own player was drawn where the camera
+// puts it: at the world position it was drawn at, moved by the map's
+// origin (within a pixel, the origin being floored), and on each axis at
+// the screen's centre unless the camera stopped at the world's edge there.
+func onCameraPath(at [2]float64, d *drawn) bool {
+	for i, screen := range []float64{width, height} {
+		want := d.SelfWorld[i] + d.MapOrigin[i]
+		if math.Abs(at[i]-want) > 1 {
+			return false
+		}
+		atEdge := d.MapOrigin[i] >= -1 || d.MapOrigin[i]+worldSize <= screen+1
+		if !atEdge && at[i] != screen/2 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkBodies checks the own player where the camera put it (at the
+// screen's centre, or off it towards the world's edge it is near, the
+// screen showing none of the void past that edge) in its colour (or the
+// death banner), and every other body drawn in the clear in its
 // colour at its place; it returns how many other bodies it checked.
 func checkBodies(t checker, img image.Image, d *drawn) int {
 	t.Helper()
@@ -337,8 +361,10 @@ func checkBodies(t checker, img image.Image, d *drawn) int {
 	switch s := d.Self; {
 	case !d.SelfShown:
 		t.Error("the own player was not drawn")
-	case s.At != [2]float64{width / 2, height / 2}:
-		t.Errorf("the own player was drawn at %v, want the screen's centre", s.At)
+	case d.MapOrigin[0] > 0 || d.MapOrigin[1] > 0 || d.MapOrigin[0]+worldSize < width || d.MapOrigin[1]+worldSize < height:
+		t.Errorf("the world's corner was drawn at %v: the screen shows the void past its edge", d.MapOrigin)
+	case !onCameraPath(s.At, d):
+		t.Errorf("the own player was drawn at %v, world %v, map origin %v: want the screen's centre, or off it only towards the world's edge", s.At, d.SelfWorld, d.MapOrigin)
 	case s.Dead:
 		t.Logf("the own player is dead (%d px of the death banner)", banner)
 		if banner < 300 {
@@ -346,7 +372,7 @@ func checkBodies(t checker, img image.Image, d *drawn) int {
 		}
 	default:
 		got := cover(img, s, false)
-		t.Logf("own body at the centre covers %.2f of its disc", got)
+		t.Logf("own body at %v covers %.2f of its disc", s.At, got)
 		if got < minPlayerCover {
 			t.Errorf("the own player's body (%+v) covers %.2f of its disc, want at least %.2f", s, got, minPlayerCover)
 		}

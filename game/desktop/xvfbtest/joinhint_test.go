@@ -1,0 +1,127 @@
+package xvfbtest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// joinHintRun is what a host's frame says of how others join.
+type joinHintRun struct {
+	JoinHint      string   `json:"join_hint"`
+	Paused        bool     `json:"paused"`
+	PauseJoinHint []string `json:"pause_join_hint"`
+}
+
+// TestHostShowsItsInviteLinkInXvfb runs a relay with its rendezvous on
+// loopback and hosts a match through it (-invite) on an Xvfb of its own,
+// as a player who has put the how-to-play card away.
+// Once the host has its invite link, Esc opens the pause menu: the frame
+// then shows the link in the HUD's status line and, whole, under the
+// pause menu.
+func TestHostShowsItsInviteLinkInXvfb(t *testing.T) {
+	needXvfb(t)
+	bin := gameBinary(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	relay := filepath.Join(dir, "relay")
+	build := exec.Command(goTool(), "build", "-o", relay, "./cmd/relay")
+	build.Dir = moduleRoot(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cmd/relay: %v\n%s", err, out)
+	}
+	secret := filepath.Join(dir, "relay.secret")
+	if out, err := exec.Command(relay, "-new-secret", secret).CombinedOutput(); err != nil {
+		t.Fatalf("relay -new-secret: %v\n%s", err, out)
+	}
+	rendezvous := freeTCPAddr(t)
+	rel := exec.CommandContext(ctx, relay, "-secret", secret, "-public-ip", "127.0.0.1", "-addr", "127.0.0.1:0",
+		"-metrics-addr", "", "-http", rendezvous, "-web", filepath.Join(dir, "no-web"))
+	var relOut lockedBuffer
+	rel.Stdout, rel.Stderr = &relOut, &relOut
+	if err := rel.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		rel.Process.Kill()
+		rel.Wait()
+		if t.Failed() {
+			t.Logf("relay output:\n%s", relOut.String())
+		}
+	}()
+
+	// A player who has put the how-to-play card away.
+	if err := os.MkdirAll(filepath.Join(dir, "sightline"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sightline", "settings.json"), []byte(`{"version":1,"how_to_play_seen":true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	x := startX(t, ctx)
+	shot := filepath.Join(dir, "host.png")
+	game := exec.CommandContext(ctx, bin, "-host", "-addr", "127.0.0.1:0", "-announce=false", "-invite", "http://"+rendezvous,
+		"-bots", "3", "-seed", "9", "-name", "ada", "-fps", "30", "-echo-input",
+		"-screenshot", shot, "-exit-after", "2m", "-exit-when", "paused=1")
+	game.Env = x.env(dir)
+	game.Dir = dir
+	var out lockedBuffer
+	game.Stdout, game.Stderr = &out, &out
+	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
+	game.WaitDelay = 5 * time.Second
+	if err := game.Start(); err != nil {
+		t.Fatal(err)
+	}
+	x.drive(&out)
+	x.gameWindow(t, windowWait)
+	x.waitLive(t)
+	link := regexp.MustCompile(`friends anywhere join with: go run ./cmd/game -join (\S+)`)
+	var invite string
+	for deadline := time.Now().Add(time.Minute); invite == ""; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no invite link from the rendezvous; the game's output:\n%s", out.String())
+		}
+		if m := link.FindStringSubmatch(out.String()); m != nil {
+			invite = m[1]
+		}
+	}
+	// Esc opens the pause menu, and the run ends at its first frame
+	// (-exit-when paused=1): the key's release is never seen.
+	esc, name := x.keyCode(t, symEscape)
+	x.down(t, xKeyPress, esc, "input: key "+name+" down")
+	x.fake(t, xKeyRelease, esc, 0, 0)
+	if err := game.Wait(); err != nil || strings.Contains(out.String(), "panic:") {
+		t.Fatalf("the game ended with %v; its output:\n%s", err, out.String())
+	}
+	if dst := os.Getenv("SIGHTLINE_HOST_SHOT_OUT"); dst != "" {
+		if !filepath.IsAbs(dst) {
+			dst = filepath.Join(moduleRoot(t), dst)
+		}
+		b, err := os.ReadFile(shot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := readRecord[joinHintRun](t, filepath.Join(dir, "host.json"))
+	t.Logf("invite %s; status line %q; under the pause menu %q", invite, d.JoinHint, d.PauseJoinHint)
+	if !d.Paused {
+		t.Error("the last frame shows no pause menu")
+	}
+	if !strings.Contains(d.JoinHint, invite) {
+		t.Errorf("the HUD's status line %q lacks the invite link %s", d.JoinHint, invite)
+	}
+	if whole := strings.Join(d.PauseJoinHint, " "); !strings.Contains(whole, invite) || whole != d.JoinHint {
+		t.Errorf("under the pause menu %q, want the whole status line %q with the invite link %s", d.PauseJoinHint, d.JoinHint, invite)
+	}
+}
