@@ -17,13 +17,15 @@ import (
 // floodOptions is a flood on the server's UDP port while the clients
 // play, as an attacker who read the port off an answer sends it: Rate
 // datagrams a second of Kind, from From (unset: any of the machine's
-// addresses) to To, beginning After the load test does.
+// addresses) to To, beginning After the load test does (AfterJoined: After
+// every client connected or gave up, however long that took).
 type floodOptions struct {
-	Rate  int
-	Kind  floodKind
-	To    netip.AddrPort
-	From  netip.Addr
-	After time.Duration
+	Rate        int
+	Kind        floodKind
+	To          netip.AddrPort
+	From        netip.Addr
+	After       time.Duration
+	AfterJoined bool
 }
 
 // floodKind is what a flood's datagrams are.

@@ -113,6 +113,7 @@ func main() {
 	floodKindFlag := flag.String("flood-kind", "garbage", "with -flood: garbage (100 random bytes, neither STUN nor DTLS), binding (STUN Binding requests, as ICE checks no session expects) or allocate (unauthenticated TURN Allocate requests, for a relay's port)")
 	floodTo := flag.String("flood-to", "", "with -flood: the server's UDP address (default: -url's host, port 8443, the server's default -udp-port)")
 	floodFrom := flag.String("flood-from", "", "with -flood: the address the flood comes from (default: any of this machine's; 127.0.0.2 on loopback is another host's as the server sees it)")
+	flag.BoolVar(&o.Flood.AfterJoined, "flood-after-joined", false, "with -flood: count -flood-after from when every client has connected (or given up), not from the start: a flood that must not meet the clients' connecting, on a machine of any speed")
 	flag.DurationVar(&o.Flood.After, "flood-after", 0, "with -flood: begin the flood this long after the clients begin to join (the JSON then has the input lag with the flood and without it)")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	tokenKey := flag.String("token-key", "", "mint each client a join token with the key in this file (for a server run with -token-key)")

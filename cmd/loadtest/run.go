@@ -160,8 +160,23 @@ func run(ctx context.Context, o options) result {
 	}
 	floodDone := make(chan flooded, 1)
 	o.flooding = new(atomic.Bool)
+	// Each client's connection, connected or not, told once; allDialed
+	// closes when every client's is.
+	tee, dialed, allDialed := make(chan bool, o.Clients), make(chan bool, o.Clients), make(chan struct{})
+	go func() {
+		for range o.Clients {
+			dialed <- <-tee
+		}
+		close(allDialed)
+	}()
 	if o.Flood.Rate > 0 {
 		go func() {
+			if o.Flood.AfterJoined {
+				select {
+				case <-allDialed:
+				case <-floodCtx.Done():
+				}
+			}
 			sleepCtx(floodCtx, o.Flood.After)
 			o.flooding.Store(true)
 			sent, err := flood(floodCtx, o.Flood)
@@ -170,7 +185,6 @@ func run(ctx context.Context, o options) result {
 		}()
 	}
 	res := make([]one, o.Clients)
-	dialed := make(chan bool, o.Clients)
 	finished := make(chan struct{})
 	var finishOnce sync.Once
 	var wg sync.WaitGroup
@@ -178,7 +192,7 @@ func run(ctx context.Context, o options) result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res[i] = play(ctx, o, uint64(i+1), dialed, func() { finishOnce.Do(func() { close(finished) }) })
+			res[i] = play(ctx, o, uint64(i+1), tee, func() { finishOnce.Do(func() { close(finished) }) })
 		}()
 	}
 	// While every client that connected plays: from the last connection

@@ -15,6 +15,8 @@ import (
 	"net/netip"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -163,6 +165,35 @@ func TestForwarding(t *testing.T) {
 	if st.Hosts != 1 || st.Forwarded != 4 || st.RefusedNoInvite != 2 {
 		t.Errorf("stats %+v", st)
 	}
+}
+
+// A host busy answering keeps its invite: the rendezvous's pings are
+// answered behind the host's answers, and reading those never waits on a
+// ping in flight (it did: a ping sent as an answer came in waited for a
+// pong that nothing read, and dropped the host when it timed out).
+func TestBusyHostAnswersPings(t *testing.T) {
+	r := newRig(t, ServerConfig{ClientRate: rate.Inf, PingInterval: 20 * time.Millisecond}, echo())
+	inv := r.invite(t)
+	stop := time.Now().Add(1500 * time.Millisecond)
+	var wg sync.WaitGroup
+	var answered, failed atomic.Int64
+	for range 4 {
+		wg.Go(func() {
+			for time.Now().Before(stop) {
+				resp, _ := do(t, "POST", inv.URL+"/signal", "", "x")
+				if resp.StatusCode == http.StatusAccepted {
+					answered.Add(1)
+				} else {
+					failed.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if st := r.srv.Stats(); failed.Load() != 0 || st.HostsTotal != 1 || st.Hosts != 1 {
+		t.Fatalf("%d requests answered, %d not; %d hosts connected of %d welcomed, want the one host kept", answered.Load(), failed.Load(), st.Hosts, st.HostsTotal)
+	}
+	t.Logf("%d requests answered over 1.5 s of pings every 20 ms", answered.Load())
 }
 
 func TestInviteDiesWithHost(t *testing.T) {

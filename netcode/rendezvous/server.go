@@ -503,8 +503,32 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}()
-	ping := time.NewTicker(s.cfg.PingInterval)
-	defer ping.Stop()
+	// The pings run apart from the loop below: a pong is read after the
+	// host's messages before it, which the reader hands to that loop, so a
+	// loop waiting on its own ping would never read the pong behind an
+	// answer the host sent at the same moment (and would drop a host busy
+	// answering).
+	pinger := make(chan struct{})
+	defer func() { <-pinger }() // after cancel below
+	go func() {
+		defer close(pinger)
+		ping := time.NewTicker(s.cfg.PingInterval)
+		defer ping.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ping.C:
+				pctx, pcancel := context.WithTimeout(ctx, s.cfg.PingInterval)
+				err := ws.Ping(pctx)
+				pcancel()
+				if err != nil {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
 	for {
 		select {
 		case <-ctx.Done():
@@ -520,13 +544,6 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 				s.unsolicited.Add(1)
 				s.log.Debug("rendezvous: host dropped", "remote", r.RemoteAddr, "host", h.id, "err", err)
 				ws.Close(websocket.StatusPolicyViolation, "unsolicited response")
-				cancel()
-			}
-		case <-ping.C:
-			pctx, pcancel := context.WithTimeout(ctx, s.cfg.PingInterval)
-			err := ws.Ping(pctx)
-			pcancel()
-			if err != nil {
 				cancel()
 			}
 		case <-refresh:
