@@ -12,16 +12,24 @@ const expiryInterval = time.Second
 // flood's count is logged once a second although no line passes after
 // it.
 func (s *Server) expire() {
+	s.every(expiryInterval, func() {
+		s.closeExpired(s.cfg.now())
+		s.logs.flush()
+	})
+}
+
+// every calls f every interval until the relay closes; it is one of the
+// relay's sweepers.
+func (s *Server) every(interval time.Duration, f func()) {
 	defer s.sweeper.Done()
-	t := time.NewTicker(expiryInterval)
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-s.stop:
 			return
 		case <-t.C:
-			s.closeExpired(s.cfg.now())
-			s.logs.flush()
+			f()
 		}
 	}
 }

@@ -437,17 +437,7 @@ func (s *Server) closeSockets() {
 }
 
 func (s *Server) sweep() {
-	defer s.sweeper.Done()
-	t := time.NewTicker(sweepInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-t.C:
-			s.users.sweep(s.cfg.now())
-		}
-	}
+	s.every(sweepInterval, func() { s.users.sweep(s.cfg.now()) })
 }
 
 // authenticate is the TURN AuthHandler: it returns the key a request from
