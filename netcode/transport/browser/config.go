@@ -53,7 +53,7 @@ type Config struct {
 	ICETimeout time.Duration
 
 	// OnStage, if set, hears each stage of the dial as it is reached
-	// (datachan.Stages, in order, each once), with its time since Dial
+	// (datachan.Stages(), in order, each once), with its time since Dial
 	// was called: for a connecting screen. It runs on Dial's goroutine or
 	// another, one call at a time, and must not block.
 	OnStage func(datachan.Stage)

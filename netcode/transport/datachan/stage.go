@@ -33,11 +33,13 @@ const (
 )
 
 // Stages lists the dial's stages in order.
-var Stages = [...]string{StageICEServers, StageOfferSent, StageAnswer, StageChecking, StageConnected, StageChannelsOpen}
+func Stages() []string {
+	return []string{StageICEServers, StageOfferSent, StageAnswer, StageChecking, StageConnected, StageChannelsOpen}
+}
 
 // Stage is one stage of a dial reached, for a connecting screen.
 type Stage struct {
-	Name   string        // one of Stages (or a stage of the application's, like its first snapshot)
+	Name   string        // one of Stages() (or a stage of the application's, like its first snapshot)
 	Detail string        // what more there is to say: the path tried or taken, the servers fetched
 	At     time.Duration // since the dial started
 }
@@ -64,7 +66,7 @@ func NewProgress(on func(Stage)) *Progress {
 // was reached already. The callback runs with the lock held, so that
 // stages arrive in order.
 func (p *Progress) Reach(name, detail string) {
-	i := slices.Index(Stages[:], name)
+	i := slices.Index(Stages(), name)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if i <= p.reached {
@@ -78,7 +80,7 @@ func (p *Progress) Reach(name, detail string) {
 
 // Reached reports whether stage name (or a later one) was reached.
 func (p *Progress) Reached(name string) bool {
-	i := slices.Index(Stages[:], name)
+	i := slices.Index(Stages(), name)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return i >= 0 && i <= p.reached

@@ -92,7 +92,7 @@ type DialConfig struct {
 	ICETimeout time.Duration
 
 	// OnStage, if set, hears each stage of the dial as it is reached
-	// (datachan.Stages, in order, each once), with its time since Dial
+	// (datachan.Stages(), in order, each once), with its time since Dial
 	// was called: for a connecting screen. It runs on Dial's goroutine or
 	// on the WebRTC stack's, one call at a time, and must not block.
 	OnStage func(Stage)
