@@ -290,34 +290,6 @@ func connectButtons(failed bool) (retry, back settingsui.Rect) {
 	return retry, back
 }
 
-// stageLabel is how the screen names a stage reached, with its detail.
-func stageLabel(name, detail string) string {
-	switch name {
-	case client.StageICEServers:
-		if detail == "" || detail == "0" {
-			return "ICE servers asked for (none)"
-		}
-		return "ICE servers fetched (" + detail + ")"
-	case client.StageOfferSent:
-		return "offer sent"
-	case client.StageAnswer:
-		return "answer received"
-	case client.StageChecking:
-		if detail != "" {
-			return "ICE checks, trying " + detail
-		}
-		return "ICE checks"
-	case client.StageConnected:
-		if detail != "" {
-			return "ICE connected via " + detail
-		}
-		return "ICE connected"
-	case client.StageChannelsOpen:
-		return "data channels open"
-	}
-	return name
-}
-
 // Draw draws the stages and, once failed, the failure and its buttons.
 func (c *Connecting) Draw(dst *ebiten.Image) {
 	now := time.Now()
@@ -339,10 +311,10 @@ func (c *Connecting) Draw(dst *ebiten.Image) {
 	pending := true // the first stage not reached is the one in progress
 	for _, name := range client.Stages() {
 		s, ok := reached[name]
-		mark, col, label, when := "·", colTextDim, stageLabel(name, ""), ""
+		mark, col, label, when := "·", colTextDim, client.StageLabel(name, ""), ""
 		switch {
 		case ok:
-			mark, col, label, when = "•", colGood, stageLabel(name, s.Detail), fmt.Sprintf("%d ms", s.At.Milliseconds())
+			mark, col, label, when = "•", colGood, client.StageLabel(name, s.Detail), fmt.Sprintf("%d ms", s.At.Milliseconds())
 		case pending && c.err != nil:
 			mark, col, pending = "×", colBad, false
 		case pending:

@@ -22,6 +22,9 @@ import (
 type BlackHole struct {
 	URL     string // http://127.0.0.1:PORT, the server's base address
 	UDPPort int    // the candidate's port, where every datagram is dropped
+	// Signal answers offers (any POST) so: for a test that mounts it on a
+	// server of its own, beside a page.
+	Signal  http.Handler
 	dropped atomic.Uint64
 }
 
@@ -46,7 +49,7 @@ func NewBlackHole(t testing.TB) *BlackHole {
 			b.dropped.Add(1)
 		}
 	}()
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	b.Signal = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			http.NotFound(w, r)
 			return
@@ -68,7 +71,8 @@ func NewBlackHole(t testing.TB) *BlackHole {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]string{"type": "answer", "sdp": sdp})
-	}))
+	})
+	hs := httptest.NewServer(b.Signal)
 	b.URL = hs.URL
 	t.Cleanup(func() {
 		hs.Close()
