@@ -179,3 +179,47 @@ func TestConnectingScreenInXvfb(t *testing.T) {
 		}
 	})
 }
+
+// On a failed join, Enter retries (the join fails again, a second time
+// in the log) and Esc quits a game started with -join, with exit code 1 and
+// the cause on stderr; the keys are driven through XTEST.
+func TestConnectingRetryAndQuitInXvfb(t *testing.T) {
+	needXvfb(t)
+	bin := gameBinary(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a guard against a hang
+	defer cancel()
+	target := fmt.Sprintf("127.0.0.1:%d", testnet.FreePort(t, "tcp"))
+	x := startX(t, ctx)
+	game := exec.CommandContext(ctx, bin, "-join", target, "-fps", "20", "-echo-input")
+	game.Env = x.env(dir)
+	game.Dir = dir
+	var out lockedBuffer
+	game.Stdout, game.Stderr = &out, &out
+	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
+	game.WaitDelay = 5 * time.Second
+	if err := game.Start(); err != nil {
+		t.Fatal(err)
+	}
+	x.drive(&out)
+	x.gameWindow(t, windowWait)
+	x.waitLive(t) // the failure is on screen
+	failures := func(n int) {
+		// -log-level warn: each failure is logged.
+		for deadline := time.Now().Add(seenWait); strings.Count(out.String(), `msg="join failed"`) < n; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no failure %d in the log within %v; the game's output:\n%s", n, seenWait, out.String())
+			}
+		}
+	}
+	failures(1)
+	x.press(t, symReturn)
+	failures(2)
+	esc, name := x.keyCode(t, symEscape)
+	x.down(t, xKeyPress, esc, "input: key "+name+" down")
+	err := game.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(out.String(), "Cannot reach the server at http://"+target) {
+		t.Errorf("Esc on the failure: %v, want exit code 1 and the cause; output:\n%s", err, out.String())
+	}
+}
