@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image/color"
 	"log/slog"
@@ -57,7 +58,6 @@ type Connecting struct {
 	err     error     // why the attempt failed (nil: not failed)
 	failure client.Failure
 	next    Scene
-	quit    bool
 	drawn   Drawn
 }
 
@@ -138,7 +138,9 @@ func (c *Connecting) abandon() {
 func (c *Connecting) fail(err error) {
 	c.err = err
 	c.failure = client.Explain(err, c.cfg.Target)
-	c.cfg.Logger.Warn("join failed", "server", c.cfg.Target, "err", err)
+	if !errors.Is(err, context.Canceled) {
+		c.cfg.Logger.Warn("join failed", "server", c.cfg.Target, "err", err)
+	}
 }
 
 // Err returns why the join failed, nil while it has not.
@@ -159,9 +161,6 @@ func (c *Connecting) Live() bool { return c.err != nil }
 // prelude marks the screen as one shown before the scene a run is timed
 // by (see App).
 func (c *Connecting) prelude() {}
-
-// Stages returns the stages reached in the attempt shown.
-func (c *Connecting) Stages() []client.Stage { return c.at.snapshot() }
 
 // Update reads the keys and buttons, takes in the join's result and, once
 // joined, runs the match until its first snapshot.
@@ -207,6 +206,7 @@ func (c *Connecting) awaitSnapshot() error {
 	if cl.Stats().Decoded > 0 {
 		c.at.reach(client.Stage{Name: client.StageFirstSnapshot, At: time.Since(c.at.start)})
 		c.game.setConnectStages(drawnStages(c.at.snapshot()))
+		c.at.cancel() // the join is over; the connection outlives its context
 		c.next = c.game
 		return nil
 	}
@@ -230,7 +230,6 @@ func (c *Connecting) awaitSnapshot() error {
 // leave goes back, or ends the run when there is nowhere to go.
 func (c *Connecting) leave() error {
 	if c.cfg.Back == nil {
-		c.quit = true
 		return ebiten.Termination
 	}
 	c.next = c.cfg.Back()
