@@ -58,7 +58,7 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 		case "connected", "completed":
 			// The path is read from the statistics, a promise: not
 			// inside the browser's callback.
-			go progress.Reach(datachan.StageConnected, c.selectedPath(ctx))
+			go func() { progress.Reach(datachan.StageConnected, c.selectedPath(ctx)) }()
 		}
 	})
 	fail := func(err error) (transport.Conn, error) {

@@ -59,7 +59,7 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 		case webrtc.ICEConnectionStateConnected, webrtc.ICEConnectionStateCompleted:
 			// The path is read from the statistics, not from within
 			// the ICE agent's callback.
-			go progress.Reach(StageConnected, c.selectedPath())
+			go func() { progress.Reach(StageConnected, c.selectedPath()) }()
 		}
 	})
 	fail := func(err error) (transport.Conn, error) {
