@@ -27,7 +27,13 @@
 // latencyMs, jitterMs) to condition the player's own connection. The client
 // marks there the phases of its start, in ms from navigation as the page's
 // own marks are: goMainMs, setupMs, signallingMs, connectedMs, gameLoopMs,
-// firstSnapshotMs, firstWorldDrawMs and firstWorldFrameMs. ?blank=N in the
+// firstSnapshotMs, firstWorldDrawMs and firstWorldFrameMs. While it joins,
+// the page draws each stage reached with its time (ICE servers fetched,
+// offer sent, answer received, ICE checks with the path tried, data
+// channels open, first snapshot) from window.sightline.connect, and a
+// failed join's likely cause and what to try, with Retry; Cancel stops a
+// join under way. ?ice-timeout=5s gives up that soon when no network path
+// works after the server answered (by default, at the join's 30 s limit). ?blank=N in the
 // address draws nothing for the first N frames, to measure what drawing
 // costs the start. ?echo-input=1 appends to window.sightline.input a line
 // for each key, mouse button and finger the game saw go down and up
@@ -38,7 +44,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/url"
 	"os"
@@ -62,7 +67,8 @@ func main() {
 	origin := js.Global().Get("location").Get("origin").String()
 	var queryName, match, token string
 	relayOnly, echo := false, false
-	blank := 0 // ?blank=N: the first N frames draw nothing (to measure what drawing costs the start)
+	var iceTimeout time.Duration // ?ice-timeout=5s: give up on ICE that long after the answer
+	blank := 0                   // ?blank=N: the first N frames draw nothing (to measure what drawing costs the start)
 	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil {
 		queryName = u.Query().Get("name")
 		match = u.Query().Get(client.MatchQuery)
@@ -73,6 +79,7 @@ func main() {
 		relayOnly = u.Query().Get("relay") == "1"
 		blank, _ = strconv.Atoi(u.Query().Get("blank"))
 		echo = u.Query().Get("echo-input") == "1"
+		iceTimeout, _ = time.ParseDuration(u.Query().Get("ice-timeout"))
 		origin = baseURL(origin, u.Path)
 	}
 	// Sound starts on the page's first key, click or touch (browsers allow
@@ -91,15 +98,12 @@ func main() {
 
 	// Signalling starts before the game loop: the first snapshot arrives
 	// about twice as soon as when the loop starts first.
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// The page draws each stage of the join, and a failure's cause with
+	// Retry (connecting.go).
 	mark(page, "signallingMs")
 	page.Set("match", match)
-	conn, err := client.Connect(ctx, origin, client.ConnectConfig{Match: match, Token: token, Logger: log, RelayOnly: relayOnly})
-	cancel()
-	if err != nil {
-		fail(page, fmt.Sprintf("could not join the match: %v", err))
-		return
-	}
+	joining := newConnecting(page, origin, log)
+	conn := joining.join(context.Background(), client.ConnectConfig{Match: match, Token: token, Logger: log, RelayOnly: relayOnly, ICETimeout: iceTimeout})
 	mark(page, "connectedMs")
 
 	// The overlay comes from the settings (desktop.Play reads it from prefs).
@@ -114,6 +118,7 @@ func main() {
 	}
 	cl, cond := g.Client(), g.Conditioner()
 	go markFirstSnapshot(page, cl)
+	go joining.awaitSnapshot(func() bool { return cl.Stats().Decoded > 0 }, cl.Done())
 	js.Global().Set("sightlineConditions", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) >= 3 {
 			c := conditioner.Conditions{

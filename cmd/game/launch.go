@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/bots/brain"
+	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
@@ -21,9 +22,10 @@ const joinTimeout = 15 * time.Second
 
 // playConfig is how the local player plays, whichever match.
 type playConfig struct {
-	autopilot, overlay bool // overlay: -overlay, shown whatever the settings
-	howToPlay          bool // -how-to-play: the card at the start whatever the settings
-	relayOnly          bool // -relay-only: joins go through the server's TURN relay
+	autopilot, overlay bool          // overlay: -overlay, shown whatever the settings
+	howToPlay          bool          // -how-to-play: the card at the start whatever the settings
+	relayOnly          bool          // -relay-only: joins go through the server's TURN relay
+	iceTimeout         time.Duration // -ice-timeout: a join's wait for a working path after the answer
 	loss, burst        float64
 	latency, jitter    time.Duration
 }
@@ -59,14 +61,27 @@ func (l *launcher) close() {
 	l.closers = nil
 }
 
-// join connects to the match server at url over WebRTC (to its match
-// called match, if not empty, with the join token, if any) and returns the
-// game that plays it.
-func (l *launcher) join(ctx context.Context, url, match, token string) (*desktop.Game, error) {
+// connecting returns the connecting screen of a join of the match server
+// at url (its match called match, if not empty, with the join token, if
+// any): it connects in the background, shows each stage, and hands the
+// window to the match once its first snapshot came. back is where Esc
+// goes (nil: it quits).
+func (l *launcher) connecting(ctx context.Context, url, match, token string, back func() desktop.Scene) *desktop.Connecting {
 	url = strings.TrimSuffix(url, "/")
-	cfg := l.playConfig("playing on "+url, nil)
-	cfg.Token = token
-	return l.track(desktop.Join(ctx, url, match, cfg))
+	target := url
+	if match != "" {
+		target += ", match " + match
+	}
+	return desktop.NewConnecting(desktop.ConnectingConfig{
+		Context: ctx, Target: target, Back: back, Logger: l.log,
+		Join: func(jctx context.Context, onStage func(client.Stage)) (*desktop.Game, error) {
+			jctx, cancel := context.WithTimeout(jctx, joinTimeout)
+			defer cancel()
+			cfg := l.playConfig("playing on "+url, nil)
+			cfg.Token, cfg.OnStage, cfg.ICETimeout = token, onStage, l.play.iceTimeout
+			return l.track(desktop.Join(jctx, url, match, cfg))
+		},
+	})
 }
 
 // hostAndPlay starts a match server in this process (announced on the LAN
@@ -148,15 +163,11 @@ func (l *launcher) menu(ctx context.Context, port int) *desktop.Menu {
 		cfg.Matches = br.Matches
 		cfg.Listening = fmt.Sprintf("listening for LAN matches on UDP port %d", port)
 	}
-	cfg.Join = func(jctx context.Context, url, match string) (desktop.Scene, error) {
-		jctx, cancel := context.WithTimeout(jctx, joinTimeout)
-		defer cancel()
-		g, err := l.join(jctx, url, match, "")
-		if err != nil {
-			return nil, err
-		}
+	cfg.Join = func(_ context.Context, url, match string) (desktop.Scene, error) {
+		// The connecting screen takes the window at once; Esc there comes
+		// back to a new menu.
 		stopBrowsing()
-		return g, nil
+		return l.connecting(ctx, url, match, "", l.leave), nil
 	}
 	cfg.Host = func(context.Context) (desktop.Scene, error) {
 		// The match outlives the menu: it runs on the process's context.

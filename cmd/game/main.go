@@ -18,6 +18,14 @@
 // the menu of -browse lists the matches it hears with their players and
 // ping: choose one to join it, type an address, or host a match there.
 //
+// Joining (-join, or a match chosen on the menu) opens the window at once on
+// a connecting screen: each stage of the connection as it is reached, with
+// its time (ICE servers fetched, offer sent, answer received, ICE checks
+// with the path tried, data channels open, first snapshot), and Esc to
+// cancel (back to the menu; with -join, quit). A join that fails says its
+// likely cause and what to try, with Retry (Enter); -ice-timeout gives up
+// sooner when no network path works after the server answered.
+//
 // A player's first match opens on a "how to play" card, which any key,
 // click or touch puts away for good (remembered in the settings); Esc >
 // How to play, or -how-to-play, shows it again.
@@ -38,7 +46,9 @@
 // -exit-when ends the run sooner, as soon as what a test waits for happened
 // (confirmed=N: the server's copies of N of the player's predicted shots
 // were seen; listed=N: the menu lists N matches with their ping; sounds=N:
-// N sound effects were asked for; paused=1: the pause menu is on screen);
+// N sound effects were asked for; paused=1: the pause menu is on screen;
+// stages=N: the connecting screen shows N stages reached; failed=1: it
+// shows why the join failed);
 // -autopilot lets a bot play for
 // you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
@@ -118,7 +128,7 @@ type options struct {
 	host, browse, announce, autopilot, overlay, echoInput, howToPlay     bool
 	udpPort, bots, maxClients, lanPort, fps                              int
 	seed                                                                 uint64
-	exitAfter, latency, jitter                                           time.Duration
+	exitAfter, latency, jitter, iceTimeout                               time.Duration
 	loss, burst                                                          float64
 }
 
@@ -140,6 +150,7 @@ func parseFlags() options {
 	flag.StringVar(&o.invite, "invite", "", "with -host: host through the rendezvous at this URL (cmd/relay -http): friends anywhere join with the invite link it gives, no port forwarding")
 	flag.StringVar(&o.relay, "relay", "", "with -host: STUN and TURN servers for your players (turn:HOST:PORT,...); with -invite, default: those the rendezvous hands out")
 	flag.StringVar(&o.relaySecret, "relay-secret", "", "with -host -relay: the relay's secret (a file of 64 hex digits), to mint your players' TURN credentials")
+	flag.DurationVar(&o.iceTimeout, "ice-timeout", 0, "with -join: give up when no network path to the server works this long after it answered (0: at the join's 15 s limit)")
 	flag.BoolVar(&o.relayOnly, "relay-only", false, "with -join: send everything through the TURN relay the server hands out (for testing the relay)")
 	flag.BoolVar(&o.announce, "announce", true, "with -host: announce the match to LAN browsers (needs -addr)")
 	flag.IntVar(&o.lanPort, "lan-port", lan.DefaultPort, "UDP port of the LAN beacons: where hosts announce and -browse listens")
@@ -147,7 +158,7 @@ func parseFlags() options {
 	flag.IntVar(&o.fps, "fps", 0, "cap the frames per second (0: vsync)")
 	flag.StringVar(&o.screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG")
 	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit this long after the match is on screen (its first frame with the server's world; at the menu, its first frame), however long the start took (0: play until the window closes)")
-	flag.StringVar(&o.exitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for), paused=1 (the pause menu is on screen); for tests, on a machine of any speed")
+	flag.StringVar(&o.exitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for), paused=1 (the pause menu is on screen), stages=N (the connecting screen shows N stages of a join reached), failed=1 (the connecting screen shows why a join failed); for tests, on a machine of any speed")
 	flag.BoolVar(&o.echoInput, "echo-input", false, "say on stdout each key and mouse button the window sees go down and up (\"input: key Escape down\"), and \"input: live\" when the scene is on screen: for tests that drive the window through XTEST and wait for each press to be seen")
 	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
 	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")
@@ -183,6 +194,8 @@ func (o options) check() (slog.Level, error) {
 		return lv, errors.New("-invite, -relay and -relay-secret are for hosting (-host)")
 	case o.relayOnly && o.join == "":
 		return lv, errors.New("-relay-only needs -join")
+	case o.iceTimeout != 0 && o.join == "":
+		return lv, errors.New("-ice-timeout needs -join")
 	case o.token != "" && o.join == "":
 		return lv, errors.New("-token needs -join")
 	case o.screenshot != "" && o.exitAfter <= 0:
@@ -219,27 +232,23 @@ func newLauncher(log *slog.Logger, o options) *launcher {
 			invite: o.invite, relay: o.relay, relaySecret: o.relaySecret,
 		},
 		play: playConfig{
-			autopilot: o.autopilot, overlay: o.overlay, howToPlay: o.howToPlay, relayOnly: o.relayOnly,
+			autopilot: o.autopilot, overlay: o.overlay, howToPlay: o.howToPlay, relayOnly: o.relayOnly, iceTimeout: o.iceTimeout,
 			loss: o.loss, burst: o.burst, latency: o.latency, jitter: o.jitter,
 		},
 	}
 }
 
 // firstScene starts the mode the options choose and returns its first
-// scene: the LAN menu (-browse), a game joined to a server (-join, within
-// joinTimeout), or a game of a match hosted here (the default).
+// scene: the LAN menu (-browse), the connecting screen of a join (-join,
+// within joinTimeout), or a game of a match hosted here (the default).
 func firstScene(ctx context.Context, l *launcher, o options) (desktop.Scene, error) {
 	switch {
 	case o.browse:
 		return l.menu(ctx, o.lanPort), nil
 	case o.join != "":
-		dctx, cancel := context.WithTimeout(ctx, joinTimeout)
-		defer cancel()
-		g, err := l.join(dctx, o.join, o.match, o.token)
-		if err != nil {
-			return nil, fmt.Errorf("join %s: %w", client.SignalURL(o.join, o.match), err)
-		}
-		return g, nil
+		// The window opens at once on the connecting screen; Esc there
+		// quits.
+		return l.connecting(ctx, o.join, o.match, o.token, nil), nil
 	default:
 		g, err := l.hostAndPlay(ctx)
 		if err != nil {
@@ -263,6 +272,10 @@ func play(ctx context.Context, first desktop.Scene, o options, exitWhen func(des
 	if m, ok := app.Scene().(*desktop.Menu); ok {
 		reportMenu(m)
 	}
+	if c, ok := app.Scene().(*desktop.Connecting); ok && c.Err() != nil && !errors.Is(c.Err(), context.Canceled) {
+		fmt.Fprintf(os.Stderr, "game: join %s: %s\n  (%v)\n", client.SignalURL(o.join, o.match), c.Failure(), c.Err())
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "game:", err)
 		return 1
@@ -279,7 +292,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 	what, count, ok := strings.Cut(cond, "=")
 	n, err := strconv.Atoi(count)
 	if !ok || err != nil || n < 1 {
-		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N or paused=1 with N at least 1", cond)
+		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1 or failed=1 with N at least 1", cond)
 	}
 	switch what {
 	case "confirmed":
@@ -297,6 +310,16 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			g, ok := s.(*desktop.Game)
 			return ok && g.LastDrawn().Paused
 		}, nil
+	case "failed":
+		return func(s desktop.Scene) bool {
+			c, ok := s.(*desktop.Connecting)
+			return ok && c.Err() != nil
+		}, nil
+	case "stages":
+		return func(s desktop.Scene) bool {
+			c, ok := s.(*desktop.Connecting)
+			return ok && len(c.LastDrawn().ConnectStages) >= n
+		}, nil
 	case "sounds":
 		return func(desktop.Scene) bool {
 			total := 0
@@ -306,7 +329,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			return total >= n
 		}, nil
 	}
-	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N or paused=1", cond)
+	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1 or failed=1", cond)
 }
 
 // pinged counts the matches among rows with a ping answered.

@@ -1,6 +1,11 @@
 package client
 
-import "log/slog"
+import (
+	"log/slog"
+	"time"
+
+	"github.com/sightline-game/sightline/netcode/transport/datachan"
+)
 
 // ConnectConfig says how a player's connection reaches a match server
 // (see Connect), the same on every platform.
@@ -17,4 +22,34 @@ type ConnectConfig struct {
 	// hands out (GET /ice), for testing the relay: a server that hands out
 	// none cannot then be reached.
 	RelayOnly bool
+	// OnStage, if set, hears each stage of the join as it is reached, in
+	// order, with its time since Connect was called (Stages()): for a
+	// connecting screen. It may run on any goroutine, one call at a time,
+	// and must not block.
+	OnStage func(Stage)
+	// ICETimeout, if above 0, bounds the wait for a working network path
+	// once the server has answered; the join then fails with an error
+	// wrapping ErrICEFailed. 0 leaves it to Connect's context.
+	ICETimeout time.Duration
 }
+
+// Stage is one stage of a join reached: its name (Stages), what more
+// there is to say (the network path tried or taken, as the network
+// overlay names paths: host, srflx, prflx, relay), and when.
+type Stage = datachan.Stage
+
+// The stages of a join, in order. Connect reports those up to
+// StageChannelsOpen; the game reports StageFirstSnapshot when the first
+// snapshot has been decoded.
+const (
+	StageICEServers    = datachan.StageICEServers
+	StageOfferSent     = datachan.StageOfferSent
+	StageAnswer        = datachan.StageAnswer
+	StageChecking      = datachan.StageChecking
+	StageConnected     = datachan.StageConnected
+	StageChannelsOpen  = datachan.StageChannelsOpen
+	StageFirstSnapshot = "first snapshot"
+)
+
+// Stages lists a join's stages in order.
+func Stages() []string { return append(datachan.Stages(), StageFirstSnapshot) }

@@ -23,6 +23,7 @@ func Connect(ctx context.Context, baseURL string, cfg ConnectConfig) (transport.
 	return connect(ctx, baseURL, cfg.Match, webrtc.DialConfig{
 		IncludeLoopback: true, Token: cfg.Token, Logger: cfg.Logger,
 		ICEServersURL: ICEServersURL(baseURL), RelayOnly: cfg.RelayOnly,
+		OnStage: cfg.OnStage, ICETimeout: cfg.ICETimeout,
 	})
 }
 

@@ -20,6 +20,7 @@ func Connect(ctx context.Context, baseURL string, cfg ConnectConfig) (transport.
 	conn, err := browser.Dial(ctx, SignalURL(baseURL, cfg.Match), browser.Config{
 		Version: protocol.Version, Token: cfg.Token, Logger: cfg.Logger,
 		ICEServersURL: ICEServersURL(baseURL), RelayOnly: cfg.RelayOnly,
+		OnStage: cfg.OnStage, ICETimeout: cfg.ICETimeout,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("client: connect to %s: %w", baseURL, err)

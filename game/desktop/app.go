@@ -26,6 +26,13 @@ type liveScene interface {
 	Live() bool
 }
 
+// A prelude is a scene shown before the one a run is timed by, as the
+// connecting screen is before its match: ExitWhen is asked of it before it
+// went live, and the clock starts again when it hands over.
+type prelude interface {
+	prelude()
+}
+
 // A handover is a scene that hands the window to another when it is done,
 // as the menu does once a match is joined.
 type handover interface {
@@ -129,6 +136,9 @@ func (a *App) Update() error {
 	}
 	if h, ok := a.scene.(handover); ok {
 		if next := h.Next(); next != nil {
+			if _, ok := a.scene.(prelude); ok {
+				a.live, a.whenMet = time.Time{}, false
+			}
 			a.scene = next
 		}
 	}
@@ -137,15 +147,19 @@ func (a *App) Update() error {
 }
 
 // due reports whether ExitAfter has passed since the scene went live, or
-// ExitWhen holds.
+// ExitWhen holds (asked of a prelude even before it went live).
 func (a *App) due(now time.Time) bool {
-	if a.opt.ExitAfter <= 0 || a.live.IsZero() {
+	if a.opt.ExitAfter <= 0 {
+		return false
+	}
+	_, pre := a.scene.(prelude)
+	if a.live.IsZero() && !pre {
 		return false
 	}
 	if !a.whenMet && a.opt.ExitWhen != nil && a.opt.ExitWhen(a.scene) {
 		a.whenMet = true
 	}
-	return a.whenMet || now.Sub(a.live) >= a.opt.ExitAfter
+	return a.whenMet || (!a.live.IsZero() && now.Sub(a.live) >= a.opt.ExitAfter)
 }
 
 // noteLive marks the moment the scene goes live, once, after a frame was

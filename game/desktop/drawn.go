@@ -62,9 +62,23 @@ type Drawn struct {
 	// lines of "how others join" drawn under it.
 	Paused        bool     `json:"paused,omitempty"`
 	PauseJoinHint []string `json:"pause_join_hint,omitempty"`
+	// ConnectStage is the latest stage of the join reached (client.Stages()),
+	// ConnectStages every stage reached with its time since the join
+	// began, ConnectError the failure shown, cause and what to try (""
+	// while none): the connecting screen's, and a match's since it joined.
+	ConnectStage  string       `json:"connect_stage,omitempty"`
+	ConnectStages []DrawnStage `json:"connect_stages,omitempty"`
+	ConnectError  string       `json:"connect_error,omitempty"`
 	// Draws counts the frame's draw calls for the world (the map's chunks,
 	// every sprite, the health bars), before Ebitengine batches them.
 	Draws int `json:"draws"`
+}
+
+// DrawnStage is a stage of the join reached.
+type DrawnStage struct {
+	Stage  string  `json:"stage"`            // its name (client.Stages())
+	Detail string  `json:"detail,omitempty"` // the path tried or taken, the ICE servers fetched
+	Ms     float64 `json:"ms"`               // since the join began
 }
 
 // DrawnBody is one body drawn on screen.
@@ -165,6 +179,15 @@ func (d *Drawn) writeJSON(path string) error {
 		return err
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// setConnectStages records the stages the join of the match went
+// through, which every frame's Drawn then carries.
+func (g *Game) setConnectStages(stages []DrawnStage) {
+	g.drawn.ConnectStages = stages
+	if len(stages) > 0 {
+		g.drawn.ConnectStage = stages[len(stages)-1].Stage
+	}
 }
 
 // A reporter is a scene that says what its last frame drew.

@@ -169,6 +169,26 @@ func panel(dst *ebiten.Image, x, y, w, h float64) {
 	box(dst, x+w-1, y, 1, h, colPanelEdge)
 }
 
+// drawFloor fills the screen with the arena's floor and grid, behind the
+// menu and the connecting screen.
+func drawFloor(dst *ebiten.Image) {
+	dst.Fill(colFloor)
+	for x := 0.0; x < ScreenWidth; x += 40 {
+		c := colGrid
+		if int(x)%200 == 0 {
+			c = colGridMajor
+		}
+		box(dst, x, 0, 1, ScreenHeight, c)
+	}
+	for y := 0.0; y < ScreenHeight; y += 40 {
+		c := colGrid
+		if int(y)%200 == 0 {
+			c = colGridMajor
+		}
+		box(dst, 0, y, ScreenWidth, 1, c)
+	}
+}
+
 // drawHUD draws everything that is not the world: the player's status, the
 // round clock, feeds, chat, the scoreboard and hints.
 func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {

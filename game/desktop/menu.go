@@ -496,23 +496,7 @@ func (m *Menu) drawSettingsButton(dst *ebiten.Image) {
 }
 
 // drawBackground fills the screen with the arena's floor and grid.
-func (m *Menu) drawBackground(dst *ebiten.Image) {
-	dst.Fill(colFloor)
-	for x := 0.0; x < ScreenWidth; x += 40 {
-		c := colGrid
-		if int(x)%200 == 0 {
-			c = colGridMajor
-		}
-		box(dst, x, 0, 1, ScreenHeight, c)
-	}
-	for y := 0.0; y < ScreenHeight; y += 40 {
-		c := colGrid
-		if int(y)%200 == 0 {
-			c = colGridMajor
-		}
-		box(dst, 0, y, ScreenWidth, 1, c)
-	}
-}
+func (m *Menu) drawBackground(dst *ebiten.Image) { drawFloor(dst) }
 
 // drawField draws the address field, with a cursor while it has the keys.
 func (m *Menu) drawField(dst *ebiten.Image, now time.Time) {

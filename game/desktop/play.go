@@ -30,6 +30,12 @@ type PlayConfig struct {
 	// RelayOnly has Join send everything through the TURN relay the
 	// server hands out (for testing the relay).
 	RelayOnly bool
+	// OnStage, if set, hears each stage of Join's connection as it is
+	// reached (client.ConnectConfig.OnStage), for the connecting screen.
+	OnStage func(client.Stage)
+	// ICETimeout, if above 0, bounds Join's wait for a working network
+	// path once the server answered (client.ConnectConfig.ICETimeout).
+	ICETimeout time.Duration
 	// Status is a line about the match shown in the corner.
 	Status string
 	// JoinHint, if set, says how others join a match hosted here (see
@@ -63,7 +69,10 @@ type PlayConfig struct {
 // that plays it (see Play). The desktop's -join, its LAN menu and the
 // browser build all join this way.
 func Join(ctx context.Context, baseURL, match string, cfg PlayConfig) (*Game, error) {
-	conn, err := client.Connect(ctx, baseURL, client.ConnectConfig{Match: match, Token: cfg.Token, Logger: cfg.Logger, RelayOnly: cfg.RelayOnly})
+	conn, err := client.Connect(ctx, baseURL, client.ConnectConfig{
+		Match: match, Token: cfg.Token, Logger: cfg.Logger, RelayOnly: cfg.RelayOnly,
+		OnStage: cfg.OnStage, ICETimeout: cfg.ICETimeout,
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -47,6 +47,17 @@ type Config struct {
 	// "relay"): every datagram goes through a TURN relay.
 	RelayOnly bool
 
+	// ICETimeout, if above 0, bounds the wait for ICE to find a working
+	// path once the server has answered: the dial then fails with
+	// [ErrICEFailed]. 0 leaves it to ctx (and to the browser).
+	ICETimeout time.Duration
+
+	// OnStage, if set, hears each stage of the dial as it is reached
+	// (datachan.Stages(), in order, each once), with its time since Dial
+	// was called: for a connecting screen. It runs on Dial's goroutine or
+	// another, one call at a time, and must not block.
+	OnStage func(datachan.Stage)
+
 	// OnRetryLater, if set, is called each time the server refuses the offer
 	// for now (429 or 503 with Retry-After) and Dial is about to wait before
 	// asking again, with the wait and the refusal.

@@ -200,6 +200,7 @@ func (c *conn) shutdown(cause error) {
 	}
 	c.pc.Set("onconnectionstatechange", js.Null())
 	c.pc.Set("onicegatheringstatechange", js.Null())
+	c.pc.Set("oniceconnectionstatechange", js.Null())
 	if _, err := call(c.pc, "close"); err != nil {
 		c.log.Debug("close peer connection", "err", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"syscall/js"
 	"time"
 
@@ -19,7 +20,9 @@ import (
 // gathering to complete, posts the offer with fetch, applies the answer and
 // returns once all four channels are open. If ctx ends first, or anything
 // fails, everything is closed and the error returned (signalling failures
-// wrap [ErrSignalling]).
+// wrap [ErrSignalling]; a failure also wraps the sentinel of where it
+// happened: [ErrUnreachable], [ErrICEFailed] or [ErrChannelsNotOpen]).
+// cfg.OnStage hears each stage as it is reached.
 //
 // Call Dial from a goroutine, never from inside a JavaScript callback: it
 // waits on promises and on the browser's events.
@@ -29,13 +32,16 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 		log = slog.Default()
 	}
 	log = log.With("server", signalURL)
+	progress := datachan.NewProgress(cfg.OnStage)
 	ctor := js.Global().Get("RTCPeerConnection")
 	if ctor.Type() != js.TypeFunction {
 		return nil, ErrNoWebRTC
 	}
 	servers := cfg.ICEServers
 	if cfg.ICEServersURL != "" {
-		servers = append(slices.Clone(servers), fetchICEServers(ctx, cfg.ICEServersURL, cfg.Token, log)...)
+		fetched := fetchICEServers(ctx, cfg.ICEServersURL, cfg.Token, log)
+		servers = append(slices.Clone(servers), fetched...)
+		progress.Reach(datachan.StageICEServers, strconv.Itoa(len(fetched)))
 	}
 	pcInit := map[string]any{"iceServers": iceServers(servers)}
 	if cfg.RelayOnly {
@@ -47,6 +53,14 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 	}
 	c := newConn(pc, cfg.Config, log)
 	c.watch()
+	c.handle(pc, "oniceconnectionstatechange", func([]js.Value) {
+		switch stringOr(pc.Get("iceConnectionState")) {
+		case "connected", "completed":
+			// The path is read from the statistics, a promise: not
+			// inside the browser's callback.
+			go func() { progress.Reach(datachan.StageConnected, c.selectedPath(ctx)) }()
+		}
+	})
 	fail := func(err error) (transport.Conn, error) {
 		c.Close()
 		return nil, err
@@ -86,25 +100,45 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 
 	body := datachan.OfferBody(pc.Get("localDescription").Get("sdp").String(), cfg.Version)
 	answer, err := datachan.Exchange(ctx, func(ctx context.Context) (string, error) {
+		progress.Reach(datachan.StageOfferSent, "")
 		return postOffer(ctx, signalURL, cfg.Token, body)
 	}, cfg.OnRetryLater)
 	if err != nil {
-		return fail(err)
+		return fail(datachan.Posting(err))
 	}
+	progress.Reach(datachan.StageAnswer, "")
 	desc := map[string]any{"type": "answer", "sdp": answer}
 	if _, err := awaitCall(ctx, pc, "setRemoteDescription", desc); err != nil {
 		return fail(fmt.Errorf("%w: bad answer: %v", ErrSignalling, err))
 	}
+	// The checks start with the answer's candidates.
+	progress.Reach(datachan.StageChecking, datachan.CandidatePaths(answer))
 
-	select {
-	case <-c.ready:
-		c.SetPath(c.selectedPath(ctx))
-		log.Debug("connected", "path", c.Stats().Path)
-		return c, nil
-	case <-c.Done():
-		return nil, fmt.Errorf("browser: connecting: %w", c.endErr())
-	case <-ctx.Done():
-		return fail(fmt.Errorf("browser: opening channels: %w", ctx.Err()))
+	var iceLimit <-chan time.Time
+	if cfg.ICETimeout > 0 {
+		t := time.NewTimer(cfg.ICETimeout)
+		defer t.Stop()
+		iceLimit = t.C
+	}
+	for {
+		select {
+		case <-c.ready:
+			c.SetPath(c.selectedPath(ctx))
+			progress.Reach(datachan.StageConnected, c.Stats().Path)
+			progress.Reach(datachan.StageChannelsOpen, c.Stats().Path)
+			log.Debug("connected", "path", c.Stats().Path)
+			return c, nil
+		case <-c.Done():
+			return nil, fmt.Errorf("browser: connecting: %w", progress.AfterAnswer(c.endErr()))
+		case <-iceLimit:
+			iceLimit = nil
+			if progress.Reached(datachan.StageConnected) {
+				continue // ICE is through: the channels have until ctx ends
+			}
+			return fail(fmt.Errorf("browser: connecting: %w", progress.AfterAnswer(fmt.Errorf("no working path after %v", cfg.ICETimeout))))
+		case <-ctx.Done():
+			return fail(fmt.Errorf("browser: opening channels: %w", progress.AfterAnswer(ctx.Err())))
+		}
 	}
 }
 

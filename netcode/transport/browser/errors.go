@@ -25,6 +25,16 @@ var (
 	// ErrEventsOverflow: the receive queue filled up with events.
 	ErrEventsOverflow = datachan.ErrEventsOverflow
 
+	// ErrUnreachable: the offer got no reply (nothing there, or no reply
+	// in time).
+	ErrUnreachable = datachan.ErrUnreachable
+
+	// ErrICEFailed: the server answered but ICE found no working path.
+	ErrICEFailed = datachan.ErrICEFailed
+
+	// ErrChannelsNotOpen: ICE connected but the data channels did not open.
+	ErrChannelsNotOpen = datachan.ErrChannelsNotOpen
+
 	// ErrUnknownChannel: Send on a channel outside [0, transport.NumChannels).
 	ErrUnknownChannel = datachan.ErrUnknownChannel
 )

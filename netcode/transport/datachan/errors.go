@@ -23,3 +23,21 @@ var (
 	// longer than Config.DisconnectTimeout.
 	ErrPeerGone = errors.New("webrtc: peer gone")
 )
+
+// Errors a dial's failure wraps to say where it failed; test with
+// errors.Is.
+var (
+	// ErrUnreachable: the offer got no reply: the signalling address
+	// cannot be reached (no server there, a wrong address or port, a
+	// network in the way) or did not answer in time.
+	ErrUnreachable = errors.New("webrtc: server unreachable")
+
+	// ErrICEFailed: the server answered, but ICE found no path that works
+	// (UDP blocked, or the server offers an address that cannot be
+	// reached from here).
+	ErrICEFailed = errors.New("webrtc: ICE failed")
+
+	// ErrChannelsNotOpen: ICE connected, but the data channels (DTLS,
+	// SCTP) did not open.
+	ErrChannelsNotOpen = errors.New("webrtc: data channels did not open")
+)

@@ -69,6 +69,9 @@ func (r *RetryLater) Unwrap() error { return r.Err }
 // (401 without a join token, 403 with a bad one, 429, 503, ...).
 type Refused struct {
 	Status int
+	// Reason is the server's short reason ("server full", "token
+	// expired"), as it sent it, cut to 200 bytes.
+	Reason string
 	Err    error
 }
 
@@ -82,7 +85,8 @@ func (r *Refused) Unwrap() error { return r.Err }
 // the reply. A 429 or 503 with a usable Retry-After gives a [*RetryLater].
 func Response(status int, statusLine, retryAfter string, body []byte) (string, error) {
 	if status != 200 {
-		var err error = &Refused{Status: status, Err: fmt.Errorf("%w: %s: %s", ErrSignalling, statusLine, Shorten(strings.TrimSpace(string(body)), 200))}
+		reason := Shorten(strings.TrimSpace(string(body)), 200)
+		var err error = &Refused{Status: status, Reason: reason, Err: fmt.Errorf("%w: %s: %s", ErrSignalling, statusLine, reason)}
 		if status == 429 || status == 503 {
 			if secs, perr := strconv.Atoi(retryAfter); perr == nil && secs > 0 && time.Duration(secs)*time.Second <= MaxRetryAfter {
 				return "", &RetryLater{After: time.Duration(secs) * time.Second, Err: err}

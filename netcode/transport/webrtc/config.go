@@ -86,6 +86,17 @@ type DialConfig struct {
 	// network). It must not undo DetachDataChannels. Ignored in the browser.
 	SettingEngine func(*webrtc.SettingEngine)
 
+	// ICETimeout, if above 0, bounds the wait for ICE to find a working
+	// path once the server has answered: the dial then fails with
+	// [ErrICEFailed]. 0 leaves it to ctx (and to ICE's own timeouts).
+	ICETimeout time.Duration
+
+	// OnStage, if set, hears each stage of the dial as it is reached
+	// (datachan.Stages(), in order, each once), with its time since Dial
+	// was called: for a connecting screen. It runs on Dial's goroutine or
+	// on the WebRTC stack's, one call at a time, and must not block.
+	OnStage func(Stage)
+
 	// OnRetryLater, if set, is called each time the server refuses the offer
 	// for now (429 or 503 with Retry-After) and Dial is about to wait before
 	// asking again, with the wait and the refusal: how long a connection
@@ -114,3 +125,17 @@ func channelByLabel(label string) (transport.Channel, bool) {
 	}
 	return 0, false
 }
+
+// Stage is a stage of a dial reached (datachan.Stage), as DialConfig.OnStage
+// hears it.
+type Stage = datachan.Stage
+
+// The stages of a dial, in order (see datachan).
+const (
+	StageICEServers   = datachan.StageICEServers
+	StageOfferSent    = datachan.StageOfferSent
+	StageAnswer       = datachan.StageAnswer
+	StageChecking     = datachan.StageChecking
+	StageConnected    = datachan.StageConnected
+	StageChannelsOpen = datachan.StageChannelsOpen
+)

@@ -20,7 +20,9 @@ import (
 // creates the four channels, gathers all ICE candidates, posts the offer,
 // applies the answer and returns once all four channels are open. If ctx
 // ends first, or anything fails, everything is closed and the error
-// returned (signalling failures wrap [ErrSignalling]).
+// returned (signalling failures wrap [ErrSignalling]; a failure also wraps
+// the sentinel of where it happened: [ErrUnreachable], [ErrICEFailed] or
+// [ErrChannelsNotOpen]). cfg.OnStage hears each stage as it is reached.
 //
 // In the browser, call Dial from a goroutine, never from inside a
 // JavaScript callback: it waits on fetch and on the browser's events.
@@ -30,6 +32,7 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 		log = slog.Default()
 	}
 	log = log.With("server", signalURL)
+	progress := datachan.NewProgress(cfg.OnStage)
 	httpClient := cfg.HTTPClient
 	if httpClient == nil {
 		httpClient = http.DefaultClient
@@ -37,7 +40,9 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 
 	servers := cfg.ICEServers
 	if cfg.ICEServersURL != "" {
-		servers = append(slices.Clone(servers), fetchICEServers(ctx, httpClient, cfg.ICEServersURL, cfg.Token, log)...)
+		fetched := fetchICEServers(ctx, httpClient, cfg.ICEServersURL, cfg.Token, log)
+		servers = append(slices.Clone(servers), fetched...)
+		progress.Reach(StageICEServers, fmt.Sprintf("%d", len(fetched)))
 	}
 	pcCfg := webrtc.Configuration{ICEServers: servers}
 	if cfg.RelayOnly {
@@ -49,6 +54,14 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 	}
 	c := newConn(pc, cfg.ConnConfig, log)
 	c.watchState()
+	pc.OnICEConnectionStateChange(func(s webrtc.ICEConnectionState) {
+		switch s {
+		case webrtc.ICEConnectionStateConnected, webrtc.ICEConnectionStateCompleted:
+			// The path is read from the statistics, not from within
+			// the ICE agent's callback.
+			go func() { progress.Reach(StageConnected, c.selectedPath()) }()
+		}
+	})
 	fail := func(err error) (transport.Conn, error) {
 		c.Close()
 		return nil, err
@@ -89,27 +102,47 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 
 	offerBody := datachan.OfferBody(pc.LocalDescription().SDP, cfg.Version)
 	answer, err := datachan.Exchange(ctx, func(ctx context.Context) (string, error) {
+		progress.Reach(StageOfferSent, "")
 		return postOffer(ctx, httpClient, signalURL, cfg.Token, offerBody)
 	}, cfg.OnRetryLater)
 	if err != nil {
-		return fail(err)
+		return fail(datachan.Posting(err))
 	}
+	progress.Reach(StageAnswer, "")
 	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer}); err != nil {
 		return fail(fmt.Errorf("%w: bad answer: %v", ErrSignalling, err))
 	}
+	// The checks start with the answer's candidates.
+	progress.Reach(StageChecking, datachan.CandidatePaths(answer))
 
-	select {
-	case <-c.ready:
-		log.Debug("connected")
-		return c, nil
-	case <-c.Done():
-		err := c.Err()
-		if err == nil {
-			err = transport.ErrClosed
+	var iceLimit <-chan time.Time
+	if cfg.ICETimeout > 0 {
+		t := time.NewTimer(cfg.ICETimeout)
+		defer t.Stop()
+		iceLimit = t.C
+	}
+	for {
+		select {
+		case <-c.ready:
+			progress.Reach(StageConnected, c.Stats().Path)
+			progress.Reach(StageChannelsOpen, c.Stats().Path)
+			log.Debug("connected")
+			return c, nil
+		case <-c.Done():
+			err := c.Err()
+			if err == nil {
+				err = transport.ErrClosed
+			}
+			return nil, fmt.Errorf("webrtc: connecting: %w", progress.AfterAnswer(err))
+		case <-iceLimit:
+			iceLimit = nil
+			if progress.Reached(StageConnected) {
+				continue // ICE is through: the channels have until ctx ends
+			}
+			return fail(fmt.Errorf("webrtc: connecting: %w", progress.AfterAnswer(fmt.Errorf("no working path after %v", cfg.ICETimeout))))
+		case <-ctx.Done():
+			return fail(fmt.Errorf("webrtc: opening channels: %w", progress.AfterAnswer(ctx.Err())))
 		}
-		return nil, fmt.Errorf("webrtc: connecting: %w", err)
-	case <-ctx.Done():
-		return fail(fmt.Errorf("webrtc: opening channels: %w", ctx.Err()))
 	}
 }
 

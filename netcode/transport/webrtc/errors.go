@@ -59,4 +59,17 @@ var (
 	// closed, or whose ICE/DTLS transport failed or stayed disconnected
 	// longer than ConnConfig.DisconnectTimeout.
 	ErrPeerGone = datachan.ErrPeerGone
+
+	// ErrUnreachable is wrapped by Dial's error when the offer got no
+	// reply: nothing listens at the address, or no reply came in time.
+	ErrUnreachable = datachan.ErrUnreachable
+
+	// ErrICEFailed is wrapped by Dial's error when the server answered but
+	// ICE found no working path (UDP blocked, an address that cannot be
+	// reached from here).
+	ErrICEFailed = datachan.ErrICEFailed
+
+	// ErrChannelsNotOpen is wrapped by Dial's error when ICE connected but
+	// the data channels did not open.
+	ErrChannelsNotOpen = datachan.ErrChannelsNotOpen
 )
