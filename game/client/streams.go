@@ -21,6 +21,10 @@ type streams struct {
 
 	welcomed bool
 	welcome  protocol.Welcome
+	// watching is what a spectator's views follow, as the server last
+	// said (toldWatch: it said).
+	watching  protocol.Watch
+	toldWatch bool
 }
 
 func newStreams() *streams {
@@ -40,6 +44,11 @@ func (c *Client) event(e events.Event) {
 			c.st.welcome, c.st.welcomed = w, true
 		}
 		return
+	}
+	if e.Kind == protocol.KindWatch {
+		if w, err := protocol.ParseWatch(e.Body); err == nil {
+			c.st.watching, c.st.toldWatch = w, true
+		}
 	}
 	if c.st.onEvent != nil {
 		c.st.onEvent(e)
