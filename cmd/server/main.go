@@ -168,7 +168,7 @@ type options struct {
 	maxClients int
 	// maxSpectators is the most spectators of each match (0: none).
 	maxSpectators int
-	timeout    time.Duration
+	timeout       time.Duration
 	// connectTimeout is the WebRTC server's ConnectTimeout.
 	connectTimeout time.Duration
 	loopback       bool
