@@ -80,6 +80,9 @@ type Client struct {
 	size      int
 	copies    int // of each input datagram (Config.InputCopies)
 	watch     bool
+	// noSpectators is set when the client asked to watch and the server
+	// welcomed it as a player.
+	noSpectators bool
 }
 
 // New wraps an open connection.

@@ -17,6 +17,16 @@ func (c *Client) Spectating() bool {
 	return c.st.welcomed && c.st.welcome.Player == 0
 }
 
+// SpectateErr returns ErrNoSpectators once a client that asked to watch was
+// welcomed as a player by a server that takes no spectators (the client
+// then closed the connection), and nil otherwise.
+func (c *Client) SpectateErr() error {
+	if c.noSpectators {
+		return ErrNoSpectators
+	}
+	return nil
+}
+
 // Watching returns what the server says the spectator's views follow: a
 // player (Mode protocol.WatchFollow; Player 0 when nobody is in the match
 // to follow) or the free camera (protocol.WatchFree, at X, Y), and false

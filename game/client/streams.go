@@ -42,6 +42,13 @@ func (c *Client) event(e events.Event) {
 	if e.Kind == protocol.KindWelcome {
 		if w, err := protocol.ParseWelcome(e.Body); err == nil {
 			c.st.welcome, c.st.welcomed = w, true
+			if c.watch && w.Player != 0 {
+				// A server without spectators took the client as a
+				// player (docs/PROTOCOL.md 1.5): it must not play.
+				c.log.Warn("the server takes no spectators: it welcomed this client as a player", "player", w.Player)
+				c.noSpectators = true
+				c.conn.Close()
+			}
 		}
 		return
 	}
