@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -306,5 +307,24 @@ func TestTickWithSpectatorsAllocatesNothing(t *testing.T) {
 		if s := w.Stats(); s.Mismatched != 0 || s.Verified < 100 {
 			t.Errorf("spectator %d: %d mismatched of %d verified", i, s.Mismatched, s.Verified)
 		}
+	}
+}
+
+// A client that asked to watch but is welcomed as a player (a server
+// without spectators, which ignores ?watch=1) does not play: it closes.
+func TestSpectatorWelcomedAsPlayerCloses(t *testing.T) {
+	m := newArenaMatch(t, server.Config{}, linksim.Config{})
+	srvEnd, cliEnd := m.pair()
+	m.srv.Add(srvEnd) // taken as a player
+	c := client.New(cliEnd, client.Config{Watch: true})
+	m.spectators = append(m.spectators, c)
+	m.play(tickRate)
+	if err := c.SpectateErr(); !errors.Is(err, client.ErrNoSpectators) {
+		t.Fatalf("SpectateErr() = %v, want ErrNoSpectators", err)
+	}
+	select {
+	case <-c.Done():
+	default:
+		t.Fatal("the connection is still open")
 	}
 }
