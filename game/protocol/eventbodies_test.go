@@ -46,7 +46,7 @@ func TestBodiesRoundTrip(t *testing.T) {
 	if got, err := protocol.ParseRoundOver(protocol.AppendRoundOver(nil, r)); err != nil || got != r {
 		t.Errorf("round over %+v %v", got, err)
 	}
-	w := protocol.Watch{Mode: protocol.WatchFree, Player: 0, X: 1 << 20, Y: 5}
+	w := protocol.Watch{Mode: protocol.WatchFree, Player: 0, Slot: 65535, X: 1 << 20, Y: 5}
 	if got, err := protocol.ParseWatch(protocol.AppendWatch(nil, w)); err != nil || got != w {
 		t.Errorf("watch %+v %v", got, err)
 	}
@@ -68,8 +68,9 @@ func TestBodiesReject(t *testing.T) {
 		{"chat cut", protocol.KindChat, []byte{1, 5, 'a', 'b'}, protocol.ErrEventBody},
 		{"name too long", protocol.KindJoin, append([]byte{1, 65}, make([]byte, 65)...), protocol.ErrEventBody},
 		{"empty round over", protocol.KindRoundOver, nil, protocol.ErrEventBody},
-		{"watch without y", protocol.KindWatch, []byte{protocol.WatchFree, 0, 5}, protocol.ErrEventBody},
-		{"watch trailing", protocol.KindWatch, []byte{protocol.WatchFollow, 3, 0, 0, 0}, protocol.ErrEventBody},
+		{"watch without y", protocol.KindWatch, []byte{protocol.WatchFree, 0, 0, 5}, protocol.ErrEventBody},
+		{"watch trailing", protocol.KindWatch, []byte{protocol.WatchFollow, 3, 0, 0, 0, 0}, protocol.ErrEventBody},
+		{"watch slot over 16 bits", protocol.KindWatch, []byte{protocol.WatchFollow, 3, 0x80, 0x80, 0x04, 0, 0}, protocol.ErrEventBody},
 	} {
 		if err := protocol.ValidateEventBody(tc.kind, tc.body); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)

@@ -37,16 +37,22 @@ type Watch struct {
 	// score. From the server, 0 means nobody is in the match to follow and
 	// the views are chosen from X, Y.
 	Player uint32
+	// Slot, from the server, is the slot of the followed player's entity
+	// (a player keeps its slot while connected), so that the spectator
+	// can find it in its views; 0 from a spectator, which the server
+	// ignores.
+	Slot uint16
 	// X and Y are the camera's centre in the snapshot's quantized units
 	// (PosQuant), for WatchFree; a server clamps them to the world.
 	X, Y uint32
 }
 
-// AppendWatch appends the body of a Watch: mode byte, then player, x and y
-// as varints.
+// AppendWatch appends the body of a Watch: mode byte, then player, slot, x
+// and y as varints.
 func AppendWatch(dst []byte, w Watch) []byte {
 	dst = append(dst, w.Mode)
 	dst = binary.AppendUvarint(dst, uint64(w.Player))
+	dst = binary.AppendUvarint(dst, uint64(w.Slot))
 	dst = binary.AppendUvarint(dst, uint64(w.X))
 	return binary.AppendUvarint(dst, uint64(w.Y))
 }
@@ -55,6 +61,7 @@ func readWatch(r *bodyReader) Watch {
 	return Watch{
 		Mode:   r.byte(),
 		Player: uint32(r.uvarint(math.MaxUint32)),
+		Slot:   uint16(r.uvarint(math.MaxUint16)),
 		X:      uint32(r.uvarint(math.MaxUint32)),
 		Y:      uint32(r.uvarint(math.MaxUint32)),
 	}

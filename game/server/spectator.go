@@ -21,6 +21,7 @@ type Scorer interface {
 type watcher struct {
 	free   bool
 	follow PlayerID // the player followed; 0: none yet
+	slot   uint16   // the followed player's entity
 	x, y   uint32   // the free camera, in quantized units
 	// told is the Watch the spectator was last sent; tell sends it another
 	// when the one it watches now differs.
@@ -62,6 +63,10 @@ func (s *Server) watching(c *client) Observer {
 			o.HasSelf = false
 		}
 	}
+	w.slot = 0
+	if !w.free && w.follow != 0 {
+		w.slot = o.Self
+	}
 	s.tell(c)
 	return o
 }
@@ -70,7 +75,7 @@ func (s *Server) watching(c *client) Observer {
 // was last told.
 func (s *Server) tell(c *client) {
 	w := c.watch
-	now := protocol.Watch{Mode: protocol.WatchFollow, Player: uint32(w.follow)}
+	now := protocol.Watch{Mode: protocol.WatchFollow, Player: uint32(w.follow), Slot: w.slot}
 	if w.free {
 		now = protocol.Watch{Mode: protocol.WatchFree, X: w.x, Y: w.y}
 	}

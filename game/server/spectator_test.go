@@ -156,6 +156,9 @@ func TestSpectatorsWatchWithoutPlaying(t *testing.T) {
 	if !ok {
 		t.Fatalf("the player followed, %d, is not in the world", w.Player)
 	}
+	if w.Slot != pose.Slot {
+		t.Errorf("the server says the player followed has slot %d; the world, %d", w.Slot, pose.Slot)
+	}
 	if !hasSlot(follower, pose.Slot) {
 		t.Errorf("the spectator's newest view lacks the entity (slot %d) of the player it follows", pose.Slot)
 	}
