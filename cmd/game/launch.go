@@ -61,11 +61,15 @@ func (l *launcher) close() {
 
 // join connects to the match server at url over WebRTC (to its match
 // called match, if not empty, with the join token, if any) and returns the
-// game that plays it.
-func (l *launcher) join(ctx context.Context, url, match, token string) (*desktop.Game, error) {
+// game that plays it, or, with watch, that watches it.
+func (l *launcher) join(ctx context.Context, url, match, token string, watch bool) (*desktop.Game, error) {
 	url = strings.TrimSuffix(url, "/")
-	cfg := l.playConfig("playing on "+url, nil)
-	cfg.Token = token
+	status := "playing on " + url
+	if watch {
+		status = "watching " + url
+	}
+	cfg := l.playConfig(status, nil)
+	cfg.Token, cfg.Watch = token, watch
 	return l.track(desktop.Join(ctx, url, match, cfg))
 }
 
@@ -151,7 +155,7 @@ func (l *launcher) menu(ctx context.Context, port int) *desktop.Menu {
 	cfg.Join = func(jctx context.Context, url, match string) (desktop.Scene, error) {
 		jctx, cancel := context.WithTimeout(jctx, joinTimeout)
 		defer cancel()
-		g, err := l.join(jctx, url, match, "")
+		g, err := l.join(jctx, url, match, "", false)
 		if err != nil {
 			return nil, err
 		}
