@@ -126,7 +126,7 @@ func TestBrowserPlays(t *testing.T) {
 
 	// 3. Two tabs and one headless native client, all at once.
 	tabs := []*tab{newTab(t, browser, "tab1"), newTab(t, browser, "tab2")}
-	tabs[0].pick = "2"                            // chosen from the page's list
+	tabs[0].pick = "2"                                  // chosen from the page's list
 	tabs[1].query, tabs[1].want = "&match=1&watch", "1" // named in the address, to watch it
 	headless := startHeadless(t, ctx, base, "1")
 	var loadWG sync.WaitGroup
