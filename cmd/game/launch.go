@@ -162,6 +162,16 @@ func (l *launcher) menu(ctx context.Context, port int) *desktop.Menu {
 		stopBrowsing()
 		return g, nil
 	}
+	cfg.Watch = func(jctx context.Context, url, match string) (desktop.Scene, error) {
+		jctx, cancel := context.WithTimeout(jctx, joinTimeout)
+		defer cancel()
+		g, err := l.join(jctx, url, match, "", true)
+		if err != nil {
+			return nil, err
+		}
+		stopBrowsing()
+		return g, nil
+	}
 	cfg.Host = func(context.Context) (desktop.Scene, error) {
 		// The match outlives the menu: it runs on the process's context.
 		g, err := l.hostAndPlay(ctx)
