@@ -14,7 +14,10 @@
 // ?match=ID joins that match of a server hosting several (the page puts it
 // there when the player chooses from its list; without it the server
 // chooses), and window.sightline.match says which was asked for.
-// ?token=T carries the player's join token to a server that admits only
+// ?watch in the address watches the match without playing (a spectator,
+// as cmd/game -watch: Space next player, L leader, K last killer, F free
+// camera), and window.sightline.spectating says once the server welcomed
+// it as one. ?token=T carries the player's join token to a server that admits only
 // invited players (cmd/server -token-key): the offer sends it as
 // "Authorization: Bearer T". ?relay=1 sends every datagram through the TURN
 // relay the server hands out (for testing a relay). A page served under a
@@ -56,6 +59,7 @@ import (
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/settings"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 )
@@ -66,7 +70,7 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	origin := js.Global().Get("location").Get("origin").String()
 	var queryName, match, token string
-	relayOnly, echo := false, false
+	relayOnly, echo, watch := false, false, false
 	var iceTimeout time.Duration // ?ice-timeout=5s: give up on ICE that long after the answer
 	blank := 0                   // ?blank=N: the first N frames draw nothing (to measure what drawing costs the start)
 	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil {
@@ -77,6 +81,7 @@ func main() {
 			forgetToken(u)
 		}
 		relayOnly = u.Query().Get("relay") == "1"
+		watch = u.Query().Has(protocol.WatchQuery) // ?watch: a spectator
 		blank, _ = strconv.Atoi(u.Query().Get("blank"))
 		echo = u.Query().Get("echo-input") == "1"
 		iceTimeout, _ = time.ParseDuration(u.Query().Get("ice-timeout"))
@@ -103,15 +108,18 @@ func main() {
 	mark(page, "signallingMs")
 	page.Set("match", match)
 	joining := newConnecting(page, origin, log)
-	conn := joining.join(context.Background(), client.ConnectConfig{Match: match, Token: token, Logger: log, RelayOnly: relayOnly, ICETimeout: iceTimeout})
+	conn := joining.join(context.Background(), client.ConnectConfig{Match: match, Token: token, Logger: log, RelayOnly: relayOnly, ICETimeout: iceTimeout, Watch: watch})
 	mark(page, "connectedMs")
 
 	// The overlay comes from the settings (desktop.Play reads it from prefs).
 	status := "playing at " + origin
+	if watch {
+		status = "watching at " + origin
+	}
 	if match != "" {
 		status += ", match " + match
 	}
-	g, err := desktop.Play(conn, desktop.PlayConfig{Prefs: prefs, Status: status, Seed: uint64(time.Now().UnixNano()), Logger: log, Sound: snd})
+	g, err := desktop.Play(conn, desktop.PlayConfig{Prefs: prefs, Status: status, Seed: uint64(time.Now().UnixNano()), Logger: log, Sound: snd, Watch: watch})
 	if err != nil {
 		fail(page, err.Error())
 		return
@@ -157,6 +165,7 @@ func report(page js.Value, cl *client.Client, g *desktop.Game) {
 		page.Set("undecodable", st.NoBaseline)
 		page.Set("bytes", st.Bytes)
 		page.Set("path", st.Conn.Path)
+		page.Set("spectating", cl.Spectating())
 		if g.Live() {
 			page.Set("howToPlay", g.LastDrawn().HowToPlay)
 		}

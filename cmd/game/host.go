@@ -100,6 +100,20 @@ func host(ctx context.Context, log *slog.Logger, cfg hostConfig) (*match, error)
 	return m, nil
 }
 
+// route is the WebRTC server's Route: players join on "" (Accept's route),
+// spectators (POST /signal?watch=1) on server.SpectatorRoute(""), while
+// the match has room for another.
+func (m *match) route(r *http.Request, live func(string) int) (string, error) {
+	if !r.URL.Query().Has(protocol.WatchQuery) {
+		return "", nil
+	}
+	route := server.SpectatorRoute("")
+	if live(route) >= m.srv.MaxSpectators() {
+		return "", fmt.Errorf("the match takes no more spectators: %w", webrtc.ErrRouteFull)
+	}
+	return route, nil
+}
+
 // listen serves WebRTC signalling on cfg.addr and hands every peer to the match.
 func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) error {
 	ln, err := net.Listen("tcp", cfg.addr)
@@ -126,8 +140,8 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 	}
 	rtc, err := webrtc.NewServer(webrtc.ServerConfig{
 		Version:    protocol.Version,
-		PacketConn: udp, IncludeLoopback: true, MaxSessions: cfg.maxClients, Logger: log,
-		STUNServer: stun,
+		PacketConn: udp, IncludeLoopback: true, MaxSessions: cfg.maxClients + m.srv.MaxSpectators(), Logger: log,
+		STUNServer: stun, Route: m.route,
 	})
 	if err != nil {
 		udp.Close()
@@ -151,6 +165,11 @@ func (m *match) listen(ctx context.Context, log *slog.Logger, cfg hostConfig) er
 		}
 	}()
 	go func() { m.errc <- m.srv.Serve(ctx, rtc.Accept) }()
+	go func() {
+		m.errc <- m.srv.ServeSpectators(ctx, func(ctx context.Context) (transport.Conn, error) {
+			return rtc.AcceptRoute(ctx, server.SpectatorRoute(""))
+		})
+	}()
 	if cfg.invite != "" {
 		go m.hostThrough(ctx, log, cfg.invite, mux, !handout.HasTURN(), handout.Peers, &relayed)
 	}

@@ -66,7 +66,8 @@ func (l *launcher) close() {
 // any): it connects in the background, shows each stage, and hands the
 // window to the match once its first snapshot came. back is where Esc
 // goes (nil: it quits).
-func (l *launcher) connecting(ctx context.Context, url, match, token string, back func() desktop.Scene) *desktop.Connecting {
+// With watch it joins to watch the match (a spectator).
+func (l *launcher) connecting(ctx context.Context, url, match, token string, watch bool, back func() desktop.Scene) *desktop.Connecting {
 	url = strings.TrimSuffix(url, "/")
 	target := url
 	if match != "" {
@@ -77,8 +78,12 @@ func (l *launcher) connecting(ctx context.Context, url, match, token string, bac
 		Join: func(jctx context.Context, onStage func(client.Stage)) (*desktop.Game, error) {
 			jctx, cancel := context.WithTimeout(jctx, joinTimeout)
 			defer cancel()
-			cfg := l.playConfig("playing on "+url, nil)
-			cfg.Token, cfg.OnStage, cfg.ICETimeout = token, onStage, l.play.iceTimeout
+			status := "playing on " + url
+			if watch {
+				status = "watching " + url
+			}
+			cfg := l.playConfig(status, nil)
+			cfg.Token, cfg.OnStage, cfg.ICETimeout, cfg.Watch = token, onStage, l.play.iceTimeout, watch
 			return l.track(desktop.Join(jctx, url, match, cfg))
 		},
 	})
@@ -167,7 +172,11 @@ func (l *launcher) menu(ctx context.Context, port int) *desktop.Menu {
 		// The connecting screen takes the window at once; Esc there comes
 		// back to a new menu.
 		stopBrowsing()
-		return l.connecting(ctx, url, match, "", l.leave), nil
+		return l.connecting(ctx, url, match, "", false, l.leave), nil
+	}
+	cfg.Watch = func(_ context.Context, url, match string) (desktop.Scene, error) {
+		stopBrowsing()
+		return l.connecting(ctx, url, match, "", true, l.leave), nil
 	}
 	cfg.Host = func(context.Context) (desktop.Scene, error) {
 		// The match outlives the menu: it runs on the process's context.

@@ -6,6 +6,7 @@
 //	game -join http://HOST:8080  join a match server (cmd/server or another game's -host)
 //	game -join URL -match 2      join match 2 of a server hosting several (cmd/server -matches N)
 //	game -join URL -token T      join a server that admits only invited players (cmd/server -token-key)
+//	game -watch URL              watch a match without playing (a spectator: follow a player or fly free)
 //	game -browse                 start at a menu of the matches on the LAN
 //
 // A hosted match takes players on -addr (TCP, HTTP: joining and the browser
@@ -48,7 +49,8 @@
 // were seen; listed=N: the menu lists N matches with their ping; sounds=N:
 // N sound effects were asked for; paused=1: the pause menu is on screen;
 // stages=N: the connecting screen shows N stages reached; failed=1: it
-// shows why the join failed);
+// shows why the join failed; followed=1: a spectator drew the player it
+// follows);
 // -autopilot lets a bot play for
 // you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
@@ -89,6 +91,9 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "game:", err)
 		return 2
 	}
+	if o.watch != "" {
+		o.join, o.spectate = o.watch, true
+	}
 	if o.join != "" {
 		if o.join, err = lobby.ParseJoin(o.join); err != nil {
 			fmt.Fprintln(os.Stderr, "game: -join:", err)
@@ -124,7 +129,8 @@ type options struct {
 	join, match, token, addr, webDir, matchName, name, screenshot, level string
 	exitWhen                                                             string
 	invite, relay, relaySecret                                           string
-	relayOnly                                                            bool
+	relayOnly, spectate                                                  bool
+	watch                                                                string
 	host, browse, announce, autopilot, overlay, echoInput, howToPlay     bool
 	udpPort, bots, maxClients, lanPort, fps                              int
 	seed                                                                 uint64
@@ -136,6 +142,7 @@ type options struct {
 func parseFlags() options {
 	var o options
 	flag.StringVar(&o.join, "join", "", "join the match server at this address (HOST:PORT or http://HOST:PORT) or invite link instead of hosting")
+	flag.StringVar(&o.watch, "watch", "", "watch the match at this address (as -join) without playing: Space next player, L leader, K last killer, F free camera")
 	flag.StringVar(&o.match, "match", "", "with -join: the match to join on a server hosting several (an id from its /matches); empty: the server picks")
 	flag.StringVar(&o.token, "token", "", "with -join: the join token the host gave you (for a server run with -token-key)")
 	flag.BoolVar(&o.host, "host", false, "host a match in this process (the default without -join or -browse)")
@@ -158,7 +165,7 @@ func parseFlags() options {
 	flag.IntVar(&o.fps, "fps", 0, "cap the frames per second (0: vsync)")
 	flag.StringVar(&o.screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG")
 	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit this long after the match is on screen (its first frame with the server's world; at the menu, its first frame), however long the start took (0: play until the window closes)")
-	flag.StringVar(&o.exitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for), paused=1 (the pause menu is on screen), stages=N (the connecting screen shows N stages of a join reached), failed=1 (the connecting screen shows why a join failed); for tests, on a machine of any speed")
+	flag.StringVar(&o.exitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for), paused=1 (the pause menu is on screen), stages=N (the connecting screen shows N stages of a join reached), failed=1 (the connecting screen shows why a join failed), followed=1 (a spectator drew the player it follows); for tests, on a machine of any speed")
 	flag.BoolVar(&o.echoInput, "echo-input", false, "say on stdout each key and mouse button the window sees go down and up (\"input: key Escape down\"), and \"input: live\" when the scene is on screen: for tests that drive the window through XTEST and wait for each press to be seen")
 	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
 	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")
@@ -180,24 +187,24 @@ func (o options) check() (slog.Level, error) {
 		return lv, fmt.Errorf("-log-level: %w", err)
 	}
 	modes := 0
-	for _, on := range []bool{o.join != "", o.host, o.browse} {
+	for _, on := range []bool{o.join != "", o.watch != "", o.host, o.browse} {
 		if on {
 			modes++
 		}
 	}
 	switch {
 	case modes > 1:
-		return lv, errors.New("-join, -host and -browse exclude each other")
-	case o.match != "" && o.join == "":
-		return lv, errors.New("-match needs -join")
+		return lv, errors.New("-join, -watch, -host and -browse exclude each other")
+	case o.match != "" && o.join == "" && o.watch == "":
+		return lv, errors.New("-match needs -join or -watch")
 	case (o.invite != "" || o.relay != "" || o.relaySecret != "") && (o.join != "" || o.browse):
 		return lv, errors.New("-invite, -relay and -relay-secret are for hosting (-host)")
 	case o.relayOnly && o.join == "":
 		return lv, errors.New("-relay-only needs -join")
-	case o.iceTimeout != 0 && o.join == "":
-		return lv, errors.New("-ice-timeout needs -join")
-	case o.token != "" && o.join == "":
-		return lv, errors.New("-token needs -join")
+	case o.iceTimeout != 0 && o.join == "" && o.watch == "":
+		return lv, errors.New("-ice-timeout needs -join or -watch")
+	case o.token != "" && o.join == "" && o.watch == "":
+		return lv, errors.New("-token needs -join or -watch")
 	case o.screenshot != "" && o.exitAfter <= 0:
 		return lv, errors.New("-screenshot needs -exit-after")
 	case o.exitWhen != "" && o.exitAfter <= 0:
@@ -248,7 +255,7 @@ func firstScene(ctx context.Context, l *launcher, o options) (desktop.Scene, err
 	case o.join != "":
 		// The window opens at once on the connecting screen; Esc there
 		// quits.
-		return l.connecting(ctx, o.join, o.match, o.token, nil), nil
+		return l.connecting(ctx, o.join, o.match, o.token, o.spectate, nil), nil
 	default:
 		g, err := l.hostAndPlay(ctx)
 		if err != nil {
@@ -292,7 +299,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 	what, count, ok := strings.Cut(cond, "=")
 	n, err := strconv.Atoi(count)
 	if !ok || err != nil || n < 1 {
-		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1 or failed=1 with N at least 1", cond)
+		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, failed=1 or followed=1 with N at least 1", cond)
 	}
 	switch what {
 	case "confirmed":
@@ -320,6 +327,11 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			c, ok := s.(*desktop.Connecting)
 			return ok && len(c.LastDrawn().ConnectStages) >= n
 		}, nil
+	case "followed":
+		return func(s desktop.Scene) bool {
+			g, ok := s.(*desktop.Game)
+			return ok && g.LastDrawn().FollowedShown
+		}, nil
 	case "sounds":
 		return func(desktop.Scene) bool {
 			total := 0
@@ -329,7 +341,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			return total >= n
 		}, nil
 	}
-	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1 or failed=1", cond)
+	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, failed=1 or followed=1", cond)
 }
 
 // pinged counts the matches among rows with a ping answered.

@@ -159,9 +159,11 @@ func TestServerAndLoadTest(t *testing.T) {
 	}
 
 	// Three matches in one server: -matches spreads 6 clients over them,
-	// two each, and reports each match's.
+	// two each, and reports each match's; 2 spectators watch matches 1
+	// and 2 (one follows the leader, one flies a free camera) and are
+	// reported apart.
 	multi := startServer(t, serverExe, "-matches", "3", "-bots", "2", "-offer-rate", "100", "-offer-burst", "100")
-	out, err = exec.Command(loadExe, "-url", multi, "-matches", "-clients", "6", "-seconds", "3", "-json").Output()
+	out, err = exec.Command(loadExe, "-url", multi, "-matches", "-clients", "6", "-spectators", "2", "-seconds", "3", "-json").Output()
 	if err != nil {
 		t.Fatalf("loadtest -matches: %v\n%s", err, out)
 	}
@@ -182,6 +184,9 @@ func TestServerAndLoadTest(t *testing.T) {
 	}
 	if sum != m.VerifiedTicks {
 		t.Errorf("the matches verified %d ticks in all, the total says %d", sum, m.VerifiedTicks)
+	}
+	if w := m.Spectators; w == nil || w.Clients != 2 || w.Connected != 2 || w.MismatchedTicks != 0 || w.VerifiedTicks < 2*60 {
+		t.Errorf("spectators: %+v", w)
 	}
 }
 

@@ -85,6 +85,7 @@ func main() {
 	invite := flag.String("invite", "", "join through a rendezvous: the invite link a host behind NAT logged (cmd/server -invite); replaces -url")
 	flag.BoolVar(&o.RelayOnly, "relay-only", false, "gather only relay candidates: every client's datagrams go through the TURN relay the server hands out")
 	flag.IntVar(&o.Clients, "clients", 16, "clients to connect")
+	flag.IntVar(&o.Spectators, "spectators", 0, "spectators to connect beside the clients (POST /signal?watch=1), reported apart: half follow the leader, half fly a free camera")
 	flag.Float64Var(&o.Seconds, "seconds", 20, "how long each client plays after connecting")
 	flag.Float64Var(&o.TickRate, "tick", 30, "inputs per second per client")
 	flag.DurationVar(&o.ConnectTimeout, "connect-timeout", 20*time.Second, "give up on a client that is not connected by then")
@@ -250,11 +251,21 @@ func main() {
 			fmt.Printf("match %s: %d of %d clients connected; decoded %d ticks, %d mismatched, %d undecodable; %.0f B/s per client (max %.0f), p99 packet %d bytes\n",
 				m.Match, m.Connected, m.Clients, m.DecodedTicks, m.MismatchedTicks, m.Undecodable, m.MeanBpsPerClient, m.MaxBpsPerClient, m.P99PacketBytes)
 		}
+		if w := r.Spectators; w != nil {
+			fmt.Printf("spectators: %d of %d connected; decoded %d ticks, %d mismatched, %d undecodable; %.0f B/s per spectator (max %.0f), p99 packet %d bytes\n",
+				w.Connected, w.Clients, w.DecodedTicks, w.MismatchedTicks, w.Undecodable, w.MeanBpsPerClient, w.MaxBpsPerClient, w.P99PacketBytes)
+			for _, e := range w.Errors {
+				fmt.Println("spectator error:", e)
+			}
+		}
 		for _, e := range r.Errors {
 			fmt.Println("error:", e)
 		}
 	}
 	if r.Connected != r.Clients || r.MismatchedTicks != 0 || r.DecodedTicks == 0 || r.OverBudget {
+		os.Exit(1)
+	}
+	if w := r.Spectators; w != nil && (w.Connected != w.Clients || w.MismatchedTicks != 0 || w.DecodedTicks == 0) {
 		os.Exit(1)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strconv"
@@ -30,8 +31,14 @@ type options struct {
 	MetricsURL string
 	// Matches, if set, are the IDs of the server's matches: client i joins
 	// Matches[i % len(Matches)], and the result has a line per match.
-	Matches        []string
-	Clients        int
+	Matches []string
+	Clients int
+	// Spectators is how many clients watch (client.Config.Watch) beside
+	// the Clients that play: every other one flies a free camera over
+	// the arena, the rest follow the leader. They are reported apart
+	// (result.Spectators) and are not counted in the server's CPU per
+	// client.
+	Spectators     int
 	Seconds        float64
 	TickRate       float64
 	ConnectTimeout time.Duration
@@ -54,6 +61,8 @@ type options struct {
 	Flood floodOptions
 	// flooding is set while the flood runs (run sets it up).
 	flooding *atomic.Bool
+	// watch has play join as a spectator.
+	watch bool
 }
 
 // result is what the load test prints with -json: for all the clients,
@@ -121,11 +130,15 @@ type result struct {
 	Errors     []string       `json:"errors,omitempty"`
 	// Matches are the same figures for each match's clients, with -matches.
 	Matches []result `json:"matches,omitempty"`
+	// Spectators are the same figures for the spectators, with
+	// -spectators.
+	Spectators *result `json:"spectators,omitempty"`
 }
 
 // one is what a single client measured.
 type one struct {
 	match     string // the match joined ("": the server chose)
+	watch     bool   // a spectator
 	connected bool
 	path      string // the network path the connection took
 	connect   time.Duration
@@ -195,6 +208,14 @@ func run(ctx context.Context, o options) result {
 			res[i] = play(ctx, o, uint64(i+1), tee, func() { finishOnce.Do(func() { close(finished) }) })
 		}()
 	}
+	watchers := make([]one, o.Spectators)
+	for i := range o.Spectators {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			watchers[i] = watch(ctx, o, uint64(o.Clients+i+1))
+		}()
+	}
 	// While every client that connected plays: from the last connection
 	// (and a second for it to join) to the first client done.
 	if cpuErr == nil {
@@ -214,6 +235,10 @@ func run(ctx context.Context, o options) result {
 		r.ServerCPU = &cpu
 	} else {
 		r.ServerCPUError = cpuErr.Error()
+	}
+	if o.Spectators > 0 {
+		w := summarize(o, watchers)
+		r.Spectators = &w
 	}
 	for _, id := range o.Matches {
 		var mine []one
@@ -371,10 +396,19 @@ func measureWhilePlaying(ctx context.Context, o options, idle0, idle1 serverSamp
 	return perClientTick(idle0, idle1, play0, play1, connected)
 }
 
-// play connects one client, plays for the configured time and reports. It
-// sends on dialed whether it connected, and calls done when it has played.
+// watch connects one spectator, watches for the configured time and
+// reports: seeds of odd spectators fly a free camera over the arena, even
+// ones follow the leader.
+func watch(ctx context.Context, o options, seed uint64) one {
+	o.watch = true
+	return play(ctx, o, seed, make(chan bool, 1), func() {})
+}
+
+// play connects one client, plays (or, with o.watch, watches) for the
+// configured time and reports. It sends on dialed whether it connected,
+// and calls done when it has played.
 func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done func()) one {
-	var out one
+	out := one{watch: o.watch}
 	if len(o.Matches) > 0 {
 		out.match = o.Matches[int(seed-1)%len(o.Matches)]
 	}
@@ -396,7 +430,11 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 	// connection.
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	defer tr.CloseIdleConnections()
-	conn, err := webrtc.Dial(dialCtx, client.SignalURL(o.URL, out.match), webrtc.DialConfig{
+	signal := client.SignalURL(o.URL, out.match)
+	if o.watch {
+		signal = client.SpectatorSignalURL(o.URL, out.match)
+	}
+	conn, err := webrtc.Dial(dialCtx, signal, webrtc.DialConfig{
 		Version:       protocol.Version,
 		HTTPClient:    &http.Client{Transport: tr},
 		Token:         token,
@@ -410,7 +448,7 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 	})
 	dialed <- err == nil
 	if err != nil {
-		out.err = fmt.Errorf("connect to %s: %w", client.SignalURL(o.URL, out.match), err)
+		out.err = fmt.Errorf("connect to %s: %w", signal, err)
 		return out
 	}
 	defer done()
@@ -427,8 +465,13 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 		Verify:      true,
 		Logger:      o.Logger,
 		OnSnapshot:  func(n int) { out.sizes = append(out.sizes, n) },
+		Watch:       o.watch,
 	})
 	defer c.Close()
+	if o.watch && seed%2 == 1 {
+		r := rand.New(rand.NewPCG(seed, 1))
+		c.FlyTo(r.Float64()*protocol.WorldSize, r.Float64()*protocol.WorldSize)
+	}
 
 	playCtx, stop := context.WithTimeout(ctx, time.Duration(o.Seconds*float64(time.Second)))
 	defer stop()

@@ -77,6 +77,7 @@ func main() {
 	creatures := flag.Int("creatures", arena.DefaultCreatures, "creatures roaming the arena (0: none)")
 	seed := flag.Uint64("seed", 1, "seed of the map and the match")
 	maxClients := flag.Int("max-clients", 64, "most people (WebRTC clients) in each match, besides its bots")
+	maxSpectators := flag.Int("max-spectators", server.DefaultMaxSpectators, "most spectators watching each match at once (POST /signal?watch=1; 0: none)")
 	timeout := flag.Duration("timeout", 5*time.Second, "drop a client silent for this long")
 	connectTimeout := flag.Duration("connect-timeout", webrtc.DefaultConnectTimeout, "how long a peer has, from its offer, to open its channels (a slow device or a busy host may need more)")
 	rate := flag.Float64("rate", protocol.DefaultRate, "snapshot budget per client, bytes per second")
@@ -144,7 +145,7 @@ func main() {
 	defer stop()
 	if err := run(ctx, log, options{
 		addr: *addr, udpPort: *udpPort, tick: *tick, bots: *nbots, matches: *nmatches, verify: *verify, creatures: *creatures,
-		seed: *seed, maxClients: *maxClients, timeout: *timeout, connectTimeout: *connectTimeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
+		seed: *seed, maxClients: *maxClients, maxSpectators: *maxSpectators, timeout: *timeout, connectTimeout: *connectTimeout, loopback: *loopback, rate: *rate, radius: *radius, web: *webDir, announce: *announce, name: *matchName,
 		offerRate: *offerRate, offerBurst: *offerBurst, debugGC: *debugGC, agones: *useAgones, agonesHealth: *agonesHealth, maxRewind: *maxRewind,
 		tokenKey: *tokenKey, tokenServer: *tokenServer, tlsCert: *tlsCert, tlsKey: *tlsKey,
 		readInterval: *readInterval, udpBuffer: *udpBuffer, metricsAddr: *metricsAddr,
@@ -165,7 +166,9 @@ type options struct {
 	creatures  int
 	seed       uint64
 	maxClients int
-	timeout    time.Duration
+	// maxSpectators is the most spectators of each match (0: none).
+	maxSpectators int
+	timeout       time.Duration
 	// connectTimeout is the WebRTC server's ConnectTimeout.
 	connectTimeout time.Duration
 	loopback       bool
@@ -270,7 +273,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}
 	rtc, err = webrtc.NewServer(webrtc.ServerConfig{
 		Version: protocol.Version, ReadInterval: o.readInterval, ReceiveBuffer: o.udpBuffer, ConnectTimeout: o.connectTimeout,
-		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: o.maxClients * o.matches, Logger: log,
+		UDPPort: o.udpPort, IncludeLoopback: o.loopback, MaxSessions: (o.maxClients + o.maxSpectators) * o.matches, Logger: log,
 		OfferRate: rate.Limit(o.offerRate), OfferBurst: o.offerBurst,
 		PublicIPs: append(publicIPs, o.publicIPs...), STUNServer: o.stun,
 		Route: func(r *http.Request, live func(string) int) (string, error) { return route(host, r, live) },

@@ -13,6 +13,7 @@ import (
 	"github.com/sightline-game/sightline/game/agones"
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/transport/webrtc"
 )
@@ -34,7 +35,7 @@ func newHost(log *slog.Logger, o options) (*server.Host, error) {
 			return nil, err
 		}
 		srv, err := server.New(server.Config{
-			TickRate: o.tick, Timeout: o.timeout, MaxClients: o.maxClients + o.bots, Verify: o.verify, Logger: mlog,
+			TickRate: o.tick, Timeout: o.timeout, MaxClients: o.maxClients + o.bots, MaxSpectators: spectatorsOf(o), Verify: o.verify, Logger: mlog,
 			Rate: o.rate, ViewRadius: o.radius, BeforeTick: o.beforeTick,
 		}, server.NewMatch(world))
 		if err != nil {
@@ -43,6 +44,15 @@ func newHost(log *slog.Logger, o options) (*server.Host, error) {
 		ms[i] = server.Hosted{ID: id, Name: name, Server: srv, Bots: o.bots}
 	}
 	return server.NewHost(ms...)
+}
+
+// spectatorsOf is the server's Config.MaxSpectators for -max-spectators,
+// whose 0 means none.
+func spectatorsOf(o options) int {
+	if o.maxSpectators <= 0 {
+		return -1
+	}
+	return o.maxSpectators
 }
 
 // worldConfig is the arena of match i (from 0): -creatures 0 means none
@@ -58,14 +68,29 @@ func worldConfig(o options, i int) arena.Config {
 // route is the WebRTC server's Route: the match an offer joins, by its
 // ?match=ID or, without one, the fullest with room. live counts each
 // match's WebRTC sessions, the people in it or joining it.
+//
+// An offer with ?watch=1 joins as a spectator: the match asked for, or the
+// one with the most players, on its spectators' route
+// (server.SpectatorRoute), if it has room for another spectator.
 func route(host *server.Host, r *http.Request, live func(string) int) (string, error) {
-	id, err := host.Pick(r.URL.Query().Get(client.MatchQuery), live)
+	q := r.URL.Query()
+	var id string
+	var err error
+	watch := q.Has(protocol.WatchQuery)
+	if watch {
+		id, err = host.PickToWatch(q.Get(client.MatchQuery), func(id string) int { return live(server.SpectatorRoute(id)) })
+	} else {
+		id, err = host.Pick(q.Get(client.MatchQuery), live)
+	}
 	switch {
 	case errors.Is(err, server.ErrNoMatch):
 		// The 404's body: `no match "9" on this server (GET /matches lists them)`.
 		return "", fmt.Errorf("%s: %w", strings.TrimSuffix(err.Error(), ": "+server.ErrNoMatch.Error()), webrtc.ErrNoRoute)
 	case errors.Is(err, server.ErrMatchFull):
 		return "", fmt.Errorf("%w: %w", err, webrtc.ErrRouteFull)
+	}
+	if watch && err == nil {
+		id = server.SpectatorRoute(id)
 	}
 	return id, err
 }

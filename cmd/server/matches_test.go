@@ -56,7 +56,7 @@ func TestServerHostsMatches(t *testing.T) {
 	counters := fmt.Sprintf("127.0.0.1:%d", testnet.FreePort(t, "tcp"))
 	ctx, log := runServer(t, options{
 		addr: fmt.Sprintf("127.0.0.1:%d", httpPort), udpPort: udpPort, tick: 30, bots: 1, matches: 3, seed: 1, creatures: 10,
-		maxClients: 2, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
+		maxClients: 2, maxSpectators: 1, timeout: 5 * time.Second, loopback: true, rate: 4000, radius: 400, web: t.TempDir(),
 		name: "test", offerRate: 100, offerBurst: 100, metricsAddr: counters,
 	})
 	list := func() []client.MatchInfo {
@@ -119,6 +119,27 @@ func TestServerHostsMatches(t *testing.T) {
 	dial("") // match 2 is full: the first of the others
 	waitPlayers(2, 3, 1)
 
+	// Match 2 is full of players, yet takes a spectator, who is not one of
+	// its players; a second spectator finds no room (-max-spectators 1).
+	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	watcher, err := client.Dial(wctx, base, client.Config{Match: "2", Watch: true, Logger: log}, webrtc.DialConfig{Logger: log})
+	if err != nil {
+		t.Fatalf("watch match 2: %v", err)
+	}
+	t.Cleanup(func() { watcher.Close() })
+	go watcher.Run(ctx, 30, nil)
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		ms := waitPlayers(2, 3, 1)
+		if ms[1].Spectators == 1 && ms[1].SpectatorCapacity == 1 && ms[0].Spectators == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("matches %+v, want one spectator of match 2", ms)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
 	post := func(method, path string) (int, string) {
 		t.Helper()
 		req, err := http.NewRequest(method, base+path, strings.NewReader(`{"type":"offer","sdp":"v=0","version":3}`))
@@ -139,6 +160,7 @@ func TestServerHostsMatches(t *testing.T) {
 		body         string
 	}{
 		{"POST", "/signal?match=2", 503, "server full\n"},
+		{"POST", "/signal?match=2&watch=1", 503, "server full\n"},
 		{"POST", "/signal?match=9", 404, `no match "9" on this server (GET /matches lists them)` + "\n"},
 		{"POST", "/matches", 405, "method not allowed\n"},
 		{"DELETE", "/matches", 405, "method not allowed\n"},

@@ -44,6 +44,10 @@ type Config struct {
 	// ListMatches): Dial asks for it with POST /signal?match=Match. Empty
 	// lets the server choose (the fullest match with room).
 	Match string
+	// Watch joins as a spectator (POST /signal?watch=1): the client plays
+	// no part, sends acks and no inputs (Run), and follows a player or
+	// flies a free camera (Follow, FlyTo).
+	Watch bool
 	// ReserveEntities, if positive, gives every decoded snapshot the client
 	// keeps room for that many entities at once, instead of growing with
 	// the views (see snapstream.Receiver.Reserve).
@@ -75,6 +79,10 @@ type Client struct {
 	header    snapstream.Header
 	size      int
 	copies    int // of each input datagram (Config.InputCopies)
+	watch     bool
+	// noSpectators is set when the client asked to watch and the server
+	// welcomed it as a player.
+	noSpectators bool
 }
 
 // New wraps an open connection.
@@ -93,9 +101,13 @@ func New(conn transport.Conn, cfg Config) *Client {
 		in:     make([]byte, 0, protocol.InputSize),
 		onSize: cfg.OnSnapshot,
 		copies: cfg.InputCopies,
+		watch:  cfg.Watch,
 	}
 	if c.copies <= 0 {
 		c.copies = 2
+	}
+	if c.watch {
+		c.copies = 1
 	}
 	if cfg.ReserveEntities > 0 {
 		c.sess.Reserve(cfg.ReserveEntities)
@@ -209,7 +221,7 @@ func (c *Client) Done() <-chan struct{} { return c.conn.Done() }
 // Run polls and sends inputs until ctx ends or the connection does, as a
 // game at two frames a tick does: an InputClock for a server ticking rate
 // times a second says when each input is due. next gives the input for each (n counts them from 1; nil: no
-// input, acks only).
+// input, acks only). A spectator (Config.Watch) sends acks alone.
 func (c *Client) Run(ctx context.Context, rate float64, next func(n uint32) arena.Input) error {
 	clock := NewInputClock(rate)
 	t := time.NewTicker(time.Duration(float64(time.Second) / rate / 2))
@@ -227,6 +239,13 @@ func (c *Client) Run(ctx context.Context, rate float64, next func(n uint32) aren
 		now := time.Now()
 		clock.Report(c.TakeSpare())
 		for range clock.Due(now) {
+			if c.watch {
+				// A spectator acknowledges; it has no input to give.
+				if err := c.SendAck(); err != nil && !errors.Is(err, transport.ErrCongested) {
+					return err
+				}
+				continue
+			}
 			n++
 			var in arena.Input
 			if next != nil {

@@ -13,6 +13,8 @@ type ConnectConfig struct {
 	// Match names the match to join on a server hosting several; empty
 	// lets the server choose.
 	Match string
+	// Watch joins the match as a spectator (see Config.Watch).
+	Watch bool
 	// Token is the player's join token, for a server that admits only
 	// invited players (cmd/server -token-key); empty: none.
 	Token string

@@ -20,7 +20,7 @@ import (
 // the page's RTCPeerConnection instead. It returns when the channels are
 // open.
 func Connect(ctx context.Context, baseURL string, cfg ConnectConfig) (transport.Conn, error) {
-	return connect(ctx, baseURL, cfg.Match, webrtc.DialConfig{
+	return connect(ctx, signalURL(baseURL, cfg.Match, cfg.Watch), webrtc.DialConfig{
 		IncludeLoopback: true, Token: cfg.Token, Logger: cfg.Logger,
 		ICEServersURL: ICEServersURL(baseURL), RelayOnly: cfg.RelayOnly,
 		OnStage: cfg.OnStage, ICETimeout: cfg.ICETimeout,
@@ -35,21 +35,20 @@ func Dial(ctx context.Context, baseURL string, cfg Config, dial webrtc.DialConfi
 	if dial.Logger == nil {
 		dial.Logger = cfg.Logger
 	}
-	conn, err := connect(ctx, baseURL, cfg.Match, dial)
+	conn, err := connect(ctx, signalURL(baseURL, cfg.Match, cfg.Watch), dial)
 	if err != nil {
 		return nil, err
 	}
 	return New(conn, cfg), nil
 }
 
-func connect(ctx context.Context, baseURL, match string, dial webrtc.DialConfig) (transport.Conn, error) {
-	baseURL = strings.TrimSuffix(baseURL, "/")
+func connect(ctx context.Context, signal string, dial webrtc.DialConfig) (transport.Conn, error) {
 	if dial.Version == 0 {
 		dial.Version = protocol.Version
 	}
-	conn, err := webrtc.Dial(ctx, SignalURL(baseURL, match), dial)
+	conn, err := webrtc.Dial(ctx, signal, dial)
 	if err != nil {
-		return nil, fmt.Errorf("client: connect to %s: %w", baseURL, err)
+		return nil, fmt.Errorf("client: connect to %s: %w", strings.TrimSuffix(signal, SignalPath), err)
 	}
 	return conn, nil
 }

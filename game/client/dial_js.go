@@ -17,7 +17,7 @@ import (
 // native build dials over pion. It returns when the channels are open.
 func Connect(ctx context.Context, baseURL string, cfg ConnectConfig) (transport.Conn, error) {
 	baseURL = strings.TrimSuffix(baseURL, "/")
-	conn, err := browser.Dial(ctx, SignalURL(baseURL, cfg.Match), browser.Config{
+	conn, err := browser.Dial(ctx, signalURL(baseURL, cfg.Match, cfg.Watch), browser.Config{
 		Version: protocol.Version, Token: cfg.Token, Logger: cfg.Logger,
 		ICEServersURL: ICEServersURL(baseURL), RelayOnly: cfg.RelayOnly,
 		OnStage: cfg.OnStage, ICETimeout: cfg.ICETimeout,

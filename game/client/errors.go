@@ -28,3 +28,7 @@ var (
 	// ErrNoSnapshot: the channels opened, but no snapshot came in time.
 	ErrNoSnapshot = errors.New("client: no snapshot from the server")
 )
+
+// ErrNoSpectators is a client's SpectateErr when it asked to watch a match
+// and the server, which takes no spectators, welcomed it as a player.
+var ErrNoSpectators = errors.New("the server takes no spectators")

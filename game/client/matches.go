@@ -33,10 +33,24 @@ func ICEServersURL(baseURL string) string {
 // SignalURL returns the signalling address of the server at baseURL
 // (http://host:port) for the match id: baseURL/signal?match=id, or
 // baseURL/signal when id is empty (the server then picks the match).
-func SignalURL(baseURL, id string) string {
+func SignalURL(baseURL, id string) string { return signalURL(baseURL, id, false) }
+
+// SpectatorSignalURL returns the signalling address that joins the match id
+// of the server at baseURL as a spectator: baseURL/signal?watch=1 (with
+// match=id when id is not empty).
+func SpectatorSignalURL(baseURL, id string) string { return signalURL(baseURL, id, true) }
+
+func signalURL(baseURL, id string, watch bool) string {
 	u := strings.TrimRight(baseURL, "/") + SignalPath
+	q := url.Values{}
 	if id != "" {
-		u += "?" + url.Values{MatchQuery: {id}}.Encode()
+		q.Set(MatchQuery, id)
+	}
+	if watch {
+		q.Set(protocol.WatchQuery, "1")
+	}
+	if len(q) > 0 {
+		u += "?" + q.Encode()
 	}
 	return u
 }

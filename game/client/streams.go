@@ -21,6 +21,10 @@ type streams struct {
 
 	welcomed bool
 	welcome  protocol.Welcome
+	// watching is what a spectator's views follow, as the server last
+	// said (toldWatch: it said).
+	watching  protocol.Watch
+	toldWatch bool
 }
 
 func newStreams() *streams {
@@ -38,8 +42,20 @@ func (c *Client) event(e events.Event) {
 	if e.Kind == protocol.KindWelcome {
 		if w, err := protocol.ParseWelcome(e.Body); err == nil {
 			c.st.welcome, c.st.welcomed = w, true
+			if c.watch && w.Player != 0 {
+				// A server without spectators took the client as a
+				// player (docs/PROTOCOL.md 1.5): it must not play.
+				c.log.Warn("the server takes no spectators: it welcomed this client as a player", "player", w.Player)
+				c.noSpectators = true
+				c.conn.Close()
+			}
 		}
 		return
+	}
+	if e.Kind == protocol.KindWatch {
+		if w, err := protocol.ParseWatch(e.Body); err == nil {
+			c.st.watching, c.st.toldWatch = w, true
+		}
 	}
 	if c.st.onEvent != nil {
 		c.st.onEvent(e)

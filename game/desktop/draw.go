@@ -37,6 +37,10 @@ type drawnSelf struct {
 // and points the camera at it.
 func (g *Game) placeSelf(now time.Time) {
 	g.self = drawnSelf{sx: g.sw / 2, sy: g.sh / 2}
+	if g.spectating() {
+		g.placeWatchCamera()
+		return
+	}
 	slot, ok := g.cl.Self()
 	if !ok {
 		return
@@ -90,6 +94,9 @@ func (g *Game) drawWorld(dst *ebiten.Image, now time.Time) {
 			g.ents = append(g.ents, d)
 		}
 	})
+	if g.spectating() {
+		g.noteFollowed()
+	}
 	if g.self.ok {
 		g.anims.self.step(g.self.x, g.self.y, g.anims.frame)
 		g.anims.self.heading = g.self.heading

@@ -69,6 +69,14 @@ type Drawn struct {
 	ConnectStage  string       `json:"connect_stage,omitempty"`
 	ConnectStages []DrawnStage `json:"connect_stages,omitempty"`
 	ConnectError  string       `json:"connect_error,omitempty"`
+	// Watching is, for a spectator, the HUD's title ("watching NAME",
+	// "spectating"); Followed the player the server says it follows (0:
+	// none, or a free camera); FollowedAt where that player was drawn, in
+	// screen px, and FollowedShown whether that was on the screen.
+	Watching      string     `json:"watching,omitempty"`
+	Followed      uint32     `json:"followed,omitempty"`
+	FollowedAt    [2]float64 `json:"followed_at,omitempty"`
+	FollowedShown bool       `json:"followed_shown,omitempty"`
 	// Draws counts the frame's draw calls for the world (the map's chunks,
 	// every sprite, the health bars), before Ebitengine batches them.
 	Draws int `json:"draws"`
@@ -170,6 +178,7 @@ func (d *Drawn) reset() {
 	d.HowToPlay, d.HowToPlayAt, d.JoinHint = false, [4]float64{}, ""
 	d.Paused, d.PauseJoinHint = false, d.PauseJoinHint[:0]
 	d.MapSeed, d.MapOrigin, d.Draws = 0, [2]float64{}, 0
+	d.Watching, d.Followed, d.FollowedAt, d.FollowedShown = "", 0, [2]float64{}, false
 }
 
 // writeJSON writes d to path.

@@ -85,6 +85,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Sound plays the match's sound effects (nil: silent).
 	Sound *audio.Sound
+	// Watch says the Client joined to watch (client.Config.Watch): no
+	// "how to play" card, and the spectator's camera and keys
+	// (spectate.go) once the server welcomes it as a spectator.
+	Watch bool
 }
 
 // Game is the Ebitengine game: the match as one player sees it.
@@ -143,6 +147,9 @@ type Game struct {
 	// worldDrawn: a frame has drawn the server's world (Live).
 	worldDrawn bool
 
+	// watch is a spectator's camera (spectate.go).
+	watch watchState
+
 	// When Update last ran (unix ns), for KeepAlive.
 	lastUpdate atomic.Int64
 }
@@ -177,7 +184,7 @@ func New(cfg Config) (*Game, error) {
 	}
 	g.setScreen(ScreenWidth, ScreenHeight)
 	g.overlay = cfg.ShowOverlay || g.prefs.Settings().Overlay
-	if cfg.Autopilot == nil || cfg.HowToPlay {
+	if (cfg.Autopilot == nil && !cfg.Watch) || cfg.HowToPlay {
 		g.howto = howto.Open(g.prefs, cfg.HowToPlay)
 	}
 	g.cam.Follow(arena.WorldSize/2, arena.WorldSize/2)
@@ -205,7 +212,8 @@ func (g *Game) Update() error {
 		// Any press dismisses the card, and does what it does as well.
 		g.howto.Update(now, st.AnyPress || g.touch.out.Menu)
 	}
-	if g.updatePause(st.Pressed&controls.KeyEscape != 0 || g.touch.out.Menu, now) {
+	paused := g.updatePause(st.Pressed&controls.KeyEscape != 0 || g.touch.out.Menu, now)
+	if paused {
 		// The pause menu has the keys: stand still, aim where the cursor is.
 		st = controls.State{Typing: true, MouseX: st.MouseX, MouseY: st.MouseY, PlayerX: st.PlayerX, PlayerY: st.PlayerY}
 	}
@@ -214,6 +222,11 @@ func (g *Game) Update() error {
 	}
 	it := controls.Map(st, g.conditions())
 	g.act(it, now)
+	if g.spectating() {
+		g.updateWatch(now, it.Input.MoveX, it.Input.MoveY, !paused && !g.typing)
+		g.soundFrame(now)
+		return nil
+	}
 	in := it.Input
 	if g.cfg.Autopilot != nil {
 		in = g.cfg.Autopilot()

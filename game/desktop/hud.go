@@ -78,8 +78,11 @@ func (g *Game) event(e events.Event) {
 			return
 		}
 		tone := feed.ToneNormal
-		if k.Killer == uint32(me) || k.Victim == uint32(me) {
+		if me != 0 && (k.Killer == uint32(me) || k.Victim == uint32(me)) {
 			tone = feed.ToneSelf
+		}
+		if k.Killer != 0 {
+			g.watch.killer = k.Killer
 		}
 		g.hud.kills.Push(now, fmt.Sprintf("%s %s %s", g.name(k.Killer), scoreboard.KillVerb(arena.Weapon(k.Weapon)), g.name(k.Victim)), tone)
 	case protocol.KindHit:
@@ -193,7 +196,9 @@ func drawFloor(dst *ebiten.Image) {
 // round clock, feeds, chat, the scoreboard and hints.
 func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
 	f := g.fonts
-	g.drawCrosshair(dst, now)
+	if !g.spectating() {
+		g.drawCrosshair(dst, now)
+	}
 
 	// Top left: who and how well.
 	panel(dst, 12, 12, 300, 62)
@@ -201,9 +206,13 @@ func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
 	if name == "" {
 		name = "you"
 	}
-	drawText(dst, name, f.big, 24, 18, text.AlignStart, colSelf)
 	line := "waiting for the server…"
-	if me, ok := g.cl.Player(); ok {
+	if g.spectating() {
+		name, line = g.watchLine()
+		g.drawn.Watching = name
+	}
+	drawText(dst, name, f.big, 24, 18, text.AlignStart, colSelf)
+	if me, ok := g.cl.Player(); ok && !g.spectating() {
 		if s, rank, ok := g.records.score(me); ok {
 			line = fmt.Sprintf("score %d   kills %d   deaths %d   #%d of %d", s.Score.Score, s.Kills, s.Deaths, rank, len(g.records.scores))
 		} else {
@@ -248,6 +257,9 @@ func (g *Game) drawHUD(dst *ebiten.Image, now time.Time) {
 	// Bottom right: the hint and the match's status, each on a panel so
 	// that it reads over walls, wrapped clear of the health bar.
 	hint := keyHint
+	if g.spectating() {
+		hint = watchKeyHint
+	}
 	if g.touch.pad.Active { // the touch controls speak for themselves
 		hint = ""
 	}

@@ -38,6 +38,10 @@ type MenuConfig struct {
 	// goroutine; the menu shows that it is joining, and the error if it
 	// fails.
 	Join func(ctx context.Context, url, match string) (Scene, error)
+	// Watch, like Join, connects to the match server at url, to watch its
+	// match without playing (a spectator): V on a match, or its row's
+	// watch button. Nil offers no watching.
+	Watch func(ctx context.Context, url, match string) (Scene, error)
 	// Host starts a match in this process and returns the scene that
 	// plays it; nil leaves "Host a match here" out of action.
 	Host func(ctx context.Context) (Scene, error)
@@ -199,6 +203,8 @@ func (m *Menu) Update() error {
 			m.list.Move(-len(m.list.Rows()))
 		case inpututil.IsKeyJustPressed(ebiten.KeyEnd), inpututil.IsKeyJustPressed(ebiten.KeyPageDown):
 			m.list.Move(len(m.list.Rows()))
+		case inpututil.IsKeyJustPressed(ebiten.KeyV) && m.joining == "":
+			m.act(m.list.Watch())
 		}
 	case m.list.Focus() == lobby.FocusAddress:
 		m.runes = ebiten.AppendInputChars(m.runes[:0])
@@ -306,9 +312,18 @@ func (m *Menu) mouse() {
 		return
 	}
 	m.list.Select(i)
-	if click {
+	if click && m.list.Rows()[i].Kind == lobby.RowMatch && watchButton(i-m.first).Contains(fx, fy) {
+		m.act(m.list.Watch())
+	} else if click {
 		m.act(m.list.Enter())
 	}
+}
+
+// watchButton is where the selected match row k (from the top shown) draws
+// its watch button.
+func watchButton(k int) settingsui.Rect {
+	y := menuY + menuHeadH + float64(k)*menuRowH
+	return settingsui.Rect{X: menuX + menuCols.ping - 176, Y: y + 6, W: 84, H: menuRowH - 12}
 }
 
 // rowAt returns the list row at the screen point (x, y).
@@ -327,6 +342,14 @@ func (m *Menu) act(a lobby.Action) {
 	case lobby.ActionInvalid:
 		m.errLine = a.Err.Error()
 	case lobby.ActionJoin:
+		if a.Watch {
+			if m.cfg.Watch == nil {
+				m.errLine = "watching is not available here"
+				return
+			}
+			m.start("watching "+a.Name, func(ctx context.Context) (Scene, error) { return m.cfg.Watch(ctx, a.URL, a.Match) })
+			return
+		}
 		m.start(a.Name, func(ctx context.Context) (Scene, error) { return m.cfg.Join(ctx, a.URL, a.Match) })
 	case lobby.ActionHost:
 		if m.cfg.Host == nil {
@@ -429,7 +452,14 @@ func (m *Menu) Draw(dst *ebiten.Image) {
 			pc = colBad
 		}
 		drawText(dst, fmt.Sprintf("%d/%d", players, most), f.normal, menuX+c.players+50, ty, text.AlignEnd, pc)
-		drawText(dst, clip(mt.URL, f.normal, c.ping-c.addr-90), f.normal, menuX+c.addr, ty, text.AlignStart, tc)
+		addrW := c.ping - c.addr - 90
+		if sel && m.cfg.Watch != nil {
+			addrW = c.ping - c.addr - 190
+			b := watchButton(k)
+			box(dst, b.X, b.Y, b.W, b.H, fade(colSelf, 0.25))
+			drawText(dst, "WATCH (V)", f.small, b.X+b.W/2, b.Y+4, text.AlignCenter, colText)
+		}
+		drawText(dst, clip(mt.URL, f.normal, addrW), f.normal, menuX+c.addr, ty, text.AlignStart, tc)
 		drawText(dst, r.Ping.String(), f.normal, menuX+c.ping, ty, text.AlignEnd, pingColor(r.Ping))
 	}
 	if m.list.Matches() == 0 {
@@ -445,7 +475,7 @@ func (m *Menu) Draw(dst *ebiten.Image) {
 		drawText(dst, clip(m.errLine, f.normal, menuW), f.normal, ScreenWidth/2, fieldY+fieldH+18, text.AlignCenter, colBad)
 	}
 
-	hint := "↑↓ select · Enter join · click a match · Tab address, name · F2 settings · M mute"
+	hint := "↑↓ select · Enter join · V watch · click a match · Tab address, name · F2 settings · M mute"
 	switch {
 	case m.nameFocus:
 		hint = "type your name: it is saved, and used when you join or host · Enter or Esc back to the list"

@@ -98,7 +98,7 @@ func (n *netState) update(g *Game, now time.Time) {
 // reconcile corrects the prediction with the player's entity in tick t.
 func (n *netState) reconcile(g *Game, t uint32, s *snapshot.Snapshot, now time.Time) {
 	slot, ok := g.cl.Self()
-	if !ok || g.pred == nil {
+	if !ok || g.pred == nil || g.spectating() {
 		return
 	}
 	i, ok := s.Find(slot)

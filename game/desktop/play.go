@@ -36,6 +36,10 @@ type PlayConfig struct {
 	// ICETimeout, if above 0, bounds Join's wait for a working network
 	// path once the server answered (client.ConnectConfig.ICETimeout).
 	ICETimeout time.Duration
+	// Watch joins to watch the match, not to play it (a spectator: see
+	// client.Config.Watch): the game follows a player or flies a free
+	// camera (spectate.go).
+	Watch bool
 	// Status is a line about the match shown in the corner.
 	Status string
 	// JoinHint, if set, says how others join a match hosted here (see
@@ -71,7 +75,7 @@ type PlayConfig struct {
 func Join(ctx context.Context, baseURL, match string, cfg PlayConfig) (*Game, error) {
 	conn, err := client.Connect(ctx, baseURL, client.ConnectConfig{
 		Match: match, Token: cfg.Token, Logger: cfg.Logger, RelayOnly: cfg.RelayOnly,
-		OnStage: cfg.OnStage, ICETimeout: cfg.ICETimeout,
+		OnStage: cfg.OnStage, ICETimeout: cfg.ICETimeout, Watch: cfg.Watch,
 	})
 	if err != nil {
 		return nil, err
@@ -95,12 +99,12 @@ func Play(conn transport.Conn, cfg PlayConfig) (*Game, error) {
 	if cfg.Prefs != nil {
 		name = cfg.Prefs.Name()
 	}
-	cl := client.New(cond, client.Config{Verify: true, Name: name, Logger: cfg.Logger})
+	cl := client.New(cond, client.Config{Verify: true, Name: name, Logger: cfg.Logger, Watch: cfg.Watch})
 	var g *Game
 	gc := Config{
 		Client: cl, Conditioner: cond, Name: name, TickRate: protocol.DefaultTickRate,
 		Status: cfg.Status, JoinHint: cfg.JoinHint, HowToPlay: cfg.HowToPlay, ShowOverlay: cfg.ShowOverlay, Prefs: cfg.Prefs,
-		Autopilot: cfg.Autopilot, Logger: cfg.Logger, Sound: cfg.Sound,
+		Autopilot: cfg.Autopilot, Logger: cfg.Logger, Sound: cfg.Sound, Watch: cfg.Watch,
 	}
 	if cfg.Leave != nil {
 		gc.Leave = func() Scene {

@@ -38,6 +38,8 @@ func KindName(k events.Kind) string {
 		return "chat"
 	case KindRoundOver:
 		return "round-over"
+	case KindWatch:
+		return "watch"
 	case KindWelcome:
 		return "welcome"
 	}
@@ -301,7 +303,7 @@ func ParseRoundOver(b []byte) (RoundOver, error) {
 // ValidateEventBody checks that body is a well-formed body for kind k,
 // without allocating: the events.Validator both ends give their Outbox and
 // Inbox, so every event an Inbox delivers has a body its Parse function
-// accepts. Kinds other than KindHit to KindRoundOver (the welcome
+// accepts. Kinds other than KindHit to KindWatch (the welcome
 // included) are not checked; kind 0 never reaches it (the events package
 // refuses it).
 func ValidateEventBody(k events.Kind, body []byte) error {
@@ -326,6 +328,8 @@ func ValidateEventBody(k events.Kind, body []byte) error {
 		r.byte()
 	case KindChat:
 		readChat(&r)
+	case KindWatch:
+		readWatch(&r)
 	default:
 		return nil
 	}

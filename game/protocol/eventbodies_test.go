@@ -13,7 +13,7 @@ import (
 func TestKindName(t *testing.T) {
 	for k, want := range map[events.Kind]string{
 		protocol.KindHit: "hit", protocol.KindKill: "kill", protocol.KindJoin: "join", protocol.KindLeave: "leave",
-		protocol.KindChat: "chat", protocol.KindRoundOver: "round-over", protocol.KindWelcome: "welcome", 0: "Kind(0)", 200: "Kind(200)",
+		protocol.KindChat: "chat", protocol.KindRoundOver: "round-over", protocol.KindWatch: "watch", protocol.KindWelcome: "welcome", 0: "Kind(0)", 200: "Kind(200)",
 	} {
 		if got := protocol.KindName(k); got != want {
 			t.Errorf("KindName(%d) = %q, want %q", k, got, want)
@@ -46,6 +46,10 @@ func TestBodiesRoundTrip(t *testing.T) {
 	if got, err := protocol.ParseRoundOver(protocol.AppendRoundOver(nil, r)); err != nil || got != r {
 		t.Errorf("round over %+v %v", got, err)
 	}
+	w := protocol.Watch{Mode: protocol.WatchFree, Player: 0, Slot: 65535, X: 1 << 20, Y: 5}
+	if got, err := protocol.ParseWatch(protocol.AppendWatch(nil, w)); err != nil || got != w {
+		t.Errorf("watch %+v %v", got, err)
+	}
 }
 
 func TestBodiesReject(t *testing.T) {
@@ -64,6 +68,9 @@ func TestBodiesReject(t *testing.T) {
 		{"chat cut", protocol.KindChat, []byte{1, 5, 'a', 'b'}, protocol.ErrEventBody},
 		{"name too long", protocol.KindJoin, append([]byte{1, 65}, make([]byte, 65)...), protocol.ErrEventBody},
 		{"empty round over", protocol.KindRoundOver, nil, protocol.ErrEventBody},
+		{"watch without y", protocol.KindWatch, []byte{protocol.WatchFree, 0, 0, 5}, protocol.ErrEventBody},
+		{"watch trailing", protocol.KindWatch, []byte{protocol.WatchFollow, 3, 0, 0, 0, 0}, protocol.ErrEventBody},
+		{"watch slot over 16 bits", protocol.KindWatch, []byte{protocol.WatchFollow, 3, 0x80, 0x80, 0x04, 0, 0}, protocol.ErrEventBody},
 	} {
 		if err := protocol.ValidateEventBody(tc.kind, tc.body); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
@@ -92,6 +99,7 @@ func TestValidateEventBodyDoesNotAllocate(t *testing.T) {
 		protocol.KindLeave:     protocol.AppendLeave(nil, protocol.Leave{Player: 1}),
 		protocol.KindChat:      protocol.AppendChat(nil, protocol.Chat{From: 1, Text: "nice shot"}),
 		protocol.KindRoundOver: protocol.AppendRoundOver(nil, protocol.RoundOver{Round: 1, Winner: 2}),
+		protocol.KindWatch:     protocol.AppendWatch(nil, protocol.Watch{Player: 3}),
 	}
 	for k, body := range bodies {
 		if n := testing.AllocsPerRun(100, func() {
@@ -113,6 +121,7 @@ func FuzzBodies(f *testing.F) {
 	f.Add(byte(protocol.KindLeave), protocol.AppendLeave(nil, protocol.Leave{Player: 1, Reason: 2}))
 	f.Add(byte(protocol.KindChat), protocol.AppendChat(nil, protocol.Chat{From: 1, Text: "hi"}))
 	f.Add(byte(protocol.KindRoundOver), protocol.AppendRoundOver(nil, protocol.RoundOver{Round: 1, Winner: 2}))
+	f.Add(byte(protocol.KindWatch), protocol.AppendWatch(nil, protocol.Watch{Mode: protocol.WatchFree, X: 70000, Y: 3}))
 	f.Fuzz(func(t *testing.T, kind byte, body []byte) {
 		k := events.Kind(kind)
 		verr := protocol.ValidateEventBody(k, body)
@@ -148,6 +157,11 @@ func FuzzBodies(f *testing.F) {
 			var v protocol.RoundOver
 			if v, perr = protocol.ParseRoundOver(body); perr == nil {
 				q = protocol.AppendRoundOver(nil, v)
+			}
+		case protocol.KindWatch:
+			var v protocol.Watch
+			if v, perr = protocol.ParseWatch(body); perr == nil {
+				q = protocol.AppendWatch(nil, v)
 			}
 		default:
 			if verr != nil {

@@ -33,6 +33,11 @@ type MatchInfo struct {
 	Bots int `json:"bots"`
 	// Capacity is the most players (people and bots) the match takes.
 	Capacity int `json:"capacity"`
+	// Spectators counts those watching the match (POST
+	// /signal?watch=1), who are not players; SpectatorCapacity is the most
+	// it takes at once (0: it takes none).
+	Spectators        int `json:"spectators"`
+	SpectatorCapacity int `json:"spectator_capacity"`
 	// Round is the round under way (1 for the first); TimeLeftS the
 	// seconds left in it (0 during the intermission between two rounds).
 	Round        uint32  `json:"round"`

@@ -37,6 +37,8 @@ type client struct {
 	st     *streams
 	broken error
 	srv    *Server
+	// watch is what a spectator watches; nil for a player.
+	watch *watcher
 
 	// Method values made once, so the tick loop allocates nothing.
 	onMessage func(transport.Channel, []byte)
@@ -83,6 +85,9 @@ func (c *client) message(ch transport.Channel, p []byte) {
 func (c *client) event(e events.Event) { c.srv.fromClient(c, e) }
 
 func (c *client) input(seq uint32, p []byte) {
+	if c.watch != nil {
+		return // a spectator's inputs move nothing
+	}
 	in := protocol.ParseInput(p, c.sess.AckedTick())
 	in.Acked = c.sess.InputAck(seq)
 	c.world.ApplyInput(c.id, seq, in)

@@ -20,8 +20,12 @@ type Config struct {
 	// its channels opened (default 3x Timeout): a browser tab may take
 	// seconds to start its game.
 	JoinGrace time.Duration
-	// MaxClients caps connected clients; a connection beyond it is closed (default 64).
+	// MaxClients caps connected players (bots included); a connection
+	// beyond it is closed (default 64). Spectators are not counted.
 	MaxClients int
+	// MaxSpectators caps the spectators watching at once (Watch); a
+	// connection beyond it is closed (default 16; negative: none).
+	MaxSpectators int
 	// Verify sends every client a hash of every tick, so that any client
 	// can count desyncs; otherwise only clients that ask get them.
 	Verify bool
@@ -55,6 +59,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxClients <= 0 {
 		c.MaxClients = 64
+	}
+	if c.MaxSpectators == 0 {
+		c.MaxSpectators = DefaultMaxSpectators
 	}
 	if c.Rate <= 0 {
 		c.Rate = protocol.DefaultRate

@@ -99,6 +99,39 @@ func (h *Host) Pick(id string, people func(id string) int) (string, error) {
 	return best, nil
 }
 
+// SpectatorRoute is the route of match id's spectators: a transport that
+// routes connections by match hands Run the spectators of match id under
+// this name, apart from its players.
+func SpectatorRoute(id string) string { return id + "/watch" }
+
+// PickToWatch returns the ID of the match a new spectator watches: id if
+// it names a match with room for another spectator, or, when id is empty,
+// the match with the most players that has room. watching(m) is how many
+// spectators match m has now, or is about to have. The error wraps
+// ErrNoMatch for an unknown id and ErrMatchFull when there is no room.
+func (h *Host) PickToWatch(id string, watching func(id string) int) (string, error) {
+	if id != "" {
+		m, ok := h.Match(id)
+		switch {
+		case !ok:
+			return "", fmt.Errorf("no match %q on this server (GET %s lists them): %w", id, protocol.MatchesPath, ErrNoMatch)
+		case watching(m.ID) >= m.Server.MaxSpectators():
+			return "", fmt.Errorf("match %q takes no more spectators: %w", id, ErrMatchFull)
+		}
+		return id, nil
+	}
+	best, most := "", -1
+	for _, m := range h.matches {
+		if n := m.Server.Stats().Clients; watching(m.ID) < m.Server.MaxSpectators() && n > most {
+			best, most = m.ID, n
+		}
+	}
+	if best == "" {
+		return "", fmt.Errorf("no match takes more spectators: %w", ErrMatchFull)
+	}
+	return best, nil
+}
+
 // List returns every match as GET /matches lists it: players are people
 // and bots (protocol.MatchInfo).
 func (h *Host) List() []protocol.MatchInfo {
@@ -107,6 +140,7 @@ func (h *Host) List() []protocol.MatchInfo {
 		st := m.Server.Stats()
 		out[i] = protocol.MatchInfo{
 			ID: m.ID, Name: m.Name, Players: st.Clients, Bots: m.Bots, Capacity: m.Server.MaxClients(),
+			Spectators: st.Spectators, SpectatorCapacity: m.Server.MaxSpectators(),
 			Round: st.Round, TimeLeftS: math.Round(st.RoundLeft.Seconds()*10) / 10, Intermission: st.Intermission, Overruns: st.Overruns,
 			TickP99Ms: float64(st.TickP99.Microseconds()) / 1000,
 		}
@@ -160,7 +194,8 @@ func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Run runs every match until ctx ends: each its own tick loop (Server.Run)
 // and its own accepter, which adds the connections accept returns for its
-// ID (for a WebRTC server, AcceptRoute on the match's route). If one
+// ID (for a WebRTC server, AcceptRoute on the match's route), and one for
+// its spectators, on SpectatorRoute(ID) (when it takes any). If one
 // fails, the others stop too and Run returns its error.
 func (h *Host) Run(ctx context.Context, accept func(ctx context.Context, id string) (transport.Conn, error)) error {
 	ctx, cancel := context.WithCancel(ctx)
@@ -182,6 +217,16 @@ func (h *Host) Run(ctx context.Context, accept func(ctx context.Context, id stri
 			}
 			fail(err)
 		})
+		if m.Server.MaxSpectators() > 0 {
+			route := SpectatorRoute(m.ID)
+			wg.Go(func() {
+				err := m.Server.ServeSpectators(ctx, func(ctx context.Context) (transport.Conn, error) { return accept(ctx, route) })
+				if err != nil {
+					err = fmt.Errorf("match %s's spectators: %w", m.ID, err)
+				}
+				fail(err)
+			})
+		}
 	}
 	wg.Wait()
 	return first

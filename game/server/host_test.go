@@ -124,8 +124,8 @@ func TestHostListsMatches(t *testing.T) {
 	// The round started on tick 0 and lasts arena.DefaultRoundTicks.
 	left := float64(arena.DefaultRoundTicks-ticks) / tickRate
 	want := []client.MatchInfo{
-		{ID: "1", Name: "Match 1", Players: 0, Capacity: 8, Round: 1, TimeLeftS: left},
-		{ID: "2", Name: "Match 2", Players: 3, Bots: 1, Capacity: 6, Round: 1, TimeLeftS: left},
+		{ID: "1", Name: "Match 1", Players: 0, Capacity: 8, SpectatorCapacity: server.DefaultMaxSpectators, Round: 1, TimeLeftS: left},
+		{ID: "2", Name: "Match 2", Players: 3, Bots: 1, Capacity: 6, SpectatorCapacity: server.DefaultMaxSpectators, Round: 1, TimeLeftS: left},
 	}
 	if len(list.Matches) != len(want) {
 		t.Fatalf("listed %+v, want %+v", list.Matches, want)

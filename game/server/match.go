@@ -45,6 +45,12 @@ func (m *Match) Fill(dst *snapshot.Snapshot) {
 // Observe returns where player id sees from (see the function Observe).
 func (m *Match) Observe(id arena.PlayerID) Observer { return Observe(m.World, id) }
 
+// Score returns player id's score in the round (Scorer), if it plays.
+func (m *Match) Score(id arena.PlayerID) (uint32, bool) {
+	p, ok := m.World.Player(id)
+	return p.Score, ok
+}
+
 // TakeEvents calls fn, in order, with the kind and body of every
 // happening since the previous call (see protocol.AppendEvent). body is valid only
 // during fn.

@@ -45,8 +45,10 @@ type Server struct {
 	overrunsUnlogged uint64
 	overrunLoggedAt  time.Time
 
-	joins   chan transport.Conn
-	clients []*client
+	joins   chan joining
+	clients []*client // players and spectators, in the order they joined
+	// spectators counts the clients that watch.
+	spectators int
 
 	mu       sync.Mutex // guards stats and tickHist
 	stats    Stats
@@ -81,15 +83,24 @@ func New(cfg Config, world World) (*Server, error) {
 		grid:   interest.NewGrid(uint32(protocol.WorldSize*protocol.UnitsPerPx), uint32(cfg.ViewRadius*protocol.UnitsPerPx/2)),
 		buf:    make([]byte, 0, transport.MaxMessageSize),
 		body:   make([]byte, 0, 256),
-		joins:  make(chan transport.Conn, max(64, cfg.MaxClients)),
+		joins:  make(chan joining, max(64, cfg.MaxClients+cfg.MaxSpectators)),
 	}, nil
 }
 
 // Add hands a new connection to the match; it joins at the next tick. If
 // the queue of joining connections is full the connection is closed.
-func (s *Server) Add(conn transport.Conn) {
+func (s *Server) Add(conn transport.Conn) { s.join(joining{conn: conn}) }
+
+// joining is a connection waiting to join, to play or to watch.
+type joining struct {
+	conn  transport.Conn
+	watch bool
+}
+
+func (s *Server) join(j joining) {
+	conn := j.conn
 	select {
-	case s.joins <- conn:
+	case s.joins <- j:
 	default:
 		s.cfg.Logger.Warn("join queue full: connection refused")
 		conn.Close()
@@ -140,6 +151,16 @@ func NextTick(now time.Time, period time.Duration) time.Time {
 
 // Serve adds every connection accept returns until ctx ends or accept fails.
 func (s *Server) Serve(ctx context.Context, accept func(context.Context) (transport.Conn, error)) error {
+	return s.serve(ctx, accept, s.Add)
+}
+
+// ServeSpectators adds every connection accept returns as a spectator
+// (Watch) until ctx ends or accept fails.
+func (s *Server) ServeSpectators(ctx context.Context, accept func(context.Context) (transport.Conn, error)) error {
+	return s.serve(ctx, accept, s.Watch)
+}
+
+func (s *Server) serve(ctx context.Context, accept func(context.Context) (transport.Conn, error), add func(transport.Conn)) error {
 	for {
 		conn, err := accept(ctx)
 		if err != nil {
@@ -148,13 +169,17 @@ func (s *Server) Serve(ctx context.Context, accept func(context.Context) (transp
 			}
 			return err
 		}
-		s.Add(conn)
+		add(conn)
 	}
 }
 
 // MaxClients returns the most clients the match takes (Config.MaxClients,
 // defaults applied): its capacity, bots included.
 func (s *Server) MaxClients() int { return s.cfg.MaxClients }
+
+// MaxSpectators returns the most spectators the match takes at once
+// (Config.MaxSpectators, defaults applied; 0: none).
+func (s *Server) MaxSpectators() int { return max(0, s.cfg.MaxSpectators) }
 
 // Tick returns the newest tick stepped.
 func (s *Server) Tick() uint32 { return s.tick }
@@ -166,8 +191,8 @@ func (s *Server) closeAll() {
 	s.clients = s.clients[:0]
 	for {
 		select {
-		case conn := <-s.joins:
-			conn.Close()
+		case j := <-s.joins:
+			j.conn.Close()
 		default:
 			return
 		}

@@ -9,16 +9,21 @@ import (
 
 // Stats are the match's counters, safe to read from any goroutine.
 type Stats struct {
-	Tick                   uint32
-	Clients                int
+	Tick uint32
+	// Clients counts the players connected (bots included), Spectators
+	// the spectators watching.
+	Clients, Spectators    int
 	Joined, Left, TimedOut uint64
-	Refused                uint64 // connections closed because the match was full
-	SnapshotsSent          uint64
-	BytesSent              uint64
-	Congested              uint64 // snapshots skipped for a congested channel
-	FullFallbacks          uint64 // full snapshots after the first ack (baseline too old, or delta not smaller)
-	BadInputs              uint64 // input datagrams dropped as malformed
-	BadAcks                uint64 // record-ack datagrams dropped as malformed
+	// SpectatorsJoined and SpectatorsLeft count spectators that came and
+	// went.
+	SpectatorsJoined, SpectatorsLeft uint64
+	Refused                          uint64 // connections closed because the match (or its spectators) was full
+	SnapshotsSent                    uint64
+	BytesSent                        uint64
+	Congested                        uint64 // snapshots skipped for a congested channel
+	FullFallbacks                    uint64 // full snapshots after the first ack (baseline too old, or delta not smaller)
+	BadInputs                        uint64 // input datagrams dropped as malformed
+	BadAcks                          uint64 // record-ack datagrams dropped as malformed
 	// WrongChannel counts messages clients sent on a channel that runs
 	// only toward them (snapshots), dropped unread; WrongChannelBytes
 	// their bytes.
@@ -155,7 +160,8 @@ func (s *Server) record(sent, bytes, congested uint64, took time.Duration) {
 	defer s.mu.Unlock()
 	st := &s.stats
 	st.Tick = s.tick
-	st.Clients = len(s.clients)
+	st.Clients = len(s.clients) - s.spectators
+	st.Spectators = s.spectators
 	st.SnapshotsSent += sent
 	st.BytesSent += bytes
 	st.Congested += congested

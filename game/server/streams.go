@@ -117,7 +117,9 @@ func (s *Server) broadcast(kind events.Kind, body []byte) {
 // welcome tells a new client who it is and hands it every record.
 func (s *Server) welcome(c *client) {
 	w := protocol.Welcome{Player: c.id}
-	if o := s.world.Observe(c.id); o.HasSelf {
+	if c.watch != nil {
+		w.Player = 0 // a spectator: no player, no entity of its own
+	} else if o := s.world.Observe(c.id); o.HasSelf {
 		w.Slot = o.Self
 	}
 	if m, ok := s.world.(MapSeeder); ok {
@@ -153,8 +155,17 @@ func (s *Server) relay() {
 	}
 }
 
-// fromClient handles an event the client sent: its name once, then chat.
+// fromClient handles an event the client sent: a player's name once, then
+// chat; a spectator's camera (a spectator's join and chat are not heard).
 func (s *Server) fromClient(c *client, e events.Event) {
+	if c.watch != nil {
+		if e.Kind == protocol.KindWatch {
+			if w, err := protocol.ParseWatch(e.Body); err == nil {
+				s.watchAsked(c, w)
+			}
+		}
+		return
+	}
 	switch e.Kind {
 	case protocol.KindJoin:
 		j, err := protocol.ParseJoin(e.Body)

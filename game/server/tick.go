@@ -7,6 +7,7 @@ import (
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/interest"
+	"github.com/sightline-game/sightline/netcode/serversession"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/view"
 )
@@ -121,13 +122,23 @@ func (s *Server) logOverrun(now time.Time, took time.Duration) {
 	s.overrunsUnlogged, s.overrunLoggedAt = 0, now
 }
 
-// admit takes the connections waiting to join.
+// admit takes the connections waiting to join: players, up to
+// MaxClients of them, and spectators, up to MaxSpectators.
 func (s *Server) admit(now time.Time) {
 	for {
 		select {
-		case conn := <-s.joins:
-			if len(s.clients) >= s.cfg.MaxClients {
-				s.cfg.Logger.Warn("match full: connection refused", "clients", len(s.clients))
+		case j := <-s.joins:
+			conn := j.conn
+			full := len(s.clients)-s.spectators >= s.cfg.MaxClients
+			if j.watch {
+				full = s.spectators >= s.MaxSpectators()
+			}
+			if full {
+				if j.watch {
+					s.cfg.Logger.Warn("spectators full: connection refused", "spectators", s.spectators)
+				} else {
+					s.cfg.Logger.Warn("match full: connection refused", "clients", len(s.clients)-s.spectators)
+				}
 				conn.Close()
 				s.count(func(st *Stats) { st.Refused++ })
 				continue
@@ -148,9 +159,17 @@ func (s *Server) admit(now time.Time) {
 				c.sess.AlwaysVerify()
 			}
 			s.clients = append(s.clients, c)
+			if j.watch {
+				s.spectators++
+				c.watch = &watcher{}
+				s.welcome(c)
+				s.cfg.Logger.Info("spectator joined", "spectator", c.id, "spectators", s.spectators)
+				s.count(func(st *Stats) { st.SpectatorsJoined++ })
+				continue
+			}
 			s.world.AddPlayer(c.id)
 			s.welcome(c)
-			s.cfg.Logger.Info("player joined", "player", c.id, "clients", len(s.clients))
+			s.cfg.Logger.Info("player joined", "player", c.id, "clients", len(s.clients)-s.spectators)
 			s.count(func(st *Stats) { st.Joined++ })
 		default:
 			return
@@ -160,6 +179,10 @@ func (s *Server) admit(now time.Time) {
 
 // remove frees a client: the world forgets the player, the connection closes.
 func (s *Server) remove(c *client, why string) {
+	if c.watch != nil {
+		s.removeSpectator(c, why)
+		return
+	}
 	s.world.RemovePlayer(c.id)
 	c.conn.Close()
 	reason := protocol.LeaveQuit
@@ -174,14 +197,7 @@ func (s *Server) remove(c *client, why string) {
 			o.push(s.tick, protocol.KindLeave, leave)
 		}
 	}
-	st := c.sess.Stats()
-	s.goneFull += st.FullTooOld + st.FullNotSmaller
-	s.goneBad += st.BadInputPackets
-	s.goneBadAcks += c.st.records.Stats().BadAcks
-	s.goneResends += c.st.records.Stats().Resends
-	s.goneEvents += c.st.out.Stats().Events
-	s.goneWrongWay += c.wrongWay
-	s.goneWrongWayBytes += c.wrongWayBytes
+	st := s.forget(c)
 	s.cfg.Logger.Info("player left", "player", c.id, "why", why, "ticks_sent", c.sent, "bytes", c.bytes,
 		"full_fallbacks", st.FullTooOld+st.FullNotSmaller, "congested", c.congested)
 	s.count(func(st *Stats) {
@@ -190,6 +206,21 @@ func (s *Server) remove(c *client, why string) {
 			st.TimedOut++
 		}
 	})
+}
+
+// forget adds the counters of c, which is leaving, to those of the clients
+// gone, so that the match's totals never go back, and returns its
+// session's.
+func (s *Server) forget(c *client) serversession.Stats {
+	st := c.sess.Stats()
+	s.goneFull += st.FullTooOld + st.FullNotSmaller
+	s.goneBad += st.BadInputPackets
+	s.goneBadAcks += c.st.records.Stats().BadAcks
+	s.goneResends += c.st.records.Stats().Resends
+	s.goneEvents += c.st.out.Stats().Events
+	s.goneWrongWay += c.wrongWay
+	s.goneWrongWayBytes += c.wrongWayBytes
+	return st
 }
 
 // quantize writes the world of this tick into the ring and indexes positions.
@@ -205,7 +236,12 @@ func (s *Server) quantize() {
 // nearer is more urgent, what the player aims at doubly so, its own entity
 // always goes.
 func (s *Server) candidates(c *client) []view.Candidate {
-	o := s.world.Observe(c.id)
+	var o Observer
+	if c.watch != nil {
+		o = s.watching(c)
+	} else {
+		o = s.world.Observe(c.id)
+	}
 	c.members = c.area.Query(c.members[:0], s.grid, &s.ents, o.X, o.Y)
 	c.cands = o.AppendCandidates(c.cands[:0], &s.ents, c.members, c.area.Reach())
 	return c.cands

@@ -126,8 +126,8 @@ func TestBrowserPlays(t *testing.T) {
 
 	// 3. Two tabs and one headless native client, all at once.
 	tabs := []*tab{newTab(t, browser, "tab1"), newTab(t, browser, "tab2")}
-	tabs[0].pick = "2"                            // chosen from the page's list
-	tabs[1].query, tabs[1].want = "&match=1", "1" // named in the address
+	tabs[0].pick = "2"                                  // chosen from the page's list
+	tabs[1].query, tabs[1].want = "&match=1&watch", "1" // named in the address, to watch it
 	headless := startHeadless(t, ctx, base, "1")
 	var loadWG sync.WaitGroup
 	for _, tb := range tabs {
@@ -159,7 +159,7 @@ func TestBrowserPlays(t *testing.T) {
 		t.FailNow()
 	}
 
-	// 4b. Each player is in the match it chose: match 1 has its 4 bots, tab2
+	// 4b. Each player is in the match it chose: match 1 has its 4 bots, tab2 (watching)
 	// and the headless client; match 2 its 4 bots and tab1, who saw the
 	// page's list of both.
 	if tabs[0].listed != 2 {
@@ -176,8 +176,11 @@ func TestBrowserPlays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) != 2 || ms[0].Players != 6 || ms[1].Players != 5 {
-		t.Errorf("GET /matches: %+v; want match 1 with 6 players (4 bots, tab2, headless), match 2 with 5 (4 bots, tab1)", ms)
+	if len(ms) != 2 || ms[0].Players != 5 || ms[0].Spectators != 1 || ms[1].Players != 5 || ms[1].Spectators != 0 {
+		t.Errorf("GET /matches: %+v; want match 1 with 5 players (4 bots, headless) and a spectator (tab2), match 2 with 5 (4 bots, tab1)", ms)
+	}
+	if !tabs[1].state(t).Spectating || tabs[0].state(t).Spectating {
+		t.Errorf("tab2 (?watch) spectating %v, tab1 %v; want true, false", tabs[1].state(t).Spectating, tabs[0].state(t).Spectating)
 	}
 
 	// 5. A screenshot of a playing tab: the viewport's size, and a picture.
@@ -657,6 +660,7 @@ type pageState struct {
 	ConnectedMs     float64  `json:"connectedMs"`
 	FirstSnapshotMs float64  `json:"firstSnapshotMs"`
 	Match           string   `json:"match"` // the match the game asked for
+	Spectating      bool     `json:"spectating"`
 	Closed          bool     `json:"closed"`
 	Errors          []string `json:"errors"`
 

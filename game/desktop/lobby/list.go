@@ -91,7 +91,10 @@ type Action struct {
 	URL   string // for ActionJoin
 	Match string // for ActionJoin: the ID of the server's match to join; empty: the server chooses
 	Name  string // for ActionJoin: the match's name, or the address typed
-	Err   error  // for ActionInvalid
+	// Watch, for ActionJoin, joins to watch the match, not to play it (a
+	// spectator: POST /signal?watch=1).
+	Watch bool
+	Err   error // for ActionInvalid
 }
 
 // MaxAddress bounds the address field, in runes.
@@ -263,6 +266,20 @@ func (m *Model) Enter() Action {
 		return Action{Kind: ActionHost}
 	}
 	return Action{Kind: ActionJoin, URL: r.Match.URL, Match: r.Hosted.ID, Name: r.Name()}
+}
+
+// Watch returns what the watch key (or a row's watch button) asks for: to
+// watch the selected match, or, in the address field, the address typed.
+// The host row has nothing to watch.
+func (m *Model) Watch() Action {
+	a := m.Enter()
+	switch a.Kind {
+	case ActionJoin:
+		a.Watch = true
+	case ActionHost:
+		return Action{Kind: ActionInvalid, Err: errNothingToWatch}
+	}
+	return a
 }
 
 // Window returns the first row to show so that the selected row is among

@@ -434,3 +434,24 @@ func TestServerMatchesGetRows(t *testing.T) {
 		t.Fatalf("selected %q at %d of %d rows, want \"one\" at 1 of 4", r.Name(), m.Selected(), len(m.Rows()))
 	}
 }
+
+// The watch key watches the selected match, or the address typed; the host
+// row has nothing to watch.
+func TestWatch(t *testing.T) {
+	m := New()
+	if a := m.Watch(); a.Kind != ActionInvalid || a.Err == nil {
+		t.Fatalf("watch on the host row: %+v", a)
+	}
+	m.SetMatches([]lan.Match{match("lan party", "192.168.1.20", 8080)}, nil)
+	if a := m.Watch(); a.Kind != ActionJoin || !a.Watch || a.URL != "http://192.168.1.20:8080" || a.Name != "lan party" {
+		t.Fatalf("watch on a match: %+v", a)
+	}
+	if a := m.Enter(); a.Watch {
+		t.Fatalf("Enter on a match watches: %+v", a)
+	}
+	m.ToggleFocus()
+	m.Type([]rune("10.0.0.7:9000")...)
+	if a := m.Watch(); a.Kind != ActionJoin || !a.Watch || a.URL != "http://10.0.0.7:9000" {
+		t.Fatalf("watch on a typed address: %+v", a)
+	}
+}
