@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/sightline-game/sightline/netcode/transport/datachan"
@@ -67,18 +67,27 @@ func Explain(err error, target string) Failure {
 func explainRefusal(r *datachan.Refused) Failure {
 	reason := r.Reason
 	if reason == "" {
-		reason = http.StatusText(r.Status)
+		reason = "status " + strconv.Itoa(r.Status)
 	}
+	// The statuses by number: net/http's names would link the HTTP stack
+	// (1.7 MB of it) into the browser build, which speaks through fetch.
+	const (
+		badRequest         = 400
+		unauthorized       = 401
+		forbidden          = 403
+		notFound           = 404
+		serviceUnavailable = 503
+	)
 	switch {
-	case r.Status == http.StatusServiceUnavailable && strings.Contains(reason, "full"):
+	case r.Status == serviceUnavailable && strings.Contains(reason, "full"):
 		return Failure{Cause: "The match is full.", Try: "Try again in a moment, or choose another match."}
-	case r.Status == http.StatusUnauthorized:
+	case r.Status == unauthorized:
 		return Failure{Cause: "The server admits invited players only (" + reason + ").", Try: "Join with the invite link or the -token the host gave you."}
-	case r.Status == http.StatusForbidden:
+	case r.Status == forbidden:
 		return Failure{Cause: "The server refused your join token (" + reason + ").", Try: "Ask the host for a new invite: a token expires, and admits one join."}
-	case r.Status == http.StatusBadRequest && strings.Contains(reason, "protocol version"):
+	case r.Status == badRequest && strings.Contains(reason, "protocol version"):
 		return Failure{Cause: "The server runs another version of the game (" + reason + ").", Try: "Play with the same version as the server."}
-	case r.Status == http.StatusNotFound:
+	case r.Status == notFound:
 		return Failure{Cause: "The server has no such match (" + reason + ").", Try: "Choose a match from its list, or join without naming one."}
 	}
 	return Failure{Cause: fmt.Sprintf("The server refused the join (%d: %s).", r.Status, reason), Try: "Retry in a moment."}
