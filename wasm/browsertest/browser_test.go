@@ -63,8 +63,9 @@ const (
 // native client join a dedicated server hosting two matches with bots, all
 // decode their match and agree with the server's hash of every tick; a
 // frozen tab picks up again. The first tab opens the bare address: the page
-// lists the two matches and the test clicks the second; the second tab's
-// address names match 1 (?match=1), and so does the headless client.
+// lists the two matches and the test clicks the second; the second tab
+// clicks match 1's watch button and watches it as a spectator; the
+// headless client names match 1.
 func TestBrowserPlays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the WebAssembly client and the server, and runs Chromium")
@@ -126,8 +127,8 @@ func TestBrowserPlays(t *testing.T) {
 
 	// 3. Two tabs and one headless native client, all at once.
 	tabs := []*tab{newTab(t, browser, "tab1"), newTab(t, browser, "tab2")}
-	tabs[0].pick = "2"                                  // chosen from the page's list
-	tabs[1].query, tabs[1].want = "&match=1&watch", "1" // named in the address, to watch it
+	tabs[0].pick = "2"                      // chosen from the page's list
+	tabs[1].pick, tabs[1].watch = "1", true // watched: the list's watch button
 	headless := startHeadless(t, ctx, base, "1")
 	var loadWG sync.WaitGroup
 	for _, tb := range tabs {
@@ -180,7 +181,7 @@ func TestBrowserPlays(t *testing.T) {
 		t.Errorf("GET /matches: %+v; want match 1 with 5 players (4 bots, headless) and a spectator (tab2), match 2 with 5 (4 bots, tab1)", ms)
 	}
 	if !tabs[1].state(t).Spectating || tabs[0].state(t).Spectating {
-		t.Errorf("tab2 (?watch) spectating %v, tab1 %v; want true, false", tabs[1].state(t).Spectating, tabs[0].state(t).Spectating)
+		t.Errorf("tab2 (the watch button) spectating %v, tab1 %v; want true, false", tabs[1].state(t).Spectating, tabs[0].state(t).Spectating)
 	}
 
 	// 5. A screenshot of a playing tab: the viewport's size, and a picture.
@@ -467,9 +468,11 @@ type tab struct {
 	decodedAfter time.Duration // from navigation until wantDecoded snapshots
 
 	// query is added to the page's address; pick, if set, is the match
-	// chosen from the page's list (listed: how many it listed), and want
-	// the match the game then asks for ("" if none).
+	// chosen from the page's list (listed: how many it listed), with its
+	// watch button when watch is set, and want the match the game then
+	// asks for ("" if none).
 	query, pick, want string
+	watch             bool
 	listed            int
 }
 
@@ -577,13 +580,17 @@ func (tb *tab) load(url string) error {
 	if tb.pick != "" {
 		// The page lists the server's matches while the game downloads:
 		// click the one to join, as a player would.
-		n, err := chromedp.Run(ctx, chromedp.Poll[int](`document.querySelectorAll("#matchRows button").length || false`,
+		n, err := chromedp.Run(ctx, chromedp.Poll[int](`document.querySelectorAll("#matchRows button[data-id]").length || false`,
 			chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(browserWait)))
 		if err != nil {
 			return fmt.Errorf("waiting for the page's list of matches: %w", err)
 		}
 		tb.listed = n
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#matchRows button[data-id="`+tb.pick+`"]`))); err != nil {
+		button := `#matchRows button[data-id="` + tb.pick + `"]`
+		if tb.watch {
+			button = `#matchRows button[data-watch="` + tb.pick + `"]`
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(button))); err != nil {
 			return fmt.Errorf("choosing match %s: %w", tb.pick, err)
 		}
 		tb.want = tb.pick
