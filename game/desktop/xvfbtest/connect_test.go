@@ -166,7 +166,8 @@ func TestConnectingScreenInXvfb(t *testing.T) {
 		dir := t.TempDir()
 		base := startServer(t, ctx, dir, 1, "-bots", "1")
 		shot := filepath.Join(dir, "joined.png")
-		r, err := joinRun(t, ctx, base, shot, "-exit-after", "1s")
+		// As a player types it: -join 127.0.0.1:PORT, without http://.
+		r, err := joinRun(t, ctx, strings.TrimPrefix(base, "http://"), shot, "-exit-after", "1s")
 		if err != nil {
 			t.Errorf("the game exited with %v", err)
 		}
