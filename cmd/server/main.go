@@ -382,7 +382,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 					if !handout.HasTURN() && len(inv.ICEServers) > 0 {
 						relayed.Store(&inv.ICEServers)
 					}
-					log.Info("invite", "url", inv.URL, "desktop", "go run ./cmd/game -join "+inv.URL, "browser", inv.URL+"/")
+					logJoins(log, inviteLine(inv.URL))
 				}})
 			if ctx.Err() == nil {
 				errc <- fmt.Errorf("-invite: %w", err)
@@ -401,6 +401,13 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		}
 		log.Info("players on the LAN join at "+u, "browser", u+"/", "desktop", "go run ./cmd/game -join "+u)
 	}
+	scheme := "http"
+	if o.tlsCert != "" {
+		scheme = "https"
+	}
+	stunAddr, _ := rtc.STUNAddr()
+	logJoins(log, outsideJoins(outsideSources{scheme: scheme, httpPort: port, publicIPs: o.publicIPs, agonesIPs: publicIPs,
+		stunServer: o.stun, stunAddr: stunAddr})...)
 	if sdk != nil {
 		if gamePort != 0 && gamePort != rtc.LocalUDPPort() {
 			log.Warn("agones: the GameServer's public UDP port differs from -udp-port; ICE candidates carry -udp-port (use portPolicy Passthrough or Static with the same port)",
