@@ -90,6 +90,7 @@ func (l *launcher) hostAndPlay(ctx context.Context) (*desktop.Game, error) {
 	}()
 	pc := l.playConfig(m.status, stop)
 	pc.JoinHint = m.joinHint
+	pc.JoinLink = m.joinLink
 	g, err := l.track(desktop.Play(m.join(l.clock), pc))
 	if err != nil {
 		stop()

@@ -26,7 +26,8 @@
 // fires, Enter chats, Tab shows the scoreboard, F3 the network overlay (with
 // 1/2, 3/4, 5/6 adding loss, latency and jitter to the link, 7/8 making
 // losses come in runs, 0 clearing), M mutes, Esc pauses (Resume, Settings,
-// How to play, Leave match for the LAN menu, Quit game). F2 on the menu opens the
+// How to play, Copy join link when hosting, Leave match for the LAN menu,
+// Quit game). F2 on the menu opens the
 // settings, kept in the user's config folder (game/settings); -name names
 // the player for this run only.
 //
@@ -38,7 +39,8 @@
 // -exit-when ends the run sooner, as soon as what a test waits for happened
 // (confirmed=N: the server's copies of N of the player's predicted shots
 // were seen; listed=N: the menu lists N matches with their ping; sounds=N:
-// N sound effects were asked for; paused=1: the pause menu is on screen);
+// N sound effects were asked for; paused=1: the pause menu is on screen;
+// copied=1: the pause menu says what became of "Copy join link");
 // -autopilot lets a bot play for
 // you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
@@ -244,7 +246,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 	what, count, ok := strings.Cut(cond, "=")
 	n, err := strconv.Atoi(count)
 	if !ok || err != nil || n < 1 {
-		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N or paused=1 with N at least 1", cond)
+		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, paused=1 or copied=1 with N at least 1", cond)
 	}
 	switch what {
 	case "confirmed":
@@ -262,6 +264,15 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			g, ok := s.(*desktop.Game)
 			return ok && g.LastDrawn().Paused
 		}, nil
+	case "copied":
+		return func(s desktop.Scene) bool {
+			g, ok := s.(*desktop.Game)
+			note := ""
+			if ok {
+				note = g.LastDrawn().PauseCopy
+			}
+			return strings.HasPrefix(note, "copied: ") || strings.HasPrefix(note, "copy failed: ")
+		}, nil
 	case "sounds":
 		return func(desktop.Scene) bool {
 			total := 0
@@ -271,7 +282,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			return total >= n
 		}, nil
 	}
-	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N or paused=1", cond)
+	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, paused=1 or copied=1", cond)
 }
 
 // pinged counts the matches among rows with a ping answered.
