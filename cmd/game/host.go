@@ -204,13 +204,22 @@ func (m *match) joinHint() string {
 	return m.status
 }
 
+// inviteLink is the invite link the rendezvous gave (-invite), "" before
+// it has given one or without -invite.
+func (m *match) inviteLink() string {
+	if u := m.invite.Load(); u != nil {
+		return *u
+	}
+	return ""
+}
+
 // joinLink is the link others join the match by, for the pause menu's
 // "Copy join link": the invite link once the rendezvous has given one
 // (-invite), else the HTTP address players on the LAN (or, hosting on
 // loopback, this machine) join at; "" while there is none.
 func (m *match) joinLink() string {
-	if u := m.invite.Load(); u != nil {
-		return *u
+	if u := m.inviteLink(); u != "" {
+		return u
 	}
 	switch {
 	case m.port == 0:

@@ -311,6 +311,10 @@ func reportMenu(m *desktop.Menu) {
 	fmt.Printf("menu: %d matches\n", len(rows))
 	for _, r := range rows {
 		players, most := r.Players()
-		fmt.Printf("menu: %q %d/%d at %s, ping %s\n", r.Name(), players, most, r.Match.URL, r.Ping)
+		invite := ""
+		if u := r.Invite(); u != "" {
+			invite = ", invite " + u
+		}
+		fmt.Printf("menu: %q %d/%d at %s, ping %s%s\n", r.Name(), players, most, r.Match.URL, r.Ping, invite)
 	}
 }

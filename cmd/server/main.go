@@ -316,6 +316,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	// With -invite and no relay of its own, the server hands out the
 	// relay credentials the rendezvous gives it.
 	var relayed atomic.Pointer[json.RawMessage]
+	// The invite link, once the rendezvous has given one (-invite): the
+	// LAN beacons carry it.
+	var inviteLink atomic.Pointer[string]
 	// The credentials reach only this server's public addresses.
 	handout.Peers = web.PublicAddrs(rtc.PublicIPs()...)
 	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(web.ICEConfig{Logger: log, Handout: handout, Relayed: relayed.Load, Tokens: tokens}))
@@ -382,6 +385,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 					if !handout.HasTURN() && len(inv.ICEServers) > 0 {
 						relayed.Store(&inv.ICEServers)
 					}
+					inviteLink.Store(&inv.URL)
 					logJoins(log, inviteLine(inv.URL))
 				}})
 			if ctx.Err() == nil {
@@ -392,7 +396,11 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if o.announce {
 		go lan.Announce(ctx, lan.AnnounceConfig{Logger: log, Beacon: func() lan.Beacon {
 			players, capacity := host.Players()
-			return lan.Beacon{Name: o.name, Players: players, MaxPlayers: capacity, HTTPPort: uint16(port)}
+			b := lan.Beacon{Name: o.name, Players: players, MaxPlayers: capacity, HTTPPort: uint16(port)}
+			if u := inviteLink.Load(); u != nil {
+				b.Invite = *u
+			}
+			return b
 		}})
 	}
 	for _, u := range lan.JoinURLs(port) {
