@@ -52,7 +52,9 @@ deps:
 	    echo "deps: missing packages; run: sudo apt-get install -y $$missing"; exit 1; \
 	  fi
 
-## test: formatting, vet, and every test with the race detector, but for the
+## test: formatting, vet, the builds for other systems (the browser's packages;
+## Windows: the game and the server; macOS: the server, as the game needs
+## cgo and Apple's tools there), and every test with the race detector, but for the
 ## packages in ONE_GOROUTINE, whose tests run in one goroutine (matches and
 ## traffic on a virtual clock, nothing started beside them): the detector has
 ## no race to find there and would slow them several times over. The desktop
@@ -70,6 +72,8 @@ test: check-go deps
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
 	GOOS=js GOARCH=wasm $(GO) build ./game/client ./game/settings ./netcode/...
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/game ./cmd/server
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/server
 	SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list $(if $(filter ./...,$(PKGS)),$(SLOWEST)) $(PKGS) | grep -vxF $(addprefix -e $(MODULE)/,$(ONE_GOROUTINE)))
 	$(GO) test -count=1 -timeout 30m $(addprefix ./,$(ONE_GOROUTINE))
 
