@@ -36,10 +36,11 @@ netbench: check-go
 	$(GO) run ./cmd/netbench
 	$(GO) run ./cmd/netbench -traffic arena
 
-## deps: the Debian packages the desktop game needs to build (cgo, X11 and ALSA headers),
+## deps: the Debian packages the desktop game needs to build (cgo, X11 and ALSA headers)
+## and to copy to the clipboard (xclip),
 ## its window test needs to run (Xvfb) and the browser test drives (Chromium,
 ## headless). Installs what is missing when root.
-DEB_DEPS := xvfb xauth libasound2-dev libgl1-mesa-dev libx11-dev libxrandr-dev libxxf86vm-dev libxi-dev libxcursor-dev libxinerama-dev chromium nftables
+DEB_DEPS := xvfb xauth xclip libasound2-dev libgl1-mesa-dev libx11-dev libxrandr-dev libxxf86vm-dev libxi-dev libxcursor-dev libxinerama-dev chromium nftables
 deps:
 	@command -v dpkg >/dev/null 2>&1 || { echo "deps: no dpkg; install the equivalents of: $(DEB_DEPS)"; exit 0; }; \
 	  missing=$$(for p in $(DEB_DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done | tr '\n' ' '); \
@@ -51,7 +52,9 @@ deps:
 	    echo "deps: missing packages; run: sudo apt-get install -y $$missing"; exit 1; \
 	  fi
 
-## test: formatting, vet, and every test with the race detector, but for the
+## test: formatting, vet, the builds for other systems (the browser's packages;
+## Windows: the game and the server; macOS: the server, as the game needs
+## cgo and Apple's tools there), and every test with the race detector, but for the
 ## packages in ONE_GOROUTINE, whose tests run in one goroutine (matches and
 ## traffic on a virtual clock, nothing started beside them): the detector has
 ## no race to find there and would slow them several times over. The desktop
@@ -69,6 +72,8 @@ test: check-go deps
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
 	GOOS=js GOARCH=wasm $(GO) build ./game/client ./game/settings ./netcode/...
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/game ./cmd/server
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/server
 	SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list $(if $(filter ./...,$(PKGS)),$(SLOWEST)) $(PKGS) | grep -vxF $(addprefix -e $(MODULE)/,$(ONE_GOROUTINE)))
 	$(GO) test -count=1 -timeout 30m $(addprefix ./,$(ONE_GOROUTINE))
 

@@ -119,7 +119,14 @@ func main() {
 	if match != "" {
 		status += ", match " + match
 	}
-	g, err := desktop.Play(conn, desktop.PlayConfig{Prefs: prefs, Status: status, Seed: uint64(time.Now().UnixNano()), Logger: log, Sound: snd, Watch: watch})
+	// The pause menu's "Copy join link" copies this page's address, without
+	// the player's own name, token or test parameters.
+	link := origin + "/"
+	if match != "" {
+		link += "?" + url.Values{client.MatchQuery: {match}}.Encode()
+	}
+	g, err := desktop.Play(conn, desktop.PlayConfig{Prefs: prefs, Status: status, JoinLink: func() string { return link },
+		Seed: uint64(time.Now().UnixNano()), Logger: log, Sound: snd, Watch: watch})
 	if err != nil {
 		fail(page, err.Error())
 		return

@@ -223,6 +223,32 @@ func (m *match) joinHint() string {
 	return m.status
 }
 
+// inviteLink is the invite link the rendezvous gave (-invite), "" before
+// it has given one or without -invite.
+func (m *match) inviteLink() string {
+	if u := m.invite.Load(); u != nil {
+		return *u
+	}
+	return ""
+}
+
+// joinLink is the link others join the match by, for the pause menu's
+// "Copy join link": the invite link once the rendezvous has given one
+// (-invite), else the HTTP address players on the LAN (or, hosting on
+// loopback, this machine) join at; "" while there is none.
+func (m *match) joinLink() string {
+	if u := m.inviteLink(); u != "" {
+		return u
+	}
+	switch {
+	case m.port == 0:
+		return ""
+	case m.loopback:
+		return "http://" + m.httpAddr
+	}
+	return "http://" + net.JoinHostPort(lanIP(), strconv.Itoa(m.port))
+}
+
 // join connects the local player to the match through an in-memory pair:
 // no sockets, and the same input path as everyone else.
 func (m *match) join(clock func() time.Duration) transport.Conn {

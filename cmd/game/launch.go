@@ -110,6 +110,7 @@ func (l *launcher) hostAndPlay(ctx context.Context) (*desktop.Game, error) {
 	}()
 	pc := l.playConfig(m.status, stop)
 	pc.JoinHint = m.joinHint
+	pc.JoinLink = m.joinLink
 	g, err := l.track(desktop.Play(m.join(l.clock), pc))
 	if err != nil {
 		stop()
@@ -190,7 +191,8 @@ func (l *launcher) menu(ctx context.Context, port int) *desktop.Menu {
 	return desktop.NewMenu(cfg)
 }
 
-// announce broadcasts the hosted match's beacon on the LAN until ctx ends.
+// announce broadcasts the hosted match's beacon on the LAN until ctx ends,
+// with the invite link once the rendezvous has given one (-invite).
 func announce(ctx context.Context, log *slog.Logger, m *match, cfg hostConfig, port int) {
 	maxPlayers := cfg.maxClients + cfg.bots + 1
 	err := lan.Announce(ctx, lan.AnnounceConfig{
@@ -201,6 +203,7 @@ func announce(ctx context.Context, log *slog.Logger, m *match, cfg hostConfig, p
 				Players:    min(m.srv.Stats().Clients, maxPlayers),
 				MaxPlayers: maxPlayers,
 				HTTPPort:   uint16(port),
+				Invite:     m.inviteLink(),
 			}
 		},
 		Logger: log,

@@ -35,7 +35,8 @@
 // fires, Enter chats, Tab shows the scoreboard, F3 the network overlay (with
 // 1/2, 3/4, 5/6 adding loss, latency and jitter to the link, 7/8 making
 // losses come in runs, 0 clearing), M mutes, Esc pauses (Resume, Settings,
-// How to play, Leave match for the LAN menu, Quit game). F2 on the menu opens the
+// How to play, Copy join link when hosting, Leave match for the LAN menu,
+// Quit game). F2 on the menu opens the
 // settings, kept in the user's config folder (game/settings); -name names
 // the player for this run only.
 //
@@ -48,9 +49,9 @@
 // (confirmed=N: the server's copies of N of the player's predicted shots
 // were seen; listed=N: the menu lists N matches with their ping; sounds=N:
 // N sound effects were asked for; paused=1: the pause menu is on screen;
-// stages=N: the connecting screen shows N stages reached; failed=1: it
-// shows why the join failed; followed=1: a spectator drew the player it
-// follows);
+// copied=1: the pause menu says what became of "Copy join link"; stages=N:
+// the connecting screen shows N stages reached; failed=1: it shows why the
+// join failed; followed=1: a spectator drew the player it follows);
 // -autopilot lets a bot play for
 // you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
@@ -61,22 +62,22 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	opts "github.com/sightline-game/sightline/cmd/game/options"
 	"github.com/sightline-game/sightline/game/client"
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/lobby"
-	"github.com/sightline-game/sightline/netcode/lan"
 )
 
 func main() { os.Exit(run()) }
@@ -85,17 +86,20 @@ func main() { os.Exit(run()) }
 // 2 for a bad command line, 1 when the match cannot start or the window
 // fails, 0 otherwise.
 func run() int {
-	o := parseFlags()
-	lv, err := o.check()
+	o, ok := parseFlags()
+	if !ok {
+		return 2
+	}
+	lv, err := check(o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "game:", err)
 		return 2
 	}
-	if o.watch != "" {
-		o.join, o.spectate = o.watch, true
+	if o.Watch != "" {
+		o.Join, o.Spectate = o.Watch, true
 	}
-	if o.join != "" {
-		if o.join, err = lobby.ParseJoin(o.join); err != nil {
+	if o.Join != "" {
+		if o.Join, err = lobby.ParseJoin(o.Join); err != nil {
 			fmt.Fprintln(os.Stderr, "game: -join:", err)
 			return 2
 		}
@@ -106,14 +110,14 @@ func run() int {
 
 	l := newLauncher(log, o)
 	defer l.close()
-	when, err := exitCondition(o.exitWhen, l.sound)
+	when, err := exitCondition(o.ExitWhen, l.sound)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "game: -exit-when:", err)
 		return 2
 	}
 	l.prefs = loadPrefs(log, o, l.sound)
 	l.prefs.Apply() // fullscreen (and the volumes) as the settings say
-	l.leave = func() desktop.Scene { return l.menu(ctx, o.lanPort) }
+	l.leave = func() desktop.Scene { return l.menu(ctx, o.LANPort) }
 	first, err := firstScene(ctx, l, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "game:", err)
@@ -125,69 +129,28 @@ func run() int {
 }
 
 // options are the command line's settings.
-type options struct {
-	join, match, token, addr, webDir, matchName, name, screenshot, level string
-	exitWhen                                                             string
-	invite, relay, relaySecret                                           string
-	relayOnly, spectate                                                  bool
-	watch                                                                string
-	host, browse, announce, autopilot, overlay, echoInput, howToPlay     bool
-	udpPort, bots, maxClients, lanPort, fps                              int
-	seed                                                                 uint64
-	exitAfter, latency, jitter, iceTimeout                               time.Duration
-	loss, burst                                                          float64
-}
+type options = opts.Options
 
-// parseFlags reads the command line into options.
-func parseFlags() options {
-	var o options
-	flag.StringVar(&o.join, "join", "", "join the match server at this address (HOST:PORT or http://HOST:PORT) or invite link instead of hosting")
-	flag.StringVar(&o.watch, "watch", "", "watch the match at this address (as -join) without playing: Space next player, L leader, K last killer, F free camera")
-	flag.StringVar(&o.match, "match", "", "with -join: the match to join on a server hosting several (an id from its /matches); empty: the server picks")
-	flag.StringVar(&o.token, "token", "", "with -join: the join token the host gave you (for a server run with -token-key)")
-	flag.BoolVar(&o.host, "host", false, "host a match in this process (the default without -join or -browse)")
-	flag.BoolVar(&o.browse, "browse", false, "start at a menu of the matches on the LAN (join one, type an address, or host)")
-	flag.StringVar(&o.addr, "addr", ":8080", "with -host: HTTP address where LAN players join (\"off\": nobody)")
-	flag.StringVar(&o.webDir, "web", "out/web", "with -host: the browser build to serve at / (built by make web)")
-	flag.IntVar(&o.udpPort, "udp-port", 8443, "with -host: UDP port of the players' data channels (when taken, as by a second host on this machine, a free port instead, with a warning; 0: any free port)")
-	flag.IntVar(&o.bots, "bots", 8, "with -host: server-side bots in the match")
-	flag.IntVar(&o.maxClients, "max-clients", 16, "with -host: most players who may join over the LAN")
-	flag.Uint64Var(&o.seed, "seed", 0, "with -host: the match's seed (map, spawns); 0 picks one")
-	flag.StringVar(&o.matchName, "match-name", "", "with -host: the match's name on the LAN (default \"<your name>'s match\")")
-	flag.StringVar(&o.invite, "invite", "", "with -host: host through the rendezvous at this URL (cmd/relay -http): friends anywhere join with the invite link it gives, no port forwarding")
-	flag.StringVar(&o.relay, "relay", "", "with -host: STUN and TURN servers for your players (turn:HOST:PORT,...); with -invite, default: those the rendezvous hands out")
-	flag.StringVar(&o.relaySecret, "relay-secret", "", "with -host -relay: the relay's secret (a file of 64 hex digits), to mint your players' TURN credentials")
-	flag.DurationVar(&o.iceTimeout, "ice-timeout", 0, "with -join: give up when no network path to the server works this long after it answered (0: at the join's 15 s limit)")
-	flag.BoolVar(&o.relayOnly, "relay-only", false, "with -join: send everything through the TURN relay the server hands out (for testing the relay)")
-	flag.BoolVar(&o.announce, "announce", true, "with -host: announce the match to LAN browsers (needs -addr)")
-	flag.IntVar(&o.lanPort, "lan-port", lan.DefaultPort, "UDP port of the LAN beacons: where hosts announce and -browse listens")
-	flag.StringVar(&o.name, "name", "", "your name for this run (default: the name in the settings, else the system user's)")
-	flag.IntVar(&o.fps, "fps", 0, "cap the frames per second (0: vsync)")
-	flag.StringVar(&o.screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG")
-	flag.DurationVar(&o.exitAfter, "exit-after", 0, "quit this long after the match is on screen (its first frame with the server's world; at the menu, its first frame), however long the start took (0: play until the window closes)")
-	flag.StringVar(&o.exitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for), paused=1 (the pause menu is on screen), stages=N (the connecting screen shows N stages of a join reached), failed=1 (the connecting screen shows why a join failed), followed=1 (a spectator drew the player it follows); for tests, on a machine of any speed")
-	flag.BoolVar(&o.echoInput, "echo-input", false, "say on stdout each key and mouse button the window sees go down and up (\"input: key Escape down\"), and \"input: live\" when the scene is on screen: for tests that drive the window through XTEST and wait for each press to be seen")
-	flag.BoolVar(&o.autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
-	flag.BoolVar(&o.overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")
-	flag.BoolVar(&o.howToPlay, "how-to-play", false, "show the how-to-play card at the match's start, even if you dismissed it before (a match shows it until you first do; Esc > How to play shows it any time)")
-	flag.Float64Var(&o.loss, "loss", 0, "start with this share (0-0.5) of unreliable messages lost, both ways (F3: 1/2)")
-	flag.DurationVar(&o.latency, "latency", 0, "start with this much latency added, each way (F3: 3/4)")
-	flag.DurationVar(&o.jitter, "jitter", 0, "start with up to this much jitter added, each way (F3: 5/6)")
-	flag.Float64Var(&o.burst, "burst", 0, "start with losses in runs of this mean length, 2-8 (F3: 7/8; <= 1: independent)")
-	flag.StringVar(&o.level, "log-level", "warn", "debug, info, warn or error")
-	flag.Parse()
-	return o
+// parseFlags reads the command line into options; ok is false, with the
+// reason on stderr, when it cannot.
+func parseFlags() (options, bool) {
+	o, err := opts.Parse(filepath.Base(os.Args[0]), os.Args[1:])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "game: %v (game -h lists the flags)\n", err)
+		return o, false
+	}
+	return o, true
 }
 
 // check refuses settings that contradict each other or are out of range,
 // and returns the log level -log-level names.
-func (o options) check() (slog.Level, error) {
+func check(o options) (slog.Level, error) {
 	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(o.level)); err != nil {
+	if err := lv.UnmarshalText([]byte(o.Level)); err != nil {
 		return lv, fmt.Errorf("-log-level: %w", err)
 	}
 	modes := 0
-	for _, on := range []bool{o.join != "", o.watch != "", o.host, o.browse} {
+	for _, on := range []bool{o.Join != "", o.Watch != "", o.Host, o.Browse} {
 		if on {
 			modes++
 		}
@@ -195,26 +158,26 @@ func (o options) check() (slog.Level, error) {
 	switch {
 	case modes > 1:
 		return lv, errors.New("-join, -watch, -host and -browse exclude each other")
-	case o.match != "" && o.join == "" && o.watch == "":
+	case o.Match != "" && o.Join == "" && o.Watch == "":
 		return lv, errors.New("-match needs -join or -watch")
-	case (o.invite != "" || o.relay != "" || o.relaySecret != "") && (o.join != "" || o.browse):
+	case (o.Invite != "" || o.Relay != "" || o.RelaySecret != "") && (o.Join != "" || o.Browse):
 		return lv, errors.New("-invite, -relay and -relay-secret are for hosting (-host)")
-	case o.relayOnly && o.join == "":
+	case o.RelayOnly && o.Join == "":
 		return lv, errors.New("-relay-only needs -join")
-	case o.iceTimeout != 0 && o.join == "" && o.watch == "":
+	case o.ICETimeout != 0 && o.Join == "" && o.Watch == "":
 		return lv, errors.New("-ice-timeout needs -join or -watch")
-	case o.token != "" && o.join == "" && o.watch == "":
+	case o.Token != "" && o.Join == "" && o.Watch == "":
 		return lv, errors.New("-token needs -join or -watch")
-	case o.screenshot != "" && o.exitAfter <= 0:
+	case o.Screenshot != "" && o.ExitAfter <= 0:
 		return lv, errors.New("-screenshot needs -exit-after")
-	case o.exitWhen != "" && o.exitAfter <= 0:
+	case o.ExitWhen != "" && o.ExitAfter <= 0:
 		return lv, errors.New("-exit-when needs -exit-after")
-	case o.lanPort < 1 || o.lanPort > 65535:
+	case o.LANPort < 1 || o.LANPort > 65535:
 		return lv, errors.New("-lan-port must be 1-65535")
-	case o.udpPort < 0 || o.udpPort > 65535:
+	case o.UDPPort < 0 || o.UDPPort > 65535:
 		return lv, errors.New("-udp-port must be 0-65535")
 	}
-	if _, err := exitCondition(o.exitWhen, nil); err != nil {
+	if _, err := exitCondition(o.ExitWhen, nil); err != nil {
 		return lv, fmt.Errorf("-exit-when: %w", err)
 	}
 	return lv, nil
@@ -223,7 +186,7 @@ func (o options) check() (slog.Level, error) {
 // newLauncher makes the launcher of the options' matches and games,
 // picking the match's seed when -seed leaves it to chance.
 func newLauncher(log *slog.Logger, o options) *launcher {
-	matchSeed := o.seed
+	matchSeed := o.Seed
 	if matchSeed == 0 {
 		matchSeed = rand.Uint64()
 	}
@@ -234,28 +197,28 @@ func newLauncher(log *slog.Logger, o options) *launcher {
 		clock: func() time.Duration { return time.Since(start) },
 		seed:  matchSeed,
 		host: hostConfig{
-			addr: o.addr, udpPort: o.udpPort, bots: o.bots, maxClients: o.maxClients, seed: matchSeed, web: o.webDir,
-			name: o.matchName, announce: o.announce, lanPort: o.lanPort,
-			invite: o.invite, relay: o.relay, relaySecret: o.relaySecret,
+			addr: o.Addr, udpPort: o.UDPPort, bots: o.Bots, maxClients: o.MaxClients, seed: matchSeed, web: o.WebDir,
+			name: o.MatchName, announce: o.Announce, lanPort: o.LANPort,
+			invite: o.Invite, relay: o.Relay, relaySecret: o.RelaySecret,
 		},
 		play: playConfig{
-			autopilot: o.autopilot, overlay: o.overlay, howToPlay: o.howToPlay, relayOnly: o.relayOnly, iceTimeout: o.iceTimeout,
-			loss: o.loss, burst: o.burst, latency: o.latency, jitter: o.jitter,
+			autopilot: o.Autopilot, overlay: o.Overlay, howToPlay: o.HowToPlay, relayOnly: o.RelayOnly, iceTimeout: o.ICETimeout,
+			loss: o.Loss, burst: o.Burst, latency: o.Latency, jitter: o.Jitter,
 		},
 	}
 }
 
 // firstScene starts the mode the options choose and returns its first
-// scene: the LAN menu (-browse), the connecting screen of a join (-join,
-// within joinTimeout), or a game of a match hosted here (the default).
+// scene: the LAN menu (-browse), a game joined to a server (-join, within
+// joinTimeout), or a game of a match hosted here (the default).
 func firstScene(ctx context.Context, l *launcher, o options) (desktop.Scene, error) {
 	switch {
-	case o.browse:
-		return l.menu(ctx, o.lanPort), nil
-	case o.join != "":
+	case o.Browse:
+		return l.menu(ctx, o.LANPort), nil
+	case o.Join != "":
 		// The window opens at once on the connecting screen; Esc there
 		// quits.
-		return l.connecting(ctx, o.join, o.match, o.token, o.spectate, nil), nil
+		return l.connecting(ctx, o.Join, o.Match, o.Token, o.Spectate, nil), nil
 	default:
 		g, err := l.hostAndPlay(ctx)
 		if err != nil {
@@ -269,8 +232,8 @@ func firstScene(ctx context.Context, l *launcher, o options) (desktop.Scene, err
 // passes, reports the menu if the game ended there, and returns the exit
 // code.
 func play(ctx context.Context, first desktop.Scene, o options, exitWhen func(desktop.Scene) bool) int {
-	opt := desktop.Options{MaxFPS: o.fps, Screenshot: o.screenshot, ExitAfter: o.exitAfter, Quit: ctx.Done()}
-	if o.echoInput {
+	opt := desktop.Options{MaxFPS: o.FPS, Screenshot: o.Screenshot, ExitAfter: o.ExitAfter, Quit: ctx.Done()}
+	if o.EchoInput {
 		opt.EchoInput = os.Stdout
 	}
 	opt.ExitWhen = exitWhen
@@ -280,7 +243,7 @@ func play(ctx context.Context, first desktop.Scene, o options, exitWhen func(des
 		reportMenu(m)
 	}
 	if c, ok := app.Scene().(*desktop.Connecting); ok && c.Err() != nil && !errors.Is(c.Err(), context.Canceled) {
-		fmt.Fprintf(os.Stderr, "game: join %s: %s\n  (%v)\n", client.SignalURL(o.join, o.match), c.Failure(), c.Err())
+		fmt.Fprintf(os.Stderr, "game: join %s: %s\n  (%v)\n", client.SignalURL(o.Join, o.Match), c.Failure(), c.Err())
 		return 1
 	}
 	if err != nil {
@@ -299,7 +262,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 	what, count, ok := strings.Cut(cond, "=")
 	n, err := strconv.Atoi(count)
 	if !ok || err != nil || n < 1 {
-		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, failed=1 or followed=1 with N at least 1", cond)
+		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1 or followed=1 with N at least 1", cond)
 	}
 	switch what {
 	case "confirmed":
@@ -332,6 +295,15 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			g, ok := s.(*desktop.Game)
 			return ok && g.LastDrawn().FollowedShown
 		}, nil
+	case "copied":
+		return func(s desktop.Scene) bool {
+			g, ok := s.(*desktop.Game)
+			note := ""
+			if ok {
+				note = g.LastDrawn().PauseCopy
+			}
+			return strings.HasPrefix(note, "copied: ") || strings.HasPrefix(note, "copy failed: ")
+		}, nil
 	case "sounds":
 		return func(desktop.Scene) bool {
 			total := 0
@@ -341,7 +313,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			return total >= n
 		}, nil
 	}
-	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, failed=1 or followed=1", cond)
+	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1 or followed=1", cond)
 }
 
 // pinged counts the matches among rows with a ping answered.
@@ -370,6 +342,10 @@ func reportMenu(m *desktop.Menu) {
 	fmt.Printf("menu: %d matches\n", len(rows))
 	for _, r := range rows {
 		players, most := r.Players()
-		fmt.Printf("menu: %q %d/%d at %s, ping %s\n", r.Name(), players, most, r.Match.URL, r.Ping)
+		invite := ""
+		if u := r.Invite(); u != "" {
+			invite = ", invite " + u
+		}
+		fmt.Printf("menu: %q %d/%d at %s, ping %s%s\n", r.Name(), players, most, r.Match.URL, r.Ping, invite)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // without being saved. Without a config folder the settings last the run.
 // The volumes and mute go to volume.
 func loadPrefs(log *slog.Logger, o options, volume desktop.VolumeSetter) *settingsui.Prefs {
-	cfg := desktop.PrefsConfig{Name: o.name, Fallback: defaultName(), Logger: log, Volume: volume}
+	cfg := desktop.PrefsConfig{Name: o.Name, Fallback: defaultName(), Logger: log, Volume: volume}
 	if fs, err := settings.NewFileStore(); err != nil {
 		log.Warn("settings kept for this run only", "err", err)
 	} else {

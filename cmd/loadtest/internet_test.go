@@ -216,7 +216,7 @@ func TestInternet(t *testing.T) {
 	host := startIn(t, homeHost.Host, "host", serverExe, "-addr", ":8080", "-udp-port", "8443",
 		"-bots", "1", "-loopback=false", "-announce=false", "-web", dir,
 		"-invite", rendezvous, "-relay", turn, "-relay-secret", secretFile)
-	invite := host.waitLog(t, regexp.MustCompile(`msg=invite url=(\S+)`), 20*time.Second)
+	invite := host.waitLog(t, regexp.MustCompile(`msg="invite link: \S+" url=(\S+)`), 20*time.Second)
 	if !strings.HasPrefix(invite, rendezvous+"/") {
 		t.Fatalf("invite %q is not on the rendezvous %s", invite, rendezvous)
 	}
@@ -331,7 +331,7 @@ func TestInternet(t *testing.T) {
 		bare := n.AddSite("bhost", netns.Home, inetBareHostIP)
 		host := startIn(t, bare.Host, "bare host", serverExe, "-addr", ":8080", "-udp-port", "8443",
 			"-bots", "1", "-loopback=false", "-announce=false", "-web", dir, "-invite", rendezvous)
-		invite := host.waitLog(t, regexp.MustCompile(`msg=invite url=(\S+)`), 20*time.Second)
+		invite := host.waitLog(t, regexp.MustCompile(`msg="invite link: \S+" url=(\S+)`), 20*time.Second)
 		host.waitLog(t, regexp.MustCompile(`msg="public address from STUN" stun=203.0.113.5:3478 addr=203.0.113.70:8443`), time.Second)
 		r := loadTestIn(t, symmetric.Host, loadExe, "bare host", "-invite", invite, "-clients", "2", "-seconds", "5")
 		wantPlayed(t, "bare host, symmetric NAT", r, 2, "relay-udp")
@@ -390,7 +390,7 @@ func TestInternet(t *testing.T) {
 		host := startIn(t, tokenSite.Host, "token host", serverExe, "-addr", ":8080", "-udp-port", "8443",
 			"-bots", "1", "-loopback=false", "-announce=false", "-web", dir, "-token-key", keyFile,
 			"-invite", rendezvous, "-relay", turn, "-relay-secret", secretFile)
-		invite := host.waitLog(t, regexp.MustCompile(`msg=invite url=(\S+)`), 20*time.Second)
+		invite := host.waitLog(t, regexp.MustCompile(`msg="invite link: \S+" url=(\S+)`), 20*time.Second)
 		r := loadTestIn(t, home.Host, loadExe, "no token", "-invite", invite, "-clients", "1", "-seconds", "2", "-connect-timeout", "10s")
 		if r.Connected != 0 || r.Refused["401"] != 1 {
 			t.Errorf("without a token: %d connected, refused %v; want 0, one 401", r.Connected, r.Refused)

@@ -319,6 +319,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	// With -invite and no relay of its own, the server hands out the
 	// relay credentials the rendezvous gives it.
 	var relayed atomic.Pointer[json.RawMessage]
+	// The invite link, once the rendezvous has given one (-invite): the
+	// LAN beacons carry it.
+	var inviteLink atomic.Pointer[string]
 	// The credentials reach only this server's public addresses.
 	handout.Peers = web.PublicAddrs(rtc.PublicIPs()...)
 	mux.Handle("GET "+protocol.ICEServersPath, web.ICEServers(web.ICEConfig{Logger: log, Handout: handout, Relayed: relayed.Load, Tokens: tokens}))
@@ -385,7 +388,8 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 					if !handout.HasTURN() && len(inv.ICEServers) > 0 {
 						relayed.Store(&inv.ICEServers)
 					}
-					log.Info("invite", "url", inv.URL, "desktop", "go run ./cmd/game -join "+inv.URL, "browser", inv.URL+"/")
+					inviteLink.Store(&inv.URL)
+					logJoins(log, inviteLine(inv.URL))
 				}})
 			if ctx.Err() == nil {
 				errc <- fmt.Errorf("-invite: %w", err)
@@ -395,7 +399,11 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if o.announce {
 		go lan.Announce(ctx, lan.AnnounceConfig{Logger: log, Beacon: func() lan.Beacon {
 			players, capacity := host.Players()
-			return lan.Beacon{Name: o.name, Players: players, MaxPlayers: capacity, HTTPPort: uint16(port)}
+			b := lan.Beacon{Name: o.name, Players: players, MaxPlayers: capacity, HTTPPort: uint16(port)}
+			if u := inviteLink.Load(); u != nil {
+				b.Invite = *u
+			}
+			return b
 		}})
 	}
 	for _, u := range lan.JoinURLs(port) {
@@ -404,6 +412,13 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		}
 		log.Info("players on the LAN join at "+u, "browser", u+"/", "desktop", "go run ./cmd/game -join "+u)
 	}
+	scheme := "http"
+	if o.tlsCert != "" {
+		scheme = "https"
+	}
+	stunAddr, _ := rtc.STUNAddr()
+	logJoins(log, outsideJoins(outsideSources{scheme: scheme, httpPort: port, publicIPs: o.publicIPs, agonesIPs: publicIPs,
+		stunServer: o.stun, stunAddr: stunAddr})...)
 	if sdk != nil {
 		if gamePort != 0 && gamePort != rtc.LocalUDPPort() {
 			log.Warn("agones: the GameServer's public UDP port differs from -udp-port; ICE candidates carry -udp-port (use portPolicy Passthrough or Static with the same port)",

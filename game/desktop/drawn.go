@@ -77,6 +77,9 @@ type Drawn struct {
 	Followed      uint32     `json:"followed,omitempty"`
 	FollowedAt    [2]float64 `json:"followed_at,omitempty"`
 	FollowedShown bool       `json:"followed_shown,omitempty"`
+	// PauseCopy is what the pause menu said of the last "Copy join link":
+	// "copied: LINK", or why it failed ("" before any).
+	PauseCopy string `json:"pause_copy,omitempty"`
 	// Draws counts the frame's draw calls for the world (the map's chunks,
 	// every sprite, the health bars), before Ebitengine batches them.
 	Draws int `json:"draws"`
@@ -176,7 +179,7 @@ func (d *Drawn) reset() {
 	d.Players, d.Creatures, d.Over = d.Players[:0], d.Creatures[:0], d.Over[:0]
 	d.OwnShots, d.HitMarker = d.OwnShots[:0], false
 	d.HowToPlay, d.HowToPlayAt, d.JoinHint = false, [4]float64{}, ""
-	d.Paused, d.PauseJoinHint = false, d.PauseJoinHint[:0]
+	d.Paused, d.PauseJoinHint, d.PauseCopy = false, d.PauseJoinHint[:0], ""
 	d.MapSeed, d.MapOrigin, d.Draws = 0, [2]float64{}, 0
 	d.Watching, d.Followed, d.FollowedAt, d.FollowedShown = "", 0, [2]float64{}, false
 }

@@ -62,6 +62,11 @@ type Config struct {
 	// menu shows it in full. It is asked each frame, so a link that comes
 	// later (the rendezvous's) shows when it comes.
 	JoinHint func() string
+	// JoinLink, if set, is the link others join this match by (the invite
+	// link, the LAN address, the page's address): the pause menu then
+	// offers "Copy join link", which puts it on the clipboard. Asked when
+	// the player copies.
+	JoinLink func() string
 	// HowToPlay shows the "how to play" card at the match's start even
 	// when the player has dismissed it before (the -how-to-play flag).
 	// Without it the card shows until the player first dismisses it; with

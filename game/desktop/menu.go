@@ -445,6 +445,12 @@ func (m *Menu) Draw(dst *ebiten.Image) {
 			continue
 		}
 		mt := r.Match
+		if inv := r.Invite(); inv != "" {
+			// Two lines: the match's, and under it the host's invite link
+			// for players beyond the LAN.
+			ty = y + 1
+			drawText(dst, clip("invite link: "+inv, f.small, c.ping-c.name), f.small, menuX+c.name, y+19, text.AlignStart, colAccent)
+		}
 		drawText(dst, clip(r.Name(), f.normal, c.players-c.name-40), f.normal, menuX+c.name, ty, text.AlignStart, tc)
 		pc := tc
 		players, most := r.Players()

@@ -45,6 +45,9 @@ type PlayConfig struct {
 	// JoinHint, if set, says how others join a match hosted here (see
 	// Config.JoinHint).
 	JoinHint func() string
+	// JoinLink, if set, is the link others join this match by, for the
+	// pause menu's "Copy join link" (see Config.JoinLink).
+	JoinLink func() string
 	// HowToPlay shows the "how to play" card at the start whatever the
 	// settings say (see Config.HowToPlay).
 	HowToPlay bool
@@ -103,7 +106,7 @@ func Play(conn transport.Conn, cfg PlayConfig) (*Game, error) {
 	var g *Game
 	gc := Config{
 		Client: cl, Conditioner: cond, Name: name, TickRate: protocol.DefaultTickRate,
-		Status: cfg.Status, JoinHint: cfg.JoinHint, HowToPlay: cfg.HowToPlay, ShowOverlay: cfg.ShowOverlay, Prefs: cfg.Prefs,
+		Status: cfg.Status, JoinHint: cfg.JoinHint, JoinLink: cfg.JoinLink, HowToPlay: cfg.HowToPlay, ShowOverlay: cfg.ShowOverlay, Prefs: cfg.Prefs,
 		Autopilot: cfg.Autopilot, Logger: cfg.Logger, Sound: cfg.Sound, Watch: cfg.Watch,
 	}
 	if cfg.Leave != nil {

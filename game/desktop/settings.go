@@ -1,14 +1,17 @@
 package desktop
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"log/slog"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/sightline-game/sightline/game/desktop/clipboard"
 	"github.com/sightline-game/sightline/game/desktop/howto"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
 	"github.com/sightline-game/sightline/game/desktop/text"
@@ -272,6 +275,56 @@ type pauseState struct {
 	ui     uiReader
 	quit   bool          // Quit game was chosen
 	layer  *ebiten.Image // the landscape screen they are drawn on, on an upright one
+	// copied brings the outcome of "Copy join link" from the clipboard
+	// (nil when no copy is under way); copyNote says it under the menu.
+	copied   chan copyOutcome
+	copyNote string
+}
+
+// copyOutcome is what became of a copy of link to the clipboard.
+type copyOutcome struct {
+	link string
+	err  error
+}
+
+// copyTimeout bounds a copy to the clipboard (a program to start, or the
+// browser to answer).
+const copyTimeout = 5 * time.Second
+
+// startCopy puts link on the clipboard in the background: the clipboard
+// program or the browser's promise may take longer than a frame.
+func (p *pauseState) startCopy(link string) {
+	if p.copied != nil {
+		return
+	}
+	if link == "" {
+		p.copyNote = "no join link yet"
+		return
+	}
+	p.copied = make(chan copyOutcome, 1)
+	p.copyNote = "copying…"
+	go func(done chan<- copyOutcome) {
+		ctx, cancel := context.WithTimeout(context.Background(), copyTimeout)
+		defer cancel()
+		done <- copyOutcome{link: link, err: clipboard.Write(ctx, link)}
+	}(p.copied)
+}
+
+// pollCopy takes the outcome of a copy under way, if it has come.
+func (p *pauseState) pollCopy() {
+	if p.copied == nil {
+		return
+	}
+	select {
+	case r := <-p.copied:
+		p.copied = nil
+		if r.err != nil {
+			p.copyNote = "copy failed: " + r.err.Error()
+		} else {
+			p.copyNote = "copied: " + r.link
+		}
+	default:
+	}
 }
 
 // uiOffset is where the landscape screen the pause menu and the settings
@@ -289,11 +342,16 @@ func (p *pauseState) open() bool { return p.menu != nil || p.screen != nil }
 // still and holds fire).
 func (g *Game) updatePause(escape bool, now time.Time) bool {
 	p := &g.pause
+	p.pollCopy()
 	if !p.open() {
 		switch {
 		case g.typing:
 		case escape:
 			p.menu = settingsui.NewPause(g.cfg.Leave != nil, runtime.GOOS != "js")
+			if g.cfg.JoinLink != nil {
+				p.menu.OfferCopy()
+			}
+			p.copyNote = ""
 			p.ui.read() // the cursor where it is now, not a move
 			return true
 		case inpututil.IsKeyJustPressed(ebiten.KeyM):
@@ -339,6 +397,8 @@ func (g *Game) updatePause(escape bool, now time.Time) bool {
 		g.next = g.cfg.Leave()
 	case settingsui.PauseQuit:
 		p.quit = true
+	case settingsui.PauseCopy:
+		p.startCopy(g.cfg.JoinLink())
 	}
 	return true
 }
@@ -363,7 +423,8 @@ func (g *Game) drawPause(dst *ebiten.Image, now time.Time) {
 		dim = color.RGBA{0, 0, 0, 0x90}
 		p.screen.draw(on, now)
 	} else {
-		drawPauseMenu(on, g.fonts, p.menu)
+		drawPauseMenu(on, g.fonts, p.menu, p.copyNote)
+		g.drawn.PauseCopy = p.copyNote
 		g.drawJoinHint(on)
 		g.drawn.Paused = true
 	}
@@ -383,8 +444,10 @@ func (g *Game) drawPause(dst *ebiten.Image, now time.Time) {
 	dst.DrawImage(p.layer, &op)
 }
 
-// drawPauseMenu draws the pause menu in the middle of the screen.
-func drawPauseMenu(dst *ebiten.Image, f *fonts, m *settingsui.Pause) {
+// drawPauseMenu draws the pause menu in the middle of the screen, and
+// under it note (what became of "Copy join link"), else a reminder that
+// the match goes on.
+func drawPauseMenu(dst *ebiten.Image, f *fonts, m *settingsui.Pause, note string) {
 	box(dst, 0, 0, ScreenWidth, ScreenHeight, color.RGBA{0, 0, 0, 0x70})
 	items := m.Items()
 	y := settingsui.PauseY(len(items))
@@ -400,6 +463,14 @@ func drawPauseMenu(dst *ebiten.Image, f *fonts, m *settingsui.Pause) {
 			c = colSelf
 		}
 		drawText(dst, it.Label(), f.normal, ScreenWidth/2, r.Y+(r.H-18)/2, text.AlignCenter, c)
+	}
+	if note != "" {
+		c := colAccent
+		if strings.HasPrefix(note, "copy failed") {
+			c = colBad
+		}
+		drawText(dst, clip(note, f.small, ScreenWidth-40), f.small, ScreenWidth/2, y+h+8, text.AlignCenter, c)
+		return
 	}
 	drawText(dst, "the match goes on · Esc resumes", f.small, ScreenWidth/2, y+h+8, text.AlignCenter, colTextDim)
 }
@@ -428,8 +499,8 @@ const joinHintW = 760.0
 
 // drawJoinHint draws, under the pause menu of a match hosted here, how
 // others join it (Config.JoinHint) in full: the invite link or the LAN
-// address, wrapped if long. There is no Copy button: Ebitengine (v2.8)
-// offers no clipboard.
+// address, wrapped if long; the menu's "Copy join link" puts the link on
+// the clipboard.
 func (g *Game) drawJoinHint(dst *ebiten.Image) {
 	if g.cfg.JoinHint == nil {
 		return

@@ -106,7 +106,7 @@ func TestBrowserJoinsThroughInvite(t *testing.T) {
 	hostLog := startIn(hostSite.Host, "host", serverExe, "-addr", ":8080", "-udp-port", "8443", "-bots", "2", "-verify", "-timeout", clientTimeout.String(), "-connect-timeout", connectTimeout.String(),
 		"-loopback=false", "-announce=false", "-web", webDir, "-invite", "http://203.0.113.5:8090",
 		"-relay", "turn:203.0.113.5:3478,turn:203.0.113.5:3478?transport=tcp", "-relay-secret", secretFile)
-	invite := waitLog(hostLog, regexp.MustCompile(`msg=invite url=(\S+)`))
+	invite := waitLog(hostLog, regexp.MustCompile(`msg="invite link: \S+" url=(\S+)`))
 
 	// The browser player runs inside its namespace: this binary again,
 	// driving Chromium there (its DevTools socket is on that namespace's

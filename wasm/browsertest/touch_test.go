@@ -136,7 +136,7 @@ func touchSticks(t *testing.T, browser context.Context, srv *watchedServer) {
 	to, _ := srv.player(id)
 	tb.fingers(t, input.DispatchTouchEventTypeTouchEnd, 1)
 	paused := math.Hypot(to.X-from.X, to.Y-from.Y)
-	resume := settingsui.NewPause(false, false).ItemRect(0) // the browser's menu: Resume, Settings, How to play
+	resume := browserPause().ItemRect(0)
 	tap(touch.Point{X: resume.X + resume.W/2, Y: resume.Y + resume.H/2})
 	from = srv.waitStill(t, id)
 	dir, _ = srv.openDirection(from.X, from.Y)
@@ -233,7 +233,7 @@ func touchPhone(t *testing.T, browser context.Context, srv *watchedServer) {
 	tapAt(l.Menu.X+l.Menu.W/2, l.Menu.Y+l.Menu.H/2)
 	paused := walked(0)
 	menuShot := tb.capture(t)
-	resume := settingsui.NewPause(false, false).ItemRect(0)
+	resume := browserPause().ItemRect(0)
 	tapAt(resume.X+resume.W/2+(720-1280)/2, resume.Y+resume.H/2+(1280-720)/2)
 	resumed := walked(100)
 	t.Logf("figure phone menu: upright, the move stick with the pause menu open moved the player %.0f px; after Resume, %.0f px", paused, resumed)
@@ -705,4 +705,12 @@ func buildTouchWeb(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// browserPause is the browser's pause menu: Resume, Settings, How to play
+// and Copy join link (the page's link).
+func browserPause() *settingsui.Pause {
+	p := settingsui.NewPause(false, false)
+	p.OfferCopy()
+	return p
 }

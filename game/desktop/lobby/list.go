@@ -40,6 +40,17 @@ func (r Row) Name() string {
 	return r.Match.Name + " · " + r.Hosted.Name
 }
 
+// Invite returns the invite link the row's host announced for players
+// beyond the LAN (cmd/game -host -invite), "" for none: the menu shows it
+// on the row's line, under the name. Joining from the row still goes to
+// the address the beacon came from.
+func (r Row) Invite() string {
+	if r.Kind != RowMatch {
+		return ""
+	}
+	return r.Match.Invite
+}
+
 // Players returns the players in the row's match and the most it takes:
 // the listed match's on a server hosting several, else the server's beacon.
 func (r Row) Players() (players, most int) {

@@ -1,5 +1,7 @@
 package settingsui
 
+import "slices"
+
 // PauseItem is a line of the pause menu.
 type PauseItem int
 
@@ -10,6 +12,7 @@ const (
 	PauseHowTo                     // the "how to play" card again
 	PauseLeave                     // leave the match for the start menu
 	PauseQuit                      // close the game
+	PauseCopy                      // copy the match's join link to the clipboard
 )
 
 // Label returns the item's text.
@@ -25,6 +28,8 @@ func (p PauseItem) Label() string {
 		return "Leave match"
 	case PauseQuit:
 		return "Quit game"
+	case PauseCopy:
+		return "Copy join link"
 	}
 	return ""
 }
@@ -41,7 +46,8 @@ const (
 func PauseY(n int) float64 { return (720 - (PauseHeadH + float64(n)*PauseRowH + 20)) / 2 }
 
 // Pause is the small menu Esc opens over a match: Resume, Settings, How to
-// play and, where the game offers them, Leave match and Quit game.
+// play and, where the game offers them, Copy join link, Leave match and
+// Quit game.
 type Pause struct {
 	items []PauseItem
 	sel   int
@@ -58,6 +64,16 @@ func NewPause(leave, quit bool) *Pause {
 		p.items = append(p.items, PauseQuit)
 	}
 	return p
+}
+
+// OfferCopy adds "Copy join link" after "How to play", once: for a match
+// with a link others join by.
+func (p *Pause) OfferCopy() {
+	if slices.Contains(p.items, PauseCopy) {
+		return
+	}
+	i := slices.Index(p.items, PauseHowTo) + 1
+	p.items = slices.Insert(p.items, i, PauseCopy)
 }
 
 // Items returns the menu's items, top to bottom.

@@ -56,3 +56,33 @@ func TestPauseHoverSelects(t *testing.T) {
 		}
 	}
 }
+
+// "Copy join link" comes after "How to play", once, and Enter on it
+// chooses it.
+func TestPauseOfferCopy(t *testing.T) {
+	p := NewPause(true, true)
+	p.OfferCopy()
+	p.OfferCopy()
+	want := []PauseItem{PauseResume, PauseSettings, PauseHowTo, PauseCopy, PauseLeave, PauseQuit}
+	if got := p.Items(); len(got) != len(want) {
+		t.Fatalf("items %v, want %v", got, want)
+	}
+	for i, it := range p.Items() {
+		if it != want[i] {
+			t.Fatalf("items %v, want %v", p.Items(), want)
+		}
+	}
+	if PauseCopy.Label() != "Copy join link" {
+		t.Errorf("label %q", PauseCopy.Label())
+	}
+	var got PauseItem
+	var ok bool
+	for _, in := range []Input{key(KeyDown), key(KeyDown), key(KeyDown), key(KeyEnter)} {
+		if got, ok = p.Update(in, false); ok {
+			break
+		}
+	}
+	if !ok || got != PauseCopy {
+		t.Errorf("down three times, Enter: %v, %v; want Copy join link", got, ok)
+	}
+}

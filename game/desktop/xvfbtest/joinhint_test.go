@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sightline-game/sightline/game/desktop/clipboard"
 )
 
 // joinHintRun is what a host's frame says of how others join.
@@ -17,6 +19,7 @@ type joinHintRun struct {
 	JoinHint      string   `json:"join_hint"`
 	Paused        bool     `json:"paused"`
 	PauseJoinHint []string `json:"pause_join_hint"`
+	PauseCopy     string   `json:"pause_copy"`
 }
 
 // TestHostShowsItsInviteLinkInXvfb runs a relay with its rendezvous on
@@ -24,7 +27,8 @@ type joinHintRun struct {
 // as a player who has put the how-to-play card away.
 // Once the host has its invite link, Esc opens the pause menu: the frame
 // then shows the link in the HUD's status line and, whole, under the
-// pause menu.
+// pause menu. "Copy join link" there puts the link on the X clipboard,
+// which another program reads back, and the menu says it was copied.
 func TestHostShowsItsInviteLinkInXvfb(t *testing.T) {
 	needXvfb(t)
 	bin := gameBinary(t)
@@ -70,7 +74,7 @@ func TestHostShowsItsInviteLinkInXvfb(t *testing.T) {
 	shot := filepath.Join(dir, "host.png")
 	game := exec.CommandContext(ctx, bin, "-host", "-addr", "127.0.0.1:0", "-announce=false", "-invite", "http://"+rendezvous,
 		"-bots", "3", "-seed", "9", "-name", "ada", "-fps", "30", "-echo-input",
-		"-screenshot", shot, "-exit-after", "2m", "-exit-when", "paused=1")
+		"-screenshot", shot, "-exit-after", "2m", "-exit-when", "copied=1")
 	game.Env = x.env(dir)
 	game.Dir = dir
 	var out lockedBuffer
@@ -93,11 +97,16 @@ func TestHostShowsItsInviteLinkInXvfb(t *testing.T) {
 			invite = m[1]
 		}
 	}
-	// Esc opens the pause menu, and the run ends at its first frame
-	// (-exit-when paused=1): the key's release is never seen.
-	esc, name := x.keyCode(t, symEscape)
-	x.down(t, xKeyPress, esc, "input: key "+name+" down")
-	x.fake(t, xKeyRelease, esc, 0, 0)
+	// Esc opens the pause menu; "Copy join link" is its fourth item, and
+	// the run ends once the menu says what became of the copy (-exit-when
+	// copied=1): the release of Enter is never seen.
+	x.press(t, symEscape)
+	for range 3 {
+		x.press(t, symDown)
+	}
+	enter, name := x.keyCode(t, symReturn)
+	x.down(t, xKeyPress, enter, "input: key "+name+" down")
+	x.fake(t, xKeyRelease, enter, 0, 0)
 	if err := game.Wait(); err != nil || strings.Contains(out.String(), "panic:") {
 		t.Fatalf("the game ended with %v; its output:\n%s", err, out.String())
 	}
@@ -117,6 +126,17 @@ func TestHostShowsItsInviteLinkInXvfb(t *testing.T) {
 	t.Logf("invite %s; status line %q; under the pause menu %q", invite, d.JoinHint, d.PauseJoinHint)
 	if !d.Paused {
 		t.Error("the last frame shows no pause menu")
+	}
+	if want := "copied: " + invite; d.PauseCopy != want {
+		t.Errorf("the pause menu says %q, want %q", d.PauseCopy, want)
+	}
+	// The clipboard's owner (the clipboard program the game started) keeps
+	// serving it after the game has ended.
+	t.Setenv("DISPLAY", x.display)
+	rctx, rcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer rcancel()
+	if got, err := clipboard.Read(rctx); err != nil || got != invite {
+		t.Errorf("the X clipboard holds %q (%v), want the invite link %s", got, err, invite)
 	}
 	if !strings.Contains(d.JoinHint, invite) {
 		t.Errorf("the HUD's status line %q lacks the invite link %s", d.JoinHint, invite)

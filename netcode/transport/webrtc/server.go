@@ -257,7 +257,8 @@ type Server struct {
 
 	limiter *offerLimiter
 	stats   serverCounters
-	public  []string // the public addresses offered beside the interfaces' (PublicIPs and STUN's)
+	public  []string       // the public addresses offered beside the interfaces' (PublicIPs and STUN's)
+	stun    netip.AddrPort // the address the STUN server saw, if it answered
 
 	mu         sync.Mutex
 	closed     bool
@@ -346,12 +347,12 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		notify:     make(map[string]chan struct{}),
 		done:       make(chan struct{}),
 	}
-	publicIPs, err := s.publicIPs(pconn)
+	publicIPs, stunAddr, err := s.publicIPs(pconn)
 	if err != nil {
 		pconn.Close()
 		return nil, err
 	}
-	s.public = publicIPs
+	s.public, s.stun = publicIPs, stunAddr
 	var rounds *roundConn
 	if udp, ok := pconn.(*net.UDPConn); ok && cfg.ReadInterval > 0 {
 		rc, err := newRoundConn(udp, cfg.ReadInterval, s.negotiating, cfg.ReceiveBuffer)
@@ -404,27 +405,27 @@ const stunTimeout = 4 * time.Second
 
 // publicIPs returns the addresses to offer beside the interfaces': the
 // configured PublicIPs and the IP the STUN server saw pconn's datagrams
-// come from.
-func (s *Server) publicIPs(pconn net.PacketConn) ([]string, error) {
+// come from, and that address (the zero AddrPort without an answer).
+func (s *Server) publicIPs(pconn net.PacketConn) ([]string, netip.AddrPort, error) {
 	var ips []string
 	for _, ip := range s.cfg.PublicIPs {
 		a, err := netip.ParseAddr(strings.TrimSpace(ip))
 		if err != nil {
-			return nil, fmt.Errorf("webrtc: PublicIPs: %w", err)
+			return nil, netip.AddrPort{}, fmt.Errorf("webrtc: PublicIPs: %w", err)
 		}
 		if !slices.Contains(ips, a.Unmap().String()) {
 			ips = append(ips, a.Unmap().String())
 		}
 	}
 	if s.cfg.STUNServer == "" {
-		return ips, nil
+		return ips, netip.AddrPort{}, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), stunTimeout)
 	defer cancel()
 	addr, err := discoverPublicAddr(ctx, pconn, s.cfg.STUNServer)
 	if err != nil {
 		s.log.Warn("no public address from STUN; offering the interfaces' and PublicIPs only", "stun", s.cfg.STUNServer, "err", err)
-		return ips, nil
+		return ips, netip.AddrPort{}, nil
 	}
 	local := pconn.LocalAddr().(*net.UDPAddr).Port
 	s.log.Info("public address from STUN", "stun", s.cfg.STUNServer, "addr", addr.String())
@@ -435,12 +436,17 @@ func (s *Server) publicIPs(pconn net.PacketConn) ([]string, error) {
 	if ip := addr.Addr().String(); !slices.Contains(ips, ip) {
 		ips = append(ips, ip)
 	}
-	return ips, nil
+	return ips, addr, nil
 }
 
 // PublicIPs returns the public addresses offered as host candidates beside
 // the interfaces' own: ServerConfig.PublicIPs and the one STUN named.
 func (s *Server) PublicIPs() []string { return slices.Clone(s.public) }
+
+// STUNAddr returns the address ServerConfig.STUNServer saw the server's
+// UDP socket at (IP and port after the NAT), and false when no STUN
+// server was set or it did not answer.
+func (s *Server) STUNAddr() (netip.AddrPort, bool) { return s.stun, s.stun.IsValid() }
 
 // ReadNow starts a round of reading the shared socket (see
 // ServerConfig.ReadInterval) if none is under way. Without ReadInterval it

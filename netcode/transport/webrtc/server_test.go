@@ -357,6 +357,9 @@ func TestSTUNServer(t *testing.T) {
 	if got := ts.PublicIPs(); !slices.Equal(got, []string{"198.51.100.9"}) {
 		t.Fatalf("PublicIPs() = %v, want [198.51.100.9]", got)
 	}
+	if got, ok := ts.STUNAddr(); !ok || got != netip.MustParseAddrPort("198.51.100.9:40000") {
+		t.Errorf("STUNAddr() = %v, %v; want 198.51.100.9:40000, true", got, ok)
+	}
 	// The NAT mapped the port to another: the server says so.
 	if !strings.Contains(ts.logs.String(), "maps the UDP port to another") {
 		t.Errorf("no warning of the remapped port in the log:\n%s", ts.logs.String())
@@ -389,6 +392,9 @@ func TestSTUNServer(t *testing.T) {
 	}
 	if got := quiet.PublicIPs(); len(got) != 0 {
 		t.Errorf("PublicIPs() = %v with a silent STUN server", got)
+	}
+	if got, ok := quiet.STUNAddr(); ok {
+		t.Errorf("STUNAddr() = %v, true with a silent STUN server", got)
 	}
 	if !strings.Contains(quiet.logs.String(), "no public address from STUN") {
 		t.Errorf("no warning of the silent STUN server:\n%s", quiet.logs.String())
