@@ -818,19 +818,22 @@ func freezeAndWake(t *testing.T, tb *tab) frozenResult {
 	time.Sleep(time.Second)
 	before := read("before the freeze")
 	lifecycle(page.SetWebLifecycleStateStateFrozen)
-	time.Sleep(freezeFor)
 	// DevTools still evaluates in a frozen page; the page's own tasks,
-	// timers and frames wait.
+	// timers and frames wait. Counted from once the freeze has answered:
+	// on a busy machine the page's frames in the meantime (its task under
+	// way, and those queued behind it) were drawn before it.
+	frozen := read("once frozen")
+	time.Sleep(freezeFor)
 	during := read("while frozen")
 	lifecycle(page.SetWebLifecycleStateStateActive)
 	woke := time.Now()
 	r := frozenResult{
 		framesBefore:       before.Frames - start.Frames,
-		frames:             during.Frames - before.Frames,
-		decodedWhileFrozen: during.Decoded - before.Decoded,
+		frames:             during.Frames - frozen.Frames,
+		decodedWhileFrozen: during.Decoded - frozen.Decoded,
 	}
-	t.Logf("%s: %d frames in the second before the freeze; frozen %v: frames %d -> %d, decoded %d -> %d",
-		tb.name, r.framesBefore, freezeFor, before.Frames, during.Frames, before.Decoded, during.Decoded)
+	t.Logf("%s: %d frames in the second before the freeze, %d until it answered; frozen %v: frames %d -> %d, decoded %d -> %d",
+		tb.name, r.framesBefore, frozen.Frames-before.Frames, freezeFor, frozen.Frames, during.Frames, frozen.Decoded, during.Decoded)
 	// One frame may have been under way when the freeze came.
 	if r.frames > 1 {
 		t.Errorf("%s: drew %d frames while frozen: the freeze did not stop the page", tb.name, r.frames)
