@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -31,6 +32,9 @@ type pageConnect struct {
 	Shown    string `json:"shown"`    // the panel's text as drawn
 	RetryOn  bool   `json:"retryOn"`  // the Retry button shows
 	CancelOn bool   `json:"cancelOn"` // the Cancel button shows
+	// StartMs is when the attempt shown began, in ms from navigation: a
+	// retry is a new attempt.
+	StartMs float64 `json:"startMs"`
 }
 
 func (p pageConnect) names() []string {
@@ -43,18 +47,22 @@ func (p pageConnect) names() []string {
 
 // readConnect waits until the page shows a failed join and returns what it
 // shows.
-func (tb *tab) readConnect(t *testing.T) pageConnect {
+func (tb *tab) readConnect(t *testing.T) pageConnect { return tb.readConnectAfter(t, -1) }
+
+// readConnectAfter is readConnect for a failed attempt begun after the one
+// that began at startMs.
+func (tb *tab) readConnectAfter(t *testing.T, startMs float64) pageConnect {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(tb.ctx, browserWait)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!!(window.sightline.connect && window.sightline.connect.failed)`,
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`!!(window.sightline.connect && window.sightline.connect.failed && window.sightline.connect.startMs > %f)`, startMs),
 		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(browserWait))); err != nil {
 		t.Fatalf("%s: waiting for the page to show a failed join: %v", tb.name, err)
 	}
 	p, err := chromedp.Run(ctx, chromedp.Evaluate[pageConnect](`(() => {
 		window.sightlineShowConnect();
 		const c = window.sightline.connect, shown = (id) => getComputedStyle(document.getElementById(id)).display !== "none";
-		return {stages: c.stages, stage: c.stage, failed: c.failed, error: c.error,
+		return {stages: c.stages, stage: c.stage, failed: c.failed, error: c.error, startMs: c.startMs,
 			shown: document.getElementById("connect").innerText,
 			retryOn: shown("connect") && shown("connectRetry"), cancelOn: shown("connectCancel")};
 	})()`))
@@ -114,13 +122,10 @@ func TestBrowserShowsWhyAJoinFailed(t *testing.T) {
 		// Retry tries again: the same refusal comes back, after a new offer.
 		rctx, rcancel := context.WithTimeout(tb.ctx, browserWait)
 		defer rcancel()
-		if _, err := chromedp.Run(rctx, chromedp.Evaluate[bool](`window.sightline.connect.failed = false`)); err != nil {
-			t.Fatal(err)
-		}
 		if err := chromedp.Do(rctx, chromedp.Click(chromedp.CSS("#connectRetry"))); err != nil {
 			t.Fatalf("clicking Retry: %v", err)
 		}
-		if again := tb.readConnect(t); !strings.Contains(again.Error, "join token malformed") || !slices.Equal(again.names(), p.names()) {
+		if again := tb.readConnectAfter(t, p.StartMs); !strings.Contains(again.Error, "join token malformed") || !slices.Equal(again.names(), p.names()) {
 			t.Errorf("after Retry: %+v", again)
 		}
 	})
