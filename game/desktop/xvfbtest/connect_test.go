@@ -76,19 +76,9 @@ func joinRun(t *testing.T, ctx context.Context, target, shot string, args ...str
 // copyShot copies a screenshot where SIGHTLINE_CONNECT_SHOTS_OUT says (a
 // folder, relative to the module's root), under name.
 func copyShot(t *testing.T, shot, name string) {
-	dst := os.Getenv("SIGHTLINE_CONNECT_SHOTS_OUT")
-	if dst == "" {
-		return
-	}
-	if !filepath.IsAbs(dst) {
-		dst = filepath.Join(moduleRoot(t), dst)
-	}
-	b, err := os.ReadFile(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dst, name), b, 0o644); err != nil {
-		t.Fatal(err)
+	t.Helper()
+	if dir := os.Getenv("SIGHTLINE_CONNECT_SHOTS_OUT"); dir != "" {
+		writeShot(t, filepath.Join(dir, name), readShot(t, shot))
 	}
 }
 

@@ -21,8 +21,11 @@
 // and reads the warning naming the port the game took instead; the
 // invite test hosts through a rendezvous on loopback and finds the invite
 // link in the HUD and, whole, under the pause menu. With
-// SIGHTLINE_HOWTO_SHOT_OUT and SIGHTLINE_HOST_SHOT_OUT (paths) those two
-// save their screenshots there too (docs/how-to-play.png, docs/host-pause.png).
+// SIGHTLINE_HOWTO_SHOT_OUT, SIGHTLINE_HOST_SHOT_OUT and SIGHTLINE_WATCH_SHOT_OUT
+// (paths) the how-to-play, invite and spectator tests save their
+// screenshots there too (docs/how-to-play.png, docs/host-pause.png,
+// docs/spectator.png's kind); SIGHTLINE_CONNECT_SHOTS_OUT (a folder) the
+// connecting tests theirs (saveShot, in main_test.go).
 //
 // Nothing here waits a fixed time for the game: a timed run counts from
 // the match's (or menu's) first frame (-exit-after), or ends once what the

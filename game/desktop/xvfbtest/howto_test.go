@@ -29,7 +29,6 @@ type cardRun struct {
 // -how-to-play shows it again.
 func TestHowToPlayCardInXvfb(t *testing.T) {
 	xvfb := needXvfb(t)
-	root := moduleRoot(t)
 	bin := gameBinary(t)
 	cfg := t.TempDir()
 	file := filepath.Join(cfg, "sightline", "settings.json")
@@ -58,14 +57,7 @@ func TestHowToPlayCardInXvfb(t *testing.T) {
 			t.Fatal(err)
 		}
 		if name == "first" {
-			if dst := os.Getenv("SIGHTLINE_HOWTO_SHOT_OUT"); dst != "" {
-				if !filepath.IsAbs(dst) {
-					dst = filepath.Join(root, dst)
-				}
-				if err := os.WriteFile(dst, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			saveShot(t, "SIGHTLINE_HOWTO_SHOT_OUT", b)
 		}
 		return *readRecord[cardRun](t, strings.TrimSuffix(shot, ".png")+".json"), img
 	}

@@ -110,18 +110,7 @@ func TestHostShowsItsInviteLinkInXvfb(t *testing.T) {
 	if err := game.Wait(); err != nil || strings.Contains(out.String(), "panic:") {
 		t.Fatalf("the game ended with %v; its output:\n%s", err, out.String())
 	}
-	if dst := os.Getenv("SIGHTLINE_HOST_SHOT_OUT"); dst != "" {
-		if !filepath.IsAbs(dst) {
-			dst = filepath.Join(moduleRoot(t), dst)
-		}
-		b, err := os.ReadFile(shot)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	saveShotFile(t, "SIGHTLINE_HOST_SHOT_OUT", shot)
 	d := readRecord[joinHintRun](t, filepath.Join(dir, "host.json"))
 	t.Logf("invite %s; status line %q; under the pause menu %q", invite, d.JoinHint, d.PauseJoinHint)
 	if !d.Paused {

@@ -100,3 +100,48 @@ func goTool() string {
 	}
 	return "/usr/local/go/bin/go"
 }
+
+// saveShot writes a screenshot's bytes where the environment variable env
+// says (a path; relative paths are from the module root), if it is set:
+// how the tests refresh the pictures in docs/.
+func saveShot(t *testing.T, env string, b []byte) {
+	t.Helper()
+	writeShot(t, os.Getenv(env), b)
+}
+
+// saveShotFile is saveShot of the PNG file at path.
+func saveShotFile(t *testing.T, env, path string) {
+	t.Helper()
+	if dst := os.Getenv(env); dst != "" {
+		writeShot(t, dst, readShot(t, path))
+	}
+}
+
+// readShot returns the bytes of the screenshot at path.
+func readShot(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// writeShot writes b to dst (relative paths are from the module root),
+// unless dst is empty.
+func writeShot(t *testing.T, dst string, b []byte) {
+	t.Helper()
+	if dst == "" {
+		return
+	}
+	if !filepath.IsAbs(dst) {
+		dst = filepath.Join(moduleRoot(t), dst)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot saved to %s", dst)
+}

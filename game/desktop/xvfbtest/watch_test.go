@@ -69,18 +69,7 @@ func TestWatchAMatchInXvfb(t *testing.T) {
 	if err := game.Wait(); err != nil || strings.Contains(out.String(), "panic:") {
 		t.Fatalf("the game ended with %v; its output:\n%s", err, out.String())
 	}
-	if dst := os.Getenv("SIGHTLINE_WATCH_SHOT_OUT"); dst != "" {
-		if !filepath.IsAbs(dst) {
-			dst = filepath.Join(moduleRoot(t), dst)
-		}
-		b, err := os.ReadFile(shot)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	saveShotFile(t, "SIGHTLINE_WATCH_SHOT_OUT", shot)
 	d := readRecord[watchRun](t, filepath.Join(dir, "watch.json"))
 	t.Logf("the spectator's last frame: %+v", *d)
 	if d.SelfShown {

@@ -37,7 +37,6 @@ const (
 // says it drew (shot.json) is in the picture where it says.
 func TestGameDrawsAMatchInXvfb(t *testing.T) {
 	xvfb := needXvfb(t)
-	root := moduleRoot(t)
 	bin := gameBinary(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -72,18 +71,7 @@ func TestGameDrawsAMatchInXvfb(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != width || b.Dy() != height {
 		t.Fatalf("screenshot is %dx%d, want %dx%d", b.Dx(), b.Dy(), width, height)
 	}
-	if dst := os.Getenv("SIGHTLINE_SCREENSHOT_OUT"); dst != "" {
-		if !filepath.IsAbs(dst) {
-			dst = filepath.Join(root, dst)
-		}
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("screenshot saved to %s", dst)
-	}
+	saveShot(t, "SIGHTLINE_SCREENSHOT_OUT", data)
 	drawn := readDrawn(t, filepath.Join(dir, "shot.json"))
 	checkPicture(t, img, drawn)
 	checkChecksCanFail(t, img, drawn)
