@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pion/stun/v4"
 	"github.com/sightline-game/sightline/internal/testnet"
 	"github.com/sightline-game/sightline/netcode/rendezvous"
 )
@@ -23,7 +21,7 @@ import (
 // three ways, where players outside its LAN join: the two addresses with
 // its HTTP port, and the invite link, which leads to it.
 func TestServerLogsWherePlayersOutsideJoin(t *testing.T) {
-	stunAddr := stunResponder(t, netip.MustParseAddrPort("198.51.100.9:40000"))
+	stunAddr, _ := testnet.STUNResponder(t, netip.MustParseAddrPort("198.51.100.9:40000"))
 	rv := rendezvous.NewServer(rendezvous.ServerConfig{Logger: slog.New(slog.DiscardHandler)})
 	t.Cleanup(func() { rv.Close() })
 	public := httptest.NewServer(rv)
@@ -88,36 +86,4 @@ func TestServerLogsWherePlayersOutsideJoin(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || string(body) != "ok\n" {
 		t.Errorf("GET invite/healthz: %d %q", resp.StatusCode, body)
 	}
-}
-
-// stunResponder answers every STUN binding request on a loopback socket
-// with the mapped address mapped, as a STUN server behind a NAT would see
-// the server, and returns its address.
-func stunResponder(t *testing.T, mapped netip.AddrPort) string {
-	t.Helper()
-	pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pc.Close() })
-	go func() {
-		buf := make([]byte, 1500)
-		for {
-			n, from, err := pc.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			req := &stun.Message{Raw: append([]byte(nil), buf[:n]...)}
-			if req.Decode() != nil || req.Type != stun.BindingRequest {
-				continue
-			}
-			resp, err := stun.Build(req, stun.BindingSuccess,
-				&stun.XORMappedAddress{IP: mapped.Addr().AsSlice(), Port: int(mapped.Port())}, stun.Fingerprint)
-			if err != nil {
-				return
-			}
-			_, _ = pc.WriteTo(resp.Raw, from)
-		}
-	}()
-	return pc.LocalAddr().String()
 }

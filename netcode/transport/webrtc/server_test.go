@@ -14,12 +14,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/pion/stun/v4"
 	"github.com/pion/webrtc/v4"
+	"github.com/sightline-game/sightline/internal/testnet"
 	"github.com/sightline-game/sightline/netcode/transport"
 )
 
@@ -310,46 +309,11 @@ func TestPublicIPs(t *testing.T) {
 	}
 }
 
-// stunResponder answers every STUN binding request on a loopback socket
-// with the mapped address mapped (as a NAT's STUN server would), and
-// counts them.
-func stunResponder(t *testing.T, mapped netip.AddrPort) (addr string, requests *atomic.Int32) {
-	t.Helper()
-	pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pc.Close() })
-	requests = new(atomic.Int32)
-	go func() {
-		buf := make([]byte, 1500)
-		for {
-			n, from, err := pc.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			req := &stun.Message{Raw: append([]byte(nil), buf[:n]...)}
-			if req.Decode() != nil || req.Type != stun.BindingRequest {
-				continue
-			}
-			requests.Add(1)
-			resp, err := stun.Build(req, stun.BindingSuccess,
-				&stun.XORMappedAddress{IP: mapped.Addr().AsSlice(), Port: int(mapped.Port())}, stun.Fingerprint)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			_, _ = pc.WriteTo(resp.Raw, from)
-		}
-	}()
-	return pc.LocalAddr().String(), requests
-}
-
 // A server behind a NAT learns its public address from a STUN server
 // through its shared socket and offers it beside its interface's; a STUN
 // server that does not answer leaves it with the interface's alone.
 func TestSTUNServer(t *testing.T) {
-	addr, requests := stunResponder(t, netip.MustParseAddrPort("198.51.100.9:40000"))
+	addr, requests := testnet.STUNResponder(t, netip.MustParseAddrPort("198.51.100.9:40000"))
 	ts := newTestServer(t, ServerConfig{STUNServer: addr})
 	if requests.Load() == 0 {
 		t.Fatal("the server asked the STUN server nothing")
