@@ -50,7 +50,27 @@ const (
 	RecordScore     uint32 = 2 << RecordKindShift
 	RecordPickup    uint32 = 3 << RecordKindShift
 	RecordLoadout   uint32 = 4 << RecordKindShift
+	// RecordSeat | player is the slot of the player's entity (generation
+	// 0), deleted when the player leaves. Only broadcasts and replays carry
+	// it: a viewer follows a player by it, where a player's own client
+	// learns its slot from its welcome and needs no other's.
+	RecordSeat uint32 = 5 << RecordKindShift
 )
+
+// AppendSeat appends the payload of a seat record: the slot as a varint.
+func AppendSeat(dst []byte, slot uint16) []byte {
+	return binary.AppendUvarint(dst, uint64(slot))
+}
+
+// ParseSeat decodes the payload of a seat record.
+func ParseSeat(p []byte) (uint16, error) {
+	r := bodyReader{p: p}
+	slot := uint16(r.uvarint(math.MaxUint16))
+	if err := r.done(); err != nil {
+		return 0, err
+	}
+	return slot, nil
+}
 
 // RecordKind splits a record id into its kind (RecordClock, RecordScore,
 // RecordPickup, RecordLoadout or another value) and its index.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/broadcast"
 	"github.com/sightline-game/sightline/netcode/session"
 	"github.com/sightline-game/sightline/netcode/view"
 )
@@ -45,6 +46,14 @@ type Config struct {
 	// once a round begun since due has passed its stack), so that every
 	// input that came before the tick is in it.
 	BeforeTick func(due time.Time)
+	// Broadcast, if not empty, has the match written as a broadcast (the
+	// whole world every tick, its records and events; package
+	// netcode/broadcast) into these sinks: an origin.Server that HTTP
+	// caches fan out, a broadcast.Recorder keeping a replay file.
+	Broadcast []broadcast.Sink
+	// FragmentTicks is the ticks of a broadcast's fragment (default
+	// broadcast.DefaultFragmentTicks, 3 s at 30 Hz).
+	FragmentTicks int
 }
 
 func (c Config) withDefaults() Config {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/netcode/broadcast"
 	"github.com/sightline-game/sightline/netcode/interest"
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/view"
@@ -45,6 +46,10 @@ type Server struct {
 	overrunsUnlogged uint64
 	overrunLoggedAt  time.Time
 
+	// cast writes the match's broadcast (Config.Broadcast), or is nil.
+	cast        *broadcast.Writer
+	castStarted bool
+
 	joins   chan joining
 	clients []*client // players and spectators, in the order they joined
 	// spectators counts the clients that watch.
@@ -70,6 +75,7 @@ func New(cfg Config, world World) (*Server, error) {
 	rules, _ := world.(RuleCounter)
 	timer, _ := world.(StepTimer)
 	return &Server{
+		cast:   newCast(cfg, world),
 		clock:  clock,
 		judge:  judge,
 		pacer:  pacer,
@@ -119,6 +125,7 @@ func (s *Server) Run(ctx context.Context) error {
 	next := NextTick(time.Now(), s.period)
 	t := time.NewTimer(time.Until(next))
 	defer t.Stop()
+	defer s.castEnd()
 	defer s.closeAll()
 	for {
 		select {

@@ -112,6 +112,7 @@ func (s *Server) broadcast(kind events.Kind, body []byte) {
 	for _, c := range s.clients {
 		c.push(s.tick, kind, body)
 	}
+	s.castEvent(kind, body)
 }
 
 // welcome tells a new client who it is and hands it every record.
@@ -150,6 +151,9 @@ func (s *Server) relay() {
 		rs.ChangedRecords(func(id uint32, gen uint16, payload []byte, deleted bool) {
 			for _, c := range s.clients {
 				publish(c, id, gen, payload, deleted)
+			}
+			if s.cast != nil {
+				s.cast.Record(id, gen, payload, deleted)
 			}
 		})
 	}

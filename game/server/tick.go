@@ -31,6 +31,7 @@ func (s *Server) Step(now time.Time) {
 		s.start = now
 	}
 	s.elapsed = now.Sub(s.start)
+	s.castStart()
 	s.admit(now)
 
 	live := s.clients[:0]
@@ -66,6 +67,7 @@ func (s *Server) Step(now time.Time) {
 	}
 	s.quantize()
 	s.relay()
+	s.castTick()
 
 	var sent, bytes, congested uint64
 	for _, c := range s.clients {
@@ -168,6 +170,7 @@ func (s *Server) admit(now time.Time) {
 				continue
 			}
 			s.world.AddPlayer(c.id)
+			s.castSeat(c, false)
 			s.welcome(c)
 			s.cfg.Logger.Info("player joined", "player", c.id, "clients", len(s.clients)-s.spectators)
 			s.count(func(st *Stats) { st.Joined++ })
@@ -197,6 +200,8 @@ func (s *Server) remove(c *client, why string) {
 			o.push(s.tick, protocol.KindLeave, leave)
 		}
 	}
+	s.castEvent(protocol.KindLeave, leave)
+	s.castSeat(c, true)
 	st := s.forget(c)
 	s.cfg.Logger.Info("player left", "player", c.id, "why", why, "ticks_sent", c.sent, "bytes", c.bytes,
 		"full_fallbacks", st.FullTooOld+st.FullNotSmaller, "congested", c.congested)

@@ -48,6 +48,9 @@ func (m *match) at(tb testing.TB, tick uint32) *snapshot.Snapshot {
 
 // happen tells w what happens on tick: records and events.
 func happen(w *broadcast.Writer, tick uint32) {
+	if tick%4 == 0 {
+		w.Event(9, fmt.Appendf(nil, "first event of tick %d", tick))
+	}
 	if tick%10 == 1 {
 		w.Record(uint32(tick%7), 0, fmt.Appendf(nil, "score %d", tick), false)
 	}
@@ -156,6 +159,7 @@ func (r *recorded) happen(tick uint32) {
 		r.log = append(r.log, fmt.Sprintf("%d record %d true ", tick, tick%7))
 	}
 	if tick%4 == 0 {
+		r.log = append(r.log, fmt.Sprintf("%d event 9 first event of tick %d", tick, tick))
 		r.log = append(r.log, fmt.Sprintf("%d event %d event of tick %d", tick, tick%3+1, tick))
 	}
 }

@@ -50,7 +50,8 @@ type Writer struct {
 
 	frame   Frame  // the tick being gathered: its records and events
 	payload []byte // the frame's record payloads and event bodies
-	refs    []span // where each record's payload and event's body is in payload
+	recRefs []span // where each record's payload is in payload
+	evRefs  []span // where each event's body is in payload
 
 	number uint32 // of the open fragment
 	first  uint32 // its first tick
@@ -108,7 +109,7 @@ func (w *Writer) Record(id uint32, gen uint16, payload []byte, deleted bool) {
 	}
 	from := len(w.payload)
 	w.payload = append(w.payload, payload...)
-	w.refs = append(w.refs, span{from, len(w.payload)})
+	w.recRefs = append(w.recRefs, span{from, len(w.payload)})
 	w.frame.Records = append(w.frame.Records, Record{ID: id, Gen: gen, Deleted: deleted})
 }
 
@@ -120,7 +121,7 @@ func (w *Writer) Event(kind uint8, body []byte) {
 	}
 	from := len(w.payload)
 	w.payload = append(w.payload, body...)
-	w.refs = append(w.refs, span{from, len(w.payload)})
+	w.evRefs = append(w.evRefs, span{from, len(w.payload)})
 	w.frame.Events = append(w.frame.Events, Event{Kind: kind})
 }
 
@@ -155,22 +156,17 @@ func (w *Writer) Tick(tick uint32, world *snapshot.Snapshot) {
 	w.prev.CopyFrom(world)
 	w.prevTick = tick
 	w.frame.Records, w.frame.Events = w.frame.Records[:0], w.frame.Events[:0]
-	w.payload, w.refs = w.payload[:0], w.refs[:0]
+	w.payload, w.recRefs, w.evRefs = w.payload[:0], w.recRefs[:0], w.evRefs[:0]
 }
 
 // resolve points the gathered records and events at their bytes (payload
 // may have moved as it grew).
 func (w *Writer) resolve() {
-	i := 0
-	for k := range w.frame.Records {
-		s := w.refs[i]
+	for k, s := range w.recRefs {
 		w.frame.Records[k].Payload = w.payload[s.from:s.to:s.to]
-		i++
 	}
-	for k := range w.frame.Events {
-		s := w.refs[i]
+	for k, s := range w.evRefs {
 		w.frame.Events[k].Body = w.payload[s.from:s.to:s.to]
-		i++
 	}
 }
 
