@@ -8,6 +8,18 @@
 //	game -join URL -token T      join a server that admits only invited players (cmd/server -token-key)
 //	game -watch URL              watch a match without playing (a spectator: follow a player or fly free)
 //	game -browse                 start at a menu of the matches on the LAN
+//	game -replay FILE            play a replay (cmd/server -record) as a spectator
+//	game -broadcast URL          watch a live broadcast (http://HOST:8080/broadcast/1/)
+//
+// A replay or a broadcast plays through the game's own client, as a
+// spectator's match: client.Cast turns its frames into the datagrams a
+// server would send, and every tick is verified against the broadcast's
+// hash. P pauses, Left and Right seek 5 s back and on (a new Cast from the
+// keyframe before, swapped in), [ and ] (or - and =) halve and double the
+// speed within 0.25x-4x; the HUD says "replay 1:23 / 2:00  2x  paused".
+// -replay-speed and -replay-at start it at a speed and a point. When the
+// game ends on one, it says on stdout what it played ("replay: played N
+// ticks ..., M mismatched").
 //
 // A hosted match takes players on -addr (TCP, HTTP: joining and the browser
 // build) and -udp-port (UDP 8443 unless set: their data channels; when
@@ -51,7 +63,8 @@
 // N sound effects were asked for; paused=1: the pause menu is on screen;
 // copied=1: the pause menu says what became of "Copy join link"; stages=N:
 // the connecting screen shows N stages reached; failed=1: it shows why the
-// join failed; followed=1: a spectator drew the player it follows);
+// join failed; followed=1: a spectator drew the player it follows;
+// replayed=N: a replay or broadcast delivered N ticks, seeks counted);
 // -autopilot lets a bot play for
 // you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
@@ -150,14 +163,20 @@ func check(o options) (slog.Level, error) {
 		return lv, fmt.Errorf("-log-level: %w", err)
 	}
 	modes := 0
-	for _, on := range []bool{o.Join != "", o.Watch != "", o.Host, o.Browse} {
+	for _, on := range []bool{o.Join != "", o.Watch != "", o.Host, o.Browse, o.Replay != "", o.Broadcast != ""} {
 		if on {
 			modes++
 		}
 	}
 	switch {
 	case modes > 1:
-		return lv, errors.New("-join, -watch, -host and -browse exclude each other")
+		return lv, errors.New("-join, -watch, -host, -browse, -replay and -broadcast exclude each other")
+	case (o.ReplaySpeed != 1 || o.ReplayAt != 0) && o.Replay == "":
+		return lv, errors.New("-replay-speed and -replay-at need -replay")
+	case o.ReplaySpeed < 0.25 || o.ReplaySpeed > 4:
+		return lv, errors.New("-replay-speed must be 0.25-4")
+	case o.ReplayAt < 0:
+		return lv, errors.New("-replay-at must not be negative")
 	case o.Match != "" && o.Join == "" && o.Watch == "":
 		return lv, errors.New("-match needs -join or -watch")
 	case (o.Invite != "" || o.Relay != "" || o.RelaySecret != "") && (o.Join != "" || o.Browse):
@@ -215,6 +234,8 @@ func firstScene(ctx context.Context, l *launcher, o options) (desktop.Scene, err
 	switch {
 	case o.Browse:
 		return l.menu(ctx, o.LANPort), nil
+	case o.Replay != "", o.Broadcast != "":
+		return l.castView(o)
 	case o.Join != "":
 		// The window opens at once on the connecting screen; Esc there
 		// quits.
@@ -242,6 +263,9 @@ func play(ctx context.Context, first desktop.Scene, o options, exitWhen func(des
 	if m, ok := app.Scene().(*desktop.Menu); ok {
 		reportMenu(m)
 	}
+	if v, ok := app.Scene().(*desktop.CastView); ok {
+		reportCast(v)
+	}
 	if c, ok := app.Scene().(*desktop.Connecting); ok && c.Err() != nil && !errors.Is(c.Err(), context.Canceled) {
 		fmt.Fprintf(os.Stderr, "game: join %s: %s\n  (%v)\n", client.SignalURL(o.Join, o.Match), c.Failure(), c.Err())
 		return 1
@@ -262,7 +286,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 	what, count, ok := strings.Cut(cond, "=")
 	n, err := strconv.Atoi(count)
 	if !ok || err != nil || n < 1 {
-		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1 or followed=1 with N at least 1", cond)
+		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, replayed=N, paused=1, copied=1, failed=1 or followed=1 with N at least 1", cond)
 	}
 	switch what {
 	case "confirmed":
@@ -290,6 +314,11 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			c, ok := s.(*desktop.Connecting)
 			return ok && len(c.LastDrawn().ConnectStages) >= n
 		}, nil
+	case "replayed":
+		return func(s desktop.Scene) bool {
+			v, ok := s.(*desktop.CastView)
+			return ok && v.Totals().Played >= uint64(n)
+		}, nil
 	case "followed":
 		return func(s desktop.Scene) bool {
 			g, ok := s.(*desktop.Game)
@@ -313,7 +342,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			return total >= n
 		}, nil
 	}
-	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1 or followed=1", cond)
+	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, replayed=N, paused=1, copied=1, failed=1 or followed=1", cond)
 }
 
 // pinged counts the matches among rows with a ping answered.

@@ -80,9 +80,37 @@ type Drawn struct {
 	// PauseCopy is what the pause menu said of the last "Copy join link":
 	// "copied: LINK", or why it failed ("" before any).
 	PauseCopy string `json:"pause_copy,omitempty"`
+	// Replay is a replay's or a broadcast's state (CastView), nil for a
+	// match played or watched live.
+	Replay *DrawnReplay `json:"replay,omitempty"`
 	// Draws counts the frame's draw calls for the world (the map's chunks,
 	// every sprite, the health bars), before Ebitengine batches them.
 	Draws int `json:"draws"`
+}
+
+// DrawnReplay is what a CastView's frame showed of its replay, and what it
+// played so far, over every seek.
+type DrawnReplay struct {
+	// Line is the HUD's line ("replay 1:23 / 2:00  2x  paused").
+	Line string `json:"line"`
+	// Tick is the newest tick delivered; First and Last the span.
+	Tick   uint32  `json:"tick"`
+	First  uint32  `json:"first"`
+	Last   uint32  `json:"last"`
+	Speed  float64 `json:"speed"`
+	Paused bool    `json:"paused,omitempty"`
+	Ended  bool    `json:"ended,omitempty"`
+	// Played counts the ticks the Casts delivered, Decoded those they
+	// verified against the broadcast's hashes, CastMismatched those that
+	// differed; Verified and Mismatched are the game clients' counts.
+	Played         uint64 `json:"played"`
+	Decoded        uint64 `json:"decoded"`
+	CastMismatched uint64 `json:"cast_mismatched"`
+	Verified       uint64 `json:"verified"`
+	Mismatched     uint64 `json:"mismatched"`
+	Seeks          int    `json:"seeks"`
+	// Err is the Cast's trouble, if any (client.Cast.Err).
+	Err string `json:"err,omitempty"`
 }
 
 // DrawnStage is a stage of the join reached.

@@ -90,6 +90,11 @@ type Config struct {
 	Logger *slog.Logger
 	// Sound plays the match's sound effects (nil: silent).
 	Sound *audio.Sound
+	// Now, if set, is the game's clock in place of time.Now wherever time
+	// moves the match on screen (interpolation, the input clock, the
+	// feeds' fading): a replay's virtual clock (client.Cast.Now), which
+	// runs fast, slow or stands still.
+	Now func() time.Time
 	// Watch says the Client joined to watch (client.Config.Watch): no
 	// "how to play" card, and the spectator's camera and keys
 	// (spectate.go) once the server welcomes it as a spectator.
@@ -170,6 +175,9 @@ func New(cfg Config) (*Game, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	sp, err := newSprites()
 	if err != nil {
 		return nil, err
@@ -203,8 +211,8 @@ func New(cfg Config) (*Game, error) {
 
 // Update runs UpdateRate times a second: input, network, UI.
 func (g *Game) Update() error {
-	now := time.Now()
-	g.lastUpdate.Store(now.UnixNano())
+	g.lastUpdate.Store(time.Now().UnixNano())
+	now := g.cfg.Now()
 	g.net.update(g, now)
 	g.noticeRejected(now)
 	g.records.read(g)
@@ -329,7 +337,7 @@ func (g *Game) ensureMap() {
 
 // Draw draws one frame.
 func (g *Game) Draw(screen *ebiten.Image) {
-	g.drawFrame(screen, time.Now())
+	g.drawFrame(screen, g.cfg.Now())
 }
 
 // drawFrame draws the game onto dst.

@@ -68,7 +68,7 @@ func (g *Game) name(id uint32) string {
 
 // event takes one of the match's events, during Poll.
 func (g *Game) event(e events.Event) {
-	now := time.Now()
+	now := g.cfg.Now()
 	g.soundEvent(now, e)
 	me, _ := g.cl.Player()
 	switch e.Kind {

@@ -69,6 +69,8 @@ type PlayConfig struct {
 	Logger *slog.Logger
 	// Sound plays the match's sound effects (nil: silent).
 	Sound *audio.Sound
+	// Now is the game's clock (Config.Now; default time.Now).
+	Now func() time.Time
 }
 
 // Join connects to the match server at baseURL (its match called match,
@@ -107,7 +109,7 @@ func Play(conn transport.Conn, cfg PlayConfig) (*Game, error) {
 	gc := Config{
 		Client: cl, Conditioner: cond, Name: name, TickRate: protocol.DefaultTickRate,
 		Status: cfg.Status, JoinHint: cfg.JoinHint, JoinLink: cfg.JoinLink, HowToPlay: cfg.HowToPlay, ShowOverlay: cfg.ShowOverlay, Prefs: cfg.Prefs,
-		Autopilot: cfg.Autopilot, Logger: cfg.Logger, Sound: cfg.Sound, Watch: cfg.Watch,
+		Autopilot: cfg.Autopilot, Logger: cfg.Logger, Sound: cfg.Sound, Watch: cfg.Watch, Now: cfg.Now,
 	}
 	if cfg.Leave != nil {
 		gc.Leave = func() Scene {

@@ -12,6 +12,8 @@ const summary = `Sightline: the desktop game.
   game -host -addr :8080       host a LAN match others can join, and play it
   game -join http://HOST:8080  join a match server (cmd/server or another game's -host)
   game -browse                 start at a menu of the matches on the LAN
+  game -replay FILE            play a replay (P pause, Left/Right seek, [ ] speed)
+  game -broadcast URL          watch a live broadcast (http://HOST:8080/broadcast/1/)
 
 Flags:
 `

@@ -105,6 +105,8 @@ const (
 	symRight     xproto.Keysym = 0xff53
 	symDown      xproto.Keysym = 0xff54
 	symF2        xproto.Keysym = 0xffbf
+	// symBracketRight is "]".
+	symBracketRight xproto.Keysym = 0x5d
 )
 
 // The XTEST event types.
@@ -200,14 +202,15 @@ func (x *xServer) keyCode(t *testing.T, sym xproto.Keysym) (byte, string) {
 // keyNames are the names the game gives the keys (ebiten.Key's String)
 // that are not a letter or a digit.
 var keyNames = map[xproto.Keysym]string{
-	symBackSpace: "Backspace",
-	symTab:       "Tab",
-	symReturn:    "Enter",
-	symEscape:    "Escape",
-	symLeft:      "ArrowLeft",
-	symRight:     "ArrowRight",
-	symDown:      "ArrowDown",
-	symF2:        "F2",
+	symBackSpace:    "Backspace",
+	symTab:          "Tab",
+	symReturn:       "Enter",
+	symEscape:       "Escape",
+	symLeft:         "ArrowLeft",
+	symRight:        "ArrowRight",
+	symDown:         "ArrowDown",
+	symF2:           "F2",
+	symBracketRight: "BracketRight",
 }
 
 // press presses the key with keysym sym and releases it, each once the
