@@ -466,3 +466,72 @@ func TestCastFollowsALiveBroadcast(t *testing.T) {
 		t.Errorf("watching %+v (%v), want a player", wt, ok)
 	}
 }
+
+// A live broadcast that a paused viewer falls behind: past a few fragments
+// the Cast drops what waits and takes the broadcast up again from the
+// next tick whole (a full snapshot it encodes from the decoded world,
+// every live record); resumed, the client plays on from there, every tick
+// verified.
+func TestCastTakesALiveBroadcastUpAgain(t *testing.T) {
+	rp := castReplay(t)
+	files := map[string][]byte{}
+	var last uint32
+	for i := range rp.Chunks() {
+		h, b := rp.Chunk(i)
+		files[broadcast.ChunkPath(h.Kind, h.Number)] = b
+		if h.Kind == broadcast.KindDeltas {
+			last = h.Number
+		}
+	}
+	// Each read of the index publishes one more fragment, until the last.
+	var mu sync.Mutex
+	newest := uint32(1)
+	fetch := func(_ context.Context, url string, _ int) ([]byte, error) {
+		path := strings.TrimPrefix(url, "http://cast.test/b/")
+		if path == "index.json" {
+			mu.Lock()
+			defer mu.Unlock()
+			ix := broadcast.Index{Format: broadcast.Version, Protocol: protocol.Version, TickRate: matchrec.TickRate,
+				FragmentTicks: 30, Ready: true, Newest: newest, Ended: newest == last}
+			newest = min(newest+1, last)
+			return json.Marshal(ix)
+		}
+		if b, ok := files[path]; ok {
+			return b, nil
+		}
+		return nil, broadcast.ErrNotFound
+	}
+	w := newWatcher(t, client.CastConfig{URL: "http://cast.test/b/", Fetch: fetch, Poll: time.Millisecond, Paused: true})
+	defer w.cast.Close()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, l := w.cast.Span(); l == rp.LastTick() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the viewer never reached the broadcast's end: %+v, err %v", w.cast.PlayStats(), w.cast.Err())
+		}
+	}
+	if r := w.cast.PlayStats().Restarts; r == 0 {
+		t.Fatalf("a paused cast queued %d fragments without starting again", last)
+	}
+	w.cast.Resume()
+	w.play(30 * time.Second)
+	st, ps := w.cl.Stats(), w.cast.PlayStats()
+	if !w.cast.Ended() || st.Mismatched != 0 || st.Verified != ps.Delivered || ps.Delivered == 0 || w.cast.Err() != nil {
+		t.Errorf("ended %v; the client verified %d ticks, %d mismatched; the cast delivered %d (%d restarts), err %v",
+			w.cast.Ended(), st.Verified, st.Mismatched, ps.Delivered, ps.Restarts, w.cast.Err())
+	}
+	if newest, _ := w.cl.Newest(); newest != rp.LastTick() {
+		t.Errorf("the client's newest tick %d, the broadcast's last %d", newest, rp.LastTick())
+	}
+	scores := 0
+	w.cl.Records(func(id uint32, _ uint16, _ []byte) {
+		if kind, _ := protocol.RecordKind(id); kind == protocol.RecordScore {
+			scores++
+		}
+	})
+	if scores != 3 {
+		t.Errorf("%d score records after the restart, want the 3 players'", scores)
+	}
+	t.Logf("%+v", ps)
+}
