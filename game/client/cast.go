@@ -501,7 +501,7 @@ func (c *Cast) due(now time.Time) (uint32, bool) {
 
 // deliverDue turns every queued frame due at now into datagrams.
 func (c *Cast) deliverDue(now time.Time) {
-	if c.rp == nil && c.anchored && c.tick != 0 && c.head < len(c.queue) && c.queue[c.head].tick > c.tick+1 {
+	if c.rp == nil && c.anchored && c.tick != 0 && c.head < len(c.queue) && c.queue[c.head].tick > c.tick+1 && c.queue[c.head].tick != c.t0 {
 		c.anchored = false // a live broadcast taken up again further on
 	}
 	if !c.anchored && c.head < len(c.queue) {

@@ -483,9 +483,14 @@ func TestCastTakesALiveBroadcastUpAgain(t *testing.T) {
 			last = h.Number
 		}
 	}
-	// Each read of the index publishes one more fragment, until the last.
+	// Each read of the index publishes one more fragment, up to allowed.
 	var mu sync.Mutex
-	newest := uint32(1)
+	newest, allowed := uint32(1), uint32(1)
+	allow := func(n uint32) {
+		mu.Lock()
+		defer mu.Unlock()
+		allowed = n
+	}
 	fetch := func(_ context.Context, url string, _ int) ([]byte, error) {
 		path := strings.TrimPrefix(url, "http://cast.test/b/")
 		if path == "index.json" {
@@ -493,7 +498,7 @@ func TestCastTakesALiveBroadcastUpAgain(t *testing.T) {
 			defer mu.Unlock()
 			ix := broadcast.Index{Format: broadcast.Version, Protocol: protocol.Version, TickRate: matchrec.TickRate,
 				FragmentTicks: 30, Ready: true, Newest: newest, Ended: newest == last}
-			newest = min(newest+1, last)
+			newest = min(newest+1, last, allowed)
 			return json.Marshal(ix)
 		}
 		if b, ok := files[path]; ok {
@@ -501,8 +506,24 @@ func TestCastTakesALiveBroadcastUpAgain(t *testing.T) {
 		}
 		return nil, broadcast.ErrNotFound
 	}
-	w := newWatcher(t, client.CastConfig{URL: "http://cast.test/b/", Fetch: fetch, Poll: time.Millisecond, Paused: true})
+	w := newWatcher(t, client.CastConfig{URL: "http://cast.test/b/", Fetch: fetch, Poll: time.Millisecond})
 	defer w.cast.Close()
+	// Fragment 1 plays, past the buffer; then the viewer pauses while
+	// every other fragment comes.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, l := w.cast.Span(); l > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the viewer never fetched fragment 1: %+v, err %v", w.cast.PlayStats(), w.cast.Err())
+		}
+	}
+	w.play(2 * time.Second)
+	if w.cast.Tick() == 0 {
+		t.Fatal("nothing played 2 s in")
+	}
+	w.cast.Pause()
+	allow(last)
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if _, l := w.cast.Span(); l == rp.LastTick() {
 			break

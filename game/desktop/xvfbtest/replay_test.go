@@ -2,7 +2,10 @@ package xvfbtest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/internal/matchrec"
+	"github.com/sightline-game/sightline/netcode/broadcast"
 )
 
 // replayRun is what the last frame of a replay drew.
@@ -126,4 +131,79 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return b.String()
+}
+
+// `cmd/game -broadcast URL` watches a live broadcast over HTTP (here the
+// recorded match's chunks served by the test, a fragment published every
+// 3 s as the match would): the window plays it as a spectator, 1.5 s
+// behind what it fetched, every tick verified.
+func TestBroadcastInXvfb(t *testing.T) {
+	needXvfb(t)
+	bin := gameBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	b, err := matchrec.Record(matchrec.Config{Players: 3, Ticks: 40 * matchrec.TickRate, FragmentTicks: 90, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp, err := broadcast.OpenReplay(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	var last uint32
+	for i := range rp.Chunks() {
+		h, c := rp.Chunk(i)
+		files["/broadcast/1/"+broadcast.ChunkPath(h.Kind, h.Number)] = c
+		if h.Kind == broadcast.KindDeltas {
+			last = h.Number
+		}
+	}
+	start := time.Now()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/broadcast/1/index.json" {
+			newest := min(1+uint32(time.Since(start)/(3*time.Second)), last)
+			json.NewEncoder(w).Encode(broadcast.Index{Format: broadcast.Version, Protocol: protocol.Version, TickRate: matchrec.TickRate,
+				FragmentTicks: 90, Ready: true, Newest: newest, Ended: newest == last})
+			return
+		}
+		c, ok := files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(c)
+	}))
+	defer srv.Close()
+
+	x := startX(t, ctx)
+	shot := filepath.Join(dir, "broadcast.png")
+	game := exec.CommandContext(ctx, bin, "-broadcast", srv.URL+"/broadcast/1/",
+		"-fps", "30", "-echo-input", "-screenshot", shot, "-exit-after", "3m", "-exit-when", "replayed=200")
+	game.Env = x.env(dir)
+	game.Dir = dir
+	var out lockedBuffer
+	game.Stdout, game.Stderr = &out, &out
+	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
+	game.WaitDelay = 5 * time.Second
+	if err := game.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := game.Wait(); err != nil || strings.Contains(out.String(), "panic:") {
+		t.Fatalf("the game ended with %v; its output:\n%s", err, out.String())
+	}
+	d := readRecord[replayRun](t, filepath.Join(dir, "broadcast.json"))
+	r := d.Replay
+	if r == nil {
+		t.Fatalf("the last frame drew no broadcast; the game's output:\n%s", out.String())
+	}
+	t.Logf("the last frame: %+v, %+v", *d, *r)
+	if r.Mismatched != 0 || r.CastMismatched != 0 || r.Err != "" || r.Played < 200 || r.Verified != r.Played {
+		t.Errorf("played %d ticks, verified %d, mismatched %d (casts: %d), error %q: want 200 or more, all verified, none mismatched",
+			r.Played, r.Verified, r.Mismatched, r.CastMismatched, r.Err)
+	}
+	if !strings.HasPrefix(r.Line, "live broadcast") || d.Followed == 0 || d.MapSeed != 7 {
+		t.Errorf("the HUD says %q, following %d on map %d: want a live broadcast, a player followed, map 7", r.Line, d.Followed, d.MapSeed)
+	}
 }
