@@ -14,6 +14,10 @@
 // ?match=ID joins that match of a server hosting several (the page puts it
 // there when the player chooses from its list; without it the server
 // chooses), and window.sightline.match says which was asked for.
+// ?replay=URL plays the replay file at URL (same origin: the page's
+// fetch) and ?broadcast=URL the live broadcast whose base is URL, as a
+// spectator through the game's own client (cast.go; keys as the
+// desktop's -replay).
 // ?watch in the address watches the match without playing (a spectator,
 // as cmd/game -watch: Space next player, L leader, K last killer, F free
 // camera), and window.sightline.spectating says once the server welcomed
@@ -71,8 +75,9 @@ func main() {
 	origin := js.Global().Get("location").Get("origin").String()
 	var queryName, match, token string
 	relayOnly, echo, watch := false, false, false
-	var iceTimeout time.Duration // ?ice-timeout=5s: give up on ICE that long after the answer
-	blank := 0                   // ?blank=N: the first N frames draw nothing (to measure what drawing costs the start)
+	var replayURL, castURL string // ?replay=URL, ?broadcast=URL: play one (cast.go)
+	var iceTimeout time.Duration  // ?ice-timeout=5s: give up on ICE that long after the answer
+	blank := 0                    // ?blank=N: the first N frames draw nothing (to measure what drawing costs the start)
 	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil {
 		queryName = u.Query().Get("name")
 		match = u.Query().Get(client.MatchQuery)
@@ -82,6 +87,7 @@ func main() {
 		}
 		relayOnly = u.Query().Get("relay") == "1"
 		watch = u.Query().Has(protocol.WatchQuery) // ?watch: a spectator
+		replayURL, castURL = u.Query().Get("replay"), u.Query().Get("broadcast")
 		blank, _ = strconv.Atoi(u.Query().Get("blank"))
 		echo = u.Query().Get("echo-input") == "1"
 		iceTimeout, _ = time.ParseDuration(u.Query().Get("ice-timeout"))
@@ -100,6 +106,16 @@ func main() {
 	snd.SetVolume(st.MasterVolume, st.EffectsVolume, st.Mute)
 
 	mark(page, "setupMs") // sound (its output opened) and settings ready
+
+	if replayURL != "" || castURL != "" {
+		var opt desktop.Options
+		if echo {
+			page.Set("input", js.Global().Get("Array").New())
+			opt.EchoInput = pageLines{page.Get("input")}
+		}
+		playCast(page, log, prefs, snd, replayURL, castURL, opt)
+		return
+	}
 
 	// Signalling starts before the game loop: the first snapshot arrives
 	// about twice as soon as when the loop starts first.

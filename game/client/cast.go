@@ -74,7 +74,7 @@ type CastConfig struct {
 	// URL+"index.json"), when Replay is nil.
 	URL string
 	// Fetch gets the live broadcast's index and chunks (default
-	// broadcast.HTTPFetch; the browser passes its own).
+	// broadcast.HTTPFetch; in the browser, PageFetch).
 	Fetch broadcast.Fetch
 	// Poll is how often a live broadcast's index is read while waiting
 	// (default 1 s).
@@ -207,6 +207,9 @@ func NewCast(cfg CastConfig) (*Cast, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Fetch == nil {
+		cfg.Fetch = defaultCastFetch()
 	}
 	if cfg.Buffer <= 0 {
 		cfg.Buffer = DefaultCastBuffer

@@ -1,0 +1,101 @@
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/sightline-game/sightline/game/web"
+	"github.com/sightline-game/sightline/internal/matchrec"
+	"github.com/sightline-game/sightline/netcode/broadcast"
+	webpage "github.com/sightline-game/sightline/wasm/page"
+)
+
+// The browser build plays a replay: ?replay=URL fetches the file with the
+// page's fetch (the build links no net/http) and plays it through the
+// game's own client on a client.Cast, as the desktop's -replay does: the
+// page counts wantDecoded ticks and more, every one verified by the game's
+// client, none mismatched there or in the Cast's decoder, and the HUD's
+// line says where the replay is.
+func TestBrowserPlaysAReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the WebAssembly client and runs Chromium")
+	}
+	chromium := requireChromium(t)
+	dir := t.TempDir()
+	goTool := goCommand(t)
+	wasmPath := filepath.Join(dir, web.WasmFile)
+	if err := run(goTool, []string{"GOOS=js", "GOARCH=wasm"},
+		"build", "-trimpath", "-ldflags=-s -w", "-o", wasmPath, "github.com/sightline-game/sightline/wasm"); err != nil {
+		t.Fatal(err)
+	}
+	wasm, err := os.ReadFile(wasmPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	execJS, err := os.ReadFile(filepath.Join(goEnv(t, goTool, "GOROOT"), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site, err := web.New(webpage.Index, execJS, wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay, err := matchrec.Record(matchrec.Config{Players: 4, Ticks: 30 * matchrec.TickRate, FragmentTicks: 90, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", site)
+	mux.HandleFunc("/replays/match.slreplay", func(w http.ResponseWriter, _ *http.Request) { w.Write(replay) })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	browser := startBrowser(t, ctx, chromium)
+	tb := newTab(t, browser, "replay")
+	if err := tb.load(srv.URL + "/?replay=/replays/match.slreplay"); err != nil {
+		t.Fatal(err)
+	}
+	st := tb.state(t)
+	t.Logf("%s", st)
+	if bad := st.problems(wantDecoded); len(bad) > 0 {
+		t.Errorf("%s\n  (%s)", strings.Join(bad, "; "), st)
+	}
+	if p := tb.problems(); len(p) > 0 {
+		t.Errorf("page errors:\n  %s", strings.Join(p, "\n  "))
+	}
+	if !st.Spectating || st.Verified != st.Decoded {
+		t.Errorf("spectating %v; the client verified %d of the %d ticks delivered", st.Spectating, st.Verified, st.Decoded)
+	}
+	rctx, rcancel := context.WithTimeout(tb.ctx, browserWait)
+	defer rcancel()
+	cast, err := chromedp.Run(rctx, chromedp.Evaluate[castState](`({replay: window.sightline.replay, replayErr: window.sightline.replayErr || "", castMismatched: window.sightline.castMismatched})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the page says %+v", cast)
+	rp, err := broadcast.OpenReplay(replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	length := fmt.Sprintf(" / 0:%02d", (rp.LastTick()-rp.FirstTick())/matchrec.TickRate)
+	if !strings.HasPrefix(cast.Replay, "replay 0:") || !strings.Contains(cast.Replay, length) || cast.ReplayErr != "" || cast.CastMismatched != 0 {
+		t.Errorf("the page says %+v: want the replay's line (%q), no error, 0 mismatched", cast, length)
+	}
+}
+
+// castState is what the page says of the replay it plays.
+type castState struct {
+	Replay         string `json:"replay"`
+	ReplayErr      string `json:"replayErr"`
+	CastMismatched uint64 `json:"castMismatched"`
+}

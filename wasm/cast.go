@@ -1,0 +1,95 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"log/slog"
+	"syscall/js"
+	"time"
+
+	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/desktop"
+	"github.com/sightline-game/sightline/game/desktop/audio"
+	"github.com/sightline-game/sightline/game/desktop/settingsui"
+	"github.com/sightline-game/sightline/netcode/broadcast"
+)
+
+// playCast plays ?replay=URL (a replay file) or ?broadcast=URL (a live
+// broadcast's base) in the page as a spectator, through the game's own
+// client on a client.Cast, whose chunks the page's fetch brings: the keys
+// are the desktop's (P pause, Left/Right 5 s, [ ] speed; Space, L, F). The
+// page's window.sightline says what it played: decoded (ticks delivered),
+// verified, matched and mismatched (the game's clients', over every seek),
+// castMismatched (the Cast's decoder's), replay (the HUD's line) and
+// replayErr.
+func playCast(page js.Value, log *slog.Logger, prefs *settingsui.Prefs, snd *audio.Sound, replayURL, castURL string, opt desktop.Options) {
+	page.Set("connect", map[string]any{"done": true}) // no join to show
+	if f := js.Global().Get("sightlineShowConnect"); f.Type() == js.TypeFunction {
+		f.Invoke()
+	}
+	cfg := client.CastConfig{Logger: log}
+	status := ""
+	if replayURL != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		b, err := client.PageFetch(ctx, replayURL, broadcast.MaxReplay)
+		cancel()
+		if err != nil {
+			fail(page, "replay: "+err.Error())
+			return
+		}
+		rp, err := broadcast.OpenReplay(b)
+		if err != nil {
+			fail(page, "replay "+replayURL+": "+err.Error())
+			return
+		}
+		cfg.Replay = rp
+	} else {
+		cfg.URL = castURL
+		status = "watching the broadcast " + castURL
+	}
+	cast, err := client.NewCast(cfg)
+	if err != nil {
+		fail(page, err.Error())
+		return
+	}
+	v, err := desktop.PlayCast(cast, desktop.PlayConfig{Prefs: prefs, Status: status, Seed: uint64(time.Now().UnixNano()), Logger: log, Sound: snd})
+	if err != nil {
+		fail(page, err.Error())
+		return
+	}
+	mark(page, "connectedMs")
+	if err := desktop.RunApp(desktop.NewApp(&castReport{CastView: v, page: page}, opt), "Sightline"); err != nil {
+		fail(page, err.Error())
+	}
+}
+
+// castReport is the replay's scene, telling the page what it played four
+// times a second (from the game loop, which alone swaps the Cast on a seek).
+type castReport struct {
+	*desktop.CastView
+	page   js.Value
+	frames int
+}
+
+func (r *castReport) Update() error {
+	if r.frames++; r.frames%(desktop.UpdateRate/4) == 1 {
+		t := r.Totals()
+		p := r.page
+		p.Set("decoded", t.Played)
+		p.Set("verified", t.Verified)
+		p.Set("matched", t.Verified-t.Mismatched)
+		p.Set("mismatched", t.Mismatched)
+		p.Set("castMismatched", t.CastMismatched)
+		p.Set("seeks", t.Seeks)
+		p.Set("spectating", r.Game().Client().Spectating())
+		p.Set("replay", desktop.CastLine(r.Cast()))
+		if err := r.Cast().Err(); err != nil {
+			p.Set("replayErr", err.Error())
+		}
+		if t.Played > 0 {
+			markOnce(p, "firstSnapshotMs")
+		}
+	}
+	return r.CastView.Update()
+}
