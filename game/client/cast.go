@@ -399,10 +399,12 @@ func (c *Cast) Seek(tick uint32) (*Cast, error) {
 
 // fail notes err as the Cast's trouble, if it is the first; c.mu is held.
 func (c *Cast) fail(err error) {
-	c.log.Warn("cast", "err", err)
 	if c.err == nil {
+		c.log.Warn("cast", "err", err)
 		c.err = err
+		return
 	}
+	c.log.Debug("cast", "err", err)
 }
 
 // Send takes what the client sends: its acks of the records, and its
