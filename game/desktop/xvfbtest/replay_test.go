@@ -17,6 +17,7 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/internal/matchrec"
 	"github.com/sightline-game/sightline/netcode/broadcast"
+	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
 // replayRun is what the last frame of a replay drew.
@@ -47,11 +48,12 @@ const replayPlayed = 500
 // `cmd/game -replay FILE` plays a match recorded by the server (four bots
 // for 40 s) in the window, as a spectator, through the game's own client:
 // started 3 s in at 0.25x, it seeks 5 s on (Right: a new Cast and game
-// swapped in), goes up to 2x (] three times), pauses and resumes (P), and
-// plays until it delivered replayPlayed ticks. Every tick its clients
+// swapped in), goes up to 2x (] three times), pauses and resumes (P),
+// moves on to the next player (Space: a watch event the Cast answers),
+// and plays until it delivered replayPlayed ticks. Every tick its clients
 // decoded matched the broadcast's hash, by the window's last frame and by
 // what the game says on exit; the HUD says where the replay is and how
-// fast, and the camera follows a player.
+// fast, and the camera follows a player other than the one it started on.
 func TestReplayInXvfb(t *testing.T) {
 	needXvfb(t)
 	bin := gameBinary(t)
@@ -87,7 +89,8 @@ func TestReplayInXvfb(t *testing.T) {
 	for range 3 {
 		x.press(t, symBracketRight) // 0.5x, 1x, 2x
 	}
-	x.typeText(t, "pp") // pause, resume
+	x.typeText(t, "pp")  // pause, resume
+	x.press(t, symSpace) // the next player, as the Cast answers
 	if err := game.Wait(); err != nil || strings.Contains(out.String(), "panic:") {
 		t.Fatalf("the game ended with %v; its output:\n%s", err, out.String())
 	}
@@ -115,6 +118,15 @@ func TestReplayInXvfb(t *testing.T) {
 	}
 	if d.Followed == 0 || !strings.HasPrefix(d.Watching, "watching ") || d.MapSeed != 7 {
 		t.Errorf("following %d (HUD %q) on map %d: want a player followed and named, on map 7", d.Followed, d.Watching, d.MapSeed)
+	}
+	// It started on the leader of its first tick, kept it through the
+	// seek, and Space moved it on to another.
+	rp, err := broadcast.OpenReplay(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := leaderAt(t, rp, rp.FirstTick()+3*matchrec.TickRate); d.Followed == first {
+		t.Errorf("still following player %d, the leader it started on, after Space", first)
 	}
 	said := lastLine(grepLines(out.String(), "replay: played"))
 	if !strings.Contains(said, ", 0 mismatched; the game verified") || !strings.HasSuffix(strings.SplitN(said, "; at tick", 2)[0], ", 0 mismatched") {
@@ -206,4 +218,46 @@ func TestBroadcastInXvfb(t *testing.T) {
 	if !strings.HasPrefix(r.Line, "live broadcast") || d.Followed == 0 || d.MapSeed != 7 {
 		t.Errorf("the HUD says %q, following %d on map %d: want a live broadcast, a player followed, map 7", r.Line, d.Followed, d.MapSeed)
 	}
+}
+
+// leaderAt returns the leader of the replay's match at tick: the player
+// with the highest score, the lowest id among equals.
+func leaderAt(t *testing.T, rp *broadcast.Replay, tick uint32) uint32 {
+	t.Helper()
+	seated, scores := map[uint32]bool{}, map[uint32]uint32{}
+	pb := broadcast.NewPlayback(protocol.Session().Format(protocol.Schema()), protocol.Schema())
+	for i := range rp.Chunks() {
+		if h, _ := rp.Chunk(i); h.First > tick {
+			break
+		}
+		_, c := rp.Chunk(i)
+		err := pb.Add(c, func(f *broadcast.Frame, _ *snapshot.Snapshot) {
+			if f.Tick > tick {
+				return
+			}
+			for _, r := range f.Records {
+				switch kind, p := protocol.RecordKind(r.ID); kind {
+				case protocol.RecordSeat:
+					seated[p] = !r.Deleted
+				case protocol.RecordScore:
+					if s, err := protocol.ParseScore(r.Payload); err == nil && !r.Deleted {
+						scores[p] = s.Score
+					}
+				}
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	best := uint32(0)
+	for p, in := range seated {
+		if in && (best == 0 || scores[p] > scores[best] || scores[p] == scores[best] && p < best) {
+			best = p
+		}
+	}
+	if best == 0 {
+		t.Fatalf("nobody seated at tick %d", tick)
+	}
+	return best
 }

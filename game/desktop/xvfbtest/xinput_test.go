@@ -105,8 +105,9 @@ const (
 	symRight     xproto.Keysym = 0xff53
 	symDown      xproto.Keysym = 0xff54
 	symF2        xproto.Keysym = 0xffbf
-	// symBracketRight is "]".
+	// symBracketRight is "]", symSpace " ".
 	symBracketRight xproto.Keysym = 0x5d
+	symSpace        xproto.Keysym = 0x20
 )
 
 // The XTEST event types.
@@ -211,6 +212,7 @@ var keyNames = map[xproto.Keysym]string{
 	symDown:         "ArrowDown",
 	symF2:           "F2",
 	symBracketRight: "BracketRight",
+	symSpace:        "Space",
 }
 
 // press presses the key with keysym sym and releases it, each once the
