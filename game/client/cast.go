@@ -74,7 +74,8 @@ type CastConfig struct {
 	// URL+"index.json"), when Replay is nil.
 	URL string
 	// Fetch gets the live broadcast's index and chunks (default
-	// broadcast.HTTPFetch; in the browser, PageFetch).
+	// broadcast.HTTPFetch; in the browser, PageFetch). The bytes it
+	// returns are the Cast's to keep: frames wait in them until due.
 	Fetch broadcast.Fetch
 	// Poll is how often a live broadcast's index is read while waiting
 	// (default 1 s).

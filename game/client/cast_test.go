@@ -556,3 +556,40 @@ func TestCastTakesALiveBroadcastUpAgain(t *testing.T) {
 	}
 	t.Logf("%+v", ps)
 }
+
+// Damage anywhere in a replay file is refused when it is opened or said
+// by Err while it plays: never a panic, and the client on the Cast plays
+// on to the end of what it can.
+func TestCastSurvivesDamageAnywhere(t *testing.T) {
+	castReplay(t)
+	file := castFile
+	opened, failed := 0, 0
+	for k := range 60 {
+		b := append([]byte(nil), file...)
+		at := 16 + k*(len(b)-16)/60
+		b[at] ^= 0x5a
+		b[min(at+1, len(b)-1)] ^= 0x33
+		rp, err := broadcast.OpenReplay(b)
+		if err != nil {
+			continue
+		}
+		opened++
+		w := newWatcher(t, client.CastConfig{Replay: rp, Speed: 4})
+		for range 5000 {
+			if w.cast.Ended() {
+				break
+			}
+			w.play(time.Second / 10)
+		}
+		if !w.cast.Ended() {
+			t.Errorf("damage at byte %d: the cast never ended (at tick %d)", at, w.cast.Tick())
+		}
+		if w.cast.Err() != nil {
+			failed++
+		}
+	}
+	t.Logf("%d of 60 damaged files opened; %d of those said so while playing", opened, failed)
+	if opened == 0 || failed == 0 {
+		t.Errorf("%d damaged files opened, %d said so: the test damaged nothing that plays", opened, failed)
+	}
+}
