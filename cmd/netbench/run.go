@@ -26,6 +26,9 @@ type options struct {
 	HeadingBits   uint8 // 0 = the model's default
 	// The arena's bots and creatures.
 	Players, Creatures int
+	// Record is where the arena run writes its match as a replay file
+	// (empty: measured, not written).
+	Record string
 }
 
 // result is one run, as printed with -json.
