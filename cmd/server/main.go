@@ -108,7 +108,7 @@ func main() {
 	relaySecret := flag.String("relay-secret", "", "the secret shared with the -relay TURN servers (a file of 64 hex digits; cmd/relay -new-secret makes one): players get credentials minted with it, scoped to this server's public addresses, that expire in 12 hours")
 	invite := flag.String("invite", "", "host through the rendezvous at this URL (cmd/relay -http): keeps a connection to it and logs an invite link players join with, no port forwarding needed")
 	castOn := flag.Bool("broadcast", false, "publish each match as a broadcast any HTTP cache can fan out, at GET /broadcast/ID/ (index.json, N/key, N/delta; cmd/game -broadcast URL plays it)")
-	castDelay := flag.Duration("broadcast-delay", 10*time.Second, "with -broadcast: how long each fragment is held back, so that watching does not help a player (0 for a LAN)")
+	castDelay := flag.Duration("broadcast-delay", server.DefaultBroadcastDelay, "with -broadcast: how long each fragment is held back, so that watching does not help a player (0 for a LAN)")
 	record := flag.String("record", "", "keep each match as a replay file in this directory (the broadcast's format; cmd/game -replay FILE plays it)")
 	procs := flag.Int("procs", 0, "the most OS threads running Go code at once (GOMAXPROCS); 0: one per match, at most the CPUs (or $GOMAXPROCS if set)")
 	flag.Parse()
