@@ -89,7 +89,7 @@ type arenaResult struct {
 	Game          gameMovement  `json:"game"`
 	Match         matchActivity `json:"match"`
 	// Replay is the match as a replay file keeps it.
-	Replay replayResult `json:"replay"`
+	Replay *replayResult `json:"replay,omitempty"`
 }
 
 // viewMix is what a client's view holds, mean over the ticks sent: entities
@@ -248,8 +248,10 @@ func runArena(o options) (arenaResult, error) {
 	}
 	r.zstd.compress(r.previous)
 	r.previous.reset()
-	if err := r.cast.end(); err != nil {
-		return arenaResult{}, fmt.Errorf("replay: %w", err)
+	if r.cast != nil {
+		if err := r.cast.end(); err != nil {
+			return arenaResult{}, fmt.Errorf("replay: %w", err)
+		}
 	}
 	return r.result(ticks)
 }
@@ -354,6 +356,9 @@ func newArenaRun(o options) (*arenaRun, error) {
 		b.recs = botRecords{book: &r.records, id: b.id}
 		r.bots = append(r.bots, b)
 	}
+	if !o.Replay && o.Record == "" {
+		return r, nil
+	}
 	if r.cast, err = newReplayCast(o, r.match); err != nil {
 		return nil, err
 	}
@@ -423,15 +428,23 @@ func (r *arenaRun) step(tick uint32) {
 	m := r.match
 	m.Step()
 	// One-shot events ride their own stream: only the replay has them.
-	m.TakeEvents(func(kind events.Kind, body []byte) { r.cast.w.Event(uint8(kind), body) })
+	m.TakeEvents(func(kind events.Kind, body []byte) {
+		if r.cast != nil {
+			r.cast.w.Event(uint8(kind), body)
+		}
+	})
 	m.ChangedRecords(func(id uint32, gen uint16, payload []byte, deleted bool) {
 		r.records.update(id, gen, payload, deleted)
-		r.cast.w.Record(id, gen, payload, deleted)
+		if r.cast != nil {
+			r.cast.w.Record(id, gen, payload, deleted)
+		}
 	})
 	snap := r.ring.Begin(tick)
 	m.Fill(snap)
 	r.ring.Commit(tick)
-	r.cast.tick(tick, snap)
+	if r.cast != nil {
+		r.cast.tick(tick, snap)
+	}
 	r.ents.Load(snap, protocol.FieldX, protocol.FieldY)
 	r.grid.Build(r.ents.Xs, r.ents.Ys)
 	for _, b := range r.bots {
@@ -687,7 +700,10 @@ func (r *arenaRun) result(ticks int) (arenaResult, error) {
 		PickupsPerMin:       float64(st.PickupsTaken+st.SpreadTaken+st.PowerTaken) / mins,
 		DashesPerMin:        float64(st.Dashes) / mins,
 	}
-	res.Replay = r.cast.result(secs, res.DefaultBudget.Bps*float64(len(r.bots)))
+	if r.cast != nil {
+		rp := r.cast.result(secs, res.DefaultBudget.Bps*float64(len(r.bots)))
+		res.Replay = &rp
+	}
 	if n := ours.emptyClients + mask.emptyClients + full.emptyClients + bud.emptyClients; n > 0 {
 		return res, fmt.Errorf("%w: %d client streams", errDecodedNothing, n)
 	}

@@ -26,8 +26,10 @@ type options struct {
 	HeadingBits   uint8 // 0 = the model's default
 	// The arena's bots and creatures.
 	Players, Creatures int
-	// Record is where the arena run writes its match as a replay file
-	// (empty: measured, not written).
+	// Replay has the arena run write its match as a broadcast, the format
+	// of replay files, and report its size; Record is where it writes the
+	// file (empty: measured, not written; set implies Replay).
+	Replay bool
 	Record string
 }
 
