@@ -32,7 +32,7 @@ func playCast(page js.Value, log *slog.Logger, prefs *settingsui.Prefs, snd *aud
 	status := ""
 	if replayURL != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		b, err := client.PageFetch(ctx, replayURL, broadcast.MaxReplay)
+		b, _, err := client.PageFetch(ctx, replayURL, broadcast.MaxReplay)
 		cancel()
 		if err != nil {
 			fail(page, "replay: "+err.Error())

@@ -116,6 +116,10 @@ func main() {
 	floodFrom := flag.String("flood-from", "", "with -flood: the address the flood comes from (default: any of this machine's; 127.0.0.2 on loopback is another host's as the server sees it)")
 	flag.BoolVar(&o.Flood.AfterJoined, "flood-after-joined", false, "with -flood: count -flood-after from when every client has connected (or given up), not from the start: a flood that must not meet the clients' connecting, on a machine of any speed")
 	flag.DurationVar(&o.Flood.After, "flood-after", 0, "with -flood: begin the flood this long after the clients begin to join (the JSON then has the input lag with the flood and without it)")
+	var vo viewersOptions
+	flag.StringVar(&vo.URL, "broadcast", "", "watch the broadcast at this URL (a server's /broadcast/ID/, or a cache in front of it) with -viewers viewers for -seconds, each verifying every tick it decodes, instead of playing")
+	flag.IntVar(&vo.Viewers, "viewers", 10, "with -broadcast: how many viewers")
+	flag.StringVar(&vo.Match, "broadcast-match", "1", "with -broadcast: the match's id, for the origin's counters")
 	verbose := flag.Bool("v", false, "log connection trouble")
 	tokenKey := flag.String("token-key", "", "mint each client a join token with the key in this file (for a server run with -token-key)")
 	flag.Parse()
@@ -158,6 +162,21 @@ func main() {
 			os.Exit(1)
 		}
 		o.URL = u
+	}
+	if vo.URL != "" {
+		vo.Seconds, vo.MetricsURL = o.Seconds, o.MetricsURL
+		r := watchBroadcast(ctx, vo)
+		if *asJSON {
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", "  ")
+			enc.Encode(r)
+		} else {
+			fmt.Println(formatViewers(r))
+		}
+		if r.Mismatched > 0 || r.Failed > 0 || r.Started < r.Viewers {
+			os.Exit(1)
+		}
+		return
 	}
 	if *capacityRun {
 		co.Seconds, co.TickRate, co.Logger = o.Seconds, o.TickRate, o.Logger

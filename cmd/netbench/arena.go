@@ -12,6 +12,7 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
 	"github.com/sightline-game/sightline/netcode/delta"
+	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/interest"
 	"github.com/sightline-game/sightline/netcode/linksim"
 	"github.com/sightline-game/sightline/netcode/session"
@@ -87,6 +88,8 @@ type arenaResult struct {
 	DefaultBudget budgetResult  `json:"default_budget"`
 	Game          gameMovement  `json:"game"`
 	Match         matchActivity `json:"match"`
+	// Replay is the match as a replay file keeps it.
+	Replay *replayResult `json:"replay,omitempty"`
 }
 
 // viewMix is what a client's view holds, mean over the ticks sent: entities
@@ -199,6 +202,8 @@ type arenaRun struct {
 	zstd     *compressor
 	previous *batch
 	wg       sync.WaitGroup
+	// cast writes the match as a replay would keep it.
+	cast *replayCast
 }
 
 // bot is a player the run plays with a brain, and its client's area of
@@ -243,6 +248,11 @@ func runArena(o options) (arenaResult, error) {
 	}
 	r.zstd.compress(r.previous)
 	r.previous.reset()
+	if r.cast != nil {
+		if err := r.cast.end(); err != nil {
+			return arenaResult{}, fmt.Errorf("replay: %w", err)
+		}
+	}
 	return r.result(ticks)
 }
 
@@ -346,6 +356,18 @@ func newArenaRun(o options) (*arenaRun, error) {
 		b.recs = botRecords{book: &r.records, id: b.id}
 		r.bots = append(r.bots, b)
 	}
+	if !o.Replay && o.Record == "" {
+		return r, nil
+	}
+	if r.cast, err = newReplayCast(o, r.match); err != nil {
+		return nil, err
+	}
+	for _, b := range r.bots {
+		if p, ok := w.Pose(b.id); ok {
+			r.cast.w.Record(protocol.RecordSeat|uint32(b.id), 0, protocol.AppendSeat(nil, p.Slot), false)
+		}
+	}
+	r.match.AllRecords(r.cast.w.Record)
 	return r, nil
 }
 
@@ -405,11 +427,24 @@ func newStream(sh *view.Shared, cfg view.Config, f snapstream.Format, sch *snaps
 func (r *arenaRun) step(tick uint32) {
 	m := r.match
 	m.Step()
-	m.World.TakeEvents(func(arena.Event) {}) // one-shot events ride their own stream
-	m.ChangedRecords(r.records.update)
+	// One-shot events ride their own stream: only the replay has them.
+	m.TakeEvents(func(kind events.Kind, body []byte) {
+		if r.cast != nil {
+			r.cast.w.Event(uint8(kind), body)
+		}
+	})
+	m.ChangedRecords(func(id uint32, gen uint16, payload []byte, deleted bool) {
+		r.records.update(id, gen, payload, deleted)
+		if r.cast != nil {
+			r.cast.w.Record(id, gen, payload, deleted)
+		}
+	})
 	snap := r.ring.Begin(tick)
 	m.Fill(snap)
 	r.ring.Commit(tick)
+	if r.cast != nil {
+		r.cast.tick(tick, snap)
+	}
 	r.ents.Load(snap, protocol.FieldX, protocol.FieldY)
 	r.grid.Build(r.ents.Xs, r.ents.Ys)
 	for _, b := range r.bots {
@@ -664,6 +699,10 @@ func (r *arenaRun) result(ticks int) (arenaResult, error) {
 		CreatureKillsPerMin: float64(st.CreatureKills) / mins,
 		PickupsPerMin:       float64(st.PickupsTaken+st.SpreadTaken+st.PowerTaken) / mins,
 		DashesPerMin:        float64(st.Dashes) / mins,
+	}
+	if r.cast != nil {
+		rp := r.cast.result(secs, res.DefaultBudget.Bps*float64(len(r.bots)))
+		res.Replay = &rp
 	}
 	if n := ours.emptyClients + mask.emptyClients + full.emptyClients + bud.emptyClients; n > 0 {
 		return res, fmt.Errorf("%w: %d client streams", errDecodedNothing, n)

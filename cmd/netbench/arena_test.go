@@ -131,3 +131,18 @@ func TestSpeedChangesModelBytes(t *testing.T) {
 		last = r
 	}
 }
+
+// An arena run with -replay writes its match as a replay would keep it:
+// every tick plays back as its hash says, and the whole world costs less
+// than the players' views did.
+func TestArenaReplay(t *testing.T) {
+	res, err := runArena(options{Traffic: "arena", Players: 8, Creatures: 60, Seconds: 6, RTTms: 100, Seed: 3, Replay: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := res.Replay
+	if rp == nil || rp.Ticks != 180 || rp.Mismatched != 0 || rp.Keyframes != 2 || rp.Fragments != 2 ||
+		rp.BytesPerMin <= 0 || rp.BytesPerMin >= rp.PlayersPerMin {
+		t.Fatalf("replay %+v", rp)
+	}
+}

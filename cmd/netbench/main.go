@@ -80,6 +80,8 @@ func parse(args []string, errOut io.Writer) (command, error) {
 	fs.Float64Var(&o.RTTms, "rtt", 200, "round-trip time in milliseconds")
 	fs.IntVar(&o.History, "history", 16, "ticks a delta may reach back (A); both sides keep A+1 snapshots (arena: the game's 32 unless set)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the world and the links")
+	fs.BoolVar(&o.Replay, "replay", false, "arena: also write the match as a replay (cmd/server -record's format) and report its bytes a minute beside what the players were sent")
+	fs.StringVar(&o.Record, "record", "", "arena: write the match as a replay file (implies -replay; cmd/game -replay FILE plays it)")
 	headingBits := fs.Uint("heading-bits", 10, "model: width of the quantized heading (the game's is 10; the reference formats send it in 2 bytes either way)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object")
 	fs.BoolVar(&c.table, "table", false, "print the table of the traffic that docs/01-snapshots-and-deltas.md quotes (model: ignores -moving, -loss and -burst; arena: runs its rows' own commands)")
@@ -94,7 +96,7 @@ func parse(args []string, errOut io.Writer) (command, error) {
 	fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
 	switch o.Traffic {
 	case "model":
-		return c, onlyFor(c.set, "model", "players", "creatures")
+		return c, onlyFor(c.set, "model", "players", "creatures", "replay", "record")
 	case "arena":
 		if err := onlyFor(c.set, "arena", "entities", "moving", "start", "speed", "heading-bits"); err != nil {
 			return c, err

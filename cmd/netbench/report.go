@@ -78,6 +78,10 @@ func printArenaReport(w io.Writer, r arenaResult, took time.Duration) {
 	b := r.DefaultBudget
 	fmt.Fprintf(w, "default budget (%g B/s, %d-byte packets): sightline %.0f B/s (%.0f%% of the above), %.1f B/packet; defers %.0f entity-ticks a second (%.1f%% of those due), longest wait %d ticks, %d lean packets\n",
 		b.RateBps, b.PacketCap, b.Bps, b.ShareOfUnlimited*100, b.Bpp, b.DeferredPerS, b.DeferredShare*100, b.MaxDeferralTicks, b.LeanPackets)
+	if rp := r.Replay; rp != nil {
+		fmt.Fprintf(w, "replay (the broadcast's format: every tick of the whole world, a keyframe every %d ticks): %.0f bytes a minute, %d ticks played back, %d mismatched; the players were sent %.0f bytes a minute in all (the replay is %.2fx that)\n",
+			rp.FragmentTicks, rp.BytesPerMin, rp.Ticks, rp.Mismatched, rp.PlayersPerMin, rp.BytesPerMin/rp.PlayersPerMin)
+	}
 	fmt.Fprintf(w, "ticks %d, decoded %d, mismatched %d (all lanes), differing views %d, mean baseline age %.2f, full fallbacks %d, lost downlink %d (%.1fs to run)\n",
 		r.Ticks, r.DecodedTicks, r.MismatchedTicks, r.DifferingViews, r.MeanBaselineAge, r.FullFallbacks, r.DownLost, took.Seconds())
 }

@@ -26,6 +26,11 @@ type options struct {
 	HeadingBits   uint8 // 0 = the model's default
 	// The arena's bots and creatures.
 	Players, Creatures int
+	// Replay has the arena run write its match as a broadcast, the format
+	// of replay files, and report its size; Record is where it writes the
+	// file (empty: measured, not written; set implies Replay).
+	Replay bool
+	Record string
 }
 
 // result is one run, as printed with -json.

@@ -107,6 +107,9 @@ func main() {
 	relay := flag.String("relay", "", "STUN and TURN servers handed to every joining player at GET /ice (turn:HOST:PORT[?transport=tcp], turns:..., stun:..., comma-separated); cmd/relay runs one")
 	relaySecret := flag.String("relay-secret", "", "the secret shared with the -relay TURN servers (a file of 64 hex digits; cmd/relay -new-secret makes one): players get credentials minted with it, scoped to this server's public addresses, that expire in 12 hours")
 	invite := flag.String("invite", "", "host through the rendezvous at this URL (cmd/relay -http): keeps a connection to it and logs an invite link players join with, no port forwarding needed")
+	castOn := flag.Bool("broadcast", false, "publish each match as a broadcast any HTTP cache can fan out, at GET /broadcast/ID/ (index.json, N/key, N/delta; cmd/game -broadcast URL plays it)")
+	castDelay := flag.Duration("broadcast-delay", server.DefaultBroadcastDelay, "with -broadcast: how long each fragment is held back, so that watching does not help a player (0 for a LAN)")
+	record := flag.String("record", "", "keep each match as a replay file in this directory (the broadcast's format; cmd/game -replay FILE plays it)")
 	procs := flag.Int("procs", 0, "the most OS threads running Go code at once (GOMAXPROCS); 0: one per match, at most the CPUs (or $GOMAXPROCS if set)")
 	flag.Parse()
 
@@ -150,6 +153,7 @@ func main() {
 		tokenKey: *tokenKey, tokenServer: *tokenServer, tlsCert: *tlsCert, tlsKey: *tlsKey,
 		readInterval: *readInterval, udpBuffer: *udpBuffer, metricsAddr: *metricsAddr,
 		publicIPs: splitList(*publicIP), stun: *stunServer, relay: *relay, relaySecret: *relaySecret, invite: *invite,
+		broadcast: *castOn, broadcastDelay: *castDelay, record: *record,
 	}); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
@@ -209,6 +213,14 @@ type options struct {
 	relay, relaySecret string
 	// invite is the rendezvous a host behind NAT is reached through (-invite).
 	invite string
+	// broadcast serves each match's broadcast, held back broadcastDelay
+	// (-broadcast, -broadcast-delay); record keeps each as a replay file in
+	// that directory (-record).
+	broadcast      bool
+	broadcastDelay time.Duration
+	record         string
+	// casts, set by run, are the matches' broadcasts.
+	casts *casts
 }
 
 // splitList splits a comma-separated flag, dropping empty items.
@@ -230,6 +242,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if o.readInterval > 0 {
 		o.beforeTick = func(due time.Time) { rtc.ReadRound(due) }
 	}
+	o.casts = newCasts(log, o)
 	host, err := newHost(log, o)
 	if err != nil {
 		return err
@@ -293,7 +306,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	counters.HandleFunc("GET /healthz", healthz)
 	counters.Handle("GET /metrics", met.Handler())
 	counters.Handle("GET /debug/vars", serveVars(func() map[string]any {
-		return map[string]any{"match": first.Stats(), "matches": host.List(), "heap": readHeap()}
+		return map[string]any{"match": first.Stats(), "matches": host.List(), "heap": readHeap(), "broadcast": o.casts.stats()}
 	}))
 	if o.debugGC {
 		counters.HandleFunc("POST /debug/gc", serveGC)
@@ -316,6 +329,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}
 	web.Mount(mux, client.SignalPath, rtc, site)
 	mux.Handle(client.MatchesPath, host)
+	mux.Handle("GET "+BroadcastPath+"{match}/", o.casts)
 	// With -invite and no relay of its own, the server hands out the
 	// relay credentials the rendezvous gives it.
 	var relayed atomic.Pointer[json.RawMessage]
@@ -367,7 +381,11 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	)
 	port := ln.Addr().(*net.TCPAddr).Port
 	errc := make(chan error, 4)
-	go func() { errc <- host.Run(ctx, rtc.AcceptRoute) }()
+	go func() {
+		err := host.Run(ctx, rtc.AcceptRoute)
+		o.casts.close() // the matches have stopped: their broadcasts end
+		errc <- err
+	}()
 	go func() {
 		var err error
 		if o.tlsCert != "" {
@@ -447,5 +465,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
+	select { // the recordings' last fragments are written as the matches stop
+	case <-o.casts.closed:
+	case <-shutdown.Done():
+	}
 	return httpSrv.Shutdown(shutdown)
 }

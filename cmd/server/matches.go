@@ -34,8 +34,13 @@ func newHost(log *slog.Logger, o options) (*server.Host, error) {
 		if err != nil {
 			return nil, err
 		}
+		sinks, err := o.casts.sinks(id)
+		if err != nil {
+			return nil, err
+		}
 		srv, err := server.New(server.Config{
-			TickRate: o.tick, Timeout: o.timeout, MaxClients: o.maxClients + o.bots, MaxSpectators: spectatorsOf(o), Verify: o.verify, Logger: mlog,
+			Broadcast: sinks,
+			TickRate:  o.tick, Timeout: o.timeout, MaxClients: o.maxClients + o.bots, MaxSpectators: spectatorsOf(o), Verify: o.verify, Logger: mlog,
 			Rate: o.rate, ViewRadius: o.radius, BeforeTick: o.beforeTick,
 		}, server.NewMatch(world))
 		if err != nil {

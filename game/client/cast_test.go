@@ -433,11 +433,11 @@ func TestCastFollowsALiveBroadcast(t *testing.T) {
 	ix, _ := json.Marshal(broadcast.Index{Format: broadcast.Version, Protocol: protocol.Version, TickRate: matchrec.TickRate,
 		FragmentTicks: 30, Ready: true, Oldest: 0, Newest: newest, Ended: true})
 	files["http://cast.test/b/index.json"] = ix
-	fetch := func(_ context.Context, url string, _ int) ([]byte, error) {
+	fetch := func(_ context.Context, url string, _ int) ([]byte, time.Duration, error) {
 		if b, ok := files[url]; ok {
-			return b, nil
+			return b, 0, nil
 		}
-		return nil, broadcast.ErrNotFound
+		return nil, 0, broadcast.ErrNotFound
 	}
 	w := newWatcher(t, client.CastConfig{URL: "http://cast.test/b/", Fetch: fetch})
 	defer w.cast.Close()
@@ -491,7 +491,7 @@ func TestCastTakesALiveBroadcastUpAgain(t *testing.T) {
 		defer mu.Unlock()
 		allowed = n
 	}
-	fetch := func(_ context.Context, url string, _ int) ([]byte, error) {
+	fetch := func(_ context.Context, url string, _ int) ([]byte, time.Duration, error) {
 		path := strings.TrimPrefix(url, "http://cast.test/b/")
 		if path == "index.json" {
 			mu.Lock()
@@ -499,12 +499,13 @@ func TestCastTakesALiveBroadcastUpAgain(t *testing.T) {
 			ix := broadcast.Index{Format: broadcast.Version, Protocol: protocol.Version, TickRate: matchrec.TickRate,
 				FragmentTicks: 30, Ready: true, Newest: newest, Ended: newest == last}
 			newest = min(newest+1, last, allowed)
-			return json.Marshal(ix)
+			b, err := json.Marshal(ix)
+			return b, 0, err
 		}
 		if b, ok := files[path]; ok {
-			return b, nil
+			return b, 0, nil
 		}
-		return nil, broadcast.ErrNotFound
+		return nil, 0, broadcast.ErrNotFound
 	}
 	w := newWatcher(t, client.CastConfig{URL: "http://cast.test/b/", Fetch: fetch, Poll: time.Millisecond})
 	defer w.cast.Close()

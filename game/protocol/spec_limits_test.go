@@ -8,6 +8,7 @@ import (
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/broadcast"
 	"github.com/sightline-game/sightline/netcode/events"
 	"github.com/sightline-game/sightline/netcode/jointoken"
 	"github.com/sightline-game/sightline/netcode/lan"
@@ -50,9 +51,16 @@ func TestSpecLimits(t *testing.T) {
 		t.Fatalf("datagram limits differ: snapshots %d, events %d, records %d", protocol.DatagramLimit, events.DefaultMaxDatagram, replica.DefaultMaxDatagram)
 	}
 	code := map[string]string{
-		"protocol version":         fmt.Sprint(protocol.Version),
-		"offer body, at most":      bytesOf(webrtc.DefaultMaxBodyBytes),
-		"join token text, at most": fmt.Sprintf("%d characters", jointoken.MaxText),
+		"protocol version":                                                fmt.Sprint(protocol.Version),
+		"broadcast chunk, at most":                                        bytesOf(broadcast.MaxChunk),
+		"record payload or event body in a chunk, at most":                bytesOf(broadcast.MaxPayload),
+		"broadcast preamble, at most":                                     bytesOf(broadcast.MaxPreamble),
+		"broadcast index a viewer reads, at most":                         bytesOf(broadcast.MaxIndex),
+		"ticks in a broadcast fragment, by default":                       ticksOf(broadcast.DefaultFragmentTicks),
+		"broadcast delay, by default":                                     secondsOf(server.DefaultBroadcastDelay),
+		"replay file, at most":                                            bytesOf(broadcast.MaxReplay),
+		"offer body, at most":                                             bytesOf(webrtc.DefaultMaxBodyBytes),
+		"join token text, at most":                                        fmt.Sprintf("%d characters", jointoken.MaxText),
 		"join token's expiry ahead of the server's clock, at most":        secondsOf(jointoken.DefaultMaxTTL),
 		"join tokens a server remembers as used, at most":                 fmt.Sprint(jointoken.DefaultMaxUsed),
 		"join token's name, at most":                                      bytesOf(jointoken.MaxName),

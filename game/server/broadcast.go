@@ -1,6 +1,8 @@
 package server
 
 import (
+	"time"
+
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/broadcast"
 	"github.com/sightline-game/sightline/netcode/events"
@@ -11,6 +13,11 @@ import (
 // sinks of Config.Broadcast (an origin that HTTP caches fan out, a replay
 // file): see package broadcast and docs/10-watching.md. It is written once
 // a tick for the match, not per viewer, whoever watches.
+
+// DefaultBroadcastDelay is how long a broadcast holds each fragment back by
+// default (cmd/server -broadcast-delay): long enough that watching the
+// broadcast does not help a player.
+const DefaultBroadcastDelay = 10 * time.Second
 
 // newCast returns the match's broadcast writer, or nil without sinks.
 func newCast(cfg Config, world World) *broadcast.Writer {

@@ -25,6 +25,11 @@ type Index struct {
 	Newest uint32 `json:"newest"`
 	// NewestTick is the last tick of deltas Newest.
 	NewestTick uint32 `json:"newest_tick"`
+	// NextMillis is how long after this index was made the next fragment
+	// is published (0: not known). A viewer that reads the index from a
+	// cache takes off the Age the cache gives it, and asks for the
+	// fragment when it is due, without reading the index again.
+	NextMillis int64 `json:"next_ms"`
 	// Ended says that the match is over: no fragment follows Newest.
 	Ended bool `json:"ended"`
 }

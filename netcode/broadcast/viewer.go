@@ -12,9 +12,10 @@ import (
 )
 
 // Fetch gets the body at url, at most limit bytes (more is an error
-// wrapping ErrTooLarge); a 404 is an error wrapping ErrNotFound. HTTPFetch
-// is one; the browser passes its own.
-type Fetch func(ctx context.Context, url string, limit int) ([]byte, error)
+// wrapping ErrTooLarge), and its age as a cache tells it (the Age header;
+// 0 from the origin); a 404 is an error wrapping ErrNotFound. HTTPFetch is
+// one; the browser passes its own.
+type Fetch func(ctx context.Context, url string, limit int) (body []byte, age time.Duration, err error)
 
 // ViewerConfig sets up a Viewer.
 type ViewerConfig struct {
@@ -23,7 +24,7 @@ type ViewerConfig struct {
 	// Fetch gets each URL (default HTTPFetch).
 	Fetch Fetch
 	// Poll is how often the index is read while waiting for a fragment
-	// (default 1 s, the index's max-age).
+	// whose time it does not tell (default 1 s, the index's max-age).
 	Poll time.Duration
 }
 
@@ -34,7 +35,9 @@ type Viewer struct {
 	cfg   ViewerConfig
 	pb    *Playback
 	index Index
-	stats ViewerStats
+	// indexAge is the age of the index as the cache it came from said.
+	indexAge time.Duration
+	stats    ViewerStats
 }
 
 // ViewerStats are a Viewer's counters.
@@ -103,9 +106,36 @@ func (v *Viewer) Run(ctx context.Context, fn func(f *Frame, world *snapshot.Snap
 		if v.index.Ended {
 			return nil
 		}
+		// The next fragment is due NextMillis after the index was made:
+		// ask for it then, and read the index again only if it is not
+		// there.
+		if next := time.Duration(v.index.NextMillis)*time.Millisecond - v.indexAge; next > 0 {
+			if err := v.sleep(ctx, next+nextSlack); err != nil {
+				return v.end(ctx, err)
+			}
+			err := v.take(ctx, KindDeltas, v.pb.Next(), fn)
+			if err == nil || errors.Is(err, ErrNotFound) {
+				continue
+			}
+			return v.end(ctx, err)
+		}
 		if err := v.wait(ctx); err != nil {
 			return v.end(ctx, err)
 		}
+	}
+}
+
+// nextSlack is how long after a fragment is due a viewer asks for it.
+const nextSlack = 20 * time.Millisecond
+
+func (v *Viewer) sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 
@@ -117,19 +147,11 @@ func (v *Viewer) end(ctx context.Context, err error) error {
 	return err
 }
 
-func (v *Viewer) wait(ctx context.Context) error {
-	t := time.NewTimer(v.cfg.Poll)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func (v *Viewer) wait(ctx context.Context) error { return v.sleep(ctx, v.cfg.Poll) }
 
 func (v *Viewer) readIndex(ctx context.Context) error {
-	b, err := v.get(ctx, "index.json", MaxIndex)
+	b, age, err := v.get(ctx, "index.json", MaxIndex)
+	v.indexAge = age
 	if err != nil {
 		return fmt.Errorf("broadcast index: %w", err)
 	}
@@ -146,7 +168,7 @@ func (v *Viewer) readIndex(ctx context.Context) error {
 
 // take fetches and decodes one chunk.
 func (v *Viewer) take(ctx context.Context, k Kind, n uint32, fn func(*Frame, *snapshot.Snapshot)) error {
-	b, err := v.get(ctx, ChunkPath(k, n), MaxChunk)
+	b, _, err := v.get(ctx, ChunkPath(k, n), MaxChunk)
 	if err != nil {
 		return fmt.Errorf("broadcast %s %d: %w", k, n, err)
 	}
@@ -156,11 +178,11 @@ func (v *Viewer) take(ctx context.Context, k Kind, n uint32, fn func(*Frame, *sn
 	return nil
 }
 
-func (v *Viewer) get(ctx context.Context, path string, limit int) ([]byte, error) {
+func (v *Viewer) get(ctx context.Context, path string, limit int) ([]byte, time.Duration, error) {
 	v.stats.Fetches++
-	b, err := v.cfg.Fetch(ctx, v.cfg.URL+path, limit)
+	b, age, err := v.cfg.Fetch(ctx, v.cfg.URL+path, limit)
 	v.stats.Bytes += uint64(len(b))
-	return b, err
+	return b, age, err
 }
 
 func errorsIsMismatch(err error) bool { return errors.Is(err, ErrMismatch) }

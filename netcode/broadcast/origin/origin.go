@@ -48,7 +48,9 @@ type Server struct {
 	pending []held // written, not yet published (in order)
 	held    []held // published, oldest first
 	ended   bool
-	stats   Stats
+	// lastDeltas is when the last fragment of deltas was written.
+	lastDeltas time.Time
+	stats      Stats
 }
 
 type held struct {
@@ -92,7 +94,11 @@ func New(cfg Config) *Server {
 func (o *Server) Chunk(h broadcast.Header, b []byte) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.pending = append(o.pending, held{h: h, b: b, written: o.cfg.Now()})
+	now := o.cfg.Now()
+	if h.Kind == broadcast.KindDeltas {
+		o.lastDeltas = now
+	}
+	o.pending = append(o.pending, held{h: h, b: b, written: now})
 	o.publish()
 }
 
@@ -146,6 +152,18 @@ func (o *Server) index() broadcast.Index {
 		}
 	}
 	ix.Ended = o.ended && len(o.pending) == 0
+	now := o.cfg.Now()
+	for _, c := range o.pending {
+		if c.h.Kind == broadcast.KindDeltas {
+			ix.NextMillis = max(1, c.written.Add(o.cfg.Delay).Sub(now).Milliseconds())
+			break
+		}
+	}
+	if ix.NextMillis == 0 && !ix.Ended && o.cfg.TickRate > 0 && !o.lastDeltas.IsZero() {
+		// The next is still being written: due a fragment after the last.
+		frag := time.Duration(float64(o.cfg.FragmentTicks) / o.cfg.TickRate * float64(time.Second))
+		ix.NextMillis = max(1, o.lastDeltas.Add(frag+o.cfg.Delay).Sub(now).Milliseconds())
+	}
 	return ix
 }
 

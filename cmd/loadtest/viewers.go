@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sightline-game/sightline/game/protocol"
+	"github.com/sightline-game/sightline/game/server"
+	"github.com/sightline-game/sightline/netcode/broadcast"
+	"github.com/sightline-game/sightline/netcode/broadcast/origin"
+	"github.com/sightline-game/sightline/netcode/snapshot"
+)
+
+// viewersOptions are -broadcast's: N viewers of a broadcast, each decoding
+// and verifying every tick it is given.
+type viewersOptions struct {
+	// URL is the broadcast's base (…/broadcast/ID/), through a cache or not.
+	URL string
+	// Viewers is how many watch at once.
+	Viewers int
+	// Seconds is how long they watch.
+	Seconds float64
+	// MetricsURL is the origin server's counters (GET /debug/vars): the
+	// live tick, and what the origin served.
+	MetricsURL string
+	// Match is the match's id on the origin ("broadcast" counters).
+	Match string
+}
+
+// viewersResult is what -broadcast measured.
+type viewersResult struct {
+	URL     string  `json:"url"`
+	Viewers int     `json:"viewers"`
+	Seconds float64 `json:"seconds"`
+	// Started counts the viewers that decoded a keyframe; Failed those that
+	// stopped on an error (FirstError names one).
+	Started    int    `json:"started"`
+	Failed     int    `json:"failed"`
+	FirstError string `json:"first_error,omitempty"`
+	// Ticks and Mismatched are over every viewer: each tick decoded and
+	// checked against the broadcast's hash.
+	Ticks      uint64 `json:"ticks"`
+	Mismatched uint64 `json:"mismatched"`
+	// Restarts counts viewers falling behind what the origin held.
+	Restarts uint64 `json:"restarts"`
+	// ViewerBytes is what all the viewers fetched, ViewerBytesPerSec a second.
+	ViewerBytes       uint64  `json:"viewer_bytes"`
+	ViewerBytesPerSec float64 `json:"viewer_bytes_per_sec"`
+	// DelaySeconds and FragmentSeconds are the broadcast's, from its index.
+	DelaySeconds    float64 `json:"delay_s"`
+	FragmentSeconds float64 `json:"fragment_s"`
+	// LagMaxSeconds is the most any started viewer's newest decoded tick
+	// was behind the live match, sampled every half second (with
+	// LagKnown: the origin's counters were read).
+	LagKnown      bool    `json:"lag_known"`
+	LagMaxSeconds float64 `json:"lag_max_s"`
+	// The origin's counters over the run (with OriginKnown).
+	OriginKnown         bool    `json:"origin_known"`
+	OriginBytes         uint64  `json:"origin_bytes"`
+	OriginBytesPerSec   float64 `json:"origin_bytes_per_sec"`
+	OriginChunksServed  uint64  `json:"origin_chunks_served"`
+	OriginIndexServed   uint64  `json:"origin_index_served"`
+	OriginMaxServedEach uint64  `json:"origin_max_served_per_chunk"`
+}
+
+// watchBroadcast runs o.Viewers viewers of the broadcast for o.Seconds.
+func watchBroadcast(ctx context.Context, o viewersOptions) viewersResult {
+	r := viewersResult{URL: o.URL, Viewers: o.Viewers, Seconds: o.Seconds}
+	before, okBefore := originVars(ctx, o)
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(o.Seconds*float64(time.Second)))
+	defer cancel()
+	// Each viewer's newest decoded tick, counted once it has decoded a
+	// whole fragment: until then it holds the keyframe it started from,
+	// older than what it is about to decode.
+	newest := make([]atomic.Uint32, o.Viewers)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range o.Viewers {
+		wg.Go(func() {
+			pb := broadcast.NewPlayback(protocol.Session().Format(protocol.Schema()), protocol.Schema())
+			v := broadcast.NewViewer(broadcast.ViewerConfig{URL: o.URL}, pb)
+			err := v.Run(ctx, func(f *broadcast.Frame, _ *snapshot.Snapshot) {
+				if pb.Stats().Fragments > 1 || pb.Stats().Fragments == 1 && f.Tick == pb.Tick() && v.Index().NewestTick <= f.Tick {
+					newest[i].Store(f.Tick)
+				}
+			})
+			st, vs, ix := pb.Stats(), v.Stats(), v.Index()
+			mu.Lock()
+			defer mu.Unlock()
+			if st.Keyframes > 0 {
+				r.Started++
+			}
+			if err != nil {
+				r.Failed++
+				if r.FirstError == "" {
+					r.FirstError = err.Error()
+				}
+			}
+			r.Ticks += st.Ticks
+			r.Mismatched += st.Mismatched
+			r.Restarts += vs.Restarts
+			r.ViewerBytes += vs.Bytes
+			r.DelaySeconds = float64(ix.DelayMillis) / 1000
+			if ix.TickRate > 0 {
+				r.FragmentSeconds = float64(ix.FragmentTicks) / ix.TickRate
+			}
+		})
+	}
+	// Sample the lag: the live tick from the origin, each viewer's newest.
+	rate := 0.0
+	t := time.NewTicker(500 * time.Millisecond)
+sample:
+	for {
+		select {
+		case <-ctx.Done():
+			break sample
+		case <-t.C:
+		}
+		vars, ok := originVars(ctx, o)
+		if !ok || vars.Match == nil {
+			continue
+		}
+		if rate == 0 {
+			rate = 30 // the index names it once the viewers read it
+			mu.Lock()
+			if r.FragmentSeconds > 0 {
+				rate = float64(broadcast.DefaultFragmentTicks) / r.FragmentSeconds
+			}
+			mu.Unlock()
+		}
+		for i := range newest {
+			if n := newest[i].Load(); n > 0 && vars.Match.Tick > n {
+				r.LagKnown = true
+				r.LagMaxSeconds = max(r.LagMaxSeconds, float64(vars.Match.Tick-n)/rate)
+			}
+		}
+	}
+	t.Stop()
+	wg.Wait()
+	took := time.Since(start).Seconds()
+	r.ViewerBytesPerSec = float64(r.ViewerBytes) / took
+	if after, ok := originVars(context.Background(), o); ok && okBefore {
+		b, a := before.Broadcast[o.Match], after.Broadcast[o.Match]
+		r.OriginKnown = true
+		r.OriginBytes = a.BytesServed - b.BytesServed
+		r.OriginBytesPerSec = float64(r.OriginBytes) / took
+		r.OriginChunksServed = a.ChunksServed - b.ChunksServed
+		r.OriginIndexServed = a.IndexServed - b.IndexServed
+		r.OriginMaxServedEach = a.MaxServedPerChunk
+	}
+	return r
+}
+
+// originCounters is what -broadcast reads of the origin's /debug/vars.
+type originCounters struct {
+	Match     *server.Stats           `json:"match"`
+	Broadcast map[string]origin.Stats `json:"broadcast"`
+}
+
+func originVars(ctx context.Context, o viewersOptions) (originCounters, bool) {
+	var vars originCounters
+	if o.MetricsURL == "" {
+		return vars, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(o.MetricsURL, "/")+"/debug/vars", nil)
+	if err != nil {
+		return vars, false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return vars, false
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&vars) != nil {
+		return vars, false
+	}
+	return vars, true
+}
+
+// formatViewers is -broadcast's plain output.
+func formatViewers(r viewersResult) string {
+	s := fmt.Sprintf("broadcast: %d of %d viewers started, %d failed; decoded %d ticks, %d mismatched, %d restarts; viewers fetched %.0f B/s in all",
+		r.Started, r.Viewers, r.Failed, r.Ticks, r.Mismatched, r.Restarts, r.ViewerBytesPerSec)
+	if r.OriginKnown {
+		s += fmt.Sprintf("; the origin sent %.0f B/s (%d chunks, each at most %d times; %d index reads)", r.OriginBytesPerSec, r.OriginChunksServed, r.OriginMaxServedEach, r.OriginIndexServed)
+	}
+	if r.LagKnown {
+		s += fmt.Sprintf("; the furthest behind the live match %.1f s (delay %.0f s, fragments of %.0f s)", r.LagMaxSeconds, r.DelaySeconds, r.FragmentSeconds)
+	}
+	if r.FirstError != "" {
+		s += "; first error: " + r.FirstError
+	}
+	return s
+}
