@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -260,4 +261,102 @@ func leaderAt(t *testing.T, rp *broadcast.Replay, tick uint32) uint32 {
 		t.Fatalf("nobody seated at tick %d", tick)
 	}
 	return best
+}
+
+// A real match server's broadcast and recording, end to end: cmd/server
+// -bots 3 -broadcast -record DIR; `cmd/game -broadcast URL` watches its
+// match 1 live through its origin, then, the server stopped, `cmd/game
+// -replay FILE` plays the file it wrote at 4x; each window verified every
+// tick it played, 0 mismatched.
+func TestServerBroadcastAndRecordingInXvfb(t *testing.T) {
+	xvfb := needXvfb(t)
+	bin := gameBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	records := filepath.Join(dir, "replays")
+	if err := os.Mkdir(records, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	server := filepath.Join(dir, "server")
+	build := exec.Command(goTool(), "build", "-o", server, "./cmd/server")
+	build.Dir = moduleRoot(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cmd/server: %v\n%s", err, out)
+	}
+	addr := freeTCPAddr(t)
+	base := "http://" + addr
+	srv := exec.CommandContext(ctx, server, "-addr", addr, "-udp-port", strconv.Itoa(freeUDPPort(t)), "-announce=false",
+		"-bots", "3", "-broadcast", "-broadcast-delay", "0", "-record", records)
+	var srvOut lockedBuffer
+	srv.Stdout, srv.Stderr = &srvOut, &srvOut
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			srv.Process.Signal(syscall.SIGTERM)
+			srv.Wait()
+		}
+	}
+	defer func() {
+		stop()
+		if t.Failed() {
+			t.Logf("server output:\n%s", srvOut.String())
+		}
+	}()
+	if _, err := waitMatches(ctx, base, func(m map[string]int) bool { return len(m) == 1 }); err != nil {
+		t.Fatalf("the server never listed its match: %v", err)
+	}
+
+	watch := func(name string, played int, args ...string) *replayRun {
+		t.Helper()
+		shot := filepath.Join(dir, name+".png")
+		args = append([]string{"-a", "-s", "-screen 0 1280x720x24", bin}, args...)
+		args = append(args, "-fps", "20", "-screenshot", shot, "-exit-after", "2m", "-exit-when", fmt.Sprintf("replayed=%d", played))
+		game := exec.CommandContext(ctx, xvfb, args...)
+		game.Dir = dir
+		game.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir)
+		var out lockedBuffer
+		game.Stdout, game.Stderr = &out, &out
+		if err := game.Run(); err != nil || strings.Contains(out.String(), "panic:") {
+			t.Fatalf("%s: the game ended with %v; its output:\n%s", name, err, out.String())
+		}
+		d := readRecord[replayRun](t, filepath.Join(dir, name+".json"))
+		if d.Replay == nil {
+			t.Fatalf("%s: the last frame drew no replay; the game's output:\n%s", name, out.String())
+		}
+		r := d.Replay
+		t.Logf("%s: %+v; the game said %q", name, *r, lastLine(grepLines(out.String(), "replay: played")))
+		if r.Mismatched != 0 || r.CastMismatched != 0 || r.Err != "" || r.Played < uint64(played) || r.Verified != r.Played {
+			t.Errorf("%s: played %d ticks, verified %d, mismatched %d (casts: %d), error %q: want %d or more, all verified, none mismatched",
+				name, r.Played, r.Verified, r.Mismatched, r.CastMismatched, r.Err, played)
+		}
+		return d
+	}
+	live := watch("live", 150, "-broadcast", base+"/broadcast/1/")
+	if !strings.HasPrefix(live.Replay.Line, "live broadcast") || live.Followed == 0 {
+		t.Errorf("live: the HUD says %q, following %d: want a live broadcast and a bot followed", live.Replay.Line, live.Followed)
+	}
+
+	stop() // the recording ends with the match
+	files, err := filepath.Glob(filepath.Join(records, "*.slreplay"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("replay files %v (%v), want the match's one", files, err)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp, err := broadcast.OpenReplay(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ticks := int(rp.LastTick() - rp.FirstTick() + 1)
+	rec := watch("recorded", ticks, "-replay", files[0], "-replay-speed", "4")
+	if rec.Replay.Tick != rp.LastTick() || rec.Replay.Speed != 4 {
+		t.Errorf("recorded: at tick %d at %vx, want the file's last, %d, at 4x", rec.Replay.Tick, rec.Replay.Speed, rp.LastTick())
+	}
 }
