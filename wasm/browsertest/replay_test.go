@@ -25,25 +25,9 @@ import (
 // client, none mismatched there or in the Cast's decoder, and the HUD's
 // line says where the replay is.
 func TestBrowserPlaysAReplay(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the WebAssembly client and runs Chromium")
-	}
 	chromium := requireChromium(t)
 	dir := t.TempDir()
-	goTool := goCommand(t)
-	wasmPath := filepath.Join(dir, web.WasmFile)
-	if err := run(goTool, []string{"GOOS=js", "GOARCH=wasm"},
-		"build", "-trimpath", "-ldflags=-s -w", "-o", wasmPath, "github.com/sightline-game/sightline/wasm"); err != nil {
-		t.Fatal(err)
-	}
-	wasm, err := os.ReadFile(wasmPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	execJS, err := os.ReadFile(filepath.Join(goEnv(t, goTool, "GOROOT"), "lib", "wasm", "wasm_exec.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	wasm, execJS := buildWasm(t, dir)
 	site, err := web.New(webpage.Index, execJS, wasm)
 	if err != nil {
 		t.Fatal(err)
@@ -76,12 +60,7 @@ func TestBrowserPlaysAReplay(t *testing.T) {
 	if !st.Spectating || st.Verified != st.Decoded {
 		t.Errorf("spectating %v; the client verified %d of the %d ticks delivered", st.Spectating, st.Verified, st.Decoded)
 	}
-	rctx, rcancel := context.WithTimeout(tb.ctx, browserWait)
-	defer rcancel()
-	cast, err := chromedp.Run(rctx, chromedp.Evaluate[castState](`({replay: window.sightline.replay, replayErr: window.sightline.replayErr || "", castMismatched: window.sightline.castMismatched})`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cast := tb.castState(t)
 	t.Logf("the page says %+v", cast)
 	rp, err := broadcast.OpenReplay(replay)
 	if err != nil {
@@ -98,4 +77,75 @@ type castState struct {
 	Replay         string `json:"replay"`
 	ReplayErr      string `json:"replayErr"`
 	CastMismatched uint64 `json:"castMismatched"`
+}
+
+// castState reads what the page says of the replay or broadcast it plays.
+func (tb *tab) castState(t *testing.T) castState {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, browserWait)
+	defer cancel()
+	cs, err := chromedp.Run(ctx, chromedp.Evaluate[castState](`({replay: window.sightline.replay, replayErr: window.sightline.replayErr || "", castMismatched: window.sightline.castMismatched})`))
+	if err != nil {
+		t.Fatalf("%s: read window.sightline: %v", tb.name, err)
+	}
+	return cs
+}
+
+// buildWasm builds the browser client into dir (game.wasm and
+// wasm_exec.js, uncompressed) and returns the two.
+func buildWasm(t *testing.T, dir string) (wasm, execJS []byte) {
+	t.Helper()
+	goTool := goCommand(t)
+	wasmPath := filepath.Join(dir, web.WasmFile)
+	if err := run(goTool, []string{"GOOS=js", "GOARCH=wasm"},
+		"build", "-trimpath", "-ldflags=-s -w", "-o", wasmPath, "github.com/sightline-game/sightline/wasm"); err != nil {
+		t.Fatal(err)
+	}
+	wasm, err := os.ReadFile(wasmPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	execJS, err = os.ReadFile(filepath.Join(goEnv(t, goTool, "GOROOT"), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, web.ExecFile), execJS, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return wasm, execJS
+}
+
+// The browser build watches a real server's live broadcast: cmd/server
+// -broadcast serves match 1 at /broadcast/1/, and ?broadcast= plays it
+// through the page's fetch and the game's own client, every tick
+// verified, none mismatched.
+func TestBrowserWatchesABroadcast(t *testing.T) {
+	chromium := requireChromium(t)
+	dir := t.TempDir()
+	buildWasm(t, dir)
+	exe := filepath.Join(dir, "server")
+	if err := run(goCommand(t), nil, "build", "-o", exe, "github.com/sightline-game/sightline/cmd/server"); err != nil {
+		t.Fatal(err)
+	}
+	base := startServer(t, exe, dir, "-broadcast", "-broadcast-delay", "0")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	browser := startBrowser(t, ctx, chromium)
+	tb := newTab(t, browser, "broadcast")
+	if err := tb.load(base + "/?broadcast=/broadcast/1/"); err != nil {
+		t.Fatal(err)
+	}
+	st := tb.state(t)
+	cast := tb.castState(t)
+	t.Logf("%s; the page says %+v", st, cast)
+	if bad := st.problems(wantDecoded); len(bad) > 0 {
+		t.Errorf("%s\n  (%s)", strings.Join(bad, "; "), st)
+	}
+	if p := tb.problems(); len(p) > 0 {
+		t.Errorf("page errors:\n  %s", strings.Join(p, "\n  "))
+	}
+	if !st.Spectating || st.Verified != st.Decoded || !strings.HasPrefix(cast.Replay, "live broadcast") || cast.ReplayErr != "" || cast.CastMismatched != 0 {
+		t.Errorf("spectating %v, verified %d of %d; the page says %+v: want a live broadcast, every tick verified, no error", st.Spectating, st.Verified, st.Decoded, cast)
+	}
 }
