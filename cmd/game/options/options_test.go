@@ -114,6 +114,22 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseReplay reads a replay's and a broadcast's flags: the file or
+// URL, the speed (1 unless named) and where to start.
+func TestParseReplay(t *testing.T) {
+	o, err := options.Parse("game", []string{"-replay", "m.slreplay", "-replay-speed", "2", "-replay-at", "1m30s", "-exit-when", "replayed=90"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Replay != "m.slreplay" || o.ReplaySpeed != 2 || o.ReplayAt != 90*time.Second || o.ExitWhen != "replayed=90" || o.Broadcast != "" {
+		t.Errorf("parsed %+v", o)
+	}
+	o, err = options.Parse("game", []string{"-broadcast", "http://h:8080/broadcast/1/"})
+	if err != nil || o.Broadcast != "http://h:8080/broadcast/1/" || o.ReplaySpeed != 1 || o.ReplayAt != 0 {
+		t.Errorf("-broadcast: %+v (%v)", o, err)
+	}
+}
+
 // TestDefaultLANPortIsTheBeacons checks the default -lan-port against the
 // LAN beacons' own default.
 func TestDefaultLANPortIsTheBeacons(t *testing.T) {
