@@ -242,6 +242,9 @@ func NewCast(cfg CastConfig) (*Cast, error) {
 	}
 	c.watch.follow = cfg.Follow
 	if rp := cfg.Replay; rp != nil {
+		if rp.Header.Protocol != protocol.Version {
+			return nil, fmt.Errorf("client: a replay of protocol %d; this game speaks protocol %d", rp.Header.Protocol, protocol.Version)
+		}
 		if rp.Header.TickRate > 0 {
 			c.tickRate = rp.Header.TickRate
 		}
@@ -765,6 +768,13 @@ func (c *Cast) follow(ctx context.Context) {
 			}
 			c.mu.Lock()
 			defer c.mu.Unlock()
+			if ix := v.Index(); ix.Protocol != protocol.Version {
+				if c.err == nil {
+					c.fail(fmt.Errorf("broadcast %s: of protocol %d; this game speaks protocol %d", c.cfg.URL, ix.Protocol, protocol.Version))
+					c.cancel() // nothing of it can be played
+				}
+				return
+			}
 			if ix := v.Index(); ix.TickRate > 0 {
 				c.tickRate = ix.TickRate
 				c.frags = max(ix.FragmentTicks, 1)

@@ -594,3 +594,44 @@ func TestCastSurvivesDamageAnywhere(t *testing.T) {
 		t.Errorf("%d damaged files opened, %d said so: the test damaged nothing that plays", opened, failed)
 	}
 }
+
+// A replay or a broadcast of another protocol is refused, saying which.
+func TestCastRefusesAnotherProtocol(t *testing.T) {
+	rp := castReplay(t)
+	h := rp.Header
+	head := len(broadcast.AppendReplayHeader(nil, h))
+	h.Protocol++
+	other, err := broadcast.OpenReplay(append(broadcast.AppendReplayHeader(nil, h), castFile[head:]...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.NewCast(client.CastConfig{Replay: other}); err == nil || !strings.Contains(err.Error(), "protocol") {
+		t.Errorf("a replay of protocol %d: %v, want it refused", h.Protocol, err)
+	}
+
+	files := map[string][]byte{}
+	for i := range rp.Chunks() {
+		ch, b := rp.Chunk(i)
+		files["http://cast.test/b/"+broadcast.ChunkPath(ch.Kind, ch.Number)] = b
+	}
+	ix, _ := json.Marshal(broadcast.Index{Format: broadcast.Version, Protocol: protocol.Version + 1, TickRate: matchrec.TickRate,
+		FragmentTicks: 30, Ready: true, Newest: 2})
+	files["http://cast.test/b/index.json"] = ix
+	fetch := func(_ context.Context, url string, _ int) ([]byte, time.Duration, error) {
+		if b, ok := files[url]; ok {
+			return b, 0, nil
+		}
+		return nil, 0, broadcast.ErrNotFound
+	}
+	w := newWatcher(t, client.CastConfig{URL: "http://cast.test/b/", Fetch: fetch})
+	defer w.cast.Close()
+	for deadline := time.Now().Add(20 * time.Second); w.cast.Err() == nil; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a broadcast of another protocol: no error")
+		}
+	}
+	w.play(5 * time.Second)
+	if err := w.cast.Err(); !strings.Contains(err.Error(), "protocol") || w.cast.Tick() != 0 {
+		t.Errorf("a broadcast of another protocol: %v, played to tick %d", err, w.cast.Tick())
+	}
+}
