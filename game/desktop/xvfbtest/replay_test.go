@@ -286,7 +286,7 @@ func TestServerBroadcastAndRecordingInXvfb(t *testing.T) {
 	}
 	addr := freeTCPAddr(t)
 	base := "http://" + addr
-	srv := exec.CommandContext(ctx, server, "-addr", addr, "-udp-port", strconv.Itoa(freeUDPPort(t)), "-announce=false",
+	srv := exec.CommandContext(ctx, server, "-addr", addr, "-udp-port", strconv.Itoa(freeUDPPort(t)), "-announce=false", "-metrics-addr", "off",
 		"-bots", "3", "-broadcast", "-broadcast-delay", "0", "-record", records)
 	var srvOut lockedBuffer
 	srv.Stdout, srv.Stderr = &srvOut, &srvOut
