@@ -8,7 +8,7 @@ import (
 // killedInDuel plays rewoundDuel's shot with a target of 1 health, so that
 // the hit kills: it returns the kill, the target's y at the end of every
 // tick, and where the target stood when it died.
-func killedInDuel(t *testing.T, cfg Config, back int) (k Kill, ys map[uint32]float64, tx, deadX, deadY float64, tick uint32) {
+func killedInDuel(t *testing.T, cfg Config, back int) (k Kill, ys map[uint32]float64, tx, deadX, deadY float64, tick uint32, shooter int32) {
 	t.Helper()
 	w := newBare(t, cfg)
 	w.AddPlayer(1)
@@ -55,7 +55,7 @@ func killedInDuel(t *testing.T, cfg Config, back int) (k Kill, ys map[uint32]flo
 	if !found {
 		t.Fatal("the shot did not kill")
 	}
-	return k, ys, tx, deadX, deadY, tick
+	return k, ys, tx, deadX, deadY, tick, int32(w.playerBase)
 }
 
 // A kill says where its victim stood as the server's rewind judged it:
@@ -66,10 +66,10 @@ func killedInDuel(t *testing.T, cfg Config, back int) (k Kill, ys map[uint32]flo
 // px from where it stood when it died; judged in the present (no rewind),
 // where it stood.
 func TestKillSaysWhereTheRewindJudgedTheVictim(t *testing.T) {
-	k, ys, tx, deadX, deadY, tick := killedInDuel(t, Config{}, 8)
+	k, ys, tx, deadX, deadY, tick, shooter := killedInDuel(t, Config{}, 8)
 	j := k.Judged
-	if k.Killer != 1 || !j.Rewound || j.Bounded || j.Clamped {
-		t.Fatalf("kill %+v: want killer 1, judged in the past, neither bounded nor clamped", k)
+	if k.Killer != 1 || j.By != shooter || !j.Rewound || j.Bounded || j.Clamped {
+		t.Fatalf("kill %+v: want killer 1 (its slot the first player's), judged in the past, neither bounded nor clamped", k)
 	}
 	moment := float64(tick) - float64(j.Behind)/256
 	if moment < float64(tick)-9 || moment > float64(tick)-6 {
@@ -89,7 +89,7 @@ func TestKillSaysWhereTheRewindJudgedTheVictim(t *testing.T) {
 		t.Fatalf("judged %.1f px from where the victim died: want the past, not the present", d)
 	}
 
-	k, _, _, deadX, deadY, _ = killedInDuel(t, Config{}, 1)
+	k, _, _, deadX, deadY, _, _ = killedInDuel(t, Config{}, 1)
 	if j := k.Judged; j.Rewound || j.Behind != 0 || j.X != deadX || j.Y != deadY {
 		t.Fatalf("a claim of the present: judged %+v, want where the victim died (%.3f, %.3f)", j, deadX, deadY)
 	}

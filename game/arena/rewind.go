@@ -265,6 +265,9 @@ type Judged struct {
 	// X and Y are where the player stood at that moment, as the hit test
 	// placed it, in world px.
 	X, Y float64
+	// By is the slot of the entity that dealt the blow: the shooter's
+	// player, the biting creature; -1 if the shooter has left.
+	By int32
 	// Rewound: judged in the past, against the targets as its shooter drew
 	// them. Bounded: the shooter claimed a view older than the server's
 	// estimate of it, and the flight was judged from the estimate

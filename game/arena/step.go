@@ -229,6 +229,7 @@ func (w *World) stepBites() {
 		}
 		if t := w.nearest(c.x, c.y, CreatureRadius, -1, true); t >= 0 {
 			w.judgePresent(t)
+			w.judged.By = int32(i)
 			w.damagePlayer(int(t)-w.playerBase, CreatureBiteDamage, 0, WeaponBite, 0)
 			c.biteAt = w.tick + CreatureBiteInterval
 		}
@@ -267,6 +268,7 @@ func (w *World) stepShots() {
 				if k := w.credit(s.owner); k != nil {
 					k.hits++
 				}
+				w.judged.By = s.ownerSlot
 				if int(t) < w.playerBase {
 					w.damageCreature(int(t), s.damage, s.owner)
 				} else {

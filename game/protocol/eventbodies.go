@@ -85,6 +85,10 @@ type Kill struct {
 	// hit test placed it, in the snapshot's quantized units (PosQuant,
 	// section 4.1), at most PosQuant.Top().
 	X, Y uint16
+	// By is the slot of the killer's entity plus one (the shooter's
+	// player, the biting creature), so that a client can find it in its
+	// snapshots; 0 when it is unknown (a shooter who left).
+	By uint32
 }
 
 // A Kill's Judged bits.
@@ -147,7 +151,7 @@ type RoundOver struct {
 //
 //	Hit        attacker, target, damage (< 2^16), shot
 //	Kill       killer, victim, weapon byte, judged byte (bits 0-2),
-//	           behind (< 2^16), x (< 2^16), y (< 2^16)
+//	           behind (< 2^16), x, y (<= PosQuant.Top()), by (<= 2^16)
 //	Join       player, name length (<= MaxJoinNameBytes), name
 //	Leave      player, reason byte
 //	Chat       from, text length (<= MaxChatBytes), text
@@ -168,7 +172,8 @@ func AppendKill(dst []byte, k Kill) []byte {
 	dst = append(dst, k.Weapon, k.Judged)
 	dst = binary.AppendUvarint(dst, uint64(k.Behind))
 	dst = binary.AppendUvarint(dst, uint64(k.X))
-	return binary.AppendUvarint(dst, uint64(k.Y))
+	dst = binary.AppendUvarint(dst, uint64(k.Y))
+	return binary.AppendUvarint(dst, uint64(k.By))
 }
 
 // AppendJoin appends the body of a Join. A name longer than
@@ -285,6 +290,7 @@ func readKill(r *bodyReader) Kill {
 		Behind: uint16(r.uvarint(MaxJudgedBehind)),
 		X:      uint16(r.uvarint(uint64(PosQuant.Top()))),
 		Y:      uint16(r.uvarint(uint64(PosQuant.Top()))),
+		By:     uint32(r.uvarint(1 << 16)),
 	}
 	if r.err == nil && k.Judged&^judgedBits != 0 {
 		r.err = fmt.Errorf("%w: kill judged bits %#02x, only bits 0-2 defined", ErrEventBody, k.Judged)

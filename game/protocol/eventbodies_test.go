@@ -68,10 +68,12 @@ func TestBodiesReject(t *testing.T) {
 		{"kill without weapon", protocol.KindKill, []byte{1, 2}, protocol.ErrEventBody},
 		{"kill without judgement (version 6)", protocol.KindKill, []byte{1, 2, 0}, protocol.ErrEventBody},
 		{"kill without y", protocol.KindKill, []byte{1, 2, 0, 1, 5, 6}, protocol.ErrEventBody},
-		{"kill judged bit 3", protocol.KindKill, []byte{1, 2, 0, 8, 5, 6, 7}, protocol.ErrEventBody},
-		{"kill behind over 16 bits", protocol.KindKill, []byte{1, 2, 0, 1, 0x80, 0x80, 0x04, 6, 7}, protocol.ErrEventBody},
-		{"kill x past the world", protocol.KindKill, []byte{1, 2, 0, 1, 5, 0x81, 0x80, 0x02, 7}, protocol.ErrEventBody},
-		{"kill trailing", protocol.KindKill, []byte{1, 2, 0, 1, 5, 6, 7, 0}, protocol.ErrEventBody},
+		{"kill judged bit 3", protocol.KindKill, []byte{1, 2, 0, 8, 5, 6, 7, 0}, protocol.ErrEventBody},
+		{"kill behind over 16 bits", protocol.KindKill, []byte{1, 2, 0, 1, 0x80, 0x80, 0x04, 6, 7, 0}, protocol.ErrEventBody},
+		{"kill x past the world", protocol.KindKill, []byte{1, 2, 0, 1, 5, 0x81, 0x80, 0x02, 7, 0}, protocol.ErrEventBody},
+		{"kill without by", protocol.KindKill, []byte{1, 2, 0, 1, 5, 6, 7}, protocol.ErrEventBody},
+		{"kill by past 2^16", protocol.KindKill, []byte{1, 2, 0, 1, 5, 6, 7, 0x81, 0x80, 0x04}, protocol.ErrEventBody},
+		{"kill trailing", protocol.KindKill, []byte{1, 2, 0, 1, 5, 6, 7, 0, 0}, protocol.ErrEventBody},
 		{"chat too long", protocol.KindChat, append([]byte{1, 0xe9, 0x02}, make([]byte, 361)...), protocol.ErrEventBody},
 		{"chat cut", protocol.KindChat, []byte{1, 5, 'a', 'b'}, protocol.ErrEventBody},
 		{"name too long", protocol.KindJoin, append([]byte{1, 65}, make([]byte, 65)...), protocol.ErrEventBody},
@@ -125,7 +127,7 @@ func TestValidateEventBodyDoesNotAllocate(t *testing.T) {
 func FuzzBodies(f *testing.F) {
 	f.Add(byte(protocol.KindHit), protocol.AppendHit(nil, protocol.Hit{Attacker: 1, Target: 300, Damage: 25}))
 	f.Add(byte(protocol.KindKill), protocol.AppendKill(nil, protocol.Kill{Killer: 1, Victim: 2, Weapon: 3}))
-	f.Add(byte(protocol.KindKill), protocol.AppendKill(nil, protocol.Kill{Killer: 1, Victim: 2, Weapon: 2, Judged: protocol.JudgedRewound | protocol.JudgedBounded, Behind: 2176, X: 8004, Y: 32767}))
+	f.Add(byte(protocol.KindKill), protocol.AppendKill(nil, protocol.Kill{Killer: 1, Victim: 2, Weapon: 2, Judged: protocol.JudgedRewound | protocol.JudgedBounded, Behind: 2176, X: 8004, Y: 32767, By: 302}))
 	f.Add(byte(protocol.KindJoin), protocol.AppendJoin(nil, protocol.Join{Player: 1, Name: "ann"}))
 	f.Add(byte(protocol.KindLeave), protocol.AppendLeave(nil, protocol.Leave{Player: 1, Reason: 2}))
 	f.Add(byte(protocol.KindChat), protocol.AppendChat(nil, protocol.Chat{From: 1, Text: "hi"}))
@@ -192,9 +194,9 @@ func FuzzBodies(f *testing.F) {
 // bits as the flags say; and reads back as the same arena kill.
 func TestKillCarriesItsJudgement(t *testing.T) {
 	k := arena.Kill{Killer: 3, Victim: 4, Weapon: arena.WeaponGun,
-		Judged: arena.Judged{Behind: 2730, X: 1234.56, Y: 3000.01, Rewound: true, Clamped: true}}
+		Judged: arena.Judged{Behind: 2730, X: 1234.56, Y: 3000.01, Rewound: true, Clamped: true, By: 12}}
 	body := protocol.KillOf(k)
-	want := protocol.Kill{Killer: 3, Victim: 4, Judged: protocol.JudgedRewound | protocol.JudgedClamped, Behind: 2730, X: 9876, Y: 24000}
+	want := protocol.Kill{Killer: 3, Victim: 4, Judged: protocol.JudgedRewound | protocol.JudgedClamped, Behind: 2730, X: 9876, Y: 24000, By: 13}
 	if body != want {
 		t.Fatalf("KillOf = %+v, want %+v", body, want)
 	}
@@ -203,12 +205,13 @@ func TestKillCarriesItsJudgement(t *testing.T) {
 		t.Fatalf("read back %+v %v", got, err)
 	}
 	a := got.Arena()
-	if a.Judged.X != 1234.5 || a.Judged.Y != 3000 || a.Judged.Behind != 2730 || !a.Judged.Rewound || a.Judged.Bounded || !a.Judged.Clamped || a.Killer != 3 {
+	if a.Judged.X != 1234.5 || a.Judged.Y != 3000 || a.Judged.Behind != 2730 || !a.Judged.Rewound || a.Judged.Bounded || !a.Judged.Clamped || a.Judged.By != 12 || a.Killer != 3 {
 		t.Fatalf("Arena() = %+v", a)
 	}
-	// A moment further back than a body holds is cut to the most it holds.
-	k.Judged.Behind = 1 << 20
-	if b := protocol.KillOf(k); b.Behind != protocol.MaxJudgedBehind {
-		t.Fatalf("behind %d, want %d", b.Behind, protocol.MaxJudgedBehind)
+	// A moment further back than a body holds is cut to the most it
+	// holds; a shooter who left (slot -1) is by 0.
+	k.Judged.Behind, k.Judged.By = 1<<20, -1
+	if b := protocol.KillOf(k); b.Behind != protocol.MaxJudgedBehind || b.By != 0 {
+		t.Fatalf("behind %d by %d, want %d and 0", b.Behind, b.By, protocol.MaxJudgedBehind)
 	}
 }

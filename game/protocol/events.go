@@ -55,6 +55,7 @@ func KillOf(k arena.Kill) Kill {
 		Killer: uint32(k.Killer), Victim: uint32(k.Victim), Weapon: uint8(k.Weapon),
 		Judged: bits, Behind: uint16(min(j.Behind, MaxJudgedBehind)),
 		X: uint16(PosQuant.Quantize(j.X)), Y: uint16(PosQuant.Quantize(j.Y)),
+		By: uint32(min(max(j.By+1, 0), 1<<16)),
 	}
 }
 
@@ -64,7 +65,7 @@ func (k Kill) Arena() arena.Kill {
 	return arena.Kill{
 		Killer: arena.PlayerID(k.Killer), Victim: arena.PlayerID(k.Victim), Weapon: arena.Weapon(k.Weapon),
 		Judged: arena.Judged{
-			Behind: uint32(k.Behind), X: PosQuant.Dequantize(uint32(k.X)), Y: PosQuant.Dequantize(uint32(k.Y)),
+			Behind: uint32(k.Behind), X: PosQuant.Dequantize(uint32(k.X)), Y: PosQuant.Dequantize(uint32(k.Y)), By: int32(k.By) - 1,
 			Rewound: k.Judged&JudgedRewound != 0, Bounded: k.Judged&JudgedBounded != 0, Clamped: k.Judged&JudgedClamped != 0,
 		},
 	}
