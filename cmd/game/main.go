@@ -51,7 +51,8 @@
 // N sound effects were asked for; paused=1: the pause menu is on screen;
 // copied=1: the pause menu says what became of "Copy join link"; stages=N:
 // the connecting screen shows N stages reached; failed=1: it shows why the
-// join failed; followed=1: a spectator drew the player it follows);
+// join failed; followed=1: a spectator drew the player it follows;
+// killcam=N: the killcam drew its verdict, the fatal moment, N frames);
 // -autopilot lets a bot play for
 // you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
@@ -262,7 +263,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 	what, count, ok := strings.Cut(cond, "=")
 	n, err := strconv.Atoi(count)
 	if !ok || err != nil || n < 1 {
-		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1 or followed=1 with N at least 1", cond)
+		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1, followed=1 or killcam=N with N at least 1", cond)
 	}
 	switch what {
 	case "confirmed":
@@ -290,6 +291,11 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			c, ok := s.(*desktop.Connecting)
 			return ok && len(c.LastDrawn().ConnectStages) >= n
 		}, nil
+	case "killcam":
+		return func(s desktop.Scene) bool {
+			g, ok := s.(*desktop.Game)
+			return ok && g.LastDrawn().Killcam != nil && g.LastDrawn().Killcam.Verdicts >= n
+		}, nil
 	case "followed":
 		return func(s desktop.Scene) bool {
 			g, ok := s.(*desktop.Game)
@@ -313,7 +319,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			return total >= n
 		}, nil
 	}
-	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1 or followed=1", cond)
+	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1, followed=1 or killcam=N", cond)
 }
 
 // pinged counts the matches among rows with a ping answered.

@@ -106,18 +106,29 @@ func (r *Reel) Applied(tick, seq uint32) {
 
 // DrawnSelf returns where the own player was drawn while the input the
 // server applied in tick was the newest sent: where its own screen had
-// it in that tick. ok is false if the reel does not know.
+// it in that tick. A client that sent two inputs between two frames drew
+// no frame for the first: then the frame of the nearest input that has
+// one (the next first), up to selfSearch inputs away. ok is false if the
+// reel does not know.
 func (r *Reel) DrawnSelf(tick uint32) (x, y float64, ok bool) {
 	s := r.slot(tick)
 	if s == nil || !s.hasSeq {
 		return 0, 0, false
 	}
-	d := &r.selves[s.seq%ReelTicks]
-	if !d.ok || d.seq != s.seq {
-		return 0, 0, false
+	for k := range 2*selfSearch + 1 {
+		seq := s.seq + uint32((k+1)/2) // 0, +1, -1, +2, -2, ...
+		if k%2 == 0 {
+			seq = s.seq - uint32(k/2)
+		}
+		if d := &r.selves[seq%ReelTicks]; d.ok && d.seq == seq {
+			return d.x, d.y, true
+		}
 	}
-	return d.x, d.y, true
+	return 0, 0, false
 }
+
+// selfSearch is how many inputs away DrawnSelf looks for a frame drawn.
+const selfSearch = 2
 
 // slot returns the slot holding tick, or nil.
 func (r *Reel) slot(tick uint32) *reelSlot {

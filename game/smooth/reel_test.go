@@ -49,6 +49,14 @@ func TestReelHoldsTheLastTicks(t *testing.T) {
 	if x, y, ok := r.DrawnSelf(250); !ok || x != 250 || y != 500 {
 		t.Fatalf("drawn self at 250: %v %v %v", x, y, ok)
 	}
+	// An input no frame was drawn for (two sent between frames) takes the
+	// next input's frame.
+	r.Push(300, w.at(300))
+	r.Applied(300, 9000)
+	r.NoteSelf(9001, 7, 8)
+	if x, y, ok := r.DrawnSelf(300); !ok || x != 7 || y != 8 {
+		t.Fatalf("drawn self for an input without a frame: %v %v %v, want the next input's", x, y, ok)
+	}
 	r.Reset()
 	if r.Holds(299) {
 		t.Fatal("held after Reset")

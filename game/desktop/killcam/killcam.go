@@ -252,10 +252,14 @@ func (c *Cam) text(f *Frame) (title, verdict string) {
 	}
 	j := k.Body.Judged
 	switch {
+	case k.Body.Killer == 0 && k.Own:
+		verdict = "a bite is judged in the present, where the server had you"
 	case k.Body.Killer == 0:
 		verdict = "a bite is judged in the present, where the server had " + k.VictimName
+	case j&protocol.JudgedRewound == 0 && k.Own:
+		verdict = "judged in the present (no view claimed): the shot met you where the server had you"
 	case j&protocol.JudgedRewound == 0:
-		verdict = "judged in the present: the shot met " + k.VictimName + " where the server had them"
+		verdict = "judged in the present (no view claimed): the shot met " + k.VictimName + " where the server had them"
 	case j&protocol.JudgedClamped != 0:
 		verdict = fmt.Sprintf("hit judged at their view, cut to the rewind cap: %.0f ms behind the server", f.BehindMs)
 	case j&protocol.JudgedBounded != 0:
