@@ -251,3 +251,7 @@ func (g *Game) killcamOverlayLine() string {
 	}
 	return fmt.Sprintf("killcam: their screen drew you %.0f ms late (link + interp), the server judged there", f.BehindMs)
 }
+
+// KillcamVerdicts returns how many frames have drawn a killcam's verdict
+// since the game began (the browser's page reports it).
+func (g *Game) KillcamVerdicts() int { return g.kc.verdicts }
