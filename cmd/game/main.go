@@ -167,6 +167,8 @@ func check(o options) (slog.Level, error) {
 		return lv, errors.New("-relay-only needs -join")
 	case o.ICETimeout != 0 && o.Join == "" && o.Watch == "":
 		return lv, errors.New("-ice-timeout needs -join or -watch")
+	case o.Follow != 0 && o.Watch == "":
+		return lv, errors.New("-follow needs -watch")
 	case o.Token != "" && o.Join == "" && o.Watch == "":
 		return lv, errors.New("-token needs -join or -watch")
 	case o.Screenshot != "" && o.ExitAfter <= 0:
@@ -203,6 +205,7 @@ func newLauncher(log *slog.Logger, o options) *launcher {
 			invite: o.Invite, relay: o.Relay, relaySecret: o.RelaySecret,
 		},
 		play: playConfig{
+			follow:    uint32(o.Follow),
 			autopilot: o.Autopilot, overlay: o.Overlay, howToPlay: o.HowToPlay, relayOnly: o.RelayOnly, iceTimeout: o.ICETimeout,
 			loss: o.Loss, burst: o.Burst, latency: o.Latency, jitter: o.Jitter,
 		},

@@ -94,6 +94,9 @@ type Config struct {
 	// "how to play" card, and the spectator's camera and keys
 	// (spectate.go) once the server welcomes it as a spectator.
 	Watch bool
+	// Follow, with Watch, is the player to follow from the start (0: the
+	// leader, as the server chooses).
+	Follow uint32
 }
 
 // Game is the Ebitengine game: the match as one player sees it.

@@ -18,6 +18,9 @@ type Options struct {
 	Watch string
 	// Spectate is set by the caller when Join came from Watch.
 	Spectate bool
+	// Follow is the player a spectator follows from the start (-follow;
+	// 0: the leader).
+	Follow uint
 	// Match is the match to join on a server hosting several (-match).
 	Match string
 	// Token is the join token for a server admitting only invited players (-token).
@@ -92,6 +95,7 @@ func FlagSet(name string, o *Options) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&o.Join, "join", "", "join the match server at this address (HOST:PORT or http://HOST:PORT) or invite link instead of hosting")
 	fs.StringVar(&o.Watch, "watch", "", "watch the match at this address (as -join) without playing: Space next player, L leader, K last killer, F free camera")
+	fs.UintVar(&o.Follow, "follow", 0, "with -watch: follow this player (its id) from the start (0: the leader)")
 	fs.StringVar(&o.Match, "match", "", "with -join: the match to join on a server hosting several (an id from its /matches); empty: the server picks")
 	fs.StringVar(&o.Token, "token", "", "with -join: the join token the host gave you (for a server run with -token-key)")
 	fs.BoolVar(&o.Host, "host", false, "host a match in this process (the default without -join or -browse)")
