@@ -98,12 +98,14 @@ func (g *Game) drawKillcam(dst *ebiten.Image, now time.Time) bool {
 	}
 	k.last = f
 	kill := k.cam.Kill()
-	// The camera on the killer, as its own screen had it; on the judged
-	// victim if the killer is not in the held ticks (out of view, left).
-	// With the network overlay open on the left, the point shows right
-	// of its panel.
+		// The camera between the killer and the victim as the killer's screen
+	// drew it, both in view; with the network overlay open on the left,
+	// right of its panel.
 	x, y := f.Judged[0], f.Judged[1]
-	if f.KillerOK {
+	switch {
+	case f.KillerOK && f.VictimOK:
+		x, y = (f.Killer.X+f.Victim.X)/2, (f.Killer.Y+f.Victim.Y)/2
+	case f.KillerOK:
 		x, y = f.Killer.X, f.Killer.Y
 	}
 	if g.overlay {
@@ -113,6 +115,7 @@ func (g *Game) drawKillcam(dst *ebiten.Image, now time.Time) bool {
 	if g.mapDraw != nil {
 		g.drawn.MapSeed, g.drawn.MapOrigin = g.cl.MapSeed(), mapOrigin(&g.cam)
 		g.drawn.Draws += g.mapDraw.draw(dst, &g.cam)
+		g.worldDrawn = true // the server's world, as it was
 	}
 	drawVoid(dst, &g.cam)
 	g.drawPickups(dst, now)
@@ -247,9 +250,13 @@ func (g *Game) killcamOverlayLine() string {
 		return ""
 	}
 	if f.BehindMs == 0 {
-		return "killcam: judged in the present (the killer claimed no view)"
+		return "killcam: judged in the present (no view claimed)"
 	}
-	return fmt.Sprintf("killcam: their screen drew you %.0f ms late (link + interp), the server judged there", f.BehindMs)
+	who := "you"
+	if k := g.kc.cam.Kill(); !k.Own {
+		who = k.VictimName
+	}
+	return fmt.Sprintf("killcam: their screen drew %s %.0f ms late; judged there", who, f.BehindMs)
 }
 
 // KillcamVerdicts returns how many frames have drawn a killcam's verdict

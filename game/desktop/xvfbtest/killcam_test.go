@@ -24,6 +24,7 @@ type killcamRun struct {
 		Victim      uint32     `json:"victim"`
 		EventX      uint16     `json:"event_x"`
 		EventY      uint16     `json:"event_y"`
+		Behind      uint16     `json:"behind"`
 		JudgedWorld [2]float64 `json:"judged_world"`
 		JudgedAt    [2]float64 `json:"judged_at"`
 		OwnAt       [2]float64 `json:"own_at"`
@@ -41,7 +42,8 @@ type killcamRun struct {
 // it (1/8 px units), in the red of the marker's ring on the screenshot,
 // the "on your screen" marker from the game's own drawing, a title naming
 // the death and the verdict. The screenshot shows the network overlay's
-// line on it.
+// line on it. With SIGHTLINE_KILLCAM_SHOT_OUT the screenshot is saved
+// (docs/killcam.png).
 func TestKillcamOnDeathInXvfb(t *testing.T) {
 	xvfb := needXvfb(t)
 	bin := gameBinary(t)
@@ -107,5 +109,85 @@ func TestKillcamOnDeathInXvfb(t *testing.T) {
 	}
 	if clear < 8 || red < clear/2+1 {
 		t.Errorf("%d of %d points of the judged marker's ring at (%.0f, %.0f) clear of the overlay are red on the screenshot, want most of at least 8", red, clear, jx, jy)
+	}
+}
+
+// A spectator following the victim sees the killcam, and lag compensation
+// in it: `cmd/loadtest -duel` plays an aimer and a strafer over 75 ms each
+// way (the aimer draws the strafer in its past and its shots are judged
+// there), and `cmd/game -watch -follow 2` follows the strafer. When the
+// aimer kills it, the window replays the kill from the aimer's side: the
+// kill was judged in the past, the "on their screen" marker exactly where
+// the kill event says, the "on the server" marker where the spectator's
+// own ticks had the strafer at the kill's tick. With
+// SIGHTLINE_KILLCAM_LAG_SHOT_OUT the screenshot is saved
+// (docs/killcam-lag.png).
+func TestKillcamForASpectatorInXvfb(t *testing.T) {
+	xvfb := needXvfb(t)
+	bin := gameBinary(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	loadtest := filepath.Join(dir, "loadtest")
+	build := exec.Command(goTool(), "build", "-o", loadtest, "./cmd/loadtest")
+	build.Dir = moduleRoot(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cmd/loadtest: %v\n%s", err, out)
+	}
+	base := startServer(t, ctx, dir, 1, "-bots", "0", "-creatures", "0")
+	duel := exec.CommandContext(ctx, loadtest, "-url", base, "-duel", "-seconds", "300",
+		"-latency", "75ms", "-jitter", "10ms")
+	var duelOut lockedBuffer
+	duel.Stdout, duel.Stderr = &duelOut, &duelOut
+	if err := duel.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		duel.Process.Kill()
+		duel.Wait()
+		if t.Failed() {
+			t.Logf("the duel's output:\n%s", duelOut.String())
+		}
+	})
+	// The aimer joins first (player 1), the strafer second (player 2).
+	if _, err := waitMatches(ctx, base, func(m map[string]int) bool {
+		for _, n := range m {
+			return n == 2
+		}
+		return false
+	}); err != nil {
+		t.Fatalf("the duel's two players never joined: %v", err)
+	}
+
+	shot := filepath.Join(dir, "killcam.png")
+	game := exec.CommandContext(ctx, xvfb, "-a", "-s", "-screen 0 1280x720x24", bin, "-watch", base, "-follow", "2",
+		"-overlay", "-fps", "20", "-screenshot", shot, "-exit-after", "6m", "-exit-when", "killcam=8")
+	game.Dir = dir
+	game.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir)
+	var out lockedBuffer
+	game.Stdout, game.Stderr = &out, &out
+	if err := game.Run(); err != nil || strings.Contains(out.String(), "panic:") {
+		t.Fatalf("the game ended with %v; its output:\n%s", err, out.String())
+	}
+	saveShotFile(t, "SIGHTLINE_KILLCAM_LAG_SHOT_OUT", shot)
+	d := readRecord[killcamRun](t, filepath.Join(dir, "killcam.json"))
+	k := d.Killcam
+	if k == nil || k.Phase != "verdict" {
+		t.Fatalf("the last frame drew no killcam verdict: %+v", k)
+	}
+	t.Logf("the killcam's last frame: %+v", *k)
+	if k.Killer != 1 || k.Victim != 2 {
+		t.Errorf("killcam of player %d killing %d, want the aimer (1) killing the strafer (2)", k.Killer, k.Victim)
+	}
+	// Judged in the past: at the aimer's view, or the server's bound on
+	// it, or the cap.
+	if k.Behind == 0 || !(strings.Contains(k.Verdict, "at their view") || strings.Contains(k.Verdict, "server's bound")) {
+		t.Errorf("verdict %q, %d/256 ticks behind: want a kill judged in the aimer's past", k.Verdict, k.Behind)
+	}
+	if want := [2]float64{float64(k.EventX) / 8, float64(k.EventY) / 8}; k.JudgedWorld != want {
+		t.Errorf("the judged marker was drawn at world %v, the kill event says %v", k.JudgedWorld, want)
+	}
+	if !k.OwnShown || !strings.Contains(k.Verdict, "from where the server had") {
+		t.Errorf("no \"on the server\" marker (verdict %q)", k.Verdict)
 	}
 }
