@@ -98,7 +98,7 @@ func (g *Game) drawKillcam(dst *ebiten.Image, now time.Time) bool {
 	}
 	k.last = f
 	kill := k.cam.Kill()
-		// The camera between the killer and the victim as the killer's screen
+	// The camera between the killer and the victim as the killer's screen
 	// drew it, both in view; with the network overlay open on the left,
 	// right of its panel.
 	x, y := f.Judged[0], f.Judged[1]
