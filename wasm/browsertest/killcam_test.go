@@ -54,16 +54,33 @@ func TestBrowserKillcam(t *testing.T) {
 	if err := tb.load(base + "/?name=victim"); err != nil {
 		t.Fatal(err)
 	}
-	// Wait for a death and 5 frames of its verdict; bots find a player
-	// standing still within a minute or two, however busy the machine.
+	// Wait for a death and its verdict on screen, and take the screenshot
+	// then; bots find a player standing still within minutes, however busy
+	// the machine. The page reports four times a second, and a verdict
+	// shows for a second or so before the respawn: a screenshot that came
+	// too late (no killcam's red frame on it) waits for the next death.
 	const deathWait = 6 * time.Minute
-	wctx, wcancel := context.WithTimeout(tb.ctx, deathWait)
+	wctx, wcancel := context.WithTimeout(tb.ctx, 3*deathWait)
 	defer wcancel()
-	if _, err := chromedp.Run(wctx, chromedp.Poll[bool](`window.sightline.killcamVerdicts >= 5 && window.sightline.killcam !== undefined`,
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(deathWait))); err != nil {
-		t.Fatalf("waiting %v for the killcam's verdict on screen: %v", deathWait, err)
+	var buf []byte
+	for try := 1; ; try++ {
+		if _, err := chromedp.Run(wctx, chromedp.Poll[bool](`window.sightline.killcamPhase === "verdict"`,
+			chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(deathWait))); err != nil {
+			t.Fatalf("waiting %v for a killcam's verdict on screen (death %d): %v", deathWait, try, err)
+		}
+		buf = tb.capture(t)
+		if framed(t, buf) {
+			break
+		}
+		t.Logf("death %d: the screenshot came after the killcam", try)
+		if try == 3 {
+			t.Fatal("3 deaths, and no screenshot while the killcam showed")
+		}
+		if _, err := chromedp.Run(wctx, chromedp.Poll[bool](`window.sightline.killcamPhase !== "verdict"`,
+			chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(deathWait))); err != nil {
+			t.Fatal(err)
+		}
 	}
-	buf := tb.capture(t)
 	k, err := chromedp.Run(wctx, chromedp.Evaluate[killcamShown](`window.sightline.killcam`))
 	if err != nil {
 		t.Fatal(err)
@@ -78,13 +95,6 @@ func TestBrowserKillcam(t *testing.T) {
 		}
 		t.Logf("screenshot saved to %s", p)
 	}
-	img, err := png.Decode(bytes.NewReader(buf))
-	if err != nil {
-		t.Fatalf("the screenshot is no PNG: %v", err)
-	}
-	if b := img.Bounds(); b != image.Rect(0, 0, viewW, viewH) {
-		t.Errorf("screenshot is %v, want %dx%d", b, viewW, viewH)
-	}
 	if k.Victim == 0 || k.Killer == 0 || !strings.Contains(k.Title, "killed you") || k.Verdict == "" {
 		t.Errorf("killcam %+v: want a bot's kill of this player, named, with its verdict", k)
 	}
@@ -97,4 +107,24 @@ func TestBrowserKillcam(t *testing.T) {
 	if bad := tb.problems(); len(bad) > 0 {
 		t.Errorf("page errors: %q", bad)
 	}
+}
+
+// framed reports whether the screenshot shows the killcam's red frame:
+// the middle of each of the screen's four edges is red.
+func framed(t *testing.T, buf []byte) bool {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		t.Fatalf("the screenshot is no PNG: %v", err)
+	}
+	if b := img.Bounds(); b != image.Rect(0, 0, viewW, viewH) {
+		t.Fatalf("screenshot is %v, want %dx%d", b, viewW, viewH)
+	}
+	for _, p := range [][2]int{{2, viewH / 2}, {viewW - 3, viewH / 2}, {viewW / 2, 2}, {viewW / 2, viewH - 3}} {
+		r, g, b, _ := img.At(p[0], p[1]).RGBA()
+		if r>>8 < 150 || g>>8 > 120 || b>>8 > 120 {
+			return false
+		}
+	}
+	return true
 }
