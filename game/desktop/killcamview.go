@@ -65,22 +65,21 @@ func (g *Game) startKillcam(now time.Time, tick uint32, k protocol.Kill) {
 		KillerName: g.name(k.Killer), VictimName: g.name(k.Victim)})
 }
 
-// updateKillcam ends the killcam when the player skips it or the victim
-// is alive again.
+// updateKillcam ends the killcam when the player skips it (killcam.Skips)
+// or the victim is alive again.
 func (g *Game) updateKillcam(st *controls.State) {
 	c := g.kc.cam
 	if c.Phase() == killcam.Off {
 		return
 	}
-	const kept = controls.KeyF3 | controls.KeyEscape
-	if st.AnyPress && st.Pressed&kept == 0 && !st.Scoreboard && !g.typing && !g.pause.open() {
+	if killcam.Skips(st) && !g.typing && !g.pause.open() {
 		c.Stop()
 		return
 	}
 	k := c.Kill()
-	if newest, s := g.cl.Newest(); s != nil && int32(newest-k.Tick) > 0 {
-		if i, ok := s.Find(k.VictimSlot); ok && s.Row(i)[protocol.FieldState]&protocol.StateDead == 0 {
-			c.Stop() // respawned
+	if newest, s := g.cl.Newest(); s != nil {
+		if i, ok := s.Find(k.VictimSlot); ok {
+			c.Saw(newest, s.Row(i)[protocol.FieldState]&protocol.StateDead == 0)
 		}
 	}
 }

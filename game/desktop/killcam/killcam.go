@@ -22,6 +22,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sightline-game/sightline/game/desktop/controls"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/smooth"
 	"github.com/sightline-game/sightline/netcode/snapshot"
@@ -129,6 +130,24 @@ func (c *Cam) Start(now time.Time, k Kill) {
 
 // Stop ends the killcam: skipped, or the victim respawned.
 func (c *Cam) Stop() { c.phase = Off }
+
+// Skips reports whether a frame's input skips a killcam: any key, mouse
+// button or finger that went down, but F3, Esc and Tab (held for the
+// scores), which stay the network overlay's, the pause menu's and the
+// scoreboard's; and nothing while the player types a chat line.
+func Skips(st *controls.State) bool {
+	const kept = controls.KeyF3 | controls.KeyEscape
+	return st.AnyPress && st.Pressed&kept == 0 && !st.Scoreboard && !st.Typing
+}
+
+// Saw tells the killcam of the victim's entity in a newly decoded tick:
+// alive in a tick after the kill's, it has respawned, and the killcam
+// ends (it never holds anything back).
+func (c *Cam) Saw(tick uint32, alive bool) {
+	if c.phase != Off && alive && int32(tick-c.kill.Tick) > 0 {
+		c.phase = Off
+	}
+}
 
 // Phase returns what the killcam shows now.
 func (c *Cam) Phase() Phase { return c.phase }

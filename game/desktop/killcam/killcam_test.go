@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sightline-game/sightline/game/desktop/controls"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/game/smooth"
 	"github.com/sightline-game/sightline/netcode/snapshot"
@@ -160,5 +161,38 @@ func TestKillcamPlaysWhatTheReelHolds(t *testing.T) {
 	}
 	if !strings.Contains(f.Title, "a creature bit") {
 		t.Fatalf("title %q", f.Title)
+	}
+}
+
+// A killcam ends when its victim is alive in a tick after the kill's (the
+// respawn), not before; any press skips it but F3, Esc, Tab and typing.
+func TestKillcamEndsOnRespawnAndSkips(t *testing.T) {
+	c := New(30, smooth.NewReel())
+	c.Start(epoch, Kill{Tick: killTick})
+	c.Saw(killTick, true) // the kill's own tick: not a respawn
+	c.Saw(killTick+40, false)
+	if c.Phase() == Off {
+		t.Fatal("ended before the victim was alive again")
+	}
+	c.Saw(killTick+90, true)
+	if c.Phase() != Off {
+		t.Fatal("the respawn did not end it")
+	}
+	for _, tc := range []struct {
+		name string
+		st   controls.State
+		skip bool
+	}{
+		{"a key", controls.State{AnyPress: true}, true},
+		{"a key held, none pressed", controls.State{Fire: true}, false},
+		{"F3", controls.State{AnyPress: true, Pressed: controls.KeyF3}, false},
+		{"Esc", controls.State{AnyPress: true, Pressed: controls.KeyEscape}, false},
+		{"Tab", controls.State{AnyPress: true, Scoreboard: true}, false},
+		{"typing", controls.State{AnyPress: true, Typing: true}, false},
+		{"Enter", controls.State{AnyPress: true, Pressed: controls.KeyEnter}, true},
+	} {
+		if got := Skips(&tc.st); got != tc.skip {
+			t.Errorf("%s: skips %v, want %v", tc.name, got, tc.skip)
+		}
 	}
 }
