@@ -186,8 +186,8 @@ func (m *moment) at(slot int32, gen uint8) (x, y float64, ok bool) {
 // circle of radius r there touches as shot s's shooter saw them at
 // sub-step sub (1 to shotSubSteps) of the s.flown-th tick of its flight
 // (seenFrom), skipping the shooter; -1 if none. On a hit it leaves in
-// w.judged where the target stood as judged, and the moment judged. On screen a shot is drawn
-// as far ahead of the view as it has flown, so its flight t = flown-1 +
+// w.judged the moment judged and where the target stood then. On screen a
+// shot is drawn as far ahead of the view as it has flown, so its flight t = flown-1 +
 // sub/shotSubSteps meets the targets as drawn t after the view's time,
 // between the poses of the ticks around it (at the end of the first tick
 // of flight, t = 1: a tick after the view, as the world judges its own
@@ -258,9 +258,10 @@ func (w *World) seenTarget(s *shot, sub int, x, y, r float64) int32 {
 type Judged struct {
 	// Behind is how long before the end of the hit's tick the moment
 	// judged was, in 256ths of a tick (rounded: a flight's sub-steps are
-	// thirds of a tick): 0 in the present. For a rewound
-	// shot it is the view its shooter drew when firing (or the server's
-	// bound on it, Bounded) plus the projectile's flight to the hit.
+	// thirds of a tick): 0 in the present. For a rewound shot that moment
+	// is the view its shooter drew when firing (or the server's bound on
+	// it, Bounded) plus the projectile's flight to the hit, so Behind is
+	// how far the shooter's screen drew its target behind the server.
 	Behind uint32
 	// X and Y are where the player stood at that moment, as the hit test
 	// placed it, in world px.

@@ -77,9 +77,11 @@ type Kill struct {
 	Judged uint8
 	// Behind is how far before the kill's tick the moment of the world
 	// the blow was judged against lies, in 256ths of a tick (at most
-	// MaxJudgedBehind): for a shot judged in the past, the view its
-	// shooter drew when firing (as the server bounded it) plus the
-	// projectile's flight to the hit; 0 for a blow judged in the present.
+	// MaxJudgedBehind); 0 for a blow judged in the present. For a shot
+	// judged in the past that moment is the view its shooter drew when
+	// firing (as the server bounded it) plus the projectile's flight to
+	// the hit: Behind is how far the killer's screen drew the victim
+	// behind the server.
 	Behind uint16
 	// X and Y are where the victim stood at that moment as the server's
 	// hit test placed it, in the snapshot's quantized units (PosQuant,
