@@ -14,6 +14,11 @@
 // ?match=ID joins that match of a server hosting several (the page puts it
 // there when the player chooses from its list; without it the server
 // chooses), and window.sightline.match says which was asked for.
+// When the player dies, the killcam replays the kill from the killer's
+// side; window.sightline.killcamVerdicts counts the frames that drew its
+// verdict, window.sightline.killcam says what the last of them showed, and
+// window.sightline.killcamPhase what the last frame drew ("replay",
+// "verdict", or "" for no killcam).
 // ?watch in the address watches the match without playing (a spectator,
 // as cmd/game -watch: Space next player, L leader, K last killer, F free
 // camera), and window.sightline.spectating says once the server welcomed
@@ -175,6 +180,19 @@ func report(page js.Value, cl *client.Client, g *desktop.Game) {
 		page.Set("spectating", cl.Spectating())
 		if g.Live() {
 			page.Set("howToPlay", g.LastDrawn().HowToPlay)
+			page.Set("killcamVerdicts", g.KillcamVerdicts())
+			phase := ""
+			if k := g.LastDrawn().Killcam; k != nil {
+				phase = k.Phase
+			}
+			page.Set("killcamPhase", phase)
+			if k := g.LastDrawn().Killcam; k != nil && k.Phase == "verdict" {
+				page.Set("killcam", map[string]any{
+					"killer": k.Killer, "victim": k.Victim, "eventX": int(k.EventX), "eventY": int(k.EventY),
+					"judgedX": k.JudgedWorld[0], "judgedY": k.JudgedWorld[1], "ownShown": k.OwnShown,
+					"title": k.Title, "verdict": k.Verdict,
+				})
+			}
 		}
 		select {
 		case <-cl.Done():

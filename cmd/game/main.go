@@ -51,7 +51,8 @@
 // N sound effects were asked for; paused=1: the pause menu is on screen;
 // copied=1: the pause menu says what became of "Copy join link"; stages=N:
 // the connecting screen shows N stages reached; failed=1: it shows why the
-// join failed; followed=1: a spectator drew the player it follows);
+// join failed; followed=1: a spectator drew the player it follows;
+// killcam=N: the killcam drew its verdict, the fatal moment, N frames);
 // -autopilot lets a bot play for
 // you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
@@ -166,6 +167,8 @@ func check(o options) (slog.Level, error) {
 		return lv, errors.New("-relay-only needs -join")
 	case o.ICETimeout != 0 && o.Join == "" && o.Watch == "":
 		return lv, errors.New("-ice-timeout needs -join or -watch")
+	case o.Follow != 0 && o.Watch == "":
+		return lv, errors.New("-follow needs -watch")
 	case o.Token != "" && o.Join == "" && o.Watch == "":
 		return lv, errors.New("-token needs -join or -watch")
 	case o.Screenshot != "" && o.ExitAfter <= 0:
@@ -202,6 +205,7 @@ func newLauncher(log *slog.Logger, o options) *launcher {
 			invite: o.Invite, relay: o.Relay, relaySecret: o.RelaySecret,
 		},
 		play: playConfig{
+			follow:    uint32(o.Follow),
 			autopilot: o.Autopilot, overlay: o.Overlay, howToPlay: o.HowToPlay, relayOnly: o.RelayOnly, iceTimeout: o.ICETimeout,
 			loss: o.Loss, burst: o.Burst, latency: o.Latency, jitter: o.Jitter,
 		},
@@ -262,7 +266,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 	what, count, ok := strings.Cut(cond, "=")
 	n, err := strconv.Atoi(count)
 	if !ok || err != nil || n < 1 {
-		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1 or followed=1 with N at least 1", cond)
+		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1, followed=1 or killcam=N with N at least 1", cond)
 	}
 	switch what {
 	case "confirmed":
@@ -290,6 +294,11 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			c, ok := s.(*desktop.Connecting)
 			return ok && len(c.LastDrawn().ConnectStages) >= n
 		}, nil
+	case "killcam":
+		return func(s desktop.Scene) bool {
+			g, ok := s.(*desktop.Game)
+			return ok && g.LastDrawn().Killcam != nil && g.LastDrawn().Killcam.Verdicts >= n
+		}, nil
 	case "followed":
 		return func(s desktop.Scene) bool {
 			g, ok := s.(*desktop.Game)
@@ -313,7 +322,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			return total >= n
 		}, nil
 	}
-	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1 or followed=1", cond)
+	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, paused=1, copied=1, failed=1, followed=1 or killcam=N", cond)
 }
 
 // pinged counts the matches among rows with a ping answered.
