@@ -18,6 +18,11 @@
 // fetch) and ?broadcast=URL the live broadcast whose base is URL, as a
 // spectator through the game's own client (cast.go; keys as the
 // desktop's -replay).
+// When the player dies, the killcam replays the kill from the killer's
+// side; window.sightline.killcamVerdicts counts the frames that drew its
+// verdict, window.sightline.killcam says what the last of them showed, and
+// window.sightline.killcamPhase what the last frame drew ("replay",
+// "verdict", or "" for no killcam).
 // ?watch in the address watches the match without playing (a spectator,
 // as cmd/game -watch: Space next player, L leader, K last killer, F free
 // camera), and window.sightline.spectating says once the server welcomed
@@ -191,6 +196,19 @@ func report(page js.Value, cl *client.Client, g *desktop.Game) {
 		page.Set("spectating", cl.Spectating())
 		if g.Live() {
 			page.Set("howToPlay", g.LastDrawn().HowToPlay)
+			page.Set("killcamVerdicts", g.KillcamVerdicts())
+			phase := ""
+			if k := g.LastDrawn().Killcam; k != nil {
+				phase = k.Phase
+			}
+			page.Set("killcamPhase", phase)
+			if k := g.LastDrawn().Killcam; k != nil && k.Phase == "verdict" {
+				page.Set("killcam", map[string]any{
+					"killer": k.Killer, "victim": k.Victim, "eventX": int(k.EventX), "eventY": int(k.EventY),
+					"judgedX": k.JudgedWorld[0], "judgedY": k.JudgedWorld[1], "ownShown": k.OwnShown,
+					"title": k.Title, "verdict": k.Verdict,
+				})
+			}
 		}
 		select {
 		case <-cl.Done():

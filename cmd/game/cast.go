@@ -14,7 +14,7 @@ import (
 // the game's own client on a client.Cast, which turns its frames into the
 // datagrams a live match would send.
 func (l *launcher) castView(o options) (*desktop.CastView, error) {
-	cfg := client.CastConfig{Speed: o.ReplaySpeed, Logger: l.log}
+	cfg := client.CastConfig{Speed: o.ReplaySpeed, Follow: uint32(o.Follow), Logger: l.log}
 	status := ""
 	if o.Replay != "" {
 		b, err := os.ReadFile(o.Replay)

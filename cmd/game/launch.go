@@ -26,6 +26,7 @@ type playConfig struct {
 	howToPlay          bool          // -how-to-play: the card at the start whatever the settings
 	relayOnly          bool          // -relay-only: joins go through the server's TURN relay
 	iceTimeout         time.Duration // -ice-timeout: a join's wait for a working path after the answer
+	follow             uint32        // -follow: the player a spectator follows from the start
 	loss, burst        float64
 	latency, jitter    time.Duration
 }
@@ -130,6 +131,7 @@ func (l *launcher) playConfig(status string, stop func()) desktop.PlayConfig {
 		Prefs: l.prefs, Status: status, ShowOverlay: l.play.overlay, HowToPlay: l.play.howToPlay,
 		Conditions: conditioner.Conditions{Loss: l.play.loss, BurstLen: l.play.burst, Latency: l.play.latency, Jitter: l.play.jitter},
 		Clock:      l.clock, Seed: l.seed, Logger: l.log, Sound: l.sound, RelayOnly: l.play.relayOnly,
+		Follow: l.play.follow,
 	}
 	if l.leave != nil {
 		cfg.Leave = func() desktop.Scene {

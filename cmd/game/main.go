@@ -64,7 +64,8 @@
 // copied=1: the pause menu says what became of "Copy join link"; stages=N:
 // the connecting screen shows N stages reached; failed=1: it shows why the
 // join failed; followed=1: a spectator drew the player it follows;
-// replayed=N: a replay or broadcast delivered N ticks, seeks counted);
+// replayed=N: a replay or broadcast delivered N ticks, seeks counted;
+// killcam=N: the killcam drew its verdict, the fatal moment, N frames);
 // -autopilot lets a bot play for
 // you; -overlay starts with the network overlay shown; -echo-input says on stdout each key and mouse button the
 // window saw go down and up, for tests that drive the window through XTEST
@@ -185,6 +186,8 @@ func check(o options) (slog.Level, error) {
 		return lv, errors.New("-relay-only needs -join")
 	case o.ICETimeout != 0 && o.Join == "" && o.Watch == "":
 		return lv, errors.New("-ice-timeout needs -join or -watch")
+	case o.Follow != 0 && o.Watch == "" && o.Replay == "" && o.Broadcast == "":
+		return lv, errors.New("-follow needs -watch, -replay or -broadcast")
 	case o.Token != "" && o.Join == "" && o.Watch == "":
 		return lv, errors.New("-token needs -join or -watch")
 	case o.Screenshot != "" && o.ExitAfter <= 0:
@@ -221,6 +224,7 @@ func newLauncher(log *slog.Logger, o options) *launcher {
 			invite: o.Invite, relay: o.Relay, relaySecret: o.RelaySecret,
 		},
 		play: playConfig{
+			follow:    uint32(o.Follow),
 			autopilot: o.Autopilot, overlay: o.Overlay, howToPlay: o.HowToPlay, relayOnly: o.RelayOnly, iceTimeout: o.ICETimeout,
 			loss: o.Loss, burst: o.Burst, latency: o.Latency, jitter: o.Jitter,
 		},
@@ -286,12 +290,12 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 	what, count, ok := strings.Cut(cond, "=")
 	n, err := strconv.Atoi(count)
 	if !ok || err != nil || n < 1 {
-		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, replayed=N, paused=1, copied=1, failed=1 or followed=1 with N at least 1", cond)
+		return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, replayed=N, paused=1, copied=1, failed=1, followed=1 or killcam=N with N at least 1", cond)
 	}
 	switch what {
 	case "confirmed":
 		return func(s desktop.Scene) bool {
-			g, ok := s.(*desktop.Game)
+			g, ok := gameOf(s)
 			return ok && g.LastDrawn().ShotStats.Confirmed >= uint64(n)
 		}, nil
 	case "listed":
@@ -301,7 +305,7 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 		}, nil
 	case "paused":
 		return func(s desktop.Scene) bool {
-			g, ok := s.(*desktop.Game)
+			g, ok := gameOf(s)
 			return ok && g.LastDrawn().Paused
 		}, nil
 	case "failed":
@@ -319,14 +323,19 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			v, ok := s.(*desktop.CastView)
 			return ok && v.Totals().Played >= uint64(n)
 		}, nil
+	case "killcam":
+		return func(s desktop.Scene) bool {
+			g, ok := gameOf(s)
+			return ok && g.LastDrawn().Killcam != nil && g.LastDrawn().Killcam.Verdicts >= n
+		}, nil
 	case "followed":
 		return func(s desktop.Scene) bool {
-			g, ok := s.(*desktop.Game)
+			g, ok := gameOf(s)
 			return ok && g.LastDrawn().FollowedShown
 		}, nil
 	case "copied":
 		return func(s desktop.Scene) bool {
-			g, ok := s.(*desktop.Game)
+			g, ok := gameOf(s)
 			note := ""
 			if ok {
 				note = g.LastDrawn().PauseCopy
@@ -342,7 +351,19 @@ func exitCondition(cond string, snd *audio.Sound) (func(desktop.Scene) bool, err
 			return total >= n
 		}, nil
 	}
-	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, replayed=N, paused=1, copied=1, failed=1 or followed=1", cond)
+	return nil, fmt.Errorf("%q: want confirmed=N, listed=N, sounds=N, stages=N, replayed=N, paused=1, copied=1, failed=1, followed=1 or killcam=N", cond)
+}
+
+// gameOf returns the match a scene shows: the Game itself, or the one a
+// replay or broadcast (CastView) plays now.
+func gameOf(s desktop.Scene) (*desktop.Game, bool) {
+	switch s := s.(type) {
+	case *desktop.Game:
+		return s, true
+	case *desktop.CastView:
+		return s.Game(), true
+	}
+	return nil, false
 }
 
 // pinged counts the matches among rows with a ping answered.

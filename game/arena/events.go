@@ -46,6 +46,10 @@ type Kill struct {
 	Killer PlayerID // whose shot killed, or 0 for a creature
 	Victim PlayerID
 	Weapon Weapon
+	// Judged is how the fatal blow was judged: the moment of the world the
+	// projectile met the victim in (its shooter's view, for a shot judged
+	// in the past) and where the victim stood then. The killcam draws it.
+	Judged Judged
 }
 
 // RoundOver is the end of a round: the intermission starts.

@@ -102,6 +102,7 @@ func (w *World) posesAt(t uint32) []pose {
 // which it has not seen. since is 0 when the flight is judged from the view
 // itself.
 func (w *World) seenFrom(v View, floor uint64) (seen View, since uint64, rewound bool) {
+	w.seenClamped = false
 	limit := uint32(w.cfg.RewindTicks)
 	if limit == 0 || v.From == 0 || w.tick <= limit+1 {
 		return View{}, 0, false
@@ -121,6 +122,7 @@ func (w *World) seenFrom(v View, floor uint64) (seen View, since uint64, rewound
 	// it (clamped).
 	if w.tick-v.From-1 > limit {
 		w.stats.Rewind.Clamped++
+		w.seenClamped = true
 		v.From, v.Gap, v.Frac = w.tick-limit-1, 0, 0
 	}
 	// A view older than the floor is judged from the floor (bounded), its
@@ -183,8 +185,9 @@ func (m *moment) at(slot int32, gen uint8) (x, y float64, ok bool) {
 // seenTarget returns the slot of the target nearest to (x, y) among those a
 // circle of radius r there touches as shot s's shooter saw them at
 // sub-step sub (1 to shotSubSteps) of the s.flown-th tick of its flight
-// (seenFrom), skipping the shooter; -1 if none. On screen a shot is drawn
-// as far ahead of the view as it has flown, so its flight t = flown-1 +
+// (seenFrom), skipping the shooter; -1 if none. On a hit it leaves in
+// w.judged the moment judged and where the target stood then. On screen a
+// shot is drawn as far ahead of the view as it has flown, so its flight t = flown-1 +
 // sub/shotSubSteps meets the targets as drawn t after the view's time,
 // between the poses of the ticks around it (at the end of the first tick
 // of flight, t = 1: a tick after the view, as the world judges its own
@@ -207,11 +210,15 @@ func (w *World) seenTarget(s *shot, sub int, x, y, r float64) int32 {
 		shift = okBase && okFrom // else (a long flight) judged from the floor alone
 	}
 	if !ok {
-		return w.nearest(x, y, r, s.ownerSlot, false)
+		t := w.nearest(x, y, r, s.ownerSlot, false)
+		if t >= 0 {
+			w.judgePresent(t)
+		}
+		return t
 	}
 	// Only targets near enough now can have been where the shot is then.
 	back := w.tick - s.seen.From
-	return w.nearestOf(x, y, r, float64(back+1)*maxTargetStep, s.ownerSlot, false, func(slot int32) (float64, float64, float64, bool) {
+	at := func(slot int32) (float64, float64, float64, bool) {
 		gen := w.gens[slot]
 		tr := float64(PlayerRadius)
 		if int(slot) < w.playerBase {
@@ -229,7 +236,50 @@ func (w *World) seenTarget(s *shot, sub int, x, y, r float64) int32 {
 			}
 		}
 		return tx, ty, tr, true
-	})
+	}
+	hit := w.nearestOf(x, y, r, float64(back+1)*maxTargetStep, s.ownerSlot, false, at)
+	if hit >= 0 {
+		tx, ty, _, _ := at(hit)
+		from := s.seen.ticks256()
+		if s.since != 0 {
+			from = s.since
+		}
+		moment := from + uint64(s.flown-1)*256 + (uint64(sub)*256+shotSubSteps/2)/shotSubSteps
+		w.judged = Judged{Behind: uint32(min(uint64(w.tick)*256-min(moment, uint64(w.tick)*256), math.MaxUint32)),
+			X: tx, Y: ty, Rewound: true, Bounded: s.since != 0, Clamped: s.clamped}
+	}
+	return hit
+}
+
+// Judged is how the world judged a hit on a player: the moment of the
+// world it held the projectile against and where the player stood then.
+// A shot judged in the past (rewound) meets its targets as its shooter
+// drew them; any other hit, and a bite, in the present.
+type Judged struct {
+	// Behind is how long before the end of the hit's tick the moment
+	// judged was, in 256ths of a tick (rounded: a flight's sub-steps are
+	// thirds of a tick): 0 in the present. For a rewound shot that moment
+	// is the view its shooter drew when firing (or the server's bound on
+	// it, Bounded) plus the projectile's flight to the hit, so Behind is
+	// how far the shooter's screen drew its target behind the server.
+	Behind uint32
+	// X and Y are where the player stood at that moment, as the hit test
+	// placed it, in world px.
+	X, Y float64
+	// By is the slot of the entity that dealt the blow: the shooter's
+	// player, the biting creature; -1 if the shooter has left.
+	By int32
+	// Rewound: judged in the past, against the targets as its shooter drew
+	// them. Bounded: the shooter claimed a view older than the server's
+	// estimate of it, and the flight was judged from the estimate
+	// (viewbound.go). Clamped: the claim was older than the rewind cap.
+	Rewound, Bounded, Clamped bool
+}
+
+// judgePresent notes in w.judged a hit on target t in the present.
+func (w *World) judgePresent(t int32) {
+	x, y, _, _ := w.target(t)
+	w.judged = Judged{X: x, Y: y}
 }
 
 // RewindStats are the counters of shots judged by what their shooters saw.

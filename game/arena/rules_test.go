@@ -416,7 +416,8 @@ func TestDamageDeathRespawn(t *testing.T) {
 			}
 		}
 	}
-	if kill == nil || len(hits) != 5 || kill.Kill != (Kill{Killer: 1, Victim: 2, Weapon: WeaponGun}) {
+	// Judged in the present (no view claimed): where B stands.
+	if kill == nil || len(hits) != 5 || kill.Kill != (Kill{Killer: 1, Victim: 2, Weapon: WeaponGun, Judged: Judged{X: b.x, Y: b.y, By: int32(w.playerBase)}}) {
 		t.Fatalf("%d hits, kill %+v", len(hits), kill)
 	}
 	// The first shot (tick 1) flies 200-18 px at 23.3 px a tick.

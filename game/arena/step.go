@@ -228,6 +228,8 @@ func (w *World) stepBites() {
 			continue
 		}
 		if t := w.nearest(c.x, c.y, CreatureRadius, -1, true); t >= 0 {
+			w.judgePresent(t)
+			w.judged.By = int32(i)
 			w.damagePlayer(int(t)-w.playerBase, CreatureBiteDamage, 0, WeaponBite, 0)
 			c.biteAt = w.tick + CreatureBiteInterval
 		}
@@ -255,8 +257,8 @@ func (w *World) stepShots() {
 			t := int32(-1)
 			if s.rewound {
 				t = w.seenTarget(s, sub, s.x, s.y, ProjectileRadius)
-			} else {
-				t = w.nearest(s.x, s.y, ProjectileRadius, s.ownerSlot, false)
+			} else if t = w.nearest(s.x, s.y, ProjectileRadius, s.ownerSlot, false); t >= 0 {
+				w.judgePresent(t)
 			}
 			if t >= 0 {
 				w.stats.Hits++
@@ -266,6 +268,7 @@ func (w *World) stepShots() {
 				if k := w.credit(s.owner); k != nil {
 					k.hits++
 				}
+				w.judged.By = s.ownerSlot
 				if int(t) < w.playerBase {
 					w.damageCreature(int(t), s.damage, s.owner)
 				} else {
@@ -295,7 +298,8 @@ func (w *World) credit(id PlayerID) *player {
 }
 
 // damagePlayer takes dmg from player i on behalf of attacker (0: a
-// creature), reports the hit, and the death if it was one.
+// creature), reports the hit, and the death if it was one, with how the
+// blow was judged (w.judged, set by the hit test that found it).
 func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon Weapon, shot uint32) {
 	p := &w.players[i]
 	if w.tick < p.shieldUntil {
@@ -325,7 +329,7 @@ func (w *World) damagePlayer(i, dmg int, attacker PlayerID, weapon Weapon, shot 
 			k.dirty = true
 		}
 	}
-	w.emit(Event{Kind: EventKill, Kill: Kill{Killer: attacker, Victim: p.id, Weapon: weapon}})
+	w.emit(Event{Kind: EventKill, Kill: Kill{Killer: attacker, Victim: p.id, Weapon: weapon, Judged: w.judged}})
 }
 
 // damageCreature takes a projectile's damage dmg from creature i; a kill

@@ -45,7 +45,7 @@ func (w *World) fire(p *player, slot int, q *queuedInput) {
 			aim = PelletAim(aim, k)
 		}
 		s := w.launch(p, slot, aim, ticks, dmg, weapon)
-		s.seen, s.since, s.rewound, s.seq = seen, since, rewound, seq
+		s.seen, s.since, s.rewound, s.seq, s.clamped = seen, since, rewound, seq, w.seenClamped
 		if rewound {
 			w.stats.Rewind.Shots++
 			w.stats.Rewind.Ticks += uint64(w.tick-seen.From-1)*256 - uint64(seen.Gap)*uint64(seen.Frac)

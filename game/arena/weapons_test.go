@@ -151,7 +151,7 @@ func TestSpreadGun(t *testing.T) {
 	if l, _ := loadoutOf(w, 1); l != (Loadout{Weapon: WeaponGun}) {
 		t.Fatalf("loadout after the last spread shot: %+v", l)
 	}
-	if len(kills) == 0 || kills[0] != (Kill{Killer: 1, Victim: 2, Weapon: WeaponSpread}) {
+	if len(kills) == 0 || kills[0].Killer != 1 || kills[0].Victim != 2 || kills[0].Weapon != WeaponSpread {
 		t.Fatalf("kills %+v", kills)
 	}
 	st := w.Stats()

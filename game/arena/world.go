@@ -52,6 +52,12 @@ type World struct {
 
 	events []Event // since the last TakeEvents
 	stats  Stats
+
+	// judged is how the latest hit on a player was judged (the hit test
+	// sets it, damagePlayer reports it with a kill); seenClamped says
+	// whether the latest seenFrom cut a view to the cap.
+	judged      Judged
+	seenClamped bool
 }
 
 type creature struct {
@@ -150,6 +156,7 @@ type shot struct {
 	seen    View
 	since   uint64 // 256ths of a tick: the flight is judged from here (seenFrom); 0: from seen
 	rewound bool
+	clamped bool // the view claimed was older than the rewind cap
 }
 
 type pickup struct {

@@ -165,6 +165,7 @@ func (v *CastView) SeekTo(tick uint32) {
 	if err == nil {
 		before := v.now()
 		old := v.game
+		v.cfg.Follow = 0 // the new Cast follows whom the old one did
 		if err = v.start(next); err == nil {
 			v.before = before
 			v.seeks++

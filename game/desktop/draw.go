@@ -57,6 +57,7 @@ func (g *Game) placeSelf(now time.Time) {
 	if g.pred != nil && g.pred.Ready() {
 		g.self.ok, g.self.predicted = true, true
 		g.self.x, g.self.y = g.pred.Position(g.net.alpha(now))
+		g.kc.reel.NoteSelf(g.cl.InputSeq(), g.self.x, g.self.y) // where this screen has its player
 	}
 	if !g.self.ok {
 		return

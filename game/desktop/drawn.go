@@ -83,6 +83,8 @@ type Drawn struct {
 	// Replay is a replay's or a broadcast's state (CastView), nil for a
 	// match played or watched live.
 	Replay *DrawnReplay `json:"replay,omitempty"`
+	// Killcam is what the frame's killcam drew (nil: none).
+	Killcam *DrawnKillcam `json:"killcam,omitempty"`
 	// Draws counts the frame's draw calls for the world (the map's chunks,
 	// every sprite, the health bars), before Ebitengine batches them.
 	Draws int `json:"draws"`
@@ -111,6 +113,40 @@ type DrawnReplay struct {
 	Seeks          int    `json:"seeks"`
 	// Err is the Cast's trouble, if any (client.Cast.Err).
 	Err string `json:"err,omitempty"`
+}
+
+// DrawnKillcam is a killcam's frame (killcamview.go).
+type DrawnKillcam struct {
+	// Phase is "replay" (the seconds before the blow) or "verdict" (the
+	// fatal moment, held, with both markers).
+	Phase string `json:"phase"`
+	// Killer, Victim, Tick, EventX, EventY and Behind are the kill event's
+	// (EventX, EventY: the judged position in quantized units).
+	Killer uint32 `json:"killer"`
+	Victim uint32 `json:"victim"`
+	Tick   uint32 `json:"tick"`
+	EventX uint16 `json:"event_x"`
+	EventY uint16 `json:"event_y"`
+	Behind uint16 `json:"behind"`
+	// ReplayTick is the server time shown (ticks), View the killer's view
+	// of the others then.
+	ReplayTick float64 `json:"replay_tick"`
+	View       float64 `json:"view"`
+	BehindMs   float64 `json:"behind_ms"`
+	// JudgedWorld and JudgedAt are where the "on their screen" marker was
+	// drawn, in world and screen px (verdict only); OwnWorld and OwnAt the
+	// "on your screen" marker, if OwnShown.
+	JudgedWorld [2]float64 `json:"judged_world"`
+	JudgedAt    [2]float64 `json:"judged_at"`
+	OwnWorld    [2]float64 `json:"own_world"`
+	OwnAt       [2]float64 `json:"own_at"`
+	OwnShown    bool       `json:"own_shown,omitempty"`
+	// Title and Verdict are the text shown.
+	Title   string `json:"title"`
+	Verdict string `json:"verdict"`
+	// Verdicts counts the frames that have drawn a verdict since the game
+	// began.
+	Verdicts int `json:"verdicts"`
 }
 
 // DrawnStage is a stage of the join reached.
@@ -210,6 +246,7 @@ func (d *Drawn) reset() {
 	d.Paused, d.PauseJoinHint, d.PauseCopy = false, d.PauseJoinHint[:0], ""
 	d.MapSeed, d.MapOrigin, d.Draws = 0, [2]float64{}, 0
 	d.Watching, d.Followed, d.FollowedAt, d.FollowedShown = "", 0, [2]float64{}, false
+	d.Killcam = nil
 }
 
 // writeJSON writes d to path.

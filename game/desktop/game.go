@@ -99,6 +99,9 @@ type Config struct {
 	// "how to play" card, and the spectator's camera and keys
 	// (spectate.go) once the server welcomes it as a spectator.
 	Watch bool
+	// Follow, with Watch, is the player to follow from the start (0: the
+	// leader, as the server chooses).
+	Follow uint32
 }
 
 // Game is the Ebitengine game: the match as one player sees it.
@@ -160,6 +163,9 @@ type Game struct {
 	// watch is a spectator's camera (spectate.go).
 	watch watchState
 
+	// kc is the killcam (killcamview.go).
+	kc killcamState
+
 	// When Update last ran (unix ns), for KeepAlive.
 	lastUpdate atomic.Int64
 }
@@ -205,6 +211,7 @@ func New(cfg Config) (*Game, error) {
 	g.hud.init()
 	g.initSound(cfg.Sound)
 	g.anims.init()
+	g.kc.init(cfg.TickRate)
 	g.cl.OnEvent(g.event)
 	return g, nil
 }
@@ -233,6 +240,7 @@ func (g *Game) Update() error {
 	if g.pause.quit {
 		return ebiten.Termination
 	}
+	g.updateKillcam(&st)
 	it := controls.Map(st, g.conditions())
 	g.act(it, now)
 	if g.spectating() {
@@ -345,6 +353,13 @@ func (g *Game) drawFrame(dst *ebiten.Image, now time.Time) {
 	dst.Fill(colFloor)
 	g.drawn.reset()
 	g.placeSelf(now)
+	if g.drawKillcam(dst, now) {
+		if g.overlay {
+			g.drawOverlay(dst, now)
+		}
+		g.drawPause(dst, now)
+		return
+	}
 	if g.mapDraw != nil {
 		g.drawn.MapSeed, g.drawn.MapOrigin = g.cl.MapSeed(), mapOrigin(&g.cam)
 		g.drawn.Draws += g.mapDraw.draw(dst, &g.cam)

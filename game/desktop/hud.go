@@ -84,6 +84,7 @@ func (g *Game) event(e events.Event) {
 		if k.Killer != 0 {
 			g.watch.killer = k.Killer
 		}
+		g.startKillcam(now, e.Tick, k)
 		g.hud.kills.Push(now, fmt.Sprintf("%s %s %s", g.name(k.Killer), scoreboard.KillVerb(arena.Weapon(k.Weapon)), g.name(k.Victim)), tone)
 	case protocol.KindHit:
 		h, err := protocol.ParseHit(e.Body)

@@ -88,6 +88,7 @@ func (n *netState) update(g *Game, now time.Time) {
 			continue
 		}
 		g.interp.Push(t, now, s)
+		g.kc.reel.Push(t, s)
 		g.confirmShots(t, s, now) // before the sound, which skips the predicted shots' copies
 		g.soundSnapshot(now, t, s)
 		n.reconcile(g, t, s, now)
@@ -110,6 +111,7 @@ func (n *netState) reconcile(g *Game, t uint32, s *snapshot.Snapshot, now time.T
 		return
 	}
 	n.rtt.Applied(seq, now)
+	g.kc.reel.Applied(t, seq)
 	n.ahead = int(int32(g.cl.InputSeq() - seq))
 	row := s.Row(i)
 	x, y := protocol.PosQuant.Dequantize(row[protocol.FieldX]), protocol.PosQuant.Dequantize(row[protocol.FieldY])

@@ -69,6 +69,9 @@ func (g *Game) drawOverlay(dst *ebiten.Image, now time.Time) {
 		}
 		add("prediction error %.1f px%s", math.Hypot(ex, ey), shots)
 	}
+	if l := g.killcamOverlayLine(); l != "" {
+		add("%s", l)
+	}
 
 	var cond []string
 	if g.cfg.Conditioner != nil {

@@ -40,6 +40,9 @@ type PlayConfig struct {
 	// client.Config.Watch): the game follows a player or flies a free
 	// camera (spectate.go).
 	Watch bool
+	// Follow, with Watch, is the player to follow from the start (0: the
+	// leader, as the server chooses).
+	Follow uint32
 	// Status is a line about the match shown in the corner.
 	Status string
 	// JoinHint, if set, says how others join a match hosted here (see
@@ -110,6 +113,7 @@ func Play(conn transport.Conn, cfg PlayConfig) (*Game, error) {
 		Client: cl, Conditioner: cond, Name: name, TickRate: protocol.DefaultTickRate,
 		Status: cfg.Status, JoinHint: cfg.JoinHint, JoinLink: cfg.JoinLink, HowToPlay: cfg.HowToPlay, ShowOverlay: cfg.ShowOverlay, Prefs: cfg.Prefs,
 		Autopilot: cfg.Autopilot, Logger: cfg.Logger, Sound: cfg.Sound, Watch: cfg.Watch, Now: cfg.Now,
+		Follow: cfg.Follow,
 	}
 	if cfg.Leave != nil {
 		gc.Leave = func() Scene {

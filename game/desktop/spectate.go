@@ -28,6 +28,8 @@ type watchState struct {
 	sentY  float64
 	// killer is the player who made the last kill (K follows it).
 	killer uint32
+	// asked: Config.Follow was asked for.
+	asked bool
 	// at is where the followed player was drawn last frame, if found.
 	at    [2]float64
 	found bool
@@ -50,6 +52,10 @@ func (g *Game) spectating() bool { return g.cl.Spectating() }
 // camera's flight, and acks at the input clock (no input is sent).
 func (g *Game) updateWatch(now time.Time, moveX, moveY int8, keysFree bool) {
 	w := &g.watch
+	if g.cfg.Follow != 0 && !w.asked {
+		w.asked = true
+		g.follow(g.cfg.Follow)
+	}
 	if keysFree {
 		switch {
 		case inpututil.IsKeyJustPressed(ebiten.KeySpace), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft):

@@ -65,11 +65,52 @@ type Hit struct {
 	Shot uint32
 }
 
-// Kill is the body of a KindKill event.
+// Kill is the body of a KindKill event: Killer's blow (0: a creature's
+// bite) killed Victim with Weapon, and how the server judged that blow
+// (since version 7), so that the victim's client can show it (the
+// killcam).
 type Kill struct {
 	Killer, Victim uint32 // player ids
 	Weapon         uint8
+	// Judged says how the blow was judged: JudgedRewound, JudgedBounded,
+	// JudgedClamped (bits 0 to 2; the others are 0).
+	Judged uint8
+	// Behind is how far before the kill's tick the moment of the world
+	// the blow was judged against lies, in 256ths of a tick (at most
+	// MaxJudgedBehind); 0 for a blow judged in the present. For a shot
+	// judged in the past that moment is the view its shooter drew when
+	// firing (as the server bounded it) plus the projectile's flight to
+	// the hit: Behind is how far the killer's screen drew the victim
+	// behind the server.
+	Behind uint16
+	// X and Y are where the victim stood at that moment as the server's
+	// hit test placed it, in the snapshot's quantized units (PosQuant,
+	// section 4.1), at most PosQuant.Top().
+	X, Y uint16
+	// By is the slot of the killer's entity plus one (the shooter's
+	// player, the biting creature), so that a client can find it in its
+	// snapshots; 0 when it is unknown (a shooter who left).
+	By uint32
 }
+
+// A Kill's Judged bits.
+const (
+	// JudgedRewound: the blow was judged in the past, against the victim
+	// as the killer's screen drew it (lag compensation).
+	JudgedRewound uint8 = 1 << iota
+	// JudgedBounded: the killer claimed a view older than the server's
+	// estimate of it; the flight was judged from the estimate.
+	JudgedBounded
+	// JudgedClamped: the killer claimed a view older than the rewind cap;
+	// it was cut to the cap.
+	JudgedClamped
+
+	judgedBits = JudgedRewound | JudgedBounded | JudgedClamped
+)
+
+// MaxJudgedBehind is the largest Behind a Kill carries: 255 ticks and
+// 255/256 (a server's rewind is at most arena.MaxRewindTicks, a second).
+const MaxJudgedBehind = math.MaxUint16
 
 // Join is the body of a KindJoin event: a player joined. Name is at most
 // MaxJoinNameBytes bytes; pass it through CleanChat before showing it.
@@ -111,7 +152,8 @@ type RoundOver struct {
 // byte for Weapon and Reason, a varint length and the bytes for text.
 //
 //	Hit        attacker, target, damage (< 2^16), shot
-//	Kill       killer, victim, weapon byte
+//	Kill       killer, victim, weapon byte, judged byte (bits 0-2),
+//	           behind (< 2^16), x, y (<= PosQuant.Top()), by (<= 2^16)
 //	Join       player, name length (<= MaxJoinNameBytes), name
 //	Leave      player, reason byte
 //	Chat       from, text length (<= MaxChatBytes), text
@@ -129,7 +171,11 @@ func AppendHit(dst []byte, h Hit) []byte {
 func AppendKill(dst []byte, k Kill) []byte {
 	dst = binary.AppendUvarint(dst, uint64(k.Killer))
 	dst = binary.AppendUvarint(dst, uint64(k.Victim))
-	return append(dst, k.Weapon)
+	dst = append(dst, k.Weapon, k.Judged)
+	dst = binary.AppendUvarint(dst, uint64(k.Behind))
+	dst = binary.AppendUvarint(dst, uint64(k.X))
+	dst = binary.AppendUvarint(dst, uint64(k.Y))
+	return binary.AppendUvarint(dst, uint64(k.By))
 }
 
 // AppendJoin appends the body of a Join. A name longer than
@@ -237,14 +283,27 @@ func ParseHit(b []byte) (Hit, error) {
 	return h, nil
 }
 
-// ParseKill decodes a Kill body.
-func ParseKill(b []byte) (Kill, error) {
-	r := bodyReader{p: b}
+func readKill(r *bodyReader) Kill {
 	k := Kill{
 		Killer: uint32(r.uvarint(math.MaxUint32)),
 		Victim: uint32(r.uvarint(math.MaxUint32)),
 		Weapon: r.byte(),
+		Judged: r.byte(),
+		Behind: uint16(r.uvarint(MaxJudgedBehind)),
+		X:      uint16(r.uvarint(uint64(PosQuant.Top()))),
+		Y:      uint16(r.uvarint(uint64(PosQuant.Top()))),
+		By:     uint32(r.uvarint(1 << 16)),
 	}
+	if r.err == nil && k.Judged&^judgedBits != 0 {
+		r.err = fmt.Errorf("%w: kill judged bits %#02x, only bits 0-2 defined", ErrEventBody, k.Judged)
+	}
+	return k
+}
+
+// ParseKill decodes a Kill body.
+func ParseKill(b []byte) (Kill, error) {
+	r := bodyReader{p: b}
+	k := readKill(&r)
 	if err := r.done(); err != nil {
 		return Kill{}, err
 	}
@@ -318,9 +377,7 @@ func ValidateEventBody(k events.Kind, body []byte) error {
 		r.uvarint(math.MaxUint32)
 		r.uvarint(math.MaxUint32)
 	case KindKill:
-		r.uvarint(math.MaxUint32)
-		r.uvarint(math.MaxUint32)
-		r.byte()
+		readKill(&r)
 	case KindJoin:
 		readJoin(&r)
 	case KindLeave:

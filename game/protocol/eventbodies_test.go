@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/events"
 )
@@ -26,7 +27,8 @@ func TestBodiesRoundTrip(t *testing.T) {
 	if got, err := protocol.ParseHit(protocol.AppendHit(nil, h)); err != nil || got != h {
 		t.Errorf("hit %+v %v", got, err)
 	}
-	k := protocol.Kill{Killer: 1, Victim: 2, Weapon: 7}
+	k := protocol.Kill{Killer: 1, Victim: 2, Weapon: 7, Judged: protocol.JudgedRewound | protocol.JudgedBounded | protocol.JudgedClamped,
+		Behind: protocol.MaxJudgedBehind, X: uint16(protocol.PosQuant.Top()), Y: 0}
 	if got, err := protocol.ParseKill(protocol.AppendKill(nil, k)); err != nil || got != k {
 		t.Errorf("kill %+v %v", got, err)
 	}
@@ -64,6 +66,14 @@ func TestBodiesReject(t *testing.T) {
 		{"hit trailing", protocol.KindHit, append(append([]byte{}, hit...), 0), protocol.ErrEventBody},
 		{"damage over 16 bits", protocol.KindHit, []byte{1, 2, 0x80, 0x80, 0x04}, protocol.ErrEventBody},
 		{"kill without weapon", protocol.KindKill, []byte{1, 2}, protocol.ErrEventBody},
+		{"kill without judgement (version 6)", protocol.KindKill, []byte{1, 2, 0}, protocol.ErrEventBody},
+		{"kill without y", protocol.KindKill, []byte{1, 2, 0, 1, 5, 6}, protocol.ErrEventBody},
+		{"kill judged bit 3", protocol.KindKill, []byte{1, 2, 0, 8, 5, 6, 7, 0}, protocol.ErrEventBody},
+		{"kill behind over 16 bits", protocol.KindKill, []byte{1, 2, 0, 1, 0x80, 0x80, 0x04, 6, 7, 0}, protocol.ErrEventBody},
+		{"kill x past the world", protocol.KindKill, []byte{1, 2, 0, 1, 5, 0x81, 0x80, 0x02, 7, 0}, protocol.ErrEventBody},
+		{"kill without by", protocol.KindKill, []byte{1, 2, 0, 1, 5, 6, 7}, protocol.ErrEventBody},
+		{"kill by past 2^16", protocol.KindKill, []byte{1, 2, 0, 1, 5, 6, 7, 0x81, 0x80, 0x04}, protocol.ErrEventBody},
+		{"kill trailing", protocol.KindKill, []byte{1, 2, 0, 1, 5, 6, 7, 0, 0}, protocol.ErrEventBody},
 		{"chat too long", protocol.KindChat, append([]byte{1, 0xe9, 0x02}, make([]byte, 361)...), protocol.ErrEventBody},
 		{"chat cut", protocol.KindChat, []byte{1, 5, 'a', 'b'}, protocol.ErrEventBody},
 		{"name too long", protocol.KindJoin, append([]byte{1, 65}, make([]byte, 65)...), protocol.ErrEventBody},
@@ -94,7 +104,7 @@ func TestBodiesReject(t *testing.T) {
 func TestValidateEventBodyDoesNotAllocate(t *testing.T) {
 	bodies := map[events.Kind][]byte{
 		protocol.KindHit:       protocol.AppendHit(nil, protocol.Hit{Attacker: 1, Target: 2, Damage: 30}),
-		protocol.KindKill:      protocol.AppendKill(nil, protocol.Kill{Killer: 1, Victim: 2, Weapon: 1}),
+		protocol.KindKill:      protocol.AppendKill(nil, protocol.Kill{Killer: 1, Victim: 2, Weapon: 1, Judged: protocol.JudgedRewound, Behind: 2000, X: 300, Y: 30000}),
 		protocol.KindJoin:      protocol.AppendJoin(nil, protocol.Join{Player: 1, Name: "ada"}),
 		protocol.KindLeave:     protocol.AppendLeave(nil, protocol.Leave{Player: 1}),
 		protocol.KindChat:      protocol.AppendChat(nil, protocol.Chat{From: 1, Text: "nice shot"}),
@@ -117,6 +127,7 @@ func TestValidateEventBodyDoesNotAllocate(t *testing.T) {
 func FuzzBodies(f *testing.F) {
 	f.Add(byte(protocol.KindHit), protocol.AppendHit(nil, protocol.Hit{Attacker: 1, Target: 300, Damage: 25}))
 	f.Add(byte(protocol.KindKill), protocol.AppendKill(nil, protocol.Kill{Killer: 1, Victim: 2, Weapon: 3}))
+	f.Add(byte(protocol.KindKill), protocol.AppendKill(nil, protocol.Kill{Killer: 1, Victim: 2, Weapon: 2, Judged: protocol.JudgedRewound | protocol.JudgedBounded, Behind: 2176, X: 8004, Y: 32767, By: 302}))
 	f.Add(byte(protocol.KindJoin), protocol.AppendJoin(nil, protocol.Join{Player: 1, Name: "ann"}))
 	f.Add(byte(protocol.KindLeave), protocol.AppendLeave(nil, protocol.Leave{Player: 1, Reason: 2}))
 	f.Add(byte(protocol.KindChat), protocol.AppendChat(nil, protocol.Chat{From: 1, Text: "hi"}))
@@ -176,4 +187,31 @@ func FuzzBodies(f *testing.F) {
 			t.Fatalf("kind %v re-encoded %x, want %x", k, q, body)
 		}
 	})
+}
+
+// A kill's judgement goes on the wire as the server's hit test had it:
+// the position quantized as a snapshot's (1/8 px), the moment as is, the
+// bits as the flags say; and reads back as the same arena kill.
+func TestKillCarriesItsJudgement(t *testing.T) {
+	k := arena.Kill{Killer: 3, Victim: 4, Weapon: arena.WeaponGun,
+		Judged: arena.Judged{Behind: 2730, X: 1234.56, Y: 3000.01, Rewound: true, Clamped: true, By: 12}}
+	body := protocol.KillOf(k)
+	want := protocol.Kill{Killer: 3, Victim: 4, Judged: protocol.JudgedRewound | protocol.JudgedClamped, Behind: 2730, X: 9876, Y: 24000, By: 13}
+	if body != want {
+		t.Fatalf("KillOf = %+v, want %+v", body, want)
+	}
+	got, err := protocol.ParseKill(protocol.AppendKill(nil, body))
+	if err != nil || got != want {
+		t.Fatalf("read back %+v %v", got, err)
+	}
+	a := got.Arena()
+	if a.Judged.X != 1234.5 || a.Judged.Y != 3000 || a.Judged.Behind != 2730 || !a.Judged.Rewound || a.Judged.Bounded || !a.Judged.Clamped || a.Judged.By != 12 || a.Killer != 3 {
+		t.Fatalf("Arena() = %+v", a)
+	}
+	// A moment further back than a body holds is cut to the most it
+	// holds; a shooter who left (slot -1) is by 0.
+	k.Judged.Behind, k.Judged.By = 1<<20, -1
+	if b := protocol.KillOf(k); b.Behind != protocol.MaxJudgedBehind || b.By != 0 {
+		t.Fatalf("behind %d by %d, want %d and 0", b.Behind, b.By, protocol.MaxJudgedBehind)
+	}
 }

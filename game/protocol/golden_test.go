@@ -174,7 +174,8 @@ func goldens(t *testing.T) []golden {
 			b := events.AppendDatagramHeader(nil, 40)
 			body, kind, _ := AppendEvent(nil, arena.Event{Kind: arena.EventHit, Hit: arena.Hit{Attacker: 7, Target: 9, Damage: 2 * arena.SpreadDamage, Shot: 9150}})
 			b = events.AppendEvent(b, events.Event{Kind: kind, Tick: 9200, Body: body})
-			body, kind, _ = AppendEvent(nil, arena.Event{Kind: arena.EventKill, Kill: arena.Kill{Killer: 7, Victim: 9, Weapon: arena.WeaponSpread}})
+			body, kind, _ = AppendEvent(nil, arena.Event{Kind: arena.EventKill, Kill: arena.Kill{Killer: 7, Victim: 9, Weapon: arena.WeaponSpread,
+				Judged: arena.Judged{Behind: 2176, X: 1000.5, Y: 2000.25, Rewound: true, By: 301}}})
 			return events.AppendEvent(b, events.Event{Kind: kind, Tick: 9200, Body: body})
 		}, func(p []byte) error {
 			d, err := events.ParseDatagram(p, ValidateEventBody)
@@ -186,7 +187,7 @@ func goldens(t *testing.T) []golden {
 			h, err1 := ParseHit(e1.Body)
 			k, err2 := ParseKill(e2.Body)
 			if err1 != nil || err2 != nil || !ok || e1.Seq != 40 || e2.Seq != 41 || e2.Tick != 9200 ||
-				h != (Hit{Attacker: 7, Target: 9, Damage: 2 * arena.SpreadDamage, Shot: 9150}) || k != (Kill{Killer: 7, Victim: 9, Weapon: uint8(arena.WeaponSpread)}) {
+				h != (Hit{Attacker: 7, Target: 9, Damage: 2 * arena.SpreadDamage, Shot: 9150}) || k != (Kill{Killer: 7, Victim: 9, Weapon: uint8(arena.WeaponSpread), Judged: JudgedRewound, Behind: 2176, X: 8004, Y: 16002, By: 302}) {
 				return fmt.Errorf("%+v %+v %+v %+v %v %v", e1, e2, h, k, err1, err2)
 			}
 			return nil

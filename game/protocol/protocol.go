@@ -34,7 +34,9 @@ import (
 // Version 5: an input says what the client was drawing (its view: two
 // ticks and the fraction between them), and shots are judged by it.
 // Version 6: a hit names the input that fired the shot.
-const Version = 6
+// Version 7: a kill says how its blow was judged (the moment of the world
+// and where the victim stood then), for the killcam.
+const Version = 7
 
 // DefaultTickRate is the server's simulation and snapshot rate in Hz.
 const DefaultTickRate = 30

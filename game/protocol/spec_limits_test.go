@@ -85,6 +85,7 @@ func TestSpecLimits(t *testing.T) {
 		"player name in a score record, at most":                          bytesOf(arena.MaxNameBytes),
 		"name in a join body, at most":                                    bytesOf(protocol.MaxJoinNameBytes),
 		"chat text, at most":                                              bytesOf(protocol.MaxChatBytes),
+		"a kill's judged moment before its tick, at most":                 fmt.Sprintf("%d 256ths of a tick", protocol.MaxJudgedBehind),
 		"characters of a name or chat line the server keeps, at most":     fmt.Sprint(protocol.MaxChatRunes),
 		"event body, at most":                                             bytesOf(events.MaxBody),
 		"events a receiver holds ahead of the next due":                   fmt.Sprint(events.DefaultWindow),

@@ -170,7 +170,7 @@ func TestMatchEvents(t *testing.T) {
 				e = arena.Event{Kind: arena.EventHit, Hit: arena.Hit{Attacker: arena.PlayerID(h.Attacker), Target: arena.PlayerID(h.Target), Damage: int(h.Damage), Shot: h.Shot}}
 			case protocol.KindKill:
 				k, _ := protocol.ParseKill(body)
-				e = arena.Event{Kind: arena.EventKill, Kill: arena.Kill{Killer: arena.PlayerID(k.Killer), Victim: arena.PlayerID(k.Victim), Weapon: arena.Weapon(k.Weapon)}}
+				e = arena.Event{Kind: arena.EventKill, Kill: k.Arena()}
 			case protocol.KindRoundOver:
 				r, _ := protocol.ParseRoundOver(body)
 				e = arena.Event{Kind: arena.EventRoundOver, RoundOver: arena.RoundOver{Round: r.Round, Winner: arena.PlayerID(r.Winner)}}

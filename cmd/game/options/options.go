@@ -27,6 +27,9 @@ type Options struct {
 	ReplayAt time.Duration
 	// Spectate is set by the caller when Join came from Watch.
 	Spectate bool
+	// Follow is the player a spectator follows from the start (-follow;
+	// 0: the leader).
+	Follow uint
 	// Match is the match to join on a server hosting several (-match).
 	Match string
 	// Token is the join token for a server admitting only invited players (-token).
@@ -105,6 +108,7 @@ func FlagSet(name string, o *Options) *flag.FlagSet {
 	fs.StringVar(&o.Broadcast, "broadcast", "", "watch the live broadcast at this base `URL` (http://HOST:8080/broadcast/1/) as a spectator, a second or two behind: P pause, Space next player, L leader, F free camera")
 	fs.Float64Var(&o.ReplaySpeed, "replay-speed", 1, "with -replay: the speed to start at, 0.25-4")
 	fs.DurationVar(&o.ReplayAt, "replay-at", 0, "with -replay: start this far into the replay (a seek: from the keyframe before, every tick up to it at once)")
+	fs.UintVar(&o.Follow, "follow", 0, "with -watch, -replay or -broadcast: follow this player (its id) from the start (0: the leader)")
 	fs.StringVar(&o.Match, "match", "", "with -join: the match to join on a server hosting several (an id from its /matches); empty: the server picks")
 	fs.StringVar(&o.Token, "token", "", "with -join: the join token the host gave you (for a server run with -token-key)")
 	fs.BoolVar(&o.Host, "host", false, "host a match in this process (the default without -join or -browse)")
@@ -127,7 +131,7 @@ func FlagSet(name string, o *Options) *flag.FlagSet {
 	fs.IntVar(&o.FPS, "fps", 0, "cap the frames per second (0: vsync)")
 	fs.StringVar(&o.Screenshot, "screenshot", "", "save the frame drawn at -exit-after as this PNG `file`")
 	fs.DurationVar(&o.ExitAfter, "exit-after", 0, "quit this long after the match is on screen (its first frame with the server's world; at the menu, its first frame), however long the start took (0: play until the window closes)")
-	fs.StringVar(&o.ExitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this `condition` holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for), paused=1 (the pause menu is on screen), copied=1 (the pause menu says what became of \"Copy join link\"), stages=N (the connecting screen shows N stages of a join reached), failed=1 (the connecting screen shows why a join failed), followed=1 (a spectator drew the player it follows), replayed=N (a replay or broadcast delivered N ticks, seeks counted); for tests, on a machine of any speed")
+	fs.StringVar(&o.ExitWhen, "exit-when", "", "with -exit-after: quit (and take the screenshot) as soon as this `condition` holds, -exit-after at the latest: confirmed=N (the server's copies of N of your predicted shots were seen), listed=N (the menu lists N matches with a ping), sounds=N (N sound effects were asked for), paused=1 (the pause menu is on screen), copied=1 (the pause menu says what became of \"Copy join link\"), stages=N (the connecting screen shows N stages of a join reached), failed=1 (the connecting screen shows why a join failed), followed=1 (a spectator drew the player it follows), replayed=N (a replay or broadcast delivered N ticks, seeks counted), killcam=N (the killcam drew its verdict, the fatal moment, N frames); for tests, on a machine of any speed")
 	fs.BoolVar(&o.EchoInput, "echo-input", false, "say on stdout each key and mouse button the window sees go down and up (\"input: key Escape down\"), and \"input: live\" when the scene is on screen: for tests that drive the window through XTEST and wait for each press to be seen")
 	fs.BoolVar(&o.Autopilot, "autopilot", false, "let a bot steer your player (demos, tests)")
 	fs.BoolVar(&o.Overlay, "overlay", false, "start with the network overlay (F3) shown, whatever the settings")

@@ -25,7 +25,12 @@
 // (paths) the how-to-play, invite and spectator tests save their
 // screenshots there too (docs/how-to-play.png, docs/host-pause.png,
 // docs/spectator.png's kind); SIGHTLINE_CONNECT_SHOTS_OUT (a folder) the
-// connecting tests theirs (saveShot, in main_test.go).
+// connecting tests theirs (saveShot, in main_test.go). The killcam tests
+// play until a bot kills the player, and follow a duel's strafer over a
+// lagged link as a spectator until the aimer kills it, each waiting for
+// the killcam's verdict on screen (-exit-when killcam=N);
+// SIGHTLINE_KILLCAM_SHOT_OUT and SIGHTLINE_KILLCAM_LAG_SHOT_OUT save their
+// screenshots (docs/killcam.png, docs/killcam-lag.png).
 //
 // Nothing here waits a fixed time for the game: a timed run counts from
 // the match's (or menu's) first frame (-exit-after), or ends once what the
