@@ -243,8 +243,15 @@ func (v *CastView) drawLine(dst *ebiten.Image) {
 		box(dst, x+12, y+h-12, bw, 4, colPanelEdge)
 		box(dst, x+12, y+h-12, bw*float64(at-first)/float64(last-first), 4, colAccent)
 	}
-	if v.note != "" {
-		drawText(dst, v.note, f.small, x+12, y+h+6, text.AlignStart, colBad)
+	note := v.note
+	if err := c.Err(); err != nil && note == "" {
+		note = err.Error() // a damaged replay, a broadcast that cannot be fetched
+	}
+	if note != "" {
+		if len(note) > 90 {
+			note = note[:90] + "…"
+		}
+		drawText(dst, note, f.small, x+12, y+h+6, text.AlignStart, colBad)
 	}
 	t := v.now()
 	v.drawn = *v.game.LastDrawn()
