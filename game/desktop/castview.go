@@ -248,8 +248,8 @@ func (v *CastView) drawLine(dst *ebiten.Image) {
 		note = err.Error() // a damaged replay, a broadcast that cannot be fetched
 	}
 	if note != "" {
-		if len(note) > 90 {
-			note = note[:90] + "…"
+		if r := []rune(note); len(r) > 90 {
+			note = string(r[:90]) + "…"
 		}
 		drawText(dst, note, f.small, x+12, y+h+6, text.AlignStart, colBad)
 	}
