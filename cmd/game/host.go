@@ -42,6 +42,8 @@ type hostConfig struct {
 	// relaySecret the ICE servers handed to players (-relay,
 	// -relay-secret; with -invite and none, the rendezvous's).
 	invite, relay, relaySecret string
+	// replays is the folder the match is recorded into ("": not recorded).
+	replays string
 }
 
 // match is a running in-process match server.
@@ -63,14 +65,24 @@ func host(ctx context.Context, log *slog.Logger, cfg hostConfig) (*match, error)
 	if err != nil {
 		return nil, err
 	}
+	rec, err := record(log, cfg.replays)
+	if err != nil {
+		log.Warn("not recording the match", "err", err)
+	}
 	srv, err := server.New(server.Config{
 		TickRate: protocol.DefaultTickRate, MaxClients: cfg.maxClients + cfg.bots + 1, Logger: log,
+		Broadcast: rec.sinks(),
 	}, server.NewMatch(world))
 	if err != nil {
+		rec.close(log)
 		return nil, err
 	}
 	m := &match{srv: srv, errc: make(chan error, 4)}
-	go func() { m.errc <- m.srv.Run(ctx) }()
+	go func() {
+		err := m.srv.Run(ctx)
+		rec.close(log) // the match's last fragment is written: the file is whole
+		m.errc <- err
+	}()
 	m.status = "local match (no LAN)"
 	if cfg.addr != "" && cfg.addr != "off" {
 		if err := m.listen(ctx, log, cfg); err != nil {

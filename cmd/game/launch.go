@@ -13,6 +13,7 @@ import (
 	"github.com/sightline-game/sightline/game/desktop"
 	"github.com/sightline-game/sightline/game/desktop/audio"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
+	"github.com/sightline-game/sightline/game/replays"
 	"github.com/sightline-game/sightline/netcode/lan"
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 )
@@ -180,6 +181,23 @@ func (l *launcher) menu(ctx context.Context, port int) *desktop.Menu {
 	cfg.Watch = func(_ context.Context, url, match string) (desktop.Scene, error) {
 		stopBrowsing()
 		return l.connecting(ctx, url, match, "", true, l.leave), nil
+	}
+	if dir := l.host.replays; dir != "" {
+		cfg.Replays = func() []replays.Replay {
+			list, err := replays.List(dir)
+			if err != nil {
+				l.log.Warn("no replays listed", "err", err)
+			}
+			return list
+		}
+		cfg.Replay = func(_ context.Context, path string) (desktop.Scene, error) {
+			v, err := l.castView(options{Replay: path, ReplaySpeed: 1})
+			if err != nil {
+				return nil, err
+			}
+			stopBrowsing()
+			return v, nil
+		}
 	}
 	cfg.Host = func(context.Context) (desktop.Scene, error) {
 		// The match outlives the menu: it runs on the process's context.

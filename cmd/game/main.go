@@ -221,7 +221,7 @@ func newLauncher(log *slog.Logger, o options) *launcher {
 		host: hostConfig{
 			addr: o.Addr, udpPort: o.UDPPort, bots: o.Bots, maxClients: o.MaxClients, seed: matchSeed, web: o.WebDir,
 			name: o.MatchName, announce: o.Announce, lanPort: o.LANPort,
-			invite: o.Invite, relay: o.Relay, relaySecret: o.RelaySecret,
+			invite: o.Invite, relay: o.Relay, relaySecret: o.RelaySecret, replays: replaysDir(o.Replays),
 		},
 		play: playConfig{
 			follow:    uint32(o.Follow),

@@ -19,6 +19,7 @@ import (
 	"github.com/sightline-game/sightline/game/desktop/lobby"
 	"github.com/sightline-game/sightline/game/desktop/settingsui"
 	"github.com/sightline-game/sightline/game/desktop/text"
+	"github.com/sightline-game/sightline/game/replays"
 	"github.com/sightline-game/sightline/netcode/lan"
 )
 
@@ -45,6 +46,12 @@ type MenuConfig struct {
 	// Host starts a match in this process and returns the scene that
 	// plays it; nil leaves "Host a match here" out of action.
 	Host func(ctx context.Context) (Scene, error)
+	// Replays lists the recent replays of matches hosted here, newest
+	// first (read when the menu opens); nil lists none.
+	Replays func() []replays.Replay
+	// Replay opens the replay file at path and returns the scene that
+	// plays it.
+	Replay func(ctx context.Context, path string) (Scene, error)
 	// Name is the player's name when Prefs is nil.
 	Name string
 	// Prefs are the player's settings (NewPrefs), shared with the matches
@@ -119,6 +126,9 @@ func NewMenu(cfg MenuConfig) *Menu {
 	m.name = settingsui.NewTextField(m.prefs.Name())
 	m.ctx, m.stop = context.WithCancel(cfg.Context)
 	go m.pinger.Run(m.ctx)
+	if cfg.Replays != nil {
+		m.list.SetReplays(cfg.Replays())
+	}
 	m.refresh()
 	return m
 }
@@ -146,7 +156,7 @@ var menuCols = struct{ name, players, addr, ping float64 }{20, 420, 540, 880}
 func (m *Menu) Next() Scene { return m.next }
 
 // Rows returns the rows listed: the matches heard (with their pings),
-// then "Host a match here".
+// then "Host a match here", then the recent replays.
 func (m *Menu) Rows() []lobby.Row { return m.list.Rows() }
 
 // refresh takes in the matches heard and their pings.
@@ -357,6 +367,12 @@ func (m *Menu) act(a lobby.Action) {
 			return
 		}
 		m.start(hostWhat, m.cfg.Host)
+	case lobby.ActionReplay:
+		if m.cfg.Replay == nil {
+			m.errLine = "replays are not available here"
+			return
+		}
+		m.start("the replay of "+a.Name, func(ctx context.Context) (Scene, error) { return m.cfg.Replay(ctx, a.URL) })
 	}
 }
 
@@ -442,6 +458,11 @@ func (m *Menu) Draw(dst *ebiten.Image) {
 			}
 			drawText(dst, "+  Host a match here", f.normal, menuX+c.name, ty, text.AlignStart, hc)
 			drawText(dst, "play here; players on your LAN can join", f.small, menuX+c.addr, ty+2, text.AlignStart, colTextDim)
+			continue
+		}
+		if r.Kind == lobby.RowReplay {
+			drawText(dst, "Replay: "+r.Replay.Name(), f.normal, menuX+c.name, ty, text.AlignStart, tc)
+			drawText(dst, fmt.Sprintf("a match hosted here · %.1f MB · Enter plays it", float64(r.Replay.Bytes)/1e6), f.small, menuX+c.addr, ty+2, text.AlignStart, colTextDim)
 			continue
 		}
 		mt := r.Match

@@ -50,6 +50,10 @@ type Options struct {
 	ExitWhen string
 	// Invite is the rendezvous URL to host through (-invite).
 	Invite string
+	// Replays is the folder that keeps each match hosted here as a replay
+	// and that the LAN menu lists (-replays; "" the config folder's
+	// replays, "off" none).
+	Replays string
 	// Relay lists the STUN and TURN servers for the players (-relay).
 	Relay string
 	// RelaySecret is the file of the relay's secret (-relay-secret).
@@ -120,6 +124,7 @@ func FlagSet(name string, o *Options) *flag.FlagSet {
 	fs.IntVar(&o.MaxClients, "max-clients", 16, "with -host: most players who may join over the LAN")
 	fs.Uint64Var(&o.Seed, "seed", 0, "with -host: the match's seed (map, spawns); 0 picks one")
 	fs.StringVar(&o.MatchName, "match-name", "", "with -host: the match's name on the LAN (default \"<your name>'s match\")")
+	fs.StringVar(&o.Replays, "replays", "", "keep each match hosted here as a replay in this `folder`, the newest 10, which the LAN menu lists and plays (default: replays in the config folder; off: none)")
 	fs.StringVar(&o.Invite, "invite", "", "with -host: host through the rendezvous at this `URL` (cmd/relay -http): friends anywhere join with the invite link it gives, no port forwarding")
 	fs.StringVar(&o.Relay, "relay", "", "with -host: STUN and TURN servers for your players (turn:HOST:PORT,...); with -invite, default: those the rendezvous hands out")
 	fs.StringVar(&o.RelaySecret, "relay-secret", "", "with -host -relay: the relay's secret (a `file` of 64 hex digits), to mint your players' TURN credentials")

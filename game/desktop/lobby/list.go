@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sightline-game/sightline/game/client"
+	"github.com/sightline-game/sightline/game/replays"
 	"github.com/sightline-game/sightline/netcode/lan"
 )
 
@@ -15,8 +16,11 @@ type RowKind int
 const (
 	// RowMatch is a match heard on the LAN.
 	RowMatch RowKind = iota
-	// RowHost is the last row: "Host a match here".
+	// RowHost is the row after the matches: "Host a match here".
 	RowHost
+	// RowReplay is a replay of a match hosted here, after the host row,
+	// newest first.
+	RowReplay
 )
 
 // Row is one line of the list.
@@ -29,6 +33,8 @@ type Row struct {
 	// Its ID is empty on a server's single row: joining lets the server
 	// choose.
 	Hosted client.MatchInfo
+	// Replay is, for RowReplay, the file.
+	Replay replays.Replay
 }
 
 // Name is the row's name as the menu shows it: the server's, followed by
@@ -66,6 +72,9 @@ func (r Row) key() string {
 	if r.Kind == RowHost {
 		return hostKey
 	}
+	if r.Kind == RowReplay {
+		return "replay:" + r.Replay.Path
+	}
 	if r.Hosted.ID != "" {
 		return r.Match.URL + "#" + r.Hosted.ID
 	}
@@ -94,6 +103,8 @@ const (
 	ActionHost
 	// ActionInvalid: the typed address is not one; Action.Err says why.
 	ActionInvalid
+	// ActionReplay: play the replay at Action.URL (a file's path).
+	ActionReplay
 )
 
 // Action is what Enter asks for.
@@ -120,6 +131,7 @@ const MaxAddress = 200
 // heard is one Enter away.
 type Model struct {
 	rows    []Row
+	replays []replays.Replay // listed after the host row
 	sel     int
 	selKey  string
 	chosen  bool // the player picked the selected row
@@ -174,6 +186,9 @@ func (m *Model) SetServers(ms []lan.Match, ping func(url string) (Ping, bool), l
 		return cmp.Compare(a.Match.URL, b.Match.URL)
 	})
 	m.rows = append(m.rows, Row{Kind: RowHost})
+	for _, r := range m.replays {
+		m.rows = append(m.rows, Row{Kind: RowReplay, Replay: r})
+	}
 
 	switch i := m.find(m.selKey); {
 	case !m.chosen:
@@ -201,7 +216,30 @@ func (m *Model) find(key string) int {
 func (m *Model) Rows() []Row { return m.rows }
 
 // Matches returns the number of matches listed.
-func (m *Model) Matches() int { return len(m.rows) - 1 }
+func (m *Model) Matches() int { return len(m.rows) - 1 - len(m.replays) }
+
+// SetReplays replaces the replays listed after the host row (newest
+// first), keeping the matches.
+func (m *Model) SetReplays(rs []replays.Replay) {
+	m.replays = slices.Clone(rs)
+	matches := make([]Row, 0, len(m.rows))
+	for _, r := range m.rows {
+		if r.Kind == RowMatch {
+			matches = append(matches, r)
+		}
+	}
+	m.rows = append(m.rows[:0], matches...)
+	m.rows = append(m.rows, Row{Kind: RowHost})
+	for _, r := range m.replays {
+		m.rows = append(m.rows, Row{Kind: RowReplay, Replay: r})
+	}
+	if i := m.find(m.selKey); i >= 0 {
+		m.sel = i
+	} else {
+		m.sel = min(m.sel, len(m.rows)-1)
+	}
+	m.selKey = m.rows[m.sel].key()
+}
 
 // Selected returns the selected row's index.
 func (m *Model) Selected() int { return m.sel }
@@ -276,6 +314,9 @@ func (m *Model) Enter() Action {
 	if r.Kind == RowHost {
 		return Action{Kind: ActionHost}
 	}
+	if r.Kind == RowReplay {
+		return Action{Kind: ActionReplay, URL: r.Replay.Path, Name: r.Replay.Name()}
+	}
 	return Action{Kind: ActionJoin, URL: r.Match.URL, Match: r.Hosted.ID, Name: r.Name()}
 }
 
@@ -289,6 +330,8 @@ func (m *Model) Watch() Action {
 		a.Watch = true
 	case ActionHost:
 		return Action{Kind: ActionInvalid, Err: errNothingToWatch}
+	case ActionReplay:
+		return a // a replay is watched whichever way it is opened
 	}
 	return a
 }
