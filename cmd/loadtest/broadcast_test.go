@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -127,11 +128,17 @@ func TestBroadcastThroughACache(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	r := watchBroadcast(ctx, viewersOptions{URL: cache + "/broadcast/1/", Viewers: 200, Seconds: 12, MetricsURL: metrics, Match: "1"})
+	// SIGHTLINE_BROADCAST_VIEWERS=N measures with N viewers instead (how
+	// many this machine holds); the suite runs 200.
+	viewers := 200
+	if n, err := strconv.Atoi(os.Getenv("SIGHTLINE_BROADCAST_VIEWERS")); err == nil && n > 0 {
+		viewers = n
+	}
+	r := watchBroadcast(ctx, viewersOptions{URL: cache + "/broadcast/1/", Viewers: viewers, Seconds: 12, MetricsURL: metrics, Match: "1"})
 	t.Logf("figure broadcast-cache: %s", formatViewers(r))
-	if r.Started != 200 || r.Failed != 0 || r.Mismatched != 0 || r.Ticks < 200*90 {
-		t.Fatalf("%d of 200 viewers started, %d failed (%s), %d ticks decoded, %d mismatched",
-			r.Started, r.Failed, r.FirstError, r.Ticks, r.Mismatched)
+	if r.Started != viewers || r.Failed != 0 || r.Mismatched != 0 || r.Ticks < uint64(viewers)*90 {
+		t.Fatalf("%d of %d viewers started, %d failed (%s), %d ticks decoded, %d mismatched",
+			r.Started, viewers, r.Failed, r.FirstError, r.Ticks, r.Mismatched)
 	}
 	if !r.OriginKnown || r.OriginMaxServedEach != 1 || r.OriginChunksServed == 0 {
 		t.Fatalf("the origin served %d chunks, one of them %d times (counters read: %v): the cache did not fan them out",
