@@ -137,8 +137,8 @@ func buildWeb(t *testing.T, webDir, serverExe string, compressed bool) {
 			}
 		}()
 		buildWebInto(t, filepath.Join(dir, "web"), filepath.Join(dir, "server"))
-		made, webBuilt.dir = true, dir
 		startPrecompress(t, filepath.Join(dir, "web"))
+		made, webBuilt.dir = true, dir
 	}
 	shared := filepath.Join(webBuilt.dir, "web")
 	if compressed {
