@@ -66,7 +66,7 @@ deps:
 ## two cores do not end the run on one of them alone.
 MODULE := github.com/sightline-game/sightline
 ONE_GOROUTINE := game/duel game/bots/brain netcode/traffic netcode/simrun netcode/view
-SLOWEST := ./wasm/browsertest ./cmd/loadtest ./game/desktop/xvfbtest ./cmd/netbench ./game/server
+SLOWEST := ./wasm/browsertest ./cmd/loadtest ./game/desktop/xvfbtest ./cmd/netbench ./game/server ./netcode/transport/webrtc ./netcode/relay ./game/protocol ./game/web
 test: check-go deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi

@@ -11,17 +11,74 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/sightline-game/sightline/internal/testnet"
 )
 
+// built holds the programs the tests run, each built once for all the
+// tests of this process (the first test to ask builds it), in dir, which
+// TestMain removes.
+var built struct {
+	sync.Mutex
+	dir  string
+	exes map[string]*builtExe
+}
+
+// builtExe is one program, built once.
+type builtExe struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// build returns the path of the program pkg, built the first time a test
+// of this process asks for it and shared by all of them, copied into dir
+// (tests that serve dir, or run the program from it, see it there).
 func build(t *testing.T, dir, pkg string) string {
 	t.Helper()
+	built.Lock()
+	if built.dir == "" {
+		d, err := os.MkdirTemp("", "loadtest-bin-")
+		if err != nil {
+			built.Unlock()
+			t.Fatal(err)
+		}
+		built.dir, built.exes = d, map[string]*builtExe{}
+	}
+	b := built.exes[pkg]
+	if b == nil {
+		b = &builtExe{path: filepath.Join(built.dir, filepath.Base(pkg))}
+		built.exes[pkg] = b
+	}
+	built.Unlock()
+	b.once.Do(func() {
+		if out, err := exec.Command("go", "build", "-o", b.path, pkg).CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("build %s: %v\n%s", pkg, err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
 	exe := filepath.Join(dir, filepath.Base(pkg))
-	if out, err := exec.Command("go", "build", "-o", exe, pkg).CombinedOutput(); err != nil {
-		t.Fatalf("build %s: %v\n%s", pkg, err, out)
+	if os.Link(b.path, exe) != nil { // another file system: a copy
+		bin, err := os.ReadFile(b.path)
+		if err == nil {
+			err = os.WriteFile(exe, bin, 0o755)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	return exe
 }
@@ -70,6 +127,7 @@ func TestServerAndLoadTest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs two programs")
 	}
+	t.Parallel()
 	dir := t.TempDir()
 	serverExe := build(t, dir, "github.com/sightline-game/sightline/cmd/server")
 	loadExe := build(t, dir, "github.com/sightline-game/sightline/cmd/loadtest")
@@ -196,6 +254,7 @@ func TestCapacityTrial(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two matches with WebRTC clients for seconds")
 	}
+	t.Parallel()
 	o := capacityOptions{Players: 4, People: 2, Seconds: 1.5, Warmup: time.Second, TickRate: 30, Max: 2, Logger: slog.New(slog.DiscardHandler)}
 	tr := runTrial(t.Context(), o, 2, 50*time.Millisecond)
 	t.Log(formatTrial(tr, o.People))

@@ -30,10 +30,7 @@ func TestTablesAsInFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	byName := figures.Index(figs)
-	exe := t.TempDir() + "/netbench"
-	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	exe := netbenchBinary(t)
 	cases := []struct {
 		name string
 		args []string

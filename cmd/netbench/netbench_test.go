@@ -4,12 +4,51 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
+
+// The command, built without the race detector once for all the tests
+// that run it, in a directory TestMain removes.
+var (
+	netbenchOnce sync.Once
+	netbenchDir  string
+	netbenchExe  string
+	netbenchErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if netbenchDir != "" {
+		os.RemoveAll(netbenchDir)
+	}
+	os.Exit(code)
+}
+
+// netbenchBinary builds the command the first time it is called and
+// returns its path.
+func netbenchBinary(t *testing.T) string {
+	t.Helper()
+	netbenchOnce.Do(func() {
+		if netbenchDir, netbenchErr = os.MkdirTemp("", "netbench-test-"); netbenchErr != nil {
+			return
+		}
+		netbenchExe = filepath.Join(netbenchDir, "netbench")
+		if out, err := exec.Command("go", "build", "-o", netbenchExe, ".").CombinedOutput(); err != nil {
+			netbenchErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if netbenchErr != nil {
+		t.Fatal(netbenchErr)
+	}
+	return netbenchExe
+}
 
 func defaults() options {
 	return options{Entities: 100, Hz: 10, Seconds: 600, Moving: 0.15, Burst: 1, RTTms: 200, History: 16, Seed: 1}
@@ -59,10 +98,7 @@ func TestCommandPrintsJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
-	exe := t.TempDir() + "/netbench"
-	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	exe := netbenchBinary(t)
 	common := []string{"ticks", "decoded_ticks", "mismatched_ticks", "full_Bps", "bytemask_Bps", "Bps", "ratio_to_bytemask", "mean_baseline_age", "full_fallbacks"}
 	cases := []struct {
 		name  string

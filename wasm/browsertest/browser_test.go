@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -73,39 +72,11 @@ func TestBrowserPlays(t *testing.T) {
 	chromium := requireChromium(t)
 	began := time.Now()
 
-	// 1. Build the browser client and the server; serve the one from the other.
+	// 1. Build the browser client and the server (without the .br and
+	// .gz: the server gzips game.wasm itself); serve the one from the other.
 	dir := t.TempDir()
-	web := filepath.Join(dir, "web")
-	if err := os.Mkdir(web, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	goTool := goCommand(t)
-	goroot := goEnv(t, goTool, "GOROOT")
-	var serverExe string
-	var wg sync.WaitGroup
-	var wasmErr, serverErr error
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		wasmErr = run(goTool, []string{"GOOS=js", "GOARCH=wasm"},
-			"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(web, "game.wasm"), "github.com/sightline-game/sightline/wasm")
-	}()
-	go func() {
-		defer wg.Done()
-		serverExe = filepath.Join(dir, "server")
-		serverErr = run(goTool, nil, "build", "-o", serverExe, "github.com/sightline-game/sightline/cmd/server")
-	}()
-	wg.Wait()
-	if err := errors.Join(wasmErr, serverErr); err != nil {
-		t.Fatal(err)
-	}
-	execJS, err := os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(web, "wasm_exec.js"), execJS, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	web, serverExe := filepath.Join(dir, "web"), filepath.Join(dir, "server")
+	buildWeb(t, web, serverExe, false)
 	wasmInfo, err := os.Stat(filepath.Join(web, "game.wasm"))
 	if err != nil {
 		t.Fatal(err)

@@ -83,11 +83,9 @@ func TestBrowserShowsWhyAJoinFailed(t *testing.T) {
 		t.Skip("builds the WebAssembly client and the server, and runs Chromium")
 	}
 	chromium := requireChromium(t)
-	webDir := buildTouchWeb(t)
-	serverExe := filepath.Join(t.TempDir(), "server")
-	if err := run(goCommand(t), nil, "build", "-o", serverExe, "github.com/sightline-game/sightline/cmd/server"); err != nil {
-		t.Fatal(err)
-	}
+	dir := t.TempDir()
+	webDir, serverExe := filepath.Join(dir, "web"), filepath.Join(dir, "server")
+	buildWeb(t, webDir, serverExe, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
 	browser := startBrowser(t, ctx, chromium)

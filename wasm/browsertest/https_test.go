@@ -27,11 +27,9 @@ func TestBrowserPlaysOverHTTPSWithAToken(t *testing.T) {
 		t.Skip("builds the WebAssembly client and the server, and runs Chromium")
 	}
 	chromium := requireChromium(t)
-	web := buildTouchWeb(t)
-	serverExe := filepath.Join(t.TempDir(), "server")
-	if err := run(goCommand(t), nil, "build", "-o", serverExe, "github.com/sightline-game/sightline/cmd/server"); err != nil {
-		t.Fatal(err)
-	}
+	dir := t.TempDir()
+	web, serverExe := filepath.Join(dir, "web"), filepath.Join(dir, "server")
+	buildWeb(t, web, serverExe, false)
 	cert := testnet.SelfSigned(t)
 	key, err := jointoken.NewKey()
 	if err != nil {

@@ -48,7 +48,7 @@ func TestBrowserJoinsThroughInvite(t *testing.T) {
 	dir := t.TempDir()
 	webDir := filepath.Join(dir, "web")
 	serverExe, relayExe := filepath.Join(dir, "server"), filepath.Join(dir, "relay")
-	buildWeb(t, webDir, serverExe)
+	buildWeb(t, webDir, serverExe, true)
 	if err := run(goCommand(t), nil, "build", "-o", relayExe, "github.com/sightline-game/sightline/cmd/relay"); err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,8 @@ func TestTouchPlays(t *testing.T) {
 	}
 	chromium := requireChromium(t)
 	began := time.Now()
-	web := buildTouchWeb(t)
+	web := filepath.Join(t.TempDir(), "web")
+	buildWeb(t, web, filepath.Join(t.TempDir(), "server"), false)
 	t.Logf("built in %v", time.Since(began).Round(100*time.Millisecond))
 	srv := startWatchedServer(t, web)
 
@@ -685,26 +686,6 @@ type testWriter struct{ t *testing.T }
 func (w *testWriter) Write(p []byte) (int, error) {
 	w.t.Log(string(bytes.TrimSpace(p)))
 	return len(p), nil
-}
-
-// buildTouchWeb builds the browser client into a temporary directory, with
-// wasm_exec.js beside it, and returns the directory.
-func buildTouchWeb(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	goTool := goCommand(t)
-	if err := run(goTool, []string{"GOOS=js", "GOARCH=wasm"},
-		"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "game.wasm"), "github.com/sightline-game/sightline/wasm"); err != nil {
-		t.Fatal(err)
-	}
-	execJS, err := os.ReadFile(filepath.Join(goEnv(t, goTool, "GOROOT"), "lib", "wasm", "wasm_exec.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), execJS, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
 
 // browserPause is the browser's pause menu: Resume, Settings, How to play

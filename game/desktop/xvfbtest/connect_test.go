@@ -154,7 +154,7 @@ func TestConnectingScreenInXvfb(t *testing.T) {
 
 	t.Run("joins", func(t *testing.T) {
 		dir := t.TempDir()
-		base := startServer(t, ctx, dir, 1, "-bots", "1")
+		base := startServer(t, ctx, 1, "-bots", "1")
 		shot := filepath.Join(dir, "joined.png")
 		// As a player types it: -join 127.0.0.1:PORT, without http://.
 		r, err := joinRun(t, ctx, strings.TrimPrefix(base, "http://"), shot, "-exit-after", "1s")

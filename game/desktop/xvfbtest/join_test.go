@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,7 +25,7 @@ func TestJoinAChosenMatchInXvfb(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	base := startServer(t, ctx, dir, 2, "-matches", "2", "-bots", "1")
+	base := startServer(t, ctx, 2, "-matches", "2", "-bots", "1")
 
 	game := joiner(ctx, xvfb, bin, dir, base)
 
@@ -70,18 +69,13 @@ func joiner(ctx context.Context, xvfb, bin, dir, base string) func(seconds int, 
 	}
 }
 
-// startServer builds cmd/server into dir and runs it with args on a free
-// HTTP address and UDP port until ctx ends or the test does, and returns
-// its base URL once it lists matches matches. Its output is logged if the
-// test fails.
-func startServer(t *testing.T, ctx context.Context, dir string, matches int, args ...string) string {
+// startServer runs cmd/server (built once for all the tests) with
+// args on a free HTTP address and UDP port until ctx ends or the test
+// does, and returns its base URL once it lists matches matches. Its output
+// is logged if the test fails.
+func startServer(t *testing.T, ctx context.Context, matches int, args ...string) string {
 	t.Helper()
-	server := filepath.Join(dir, "server")
-	build := exec.Command(goTool(), "build", "-o", server, "./cmd/server")
-	build.Dir = moduleRoot(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building cmd/server: %v\n%s", err, out)
-	}
+	server := serverBinary(t)
 	base := "http://" + freeTCPAddr(t)
 	args = append([]string{"-addr", strings.TrimPrefix(base, "http://"), "-udp-port", strconv.Itoa(freeUDPPort(t)), "-announce=false"}, args...)
 	srv := exec.CommandContext(ctx, server, args...)

@@ -15,13 +15,23 @@ import (
 	"github.com/jezek/xgb"
 )
 
-// The game binary, built once for all the tests.
+// The programs the tests run, each built once for all the tests into
+// binDir.
 var (
-	buildOnce sync.Once
-	binDir    string
-	binPath   string
-	buildErr  error
+	binDirOnce sync.Once
+	binDir     string
+	binDirErr  error
+	gameProg   = &program{pkg: "./cmd/game", name: "game"}
+	serverProg = &program{pkg: "./cmd/server", name: "server"}
 )
+
+// program is one command of the module, built the first time a test asks for it.
+type program struct {
+	pkg, name string
+	once      sync.Once
+	path      string
+	err       error
+}
 
 func TestMain(m *testing.M) {
 	// xgb, which the input tests drive Xvfb with, logs through a package
@@ -56,25 +66,38 @@ func needXvfb(t *testing.T) string {
 // gameBinary builds cmd/game (once) and returns its path.
 func gameBinary(t *testing.T) string {
 	t.Helper()
+	return gameProg.binary(t)
+}
+
+// serverBinary builds cmd/server (once) and returns its path.
+func serverBinary(t *testing.T) string {
+	t.Helper()
+	return serverProg.binary(t)
+}
+
+// binary builds the program into binDir the first time it is called and
+// returns its path.
+func (p *program) binary(t *testing.T) string {
+	t.Helper()
 	root := moduleRoot(t)
-	buildOnce.Do(func() {
-		binDir, buildErr = os.MkdirTemp("", "sightline-xvfbtest-")
-		if buildErr != nil {
+	p.once.Do(func() {
+		binDirOnce.Do(func() { binDir, binDirErr = os.MkdirTemp("", "sightline-xvfbtest-") })
+		if p.err = binDirErr; p.err != nil {
 			return
 		}
-		binPath = filepath.Join(binDir, "game")
+		p.path = filepath.Join(binDir, p.name)
 		ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 		defer cancel()
-		build := exec.CommandContext(ctx, goTool(), "build", "-o", binPath, "./cmd/game")
+		build := exec.CommandContext(ctx, goTool(), "build", "-o", p.path, p.pkg)
 		build.Dir = root
 		if out, err := build.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("building cmd/game: %v\n%s", err, out)
+			p.err = fmt.Errorf("building %s: %v\n%s", p.pkg, err, out)
 		}
 	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	if p.err != nil {
+		t.Fatal(p.err)
 	}
-	return binPath
+	return p.path
 }
 
 func moduleRoot(t *testing.T) string {

@@ -44,7 +44,7 @@ func TestOwnShotDrawnAtThePressInXvfb(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	base := startServer(t, ctx, dir, 1, "-bots", "2", "-seed", "7")
+	base := startServer(t, ctx, 1, "-bots", "2", "-seed", "7")
 
 	shot := filepath.Join(dir, "shot.png")
 	play := func() *shotDrawn {

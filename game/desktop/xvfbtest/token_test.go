@@ -29,7 +29,7 @@ func TestJoinWithATokenInXvfb(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	base := startServer(t, ctx, dir, 2, "-matches", "2", "-bots", "1", "-token-key", keyFile)
+	base := startServer(t, ctx, 2, "-matches", "2", "-bots", "1", "-token-key", keyFile)
 	tok, err := jointoken.Mint(key, jointoken.Claims{Match: "2", Name: "invited", Expires: time.Now().Add(time.Minute)})
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ func TestWatchAMatchInXvfb(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	base := startServer(t, ctx, dir, 1, "-bots", "3")
+	base := startServer(t, ctx, 1, "-bots", "3")
 
 	shot := filepath.Join(dir, "watch.png")
 	game := exec.CommandContext(ctx, xvfb, "-a", "-s", "-screen 0 1280x720x24", bin, "-watch", base,
