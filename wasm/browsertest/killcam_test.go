@@ -39,11 +39,9 @@ func TestBrowserKillcam(t *testing.T) {
 	}
 	chromium := requireChromium(t)
 	began := time.Now()
-	web := buildTouchWeb(t)
+	web := filepath.Join(t.TempDir(), "web")
 	serverExe := filepath.Join(t.TempDir(), "server")
-	if err := run(goCommand(t), nil, "build", "-o", serverExe, "github.com/sightline-game/sightline/cmd/server"); err != nil {
-		t.Fatal(err)
-	}
+	buildWeb(t, web, serverExe, false)
 	t.Logf("built in %v", time.Since(began).Round(100*time.Millisecond))
 	base := startServer(t, serverExe, web, "-bots", "8", "-creatures", "0")
 

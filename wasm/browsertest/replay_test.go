@@ -32,7 +32,12 @@ func TestBrowserPlaysAReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// SIGHTLINE_REPLAY_FILE plays that replay instead (say, the 2-minute
+	// match of 32 players and 300 creatures netbench -record writes).
 	replay, err := matchrec.Record(matchrec.Config{Players: 4, Ticks: 30 * matchrec.TickRate, FragmentTicks: 90, Seed: 7})
+	if f := os.Getenv("SIGHTLINE_REPLAY_FILE"); f != "" {
+		replay, err = os.ReadFile(f)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +71,8 @@ func TestBrowserPlaysAReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	length := fmt.Sprintf(" / 0:%02d", (rp.LastTick()-rp.FirstTick())/matchrec.TickRate)
+	secs := (rp.LastTick() - rp.FirstTick()) / matchrec.TickRate
+	length := fmt.Sprintf(" / %d:%02d", secs/60, secs%60)
 	if !strings.HasPrefix(cast.Replay, "replay 0:") || !strings.Contains(cast.Replay, length) || cast.ReplayErr != "" || cast.CastMismatched != 0 {
 		t.Errorf("the page says %+v: want the replay's line (%q), no error, 0 mismatched", cast, length)
 	}
@@ -91,25 +97,18 @@ func (tb *tab) castState(t *testing.T) castState {
 	return cs
 }
 
-// buildWasm builds the browser client into dir (game.wasm and
-// wasm_exec.js, uncompressed) and returns the two.
+// buildWasm puts the browser client, as every test here plays it
+// (buildWeb), into dir (game.wasm and wasm_exec.js, uncompressed) and
+// returns the two.
 func buildWasm(t *testing.T, dir string) (wasm, execJS []byte) {
 	t.Helper()
-	goTool := goCommand(t)
-	wasmPath := filepath.Join(dir, web.WasmFile)
-	if err := run(goTool, []string{"GOOS=js", "GOARCH=wasm"},
-		"build", "-trimpath", "-ldflags=-s -w", "-o", wasmPath, "github.com/sightline-game/sightline/wasm"); err != nil {
-		t.Fatal(err)
-	}
-	wasm, err := os.ReadFile(wasmPath)
+	buildWeb(t, dir, filepath.Join(t.TempDir(), "server"), false)
+	wasm, err := os.ReadFile(filepath.Join(dir, web.WasmFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	execJS, err = os.ReadFile(filepath.Join(goEnv(t, goTool, "GOROOT"), "lib", "wasm", "wasm_exec.js"))
+	execJS, err = os.ReadFile(filepath.Join(dir, web.ExecFile))
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, web.ExecFile), execJS, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return wasm, execJS
@@ -122,11 +121,8 @@ func buildWasm(t *testing.T, dir string) (wasm, execJS []byte) {
 func TestBrowserWatchesABroadcast(t *testing.T) {
 	chromium := requireChromium(t)
 	dir := t.TempDir()
-	buildWasm(t, dir)
-	exe := filepath.Join(dir, "server")
-	if err := run(goCommand(t), nil, "build", "-o", exe, "github.com/sightline-game/sightline/cmd/server"); err != nil {
-		t.Fatal(err)
-	}
+	exe := filepath.Join(t.TempDir(), "server")
+	buildWeb(t, dir, exe, false)
 	base := startServer(t, exe, dir, "-broadcast", "-broadcast-delay", "0")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)

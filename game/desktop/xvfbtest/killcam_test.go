@@ -50,7 +50,7 @@ func TestKillcamOnDeathInXvfb(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	base := startServer(t, ctx, dir, 1, "-bots", "8", "-creatures", "0")
+	base := startServer(t, ctx, 1, "-bots", "8", "-creatures", "0")
 
 	shot := filepath.Join(dir, "killcam.png")
 	game := exec.CommandContext(ctx, xvfb, "-a", "-s", "-screen 0 1280x720x24", bin, "-join", base, "-autopilot",
@@ -134,7 +134,7 @@ func TestKillcamForASpectatorInXvfb(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building cmd/loadtest: %v\n%s", err, out)
 	}
-	base := startServer(t, ctx, dir, 1, "-bots", "0", "-creatures", "0")
+	base := startServer(t, ctx, 1, "-bots", "0", "-creatures", "0")
 	duel := exec.CommandContext(ctx, loadtest, "-url", base, "-duel", "-seconds", "300",
 		"-latency", "75ms", "-jitter", "10ms")
 	var duelOut lockedBuffer
