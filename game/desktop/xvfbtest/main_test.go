@@ -38,7 +38,17 @@ func TestMain(m *testing.M) {
 	// variable that its connections read: set it once, before any test
 	// connects. Xvfb has no authority file, which it would say each time.
 	xgb.Logger = log.New(io.Discard, "", 0)
+	// The games these tests run keep their settings and the replays of
+	// the matches they host in the config folder: a folder of the tests'
+	// own, not the user's (tests that read it set their own).
+	cfg, err := os.MkdirTemp("", "xvfbtest-config-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CONFIG_HOME", cfg)
 	code := m.Run()
+	os.RemoveAll(cfg)
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
