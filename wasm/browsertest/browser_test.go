@@ -561,7 +561,12 @@ func (tb *tab) load(url string) error {
 		if tb.watch {
 			button = `#matchRows button[data-watch="` + tb.pick + `"]`
 		}
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(button))); err != nil {
+		// The page redraws its list of matches as the server's changes:
+		// find the button and click it in one step of the page's own, so
+		// that a redraw between the two cannot take the node away.
+		click := fmt.Sprintf(`(b => b ? (b.click(), true) : false)(document.querySelector(%q))`, button)
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](click,
+			chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(browserWait))); err != nil {
 			return fmt.Errorf("choosing match %s: %w", tb.pick, err)
 		}
 		tb.want = tb.pick
