@@ -12,7 +12,6 @@ func TestDuelAgainstServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs two programs")
 	}
-	t.Parallel()
 	dir := t.TempDir()
 	serverExe := build(t, dir, "github.com/sightline-game/sightline/cmd/server")
 	loadExe := build(t, dir, "github.com/sightline-game/sightline/cmd/loadtest")

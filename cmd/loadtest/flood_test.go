@@ -29,8 +29,7 @@ import (
 // +0.13 and +0.17 inputs on machines without other load, of +0.24 and
 // -0.05 with both cores kept busy; under 1% of the ticks without input;
 // the kernel dropping at most 25,260 of 513,404 (5%), with both busy. The flood's cost on a quiet machine is measured by
-// `make figures` and `loadtest -flood`. It runs alone, before the
-// package's other tests, which run two at a time beside each other.
+// `make figures` and `loadtest -flood`.
 func TestFloodLeavesPlayersInputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs two programs, and floods loopback for 5 s")

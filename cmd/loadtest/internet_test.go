@@ -149,7 +149,6 @@ func TestInternet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds three programs and runs them in network namespaces")
 	}
-	t.Parallel()
 	n := netns.New(t)
 	start := time.Now()
 	dir := t.TempDir()

@@ -127,7 +127,6 @@ func TestServerAndLoadTest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs two programs")
 	}
-	t.Parallel()
 	dir := t.TempDir()
 	serverExe := build(t, dir, "github.com/sightline-game/sightline/cmd/server")
 	loadExe := build(t, dir, "github.com/sightline-game/sightline/cmd/loadtest")
@@ -254,7 +253,6 @@ func TestCapacityTrial(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two matches with WebRTC clients for seconds")
 	}
-	t.Parallel()
 	o := capacityOptions{Players: 4, People: 2, Seconds: 1.5, Warmup: time.Second, TickRate: 30, Max: 2, Logger: slog.New(slog.DiscardHandler)}
 	tr := runTrial(t.Context(), o, 2, 50*time.Millisecond)
 	t.Log(formatTrial(tr, o.People))

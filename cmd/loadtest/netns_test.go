@@ -63,7 +63,6 @@ func TestNetnsLAN(t *testing.T) {
 	if err != nil {
 		t.Skipf("needs iproute2's ip: %v", err)
 	}
-	t.Parallel()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

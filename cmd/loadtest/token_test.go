@@ -17,7 +17,6 @@ func TestLoadTestWithJoinTokens(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs two programs")
 	}
-	t.Parallel()
 	dir := t.TempDir()
 	serverExe := build(t, dir, "github.com/sightline-game/sightline/cmd/server")
 	loadExe := build(t, dir, "github.com/sightline-game/sightline/cmd/loadtest")
