@@ -276,8 +276,10 @@ func startServerWith(t *testing.T, scheme string, hc *http.Client, exe, web stri
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	base := fmt.Sprintf("%s://127.0.0.1:%d", scheme, httpPort)
 	logs := new(lockedBuffer)
+	// No counters on the HTTP port + 1 (the default), which another
+	// test's program may hold: these tests read none.
 	args := []string{"-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", strconv.Itoa(udpPort), "-bots", "4", "-verify", "-web", web,
-		"-timeout", clientTimeout.String(), "-connect-timeout", connectTimeout.String()}
+		"-timeout", clientTimeout.String(), "-connect-timeout", connectTimeout.String(), "-metrics-addr", "off"}
 	srv := exec.Command(exe, append(args, extra...)...)
 	srv.Stdout, srv.Stderr = logs, logs
 	if err := srv.Start(); err != nil {

@@ -77,7 +77,9 @@ func startServer(t *testing.T, ctx context.Context, matches int, args ...string)
 	t.Helper()
 	server := serverBinary(t)
 	base := "http://" + freeTCPAddr(t)
-	args = append([]string{"-addr", strings.TrimPrefix(base, "http://"), "-udp-port", strconv.Itoa(freeUDPPort(t)), "-announce=false"}, args...)
+	// No counters on the HTTP port + 1 (the default), which another
+	// test's program may hold: these tests read none.
+	args = append([]string{"-addr", strings.TrimPrefix(base, "http://"), "-udp-port", strconv.Itoa(freeUDPPort(t)), "-announce=false", "-metrics-addr", "off"}, args...)
 	srv := exec.CommandContext(ctx, server, args...)
 	var srvOut lockedBuffer
 	srv.Stdout, srv.Stderr = &srvOut, &srvOut
