@@ -72,18 +72,9 @@ func TestReplayInXvfb(t *testing.T) {
 
 	x := startX(t, ctx)
 	shot := filepath.Join(dir, "replay.png")
-	game := exec.CommandContext(ctx, bin, "-replay", file, "-replay-speed", "0.25", "-replay-at", "3s",
+	game, out := x.startGame(t, ctx, bin, dir, dir, "-replay", file, "-replay-speed", "0.25", "-replay-at", "3s",
 		"-fps", "30", "-echo-input", "-screenshot", shot, "-exit-after", "3m", "-exit-when", fmt.Sprintf("replayed=%d", replayPlayed))
-	game.Env = x.env(dir)
-	game.Dir = dir
-	var out lockedBuffer
-	game.Stdout, game.Stderr = &out, &out
-	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
-	game.WaitDelay = 5 * time.Second
-	if err := game.Start(); err != nil {
-		t.Fatal(err)
-	}
-	x.drive(&out)
+	x.drive(out)
 	x.gameWindow(t, windowWait)
 	x.waitLive(t)
 	x.press(t, symRight) // 5 s on
@@ -192,17 +183,8 @@ func TestBroadcastInXvfb(t *testing.T) {
 
 	x := startX(t, ctx)
 	shot := filepath.Join(dir, "broadcast.png")
-	game := exec.CommandContext(ctx, bin, "-broadcast", srv.URL+"/broadcast/1/",
+	game, out := x.startGame(t, ctx, bin, dir, dir, "-broadcast", srv.URL+"/broadcast/1/",
 		"-fps", "30", "-echo-input", "-screenshot", shot, "-exit-after", "3m", "-exit-when", "replayed=200")
-	game.Env = x.env(dir)
-	game.Dir = dir
-	var out lockedBuffer
-	game.Stdout, game.Stderr = &out, &out
-	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
-	game.WaitDelay = 5 * time.Second
-	if err := game.Start(); err != nil {
-		t.Fatal(err)
-	}
 	if err := game.Wait(); err != nil || strings.Contains(out.String(), "panic:") {
 		t.Fatalf("the game ended with %v; its output:\n%s", err, out.String())
 	}

@@ -3,11 +3,9 @@ package xvfbtest
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -38,18 +36,9 @@ func TestReplayFromTheMenuInXvfb(t *testing.T) {
 
 	x := startX(t, ctx)
 	port := strconv.Itoa(freeUDPPort(t))
-	game := exec.CommandContext(ctx, bin, "-browse", "-lan-port", port, "-fps", "30", "-echo-input",
+	game, out := x.startGame(t, ctx, bin, cfg, t.TempDir(), "-browse", "-lan-port", port, "-fps", "30", "-echo-input",
 		"-exit-after", "3m", "-exit-when", "replayed=120")
-	game.Env = x.env(cfg)
-	game.Dir = t.TempDir()
-	var out lockedBuffer
-	game.Stdout, game.Stderr = &out, &out
-	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
-	game.WaitDelay = 5 * time.Second
-	if err := game.Start(); err != nil {
-		t.Fatal(err)
-	}
-	x.drive(&out)
+	x.drive(out)
 	x.gameWindow(t, windowWait)
 	x.waitLive(t)
 	x.press(t, symDown)   // from "Host a match here" to the replay

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -302,3 +303,21 @@ func (x *xServer) env(cfg string) []string {
 }
 
 func (x *xServer) String() string { return fmt.Sprintf("Xvfb %s", x.display) }
+
+// startGame starts the game built at bin on x with args, its config folder
+// cfg and working folder dir, its output in out, stopped by SIGTERM when
+// ctx ends. The caller drives it (x.drive) once it is started, if at all.
+func (x *xServer) startGame(t *testing.T, ctx context.Context, bin, cfg, dir string, args ...string) (*exec.Cmd, *lockedBuffer) {
+	t.Helper()
+	game := exec.CommandContext(ctx, bin, args...)
+	game.Env = x.env(cfg)
+	game.Dir = dir
+	out := new(lockedBuffer)
+	game.Stdout, game.Stderr = out, out
+	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
+	game.WaitDelay = 5 * time.Second
+	if err := game.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return game, out
+}
