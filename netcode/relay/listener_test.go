@@ -284,6 +284,8 @@ func TestIdleTimeouts(t *testing.T) {
 
 // TestClientNotReadingClosed: a client that sends requests and never
 // reads the answers is closed once the relay's writes wait IdleTimeout.
+// How soon depends on how fast a loaded machine fills the buffers between
+// the two, so the test waits on the relay's own count, not on a clock.
 func TestClientNotReadingClosed(t *testing.T) {
 	s := startRelay(t, newSecret(t), func(c *Config) { c.IdleTimeout = 500 * time.Millisecond })
 	c := dialFrom(t, "127.0.0.1", s.TCPAddr().String()).(*net.TCPConn)
@@ -292,22 +294,21 @@ func TestClientNotReadingClosed(t *testing.T) {
 	wrote := make(chan error, 1)
 	go func() {
 		for {
-			c.SetWriteDeadline(time.Now().Add(10 * time.Second))
 			if _, err := c.Write(req); err != nil {
 				wrote <- err
 				return
 			}
 		}
 	}()
-	select {
-	case err := <-wrote:
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			t.Fatal("the relay stopped reading but did not close the connection")
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("no end")
+	defer func() { c.Close(); <-wrote }()
+	waitWithin(t, time.Minute, "the relay closes the connection it cannot write to", func() bool {
+		st := s.Stats()
+		return st.ClosedIdle == 1 && st.TCPConns == 0
+	})
+	// The client, reading at last, finds the connection's end.
+	if err := closedWithin(c, 30*time.Second); err != nil {
+		t.Fatalf("the relay counted the connection closed, but the client reads on: %v", err)
 	}
-	waitFor(t, "counted", func() bool { return s.Stats().ClosedIdle == 1 && s.Stats().TCPConns == 0 })
 }
 
 // TestTLSFramed: over TLS the guard frames the TURN stream inside TLS, and

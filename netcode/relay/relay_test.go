@@ -578,10 +578,16 @@ func TestDeniedPeer(t *testing.T) {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	waitWithin(t, 5*time.Second, what, cond)
+}
+
+// waitWithin polls cond until it holds, failing the test after d.
+func waitWithin(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting: %s", what)
+			t.Fatalf("timed out after %v waiting: %s", d, what)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
