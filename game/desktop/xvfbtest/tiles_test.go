@@ -36,16 +36,17 @@ const (
 // says it drew (its seed) and where (the screen position of the world's
 // corner): every tile wholly on screen and clear of the HUD, measured on
 // its pixels away from the bodies (with their guns and health bars) when
-// at least half of it is.
-func checkTiles(t checker, img image.Image, d *drawn, bodies []drawnBody) {
+// at least half of it is. It returns how many wall tiles it checked and
+// how many tiles looked wrong.
+func checkTiles(t checker, img image.Image, d *drawn, bodies []drawnBody) (walls, wrong int) {
 	t.Helper()
 	if d.MapSeed == 0 {
 		t.Error("the frame names no map")
-		return
+		return 0, 0
 	}
 	m := arena.NewMap(d.MapSeed)
 	ox, oy := int(d.MapOrigin[0]), int(d.MapOrigin[1])
-	var walls, floors, wallsOK, floorsOK, wallsSeen int
+	var floors, wallsOK, floorsOK, wallsSeen int
 	for ty := range arena.Tiles {
 		for tx := range arena.Tiles {
 			r := image.Rect(ox+tx*arena.Tile, oy+ty*arena.Tile, ox+(tx+1)*arena.Tile, oy+(ty+1)*arena.Tile)
@@ -91,6 +92,7 @@ func checkTiles(t checker, img image.Image, d *drawn, bodies []drawnBody) {
 		t.Errorf("%d of %d wall tiles and %d of %d floor tiles look right, want %.0f %% of each",
 			wallsOK, walls, floorsOK, floors, tileShare*100)
 	}
+	return walls, walls + floors - wallsOK - floorsOK
 }
 
 // tileClear reports whether tile r lies wholly on screen inside the damage
