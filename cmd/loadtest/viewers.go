@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"sync"
@@ -55,9 +56,20 @@ type viewersResult struct {
 	// DelaySeconds and FragmentSeconds are the broadcast's, from its index.
 	DelaySeconds    float64 `json:"delay_s"`
 	FragmentSeconds float64 `json:"fragment_s"`
-	// LagMaxSeconds is the most any started viewer's newest decoded tick
-	// was behind the live match, sampled every half second (with
-	// LagKnown: the origin's counters were read).
+	// LagMaxSeconds is the most any viewer's newest decoded tick was
+	// behind the live match (with LagKnown: the origin's counters were
+	// read): every lagSample, the match's tick from the origin's
+	// /debug/vars, then each viewer's newest tick, their difference at the
+	// index's tick rate. A viewer counts once it has decoded a whole
+	// fragment after its keyframe (its start is not lag). It takes each
+	// fragment whole, so its lag is a saw: the delay (and the fetch) just
+	// after a fragment, the delay and a fragment just before the next
+	// one; the most is that, plus how late the viewer asked for the next
+	// fragment (the slack it leaves, or a stale index), the time the
+	// cache and the origin took to answer, and the load tester's own
+	// decoding of every viewer's fragment at once on a shared machine. The
+	// peak may fall between two samples: the figure is at most lagSample
+	// under it.
 	LagKnown      bool    `json:"lag_known"`
 	LagMaxSeconds float64 `json:"lag_max_s"`
 	// The origin's counters over the run (with OriginKnown).
@@ -79,6 +91,9 @@ func watchBroadcast(ctx context.Context, o viewersOptions) viewersResult {
 	// whole fragment: until then it holds the keyframe it started from,
 	// older than what it is about to decode.
 	newest := make([]atomic.Uint32, o.Viewers)
+	// tickRate is the broadcast's, as the first viewer's index tells it
+	// (math.Float64bits).
+	var tickRate atomic.Uint64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -87,6 +102,9 @@ func watchBroadcast(ctx context.Context, o viewersOptions) viewersResult {
 			pb := broadcast.NewPlayback(protocol.Session().Format(protocol.Schema()), protocol.Schema())
 			v := broadcast.NewViewer(broadcast.ViewerConfig{URL: o.URL}, pb)
 			err := v.Run(ctx, func(f *broadcast.Frame, _ *snapshot.Snapshot) {
+				if tickRate.Load() == 0 && v.Index().TickRate > 0 {
+					tickRate.Store(math.Float64bits(v.Index().TickRate))
+				}
 				if pb.Stats().Fragments > 1 || pb.Stats().Fragments == 1 && f.Tick == pb.Tick() && v.Index().NewestTick <= f.Tick {
 					newest[i].Store(f.Tick)
 				}
@@ -113,9 +131,9 @@ func watchBroadcast(ctx context.Context, o viewersOptions) viewersResult {
 			}
 		})
 	}
-	// Sample the lag: the live tick from the origin, each viewer's newest.
-	rate := 0.0
-	t := time.NewTicker(500 * time.Millisecond)
+	// Sample the lag: the live tick from the origin, then each viewer's
+	// newest.
+	t := time.NewTicker(lagSample)
 sample:
 	for {
 		select {
@@ -124,16 +142,9 @@ sample:
 		case <-t.C:
 		}
 		vars, ok := originVars(ctx, o)
-		if !ok || vars.Match == nil {
+		rate := math.Float64frombits(tickRate.Load())
+		if !ok || vars.Match == nil || rate <= 0 {
 			continue
-		}
-		if rate == 0 {
-			rate = 30 // the index names it once the viewers read it
-			mu.Lock()
-			if r.FragmentSeconds > 0 {
-				rate = float64(broadcast.DefaultFragmentTicks) / r.FragmentSeconds
-			}
-			mu.Unlock()
 		}
 		for i := range newest {
 			if n := newest[i].Load(); n > 0 && vars.Match.Tick > n {
@@ -157,6 +168,10 @@ sample:
 	}
 	return r
 }
+
+// lagSample is how often -broadcast reads the live tick and each viewer's
+// newest: a request to the origin's counters, ten a second.
+const lagSample = 100 * time.Millisecond
 
 // originCounters is what -broadcast reads of the origin's /debug/vars.
 type originCounters struct {

@@ -3,11 +3,14 @@ package protocol_test
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/broadcast"
@@ -16,9 +19,10 @@ import (
 )
 
 // PROTOCOL.md §12 is what the code serves and writes: the paths' cache
-// headers as the origin sends them, the chunk's and the replay file's
-// first bytes and fields as the code lays them out, and the seat record's
-// id.
+// headers as the origin sends them, the index's fields (its example has
+// every field the origin sends, and the text names each), the chunk's and
+// the replay file's first bytes and fields as the code lays them out, and
+// the seat record's id.
 func TestSpecBroadcast(t *testing.T) {
 	sch := protocol.Schema()
 	o := origin.New(origin.Config{TickRate: 30, FragmentTicks: 2})
@@ -49,6 +53,8 @@ func TestSpecBroadcast(t *testing.T) {
 			t.Errorf("GET %s: Cache-Control %q, PROTOCOL.md says %q", path, served[path], want[doc])
 		}
 	}
+
+	specIndex(t, srv.URL+"/index.json")
 
 	// The chunk: "SLB", format 1, kind 1 or 2, then N, first tick, frames.
 	var key []byte
@@ -90,3 +96,64 @@ func TestSpecBroadcast(t *testing.T) {
 type sinkFunc func(broadcast.Header, []byte)
 
 func (f sinkFunc) Chunk(h broadcast.Header, b []byte) { f(h, b) }
+
+// specIndex holds PROTOCOL.md §12.2 to the index the origin at url serves:
+// the example's fields are the served ones, the text names each, the
+// served made_unix_ms is the origin's clock when it was asked, and the
+// bound on a believable age is the viewer's.
+func specIndex(t *testing.T, url string) {
+	t.Helper()
+	before := time.Now().UnixMilli()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := time.Now().UnixMilli()
+	var served map[string]json.RawMessage
+	var ix broadcast.Index
+	if err := json.Unmarshal(body, &served); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(body, &ix); err != nil {
+		t.Fatal(err)
+	}
+	if ix.MadeUnixMillis < before || ix.MadeUnixMillis > after {
+		t.Errorf("made_unix_ms %d, asked between %d and %d", ix.MadeUnixMillis, before, after)
+	}
+	doc, err := os.ReadFile("../../docs/PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, _ := strings.Cut(string(doc), "### 12.2 The index\n")
+	sec, _, _ = strings.Cut(sec, "\n### ")
+	_, example, _ := strings.Cut(sec, "```json\n")
+	example, text, ok := strings.Cut(example, "```")
+	if !ok {
+		t.Fatal("PROTOCOL.md §12.2 has no JSON example of the index")
+	}
+	var documented map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(example), &documented); err != nil {
+		t.Fatalf("PROTOCOL.md §12.2's example: %v", err)
+	}
+	for k := range served {
+		if _, ok := documented[k]; !ok {
+			t.Errorf("the origin serves the index's %q, PROTOCOL.md §12.2's example has it not", k)
+		}
+		if !strings.Contains(text, "`"+k+"`") {
+			t.Errorf("PROTOCOL.md §12.2 does not say what %q is", k)
+		}
+	}
+	for k := range documented {
+		if _, ok := served[k]; !ok {
+			t.Errorf("PROTOCOL.md §12.2's example has %q, the origin serves no such field", k)
+		}
+	}
+	if broadcast.MaxMadeAge != 10*time.Second || !strings.Contains(text, "between 0 and 10 s") {
+		t.Errorf("a viewer believes a made time up to %v old; PROTOCOL.md §12.2 says it should be between 0 and 10 s", broadcast.MaxMadeAge)
+	}
+}

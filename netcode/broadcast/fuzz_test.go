@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/sightline-game/sightline/netcode/broadcast"
 	"github.com/sightline-game/sightline/netcode/delta"
@@ -82,8 +83,17 @@ func FuzzOpenReplay(f *testing.F) {
 func FuzzIndex(f *testing.F) {
 	b, _ := json.Marshal(broadcast.Index{Format: broadcast.Version, Ready: true, Newest: 3, TickRate: 30})
 	f.Add(b)
+	b, _ = json.Marshal(broadcast.Index{Format: broadcast.Version, NextMillis: 1733, MadeUnixMillis: time.Now().UnixMilli() - 900})
+	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var ix broadcast.Index
-		_ = json.Unmarshal(b, &ix)
+		if json.Unmarshal(b, &ix) != nil {
+			return
+		}
+		// Whatever time it says it was made, the viewer's idea of its age
+		// stays within what a cache or MaxMadeAge allow.
+		if age := ix.Age(time.Now(), time.Second); age < time.Second || age > broadcast.MaxMadeAge {
+			t.Fatalf("made %d: age %v", ix.MadeUnixMillis, age)
+		}
 	})
 }

@@ -1,6 +1,9 @@
 package broadcast
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+)
 
 // Index is what an origin says of its broadcast: GET index.json.
 type Index struct {
@@ -27,11 +30,34 @@ type Index struct {
 	NewestTick uint32 `json:"newest_tick"`
 	// NextMillis is how long after this index was made the next fragment
 	// is published (0: not known). A viewer that reads the index from a
-	// cache takes off the Age the cache gives it, and asks for the
-	// fragment when it is due, without reading the index again.
+	// cache takes off the index's age (see MadeUnixMillis), and asks for
+	// the fragment when it is due, without reading the index again.
 	NextMillis int64 `json:"next_ms"`
+	// MadeUnixMillis is when the origin made this index, by its wall
+	// clock, in milliseconds since the Unix epoch (0: not told). A cache
+	// that sends no Age header (nginx's proxy_cache) may serve an index a
+	// second old: a viewer takes as the index's age the larger of the
+	// cache's Age and its own clock's now less MadeUnixMillis, the latter
+	// only when it lies between 0 and MaxMadeAge (outside, the viewer's
+	// clock is not the origin's and it goes by Age alone).
+	MadeUnixMillis int64 `json:"made_unix_ms"`
 	// Ended says that the match is over: no fragment follows Newest.
 	Ended bool `json:"ended"`
+}
+
+// Age returns how old the index is at now, by a viewer's clock, given the
+// age the cache it came from told (its Age header; 0 from the origin, or
+// from a cache that tells none): the larger of cacheAge and now less
+// MadeUnixMillis, the latter only when it lies between 0 and MaxMadeAge.
+func (ix Index) Age(now time.Time, cacheAge time.Duration) time.Duration {
+	if ix.MadeUnixMillis <= 0 {
+		return cacheAge
+	}
+	ms := now.UnixMilli() - ix.MadeUnixMillis
+	if ms < 0 || ms > MaxMadeAge.Milliseconds() {
+		return cacheAge
+	}
+	return max(cacheAge, time.Duration(ms)*time.Millisecond)
 }
 
 // ChunkPath returns the path of a chunk under a broadcast's base URL:
@@ -39,6 +65,11 @@ type Index struct {
 func ChunkPath(k Kind, n uint32) string {
 	return strconv.FormatUint(uint64(n), 10) + "/" + k.String()
 }
+
+// MaxMadeAge is the oldest an index may seem by a viewer's clock, now less
+// MadeUnixMillis, for the viewer to believe it: an older one, or one made
+// in the viewer's future, says that the two clocks differ.
+const MaxMadeAge = 10 * time.Second
 
 // MaxIndex is the longest index a viewer reads, in bytes.
 const MaxIndex = 4 << 10

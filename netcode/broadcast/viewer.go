@@ -24,8 +24,13 @@ type ViewerConfig struct {
 	// Fetch gets each URL (default HTTPFetch).
 	Fetch Fetch
 	// Poll is how often the index is read while waiting for a fragment
-	// whose time it does not tell (default 1 s, the index's max-age).
+	// whose time it does not tell (default 1 s, the index's max-age), and
+	// the longest it waits to ask again for a fragment that was due but
+	// not there.
 	Poll time.Duration
+	// Now is the viewer's clock (default time.Now): the index's age is
+	// told by it (see Index.MadeUnixMillis), and each fragment's due time.
+	Now func() time.Time
 }
 
 // Viewer follows a live broadcast: it reads the index, starts at the
@@ -35,9 +40,13 @@ type Viewer struct {
 	cfg   ViewerConfig
 	pb    *Playback
 	index Index
-	// indexAge is the age of the index as the cache it came from said.
-	indexAge time.Duration
-	stats    ViewerStats
+	// indexMade is when the index was made, by the viewer's clock: when
+	// it was read less its age (Index.Age).
+	indexMade time.Time
+	// misses counts the times in a row the next fragment was asked for
+	// when due and was not there yet.
+	misses int
+	stats  ViewerStats
 }
 
 // ViewerStats are a Viewer's counters.
@@ -56,6 +65,9 @@ func NewViewer(cfg ViewerConfig, pb *Playback) *Viewer {
 	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
 	if !strings.HasSuffix(cfg.URL, "/") {
 		cfg.URL += "/"
@@ -109,12 +121,16 @@ func (v *Viewer) Run(ctx context.Context, fn func(f *Frame, world *snapshot.Snap
 		// The next fragment is due NextMillis after the index was made:
 		// ask for it then, and read the index again only if it is not
 		// there.
-		if next := time.Duration(v.index.NextMillis)*time.Millisecond - v.indexAge; next > 0 {
-			if err := v.sleep(ctx, next+nextSlack); err != nil {
+		if v.index.NextMillis > 0 {
+			if err := v.sleep(ctx, v.untilNext()); err != nil {
 				return v.end(ctx, err)
 			}
 			err := v.take(ctx, KindDeltas, v.pb.Next(), fn)
-			if err == nil || errors.Is(err, ErrNotFound) {
+			if errors.Is(err, ErrNotFound) {
+				v.misses++
+				continue
+			}
+			if err == nil {
 				continue
 			}
 			return v.end(ctx, err)
@@ -127,6 +143,30 @@ func (v *Viewer) Run(ctx context.Context, fn func(f *Frame, world *snapshot.Snap
 
 // nextSlack is how long after a fragment is due a viewer asks for it.
 const nextSlack = 20 * time.Millisecond
+
+// retryAfter is how long a viewer waits to ask again for a fragment that
+// was due but not there (the origin is late, or the viewer's clock runs
+// ahead of the origin's); it doubles with each miss, up to Poll.
+const retryAfter = 100 * time.Millisecond
+
+// untilNext returns how long to wait before asking for deltas pb.Next():
+// until nextSlack after it is due. The index tells when deltas Newest+1
+// are due; a viewer that already holds them (the index came from a cache
+// and was made before they were published) counts a fragment's time for
+// each after. After a miss it waits at least retryAfter, doubled for each
+// miss since, up to Poll.
+func (v *Viewer) untilNext() time.Duration {
+	ix := &v.index
+	due := v.indexMade.Add(time.Duration(ix.NextMillis) * time.Millisecond)
+	if ahead := int64(v.pb.Next()) - int64(ix.Newest) - 1; ahead > 0 && ix.TickRate > 0 {
+		due = due.Add(time.Duration(float64(ahead) * float64(ix.FragmentTicks) / ix.TickRate * float64(time.Second)))
+	}
+	d := due.Sub(v.cfg.Now()) + nextSlack
+	if v.misses > 0 {
+		d = max(d, min(v.cfg.Poll, retryAfter<<min(v.misses-1, 8)))
+	}
+	return max(d, 0)
+}
 
 func (v *Viewer) sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
@@ -151,7 +191,7 @@ func (v *Viewer) wait(ctx context.Context) error { return v.sleep(ctx, v.cfg.Pol
 
 func (v *Viewer) readIndex(ctx context.Context) error {
 	b, age, err := v.get(ctx, "index.json", MaxIndex)
-	v.indexAge = age
+	read := v.cfg.Now()
 	if err != nil {
 		return fmt.Errorf("broadcast index: %w", err)
 	}
@@ -163,6 +203,7 @@ func (v *Viewer) readIndex(ctx context.Context) error {
 		return fmt.Errorf("%w: index of chunk format %d, want %d", ErrMalformed, ix.Format, Version)
 	}
 	v.index = ix
+	v.indexMade = read.Add(-ix.Age(read, age))
 	return nil
 }
 
@@ -174,6 +215,9 @@ func (v *Viewer) take(ctx context.Context, k Kind, n uint32, fn func(*Frame, *sn
 	}
 	if err := v.pb.Add(b, fn); err != nil && !errorsIsMismatch(err) {
 		return err
+	}
+	if k == KindDeltas {
+		v.misses = 0
 	}
 	return nil
 }

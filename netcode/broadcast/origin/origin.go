@@ -35,7 +35,7 @@ type Config struct {
 // once its delay has passed, with cache headers that let any HTTP cache
 // fan them out:
 //
-//	GET index.json   the Index; Cache-Control: public, max-age=1
+//	GET index.json   the Index, made when asked; Cache-Control: public, max-age=1
 //	GET N/key        keyframe N; public, max-age=31536000, immutable
 //	GET N/delta      deltas N; the same
 //
@@ -129,11 +129,13 @@ func (o *Server) publish() {
 	}
 }
 
-// index returns the Index of what is published. o.mu is held.
+// index returns the Index of what is published, made now. o.mu is held.
 func (o *Server) index() broadcast.Index {
+	now := o.cfg.Now()
 	ix := broadcast.Index{
 		Format: broadcast.Version, Protocol: o.cfg.Protocol, TickRate: o.cfg.TickRate,
 		FragmentTicks: o.cfg.FragmentTicks, DelayMillis: o.cfg.Delay.Milliseconds(),
+		MadeUnixMillis: now.UnixMilli(),
 	}
 	var haveKey = map[uint32]bool{}
 	for i := range o.held {
@@ -152,7 +154,6 @@ func (o *Server) index() broadcast.Index {
 		}
 	}
 	ix.Ended = o.ended && len(o.pending) == 0
-	now := o.cfg.Now()
 	for _, c := range o.pending {
 		if c.h.Kind == broadcast.KindDeltas {
 			ix.NextMillis = max(1, c.written.Add(o.cfg.Delay).Sub(now).Milliseconds())

@@ -90,7 +90,8 @@ func TestOriginPublishesAfterTheDelayWithCacheHeaders(t *testing.T) {
 	}
 	clk.Add(10 * time.Second)
 	ix := index()
-	if !ix.Ready || ix.Oldest != 0 || ix.Newest != 0 || ix.NewestTick != 31 || ix.DelayMillis != 10000 || ix.Protocol != 6 {
+	if !ix.Ready || ix.Oldest != 0 || ix.Newest != 0 || ix.NewestTick != 31 || ix.DelayMillis != 10000 || ix.Protocol != 6 ||
+		ix.MadeUnixMillis != clk.Now().UnixMilli() {
 		t.Fatalf("after the delay: %+v", ix)
 	}
 	for _, p := range []string{"/0/key", "/0/delta"} {
