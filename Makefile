@@ -57,16 +57,22 @@ deps:
 ## cgo and Apple's tools there), and every test with the race detector, but for the
 ## packages in ONE_GOROUTINE, whose tests run in one goroutine (matches and
 ## traffic on a virtual clock, nothing started beside them): the detector has
-## no race to find there and would slow them several times over. The desktop
+## no race to find there and would slow them several times over; they run
+## beside the others, and their output follows. The desktop
 ## game's window test (game/desktop/xvfbtest) runs the game under xvfb-run.
 ## The tests wait for what the programs say or show, not for fixed times, so
 ## a busy machine makes them slower, not red: -timeout leaves the slowest
-## packages (the browser's: about 4 minutes on an idle machine) room for that.
+## packages (the browser's: about 5 minutes) room for that.
 ## The slowest packages are listed first, so that they start first and the
-## two cores do not end the run on one of them alone.
+## two cores do not end the run on one of them alone. TEST_P test binaries
+## (and builds) run at once: more than the cores, as the slowest packages
+## spend much of their time waiting on programs they started (a match in
+## network namespaces, a browser's page), a slot the next build or package
+## can use.
 MODULE := github.com/sightline-game/sightline
-ONE_GOROUTINE := game/duel game/bots/brain netcode/traffic netcode/simrun netcode/view
-SLOWEST := ./wasm/browsertest ./cmd/loadtest ./game/desktop/xvfbtest ./cmd/netbench ./game/server ./netcode/transport/webrtc ./netcode/relay ./game/protocol ./game/web
+ONE_GOROUTINE := game/duel game/bots/brain netcode/traffic netcode/simrun netcode/view cmd/netbench
+SLOWEST := ./wasm/browsertest ./cmd/loadtest ./game/desktop/xvfbtest ./game/server ./netcode/transport/webrtc ./netcode/relay ./game/protocol ./game/web
+TEST_P ?= 3
 test: check-go deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
@@ -74,8 +80,13 @@ test: check-go deps
 	GOOS=js GOARCH=wasm $(GO) build ./game/client ./game/settings ./netcode/...
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/game ./cmd/server
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/server
-	SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list $(if $(filter ./...,$(PKGS)),$(SLOWEST)) $(PKGS) | grep -vxF $(addprefix -e $(MODULE)/,$(ONE_GOROUTINE)))
-	$(GO) test -count=1 -timeout 30m $(addprefix ./,$(ONE_GOROUTINE))
+	@echo "$(GO) test -count=1 -timeout 30m $(addprefix ./,$(ONE_GOROUTINE))  (beside the next; its output follows it)"
+	@echo "SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -p $(TEST_P) -count=1 -timeout 30m (every other package)"
+	@one=$$(mktemp -t one-goroutine.XXXXXX); \
+	  $(GO) test -count=1 -timeout 30m $(addprefix ./,$(ONE_GOROUTINE)) >$$one 2>&1 & single=$$!; \
+	  SIGHTLINE_REQUIRE_XVFB=1 $(GO) test -race -p $(TEST_P) -count=1 -timeout 30m $$($(GO) list $(if $(filter ./...,$(PKGS)),$(SLOWEST)) $(PKGS) | grep -vxF $(addprefix -e $(MODULE)/,$(ONE_GOROUTINE))); raced=$$?; \
+	  wait $$single; singled=$$?; cat $$one; rm -f $$one; \
+	  [ $$raced -eq 0 ] && [ $$singled -eq 0 ]
 
 ## test-loaded: `make test` RUNS times in a row (default 5) with every core
 ## kept busy by a busy loop of another process: the suite's verdict must not
