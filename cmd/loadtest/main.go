@@ -117,7 +117,7 @@ func main() {
 	flag.BoolVar(&o.Flood.AfterJoined, "flood-after-joined", false, "with -flood: count -flood-after from when every client has connected (or given up), not from the start: a flood that must not meet the clients' connecting, on a machine of any speed")
 	flag.DurationVar(&o.Flood.After, "flood-after", 0, "with -flood: begin the flood this long after the clients begin to join (the JSON then has the input lag with the flood and without it)")
 	var vo viewersOptions
-	flag.StringVar(&vo.URL, "broadcast", "", "watch the broadcast at this URL (a server's /broadcast/ID/, or a cache in front of it) with -viewers viewers for -seconds, each verifying every tick it decodes, instead of playing")
+	flag.StringVar(&vo.URL, "broadcast", "", "watch the broadcast at this URL (a server's /broadcast/ID/, or a cache in front of it) with -viewers viewers, each verifying every tick it decodes, for -seconds once all have started (decoded a keyframe; at most a minute is given for that), instead of playing")
 	flag.IntVar(&vo.Viewers, "viewers", 10, "with -broadcast: how many viewers")
 	flag.StringVar(&vo.Match, "broadcast-match", "1", "with -broadcast: the match's id, for the origin's counters")
 	verbose := flag.Bool("v", false, "log connection trouble")

@@ -25,8 +25,13 @@ type viewersOptions struct {
 	URL string
 	// Viewers is how many watch at once.
 	Viewers int
-	// Seconds is how long they watch.
+	// Seconds is how long they watch once every viewer has started (has
+	// decoded its keyframe), or once StartWithin has passed.
 	Seconds float64
+	// StartWithin is the most the viewers are given to start, all at once
+	// on one machine (default 60 s): on a busy machine starting takes
+	// longer, which is not what the run measures.
+	StartWithin time.Duration
 	// MetricsURL is the origin server's counters (GET /debug/vars): the
 	// live tick, and what the origin served.
 	MetricsURL string
@@ -81,12 +86,33 @@ type viewersResult struct {
 	OriginMaxServedEach uint64  `json:"origin_max_served_per_chunk"`
 }
 
-// watchBroadcast runs o.Viewers viewers of the broadcast for o.Seconds.
+// watchBroadcast starts o.Viewers viewers of the broadcast and runs them
+// for o.Seconds once all have started.
 func watchBroadcast(ctx context.Context, o viewersOptions) viewersResult {
 	r := viewersResult{URL: o.URL, Viewers: o.Viewers, Seconds: o.Seconds}
+	if o.StartWithin <= 0 {
+		o.StartWithin = time.Minute
+	}
 	before, okBefore := originVars(ctx, o)
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(o.Seconds*float64(time.Second)))
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// started counts the viewers that decoded their keyframe; the last
+	// one's start (or StartWithin) begins the run's Seconds.
+	var started atomic.Int64
+	allStarted := make(chan struct{})
+	go func() {
+		select {
+		case <-allStarted:
+		case <-time.After(o.StartWithin):
+		case <-ctx.Done():
+			return
+		}
+		select {
+		case <-time.After(time.Duration(o.Seconds * float64(time.Second))):
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	// Each viewer's newest decoded tick, counted once it has decoded a
 	// whole fragment: until then it holds the keyframe it started from,
 	// older than what it is about to decode.
@@ -101,7 +127,14 @@ func watchBroadcast(ctx context.Context, o viewersOptions) viewersResult {
 		wg.Go(func() {
 			pb := broadcast.NewPlayback(protocol.Session().Format(protocol.Schema()), protocol.Schema())
 			v := broadcast.NewViewer(broadcast.ViewerConfig{URL: o.URL}, pb)
+			first := true
 			err := v.Run(ctx, func(f *broadcast.Frame, _ *snapshot.Snapshot) {
+				if first {
+					first = false
+					if started.Add(1) == int64(o.Viewers) {
+						close(allStarted)
+					}
+				}
 				if tickRate.Load() == 0 && v.Index().TickRate > 0 {
 					tickRate.Store(math.Float64bits(v.Index().TickRate))
 				}

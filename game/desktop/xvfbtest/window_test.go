@@ -67,9 +67,10 @@ func TestGameDrawsAMatchInXvfb(t *testing.T) {
 	checkChecksCanFail(t, img, d)
 }
 
-// killcamTries is how many times TestGameDrawsAMatchInXvfb runs the game
-// for a frame of play rather than the killcam (a bot kills the player in
-// the first seconds about one run in ten).
+// killcamTries is how many times a test runs the game for a frame it can
+// check when chance spoils one: the player killed in the first seconds
+// (about one run in ten, TestGameDrawsAMatchInXvfb), or killed in the
+// world's corner, under the overlay's panel (TestKillcamOnDeathInXvfb).
 const killcamTries = 3
 
 // windowShot runs the game hosting a match for runFor and returns its last
