@@ -1,0 +1,105 @@
+package browsertest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sightline-game/sightline/netcode/broadcast"
+)
+
+const (
+	// seekStep is how far Left and Right seek a replay (game/desktop
+	// castview.go).
+	seekStep = 5 * time.Second
+	// pausedFor is how many of the game's updates a paused replay's tick
+	// is watched for: a second's (desktop.UpdateRate), each reported to
+	// the page (wasm/cast.go).
+	pausedFor = 60
+)
+
+// playWithKeys drives the replay rp that the page plays with the keys a
+// player uses, checks that each took effect, then lets it play to its
+// end at 4x, and returns the page's state there:
+//
+//   - P pauses: the tick stands still over a second of the game's updates;
+//   - ] twice: 4x, paused still (the speed and the HUD's line say so);
+//   - Right until past the first keyframe after where it paused: each seek
+//     lands exactly 5 s on (paused, the clock stands), at 4x, paused;
+//   - Left once more than Right: each exactly 5 s back (or at the first
+//     tick), ending before where it paused;
+//   - [ then ]: 2x, then 4x again;
+//   - P resumes: the tick moves on from there, to the replay's last.
+func playWithKeys(t *testing.T, tb *tab, rp *broadcast.Replay) replayState {
+	t.Helper()
+	start := time.Now()
+	rate := rp.Header.TickRate
+	step := int64(seekStep.Seconds() * rate)
+	first, last := int64(rp.FirstTick()), int64(rp.LastTick())
+
+	s := tb.press(t, keyP, "s.replayPaused")
+	paused := s.Tick
+	s = tb.waitReplay(t, fmt.Sprintf("s.castFrames >= %d", s.Frames+pausedFor), browserWait)
+	if !s.Paused || s.Tick != paused || s.Tick == 0 {
+		t.Fatalf("paused at tick %d, %d updates later: %+v; want the same tick, paused", paused, pausedFor, s)
+	}
+	tb.press(t, keyFaster, "s.replaySpeed == 2")
+	s = tb.press(t, keyFaster, "s.replaySpeed == 4")
+	if s.Speed != 4 || !s.Paused || s.Tick != paused || !strings.HasSuffix(s.Replay, "  4x  paused") {
+		t.Fatalf("after ] twice, paused at tick %d: %+v; want 4x, paused at the same tick, the HUD's line saying so", paused, s)
+	}
+
+	key := nextKeyframe(rp, paused)
+	if key == 0 {
+		t.Fatalf("the replay has no keyframe after tick %d, where it paused: make it longer", paused)
+	}
+	rights := 0
+	for int64(s.Tick) < int64(key) {
+		want := uint32(min(int64(s.Tick)+step, last))
+		s = tb.press(t, keyRight, fmt.Sprintf("s.seeks > %d", s.Seeks))
+		rights++
+		if s.Tick != want || !s.Paused || s.Speed != 4 || s.Seeks != rights {
+			t.Fatalf("Right %d: %+v; want tick %d (5 s on), paused at 4x, %d seeks", rights, s, want, rights)
+		}
+	}
+	t.Logf("paused at tick %d; Right %d times: at tick %d, past the keyframe at %d", paused, rights, s.Tick, key)
+	for i := range rights + 1 {
+		want := uint32(max(int64(s.Tick)-step, first))
+		s = tb.press(t, keyLeft, fmt.Sprintf("s.seeks > %d", s.Seeks))
+		if s.Tick != want || !s.Paused || s.Speed != 4 || s.Seeks != rights+i+1 {
+			t.Fatalf("Left %d: %+v; want tick %d (5 s back), paused at 4x, %d seeks", i+1, s, want, rights+i+1)
+		}
+	}
+	back := s.Tick
+	if back >= paused && paused > rp.FirstTick() {
+		t.Fatalf("Left %d times: at tick %d; want before %d, where it paused", rights+1, back, paused)
+	}
+	t.Logf("Left %d times: at tick %d", rights+1, back)
+	if s = tb.press(t, keySlower, "s.replaySpeed == 2"); s.Speed != 2 || !strings.Contains(s.Replay, "  2x") {
+		t.Fatalf("after [: %+v; want 2x", s)
+	}
+	tb.press(t, keyFaster, "s.replaySpeed == 4")
+
+	s = tb.press(t, keyP, "!s.replayPaused")
+	s = tb.waitReplay(t, fmt.Sprintf("s.replayTick > %d", back), browserWait)
+	if s.Paused || s.Speed != 4 {
+		t.Fatalf("after P again: %+v; want playing at 4x", s)
+	}
+	t.Logf("resumed at 4x: at tick %d, %v after the first key", s.Tick, time.Since(start).Round(100*time.Millisecond))
+	rest := time.Duration(float64(last-int64(s.Tick)) / rate / 4 * float64(time.Second))
+	ended := time.Now()
+	s = tb.waitReplay(t, "s.replayEnded", rest+browserWait)
+	t.Logf("played to its end (%v of the replay at 4x) in %v", rest.Round(100*time.Millisecond), time.Since(ended).Round(100*time.Millisecond))
+	return s
+}
+
+// nextKeyframe returns the tick of rp's first keyframe after tick, or 0.
+func nextKeyframe(rp *broadcast.Replay, tick uint32) uint32 {
+	for i := range rp.Chunks() {
+		if h, _ := rp.Chunk(i); h.Kind == broadcast.KindKeyframe && h.First > tick {
+			return h.First
+		}
+	}
+	return 0
+}
