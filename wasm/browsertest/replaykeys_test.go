@@ -13,17 +13,19 @@ const (
 	// seekStep is how far Left and Right seek a replay (game/desktop
 	// castview.go).
 	seekStep = 5 * time.Second
-	// pausedFor is how many of the game's updates a paused replay's tick
-	// is watched for: a second's (desktop.UpdateRate), each reported to
-	// the page (wasm/cast.go).
-	pausedFor = 60
+	// pausedFor is how many of the game's updates, each reported to the
+	// page (wasm/cast.go), a paused replay's tick is watched for: a
+	// quarter of a second's (desktop.UpdateRate is 60), in which a
+	// replay playing at 1x delivers 7 ticks, and more when the updates
+	// come slower.
+	pausedFor = 15
 )
 
 // playWithKeys drives the replay rp that the page plays with the keys a
 // player uses, checks that each took effect, then lets it play to its
 // end at 4x, and returns the page's state there:
 //
-//   - P pauses: the tick stands still over a second of the game's updates;
+//   - P pauses: the tick stands still over pausedFor of the game's updates;
 //   - ] twice: 4x, paused still (the speed and the HUD's line say so);
 //   - Right until past the first keyframe after where it paused: each seek
 //     lands exactly 5 s on (paused, the clock stands), at 4x, paused;
