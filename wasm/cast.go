@@ -67,9 +67,9 @@ func playCast(page js.Value, log *slog.Logger, prefs *settingsui.Prefs, snd *aud
 	}
 }
 
-// castReport is the replay's scene, telling the page what it played every
-// update, before the update (from the game loop, which alone swaps the Cast
-// on a seek): what a key did shows there an update later.
+// castReport is the replay's scene, telling the page what it played after
+// every update (from the game loop, which alone swaps the Cast on a seek):
+// what a key did shows there as soon as the update that saw it ends.
 type castReport struct {
 	*desktop.CastView
 	page   js.Value
@@ -77,6 +77,7 @@ type castReport struct {
 }
 
 func (r *castReport) Update() error {
+	err := r.CastView.Update()
 	r.frames++
 	t := r.Totals()
 	p := r.page
@@ -104,5 +105,5 @@ func (r *castReport) Update() error {
 	if t.Played > 0 {
 		markOnce(p, "firstSnapshotMs")
 	}
-	return r.CastView.Update()
+	return err
 }
