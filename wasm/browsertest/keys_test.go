@@ -30,10 +30,11 @@ var (
 // until (a JavaScript expression of s, the page's window.sightline) holds,
 // and lets it go: the game reads the keys once an update, so a key let go
 // before an update of a busy page is never seen. It returns the replay's
-// state once the game updated twice after the release (so that the next
-// press is a new one to the game).
+// state once the game updated after the release (so that the next press
+// is a new one to the game).
 func (tb *tab) press(t *testing.T, k key, until string) replayState {
 	t.Helper()
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(tb.ctx, 2*browserWait)
 	defer cancel()
 	// The canvas takes the keys (Ebitengine focuses it on start; a click
@@ -54,7 +55,9 @@ func (tb *tab) press(t *testing.T, k key, until string) replayState {
 		t.Fatalf("%s: %v", tb.name, err)
 	}
 	at := tb.replay(t).Frames
-	return tb.waitReplay(t, fmt.Sprintf("s.castFrames >= %d", at+2), browserWait)
+	s := tb.waitReplay(t, fmt.Sprintf("s.castFrames > %d", at), browserWait)
+	t.Logf("%s: %s in %v", tb.name, k.key, time.Since(start).Round(10*time.Millisecond))
+	return s
 }
 
 // dispatchKey sends one key event of k to the page.

@@ -22,10 +22,8 @@ import (
 // page's fetch (the build links no net/http) and plays it through the
 // game's own client on a client.Cast, as the desktop's -replay does. Once
 // the page counts wantDecoded ticks, the test drives it with the keys a
-// player uses (playWithKeys: pause, 4x, seeks on past a keyframe and back,
-// resume) and lets it play to its last tick: every key took effect; the
-// page played from the first tick to where it paused, and from before
-// there to the last, so every tick of the replay was delivered, and every
+// player uses (playWithKeys: pause, 4x, seeks back and on past a keyframe,
+// resume) and lets it play to its last tick: every key took effect; every
 // tick delivered was verified by the game's client, none mismatched there
 // or in the Casts' decoders; no page error; the HUD's line says where the
 // replay is.

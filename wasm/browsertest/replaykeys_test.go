@@ -27,12 +27,16 @@ const (
 //
 //   - P pauses: the tick stands still over pausedFor of the game's updates;
 //   - ] twice: 4x, paused still (the speed and the HUD's line say so);
-//   - Right until past the first keyframe after where it paused: each seek
-//     lands exactly 5 s on (paused, the clock stands), at 4x, paused;
-//   - Left once more than Right: each exactly 5 s back (or at the first
-//     tick), ending before where it paused;
+//   - Left twice: each seek lands exactly 5 s back (or on the first tick:
+//     paused, the clock stands), at 4x, paused, before where it paused;
+//   - Right until past the first keyframe after there: each exactly 5 s on;
 //   - [ then ]: 2x, then 4x again;
 //   - P resumes: the tick moves on from there, to the replay's last.
+//
+// The seeks go back first: a busy page may have played far into the
+// replay, up to its end, before it saw P. It checks that the page
+// delivered at least the ticks it played: from the first to where it
+// paused, and from where the seeks left it to the last.
 func playWithKeys(t *testing.T, tb *tab, rp *broadcast.Replay) replayState {
 	t.Helper()
 	start := time.Now()
@@ -52,39 +56,37 @@ func playWithKeys(t *testing.T, tb *tab, rp *broadcast.Replay) replayState {
 		t.Fatalf("after ] twice, paused at tick %d: %+v; want 4x, paused at the same tick, the HUD's line saying so", paused, s)
 	}
 
-	key := nextKeyframe(rp, paused)
-	if key == 0 {
-		t.Fatalf("the replay has no keyframe after tick %d, where it paused: make it longer", paused)
-	}
-	rights := 0
-	for int64(s.Tick) < int64(key) {
-		want := uint32(min(int64(s.Tick)+step, last))
-		s = tb.press(t, keyRight, fmt.Sprintf("s.seeks > %d", s.Seeks))
-		rights++
-		if s.Tick != want || !s.Paused || s.Speed != 4 || s.Seeks != rights {
-			t.Fatalf("Right %d: %+v; want tick %d (5 s on), paused at 4x, %d seeks", rights, s, want, rights)
+	seek := func(k key, name string, d int64) {
+		t.Helper()
+		want := uint32(min(max(int64(s.Tick)+d, first), last))
+		seeks := s.Seeks + 1
+		s = tb.press(t, k, fmt.Sprintf("s.seeks >= %d", seeks))
+		if s.Tick != want || !s.Paused || s.Speed != 4 || s.Seeks != seeks {
+			t.Fatalf("%s (seek %d): %+v; want tick %d, paused at 4x, %d seeks", name, seeks, s, want, seeks)
 		}
 	}
-	t.Logf("paused at tick %d; Right %d times: at tick %d, past the keyframe at %d", paused, rights, s.Tick, key)
-	for i := range rights + 1 {
-		want := uint32(max(int64(s.Tick)-step, first))
-		s = tb.press(t, keyLeft, fmt.Sprintf("s.seeks > %d", s.Seeks))
-		if s.Tick != want || !s.Paused || s.Speed != 4 || s.Seeks != rights+i+1 {
-			t.Fatalf("Left %d: %+v; want tick %d (5 s back), paused at 4x, %d seeks", i+1, s, want, rights+i+1)
-		}
+	seek(keyLeft, "Left", -step)
+	seek(keyLeft, "Left", -step)
+	if s.Tick >= paused && paused > rp.FirstTick() {
+		t.Fatalf("Left twice: at tick %d; want before %d, where it paused", s.Tick, paused)
 	}
 	back := s.Tick
-	if back >= paused && paused > rp.FirstTick() {
-		t.Fatalf("Left %d times: at tick %d; want before %d, where it paused", rights+1, back, paused)
+	key := nextKeyframe(rp, back)
+	if key == 0 {
+		t.Fatalf("the replay has no keyframe after tick %d: make it longer", back)
 	}
-	t.Logf("Left %d times: at tick %d", rights+1, back)
+	for s.Tick < key {
+		seek(keyRight, "Right", step)
+	}
+	from := s.Tick
+	t.Logf("paused at tick %d; Left twice: at tick %d; Right %d times: at tick %d, past the keyframe at %d", paused, back, s.Seeks-2, from, key)
 	if s = tb.press(t, keySlower, "s.replaySpeed == 2"); s.Speed != 2 || !strings.Contains(s.Replay, "  2x") {
 		t.Fatalf("after [: %+v; want 2x", s)
 	}
 	tb.press(t, keyFaster, "s.replaySpeed == 4")
 
 	s = tb.press(t, keyP, "!s.replayPaused")
-	s = tb.waitReplay(t, fmt.Sprintf("s.replayTick > %d", back), browserWait)
+	s = tb.waitReplay(t, fmt.Sprintf("s.replayTick > %d", from), browserWait)
 	if s.Paused || s.Speed != 4 {
 		t.Fatalf("after P again: %+v; want playing at 4x", s)
 	}
@@ -93,6 +95,9 @@ func playWithKeys(t *testing.T, tb *tab, rp *broadcast.Replay) replayState {
 	ended := time.Now()
 	s = tb.waitReplay(t, "s.replayEnded", rest+browserWait)
 	t.Logf("played to its end (%v of the replay at 4x) in %v", rest.Round(100*time.Millisecond), time.Since(ended).Round(100*time.Millisecond))
+	if played := uint64(int64(paused)-first+1) + uint64(last-int64(from)); s.Played < played {
+		t.Errorf("the page delivered %d ticks; want %d or more: ticks %d to %d, then %d to %d", s.Played, played, first, paused, from+1, last)
+	}
 	return s
 }
 
