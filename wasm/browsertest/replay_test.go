@@ -109,8 +109,8 @@ func testReplay(t *testing.T) []byte {
 // testMatch is the match the browser test records and plays: 32 players
 // and 300 creatures, the world of the 2-minute match of docs/10-watching.md,
 // for 30 s. The whole 2 minutes record in 2-8 s, but with the keys and to
-// their end at 4x they took 70 s in the page on a busy machine (software
-// WebGL drew 5-7 frames a second there), against 35 s for these 30 s: play
+// their end at 4x the test took 63-66 s on a busy machine (software WebGL
+// drew 2-15 frames a second there), against 30-50 s for these 30 s: play
 // such a file with SIGHTLINE_REPLAY_FILE.
 var testMatch = matchrec.Config{Players: 32, Creatures: 300, Ticks: 30 * matchrec.TickRate, FragmentTicks: 90, Seed: 7}
 
