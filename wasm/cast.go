@@ -25,7 +25,7 @@ import (
 // (the HUD's line) and replayErr; and where it is: replayTick (the newest
 // tick delivered), replayFirst and replayLast (a replay's span),
 // replaySpeed, replayPaused, replayEnded; and castFrames, the game's
-// updates so far (a key is seen by the next update).
+// updates so far (all of it is told after every update).
 func playCast(page js.Value, log *slog.Logger, prefs *settingsui.Prefs, snd *audio.Sound, replayURL, castURL string, opt desktop.Options) {
 	page.Set("connect", map[string]any{"done": true}) // no join to show
 	if f := js.Global().Get("sightlineShowConnect"); f.Type() == js.TypeFunction {
@@ -77,7 +77,7 @@ type castReport struct {
 }
 
 func (r *castReport) Update() error {
-	err := r.CastView.Update()
+	updateErr := r.CastView.Update()
 	r.frames++
 	t := r.Totals()
 	p := r.page
@@ -105,5 +105,5 @@ func (r *castReport) Update() error {
 	if t.Played > 0 {
 		markOnce(p, "firstSnapshotMs")
 	}
-	return err
+	return updateErr
 }
