@@ -21,8 +21,11 @@ import (
 // are the desktop's (P pause, Left/Right 5 s, [ ] speed; Space, L, F). The
 // page's window.sightline says what it played: decoded (ticks delivered),
 // verified, matched and mismatched (the game's clients', over every seek),
-// castMismatched (the Cast's decoder's), replay (the HUD's line) and
-// replayErr.
+// castDecoded and castMismatched (the Casts' decoders'), seeks, replay
+// (the HUD's line) and replayErr; and where it is: replayTick (the newest
+// tick delivered), replayFirst and replayLast (a replay's span),
+// replaySpeed, replayPaused, replayEnded; and castFrames, the game's
+// updates so far (all of it is told after every update).
 func playCast(page js.Value, log *slog.Logger, prefs *settingsui.Prefs, snd *audio.Sound, replayURL, castURL string, opt desktop.Options) {
 	page.Set("connect", map[string]any{"done": true}) // no join to show
 	if f := js.Global().Get("sightlineShowConnect"); f.Type() == js.TypeFunction {
@@ -64,8 +67,9 @@ func playCast(page js.Value, log *slog.Logger, prefs *settingsui.Prefs, snd *aud
 	}
 }
 
-// castReport is the replay's scene, telling the page what it played four
-// times a second (from the game loop, which alone swaps the Cast on a seek).
+// castReport is the replay's scene, telling the page what it played after
+// every update (from the game loop, which alone swaps the Cast on a seek):
+// what a key did shows there as soon as the update that saw it ends.
 type castReport struct {
 	*desktop.CastView
 	page   js.Value
@@ -73,23 +77,33 @@ type castReport struct {
 }
 
 func (r *castReport) Update() error {
-	if r.frames++; r.frames%(desktop.UpdateRate/4) == 1 {
-		t := r.Totals()
-		p := r.page
-		p.Set("decoded", t.Played)
-		p.Set("verified", t.Verified)
-		p.Set("matched", t.Verified-t.Mismatched)
-		p.Set("mismatched", t.Mismatched)
-		p.Set("castMismatched", t.CastMismatched)
-		p.Set("seeks", t.Seeks)
-		p.Set("spectating", r.Game().Client().Spectating())
-		p.Set("replay", desktop.CastLine(r.Cast()))
-		if err := r.Cast().Err(); err != nil {
-			p.Set("replayErr", err.Error())
-		}
-		if t.Played > 0 {
-			markOnce(p, "firstSnapshotMs")
-		}
+	updateErr := r.CastView.Update()
+	r.frames++
+	t := r.Totals()
+	p := r.page
+	p.Set("castFrames", r.frames)
+	p.Set("decoded", t.Played)
+	p.Set("verified", t.Verified)
+	p.Set("matched", t.Verified-t.Mismatched)
+	p.Set("mismatched", t.Mismatched)
+	p.Set("castDecoded", t.Decoded)
+	p.Set("castMismatched", t.CastMismatched)
+	p.Set("seeks", t.Seeks)
+	p.Set("spectating", r.Game().Client().Spectating())
+	c := r.Cast()
+	p.Set("replay", desktop.CastLine(c))
+	first, last := c.Span()
+	p.Set("replayTick", c.Tick())
+	p.Set("replayFirst", first)
+	p.Set("replayLast", last)
+	p.Set("replaySpeed", c.Speed())
+	p.Set("replayPaused", c.Paused())
+	p.Set("replayEnded", c.Ended())
+	if err := c.Err(); err != nil {
+		p.Set("replayErr", err.Error())
 	}
-	return r.CastView.Update()
+	if t.Played > 0 {
+		markOnce(p, "firstSnapshotMs")
+	}
+	return updateErr
 }

@@ -26,6 +26,8 @@ const TickRate = 30
 type Config struct {
 	// Players is the number of bots (default 4).
 	Players int
+	// Creatures is the number of creatures in the arena (default 40).
+	Creatures int
 	// Ticks is how long the match runs.
 	Ticks int
 	// LeaveAt, if above 0, is the tick at which the first bot leaves.
@@ -47,9 +49,12 @@ func Record(cfg Config) ([]byte, error) {
 	if cfg.Seed == 0 {
 		cfg.Seed = 5
 	}
+	if cfg.Creatures <= 0 {
+		cfg.Creatures = 40
+	}
 	var file bytes.Buffer
 	rec := broadcast.NewRecorder(&file, broadcast.ReplayHeader{Protocol: protocol.Version, TickRate: TickRate, FragmentTicks: cfg.FragmentTicks})
-	w, err := arena.NewWorld(arena.Config{Seed: cfg.Seed, Creatures: 40})
+	w, err := arena.NewWorld(arena.Config{Seed: cfg.Seed, Creatures: cfg.Creatures})
 	if err != nil {
 		return nil, err
 	}

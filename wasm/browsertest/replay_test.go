@@ -20,10 +20,13 @@ import (
 
 // The browser build plays a replay: ?replay=URL fetches the file with the
 // page's fetch (the build links no net/http) and plays it through the
-// game's own client on a client.Cast, as the desktop's -replay does: the
-// page counts wantDecoded ticks and more, every one verified by the game's
-// client, none mismatched there or in the Cast's decoder, and the HUD's
-// line says where the replay is.
+// game's own client on a client.Cast, as the desktop's -replay does. Once
+// the page counts wantDecoded ticks, the test drives it with the keys a
+// player uses (playWithKeys: pause, 4x, seeks back and on past a keyframe,
+// resume) and lets it play to its last tick: every key took effect; every
+// tick delivered was verified by the game's client, none mismatched there
+// or in the Casts' decoders; no page error; the HUD's line says where the
+// replay is.
 func TestBrowserPlaysAReplay(t *testing.T) {
 	chromium := requireChromium(t)
 	dir := t.TempDir()
@@ -32,12 +35,8 @@ func TestBrowserPlaysAReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// SIGHTLINE_REPLAY_FILE plays that replay instead (say, the 2-minute
-	// match of 32 players and 300 creatures netbench -record writes).
-	replay, err := matchrec.Record(matchrec.Config{Players: 4, Ticks: 30 * matchrec.TickRate, FragmentTicks: 90, Seed: 7})
-	if f := os.Getenv("SIGHTLINE_REPLAY_FILE"); f != "" {
-		replay, err = os.ReadFile(f)
-	}
+	replay := testReplay(t)
+	rp, err := broadcast.OpenReplay(replay)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +50,7 @@ func TestBrowserPlaysAReplay(t *testing.T) {
 	defer cancel()
 	browser := startBrowser(t, ctx, chromium)
 	tb := newTab(t, browser, "replay")
+	loaded := time.Now()
 	if err := tb.load(srv.URL + "/?replay=/replays/match.slreplay"); err != nil {
 		t.Fatal(err)
 	}
@@ -59,42 +59,97 @@ func TestBrowserPlaysAReplay(t *testing.T) {
 	if bad := st.problems(wantDecoded); len(bad) > 0 {
 		t.Errorf("%s\n  (%s)", strings.Join(bad, "; "), st)
 	}
-	if p := tb.problems(); len(p) > 0 {
-		t.Errorf("page errors:\n  %s", strings.Join(p, "\n  "))
-	}
 	if !st.Spectating || st.Verified != st.Decoded {
 		t.Errorf("spectating %v; the client verified %d of the %d ticks delivered", st.Spectating, st.Verified, st.Decoded)
 	}
-	cast := tb.castState(t)
-	t.Logf("the page says %+v", cast)
-	rp, err := broadcast.OpenReplay(replay)
+	secs := int(float64(rp.LastTick()-rp.FirstTick()) / rp.Header.TickRate)
+	length := fmt.Sprintf(" / %d:%02d", secs/60, secs%60)
+	if s := tb.replay(t); !strings.HasPrefix(s.Replay, "replay 0:") || !strings.Contains(s.Replay, length) || s.First != rp.FirstTick() || s.Last != rp.LastTick() {
+		t.Errorf("the page says %+v: want the replay's line (%q), ticks %d to %d", s, length, rp.FirstTick(), rp.LastTick())
+	}
+
+	s := playWithKeys(t, tb, rp)
+	t.Logf("the page says %+v (%v after it opened)", s, time.Since(loaded).Round(100*time.Millisecond))
+	if p := tb.problems(); len(p) > 0 {
+		t.Errorf("page errors:\n  %s", strings.Join(p, "\n  "))
+	}
+	if !s.Ended || s.Tick != rp.LastTick() || !strings.HasSuffix(s.Replay, length+"  4x  ended") || s.ReplayErr != "" {
+		t.Errorf("the page says %+v: want the replay ended at tick %d, at 4x (%q), no error", s, rp.LastTick(), length+"  4x  ended")
+	}
+	if s.Verified != s.Played || s.Mismatched != 0 || s.CastMismatched != 0 || s.CastDecoded < s.Played {
+		t.Errorf("played %d ticks, the clients verified %d, %d mismatched; the Casts decoded %d, %d mismatched: want every tick played verified, none mismatched",
+			s.Played, s.Verified, s.Mismatched, s.CastDecoded, s.CastMismatched)
+	}
+}
+
+// testReplay returns the replay the browser plays: a match of bots
+// recorded on the memory transport (internal/matchrec), or the file named
+// by SIGHTLINE_REPLAY_FILE (say, the 2-minute match of 32 players and 300
+// creatures `go run ./cmd/netbench -traffic arena -seconds 120 -record
+// FILE` writes).
+func testReplay(t *testing.T) []byte {
+	t.Helper()
+	if f := os.Getenv("SIGHTLINE_REPLAY_FILE"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	start := time.Now()
+	b, err := matchrec.Record(testMatch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	secs := (rp.LastTick() - rp.FirstTick()) / matchrec.TickRate
-	length := fmt.Sprintf(" / %d:%02d", secs/60, secs%60)
-	if !strings.HasPrefix(cast.Replay, "replay 0:") || !strings.Contains(cast.Replay, length) || cast.ReplayErr != "" || cast.CastMismatched != 0 {
-		t.Errorf("the page says %+v: want the replay's line (%q), no error, 0 mismatched", cast, length)
-	}
+	t.Logf("recorded %d players and %d creatures for %d s in %v: %d bytes", testMatch.Players, testMatch.Creatures,
+		testMatch.Ticks/matchrec.TickRate, time.Since(start).Round(10*time.Millisecond), len(b))
+	return b
 }
 
-// castState is what the page says of the replay it plays.
-type castState struct {
-	Replay         string `json:"replay"`
-	ReplayErr      string `json:"replayErr"`
+// testMatch is the match the browser test records and plays: 32 players
+// and 300 creatures, the world of the 2-minute match of docs/10-watching.md,
+// for 30 s. The whole 2 minutes record in 2-8 s, but with the keys and to
+// their end at 4x the test took 63-66 s on a busy machine (software WebGL
+// drew 2-15 frames a second there), against 30-50 s for these 30 s: play
+// such a file with SIGHTLINE_REPLAY_FILE.
+var testMatch = matchrec.Config{Players: 32, Creatures: 300, Ticks: 30 * matchrec.TickRate, FragmentTicks: 90, Seed: 7}
+
+// replayState is what the page says of the replay or broadcast it plays
+// (wasm/cast.go).
+type replayState struct {
+	Replay    string `json:"replay"` // the HUD's line
+	ReplayErr string `json:"replayErr"`
+
+	// Tick is the newest tick delivered, of a replay's First to Last.
+	Tick   uint32  `json:"replayTick"`
+	First  uint32  `json:"replayFirst"`
+	Last   uint32  `json:"replayLast"`
+	Speed  float64 `json:"replaySpeed"`
+	Paused bool    `json:"replayPaused"`
+	Ended  bool    `json:"replayEnded"`
+	Seeks  int     `json:"seeks"`
+	Frames int     `json:"castFrames"` // the game's updates so far
+
+	// Played counts the ticks the Casts delivered (the page's decoded),
+	// Verified and Mismatched those the game's clients checked;
+	// CastDecoded and CastMismatched the Casts' decoders'.
+	Played         uint64 `json:"decoded"`
+	Verified       uint64 `json:"verified"`
+	Mismatched     uint64 `json:"mismatched"`
+	CastDecoded    uint64 `json:"castDecoded"`
 	CastMismatched uint64 `json:"castMismatched"`
 }
 
-// castState reads what the page says of the replay or broadcast it plays.
-func (tb *tab) castState(t *testing.T) castState {
+// replay reads what the page says of the replay or broadcast it plays.
+func (tb *tab) replay(t *testing.T) replayState {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(tb.ctx, browserWait)
 	defer cancel()
-	cs, err := chromedp.Run(ctx, chromedp.Evaluate[castState](`({replay: window.sightline.replay, replayErr: window.sightline.replayErr || "", castMismatched: window.sightline.castMismatched})`))
+	rs, err := chromedp.Run(ctx, chromedp.Evaluate[replayState](`({...window.sightline, replayErr: window.sightline.replayErr || ""})`))
 	if err != nil {
 		t.Fatalf("%s: read window.sightline: %v", tb.name, err)
 	}
-	return cs
+	return rs
 }
 
 // buildWasm puts the browser client, as every test here plays it
@@ -133,7 +188,7 @@ func TestBrowserWatchesABroadcast(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := tb.state(t)
-	cast := tb.castState(t)
+	cast := tb.replay(t)
 	t.Logf("%s; the page says %+v", st, cast)
 	if bad := st.problems(wantDecoded); len(bad) > 0 {
 		t.Errorf("%s\n  (%s)", strings.Join(bad, "; "), st)
