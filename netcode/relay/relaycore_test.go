@@ -414,17 +414,30 @@ func TestRateCap(t *testing.T) {
 	_, relayed := allocate(t, s, secret, "blaster")
 	payload := make([]byte, 1000)
 	var sent int64
-	for time.Since(start) < 2*time.Second {
+	// What the relay may pass in d: its burst and its rate, with a tenth
+	// to spare.
+	ceilingAt := func(d time.Duration) float64 {
+		return float64(DefaultRateBurstBytes) + 1.1*float64(DefaultRateBytesPerSecond)*d.Seconds()
+	}
+	// At least 2 s, and twice what the relay may pass meanwhile, however
+	// slowly a busy machine lets the sender go (it sent half the cap's
+	// worth paced by 1 ms sleeps); 16 datagrams between sleeps.
+	for i := 0; time.Since(start) < 2*time.Second || float64(sent) < 2*ceilingAt(time.Since(start)); i++ {
+		if time.Since(start) > time.Minute {
+			t.Fatalf("sent %d bytes in a minute", sent)
+		}
 		if _, err := relayed.WriteTo(payload, sink.conn.LocalAddr()); err == nil {
 			sent += int64(len(payload))
 		}
-		time.Sleep(time.Millisecond)
+		if i%16 == 15 {
+			time.Sleep(time.Millisecond)
+		}
 	}
 	time.Sleep(100 * time.Millisecond)
 	elapsed := time.Since(start).Seconds()
 	st := s.Stats()
 	got := sink.got.Load()
-	ceiling := float64(DefaultRateBurstBytes) + 1.1*float64(DefaultRateBytesPerSecond)*elapsed
+	ceiling := ceilingAt(time.Since(start))
 	t.Logf("sent %d bytes in %.2f s (%.0f B/s); the relay relayed %d (%.0f B/s over the window, %.0f B/s beyond the %d-byte burst), the peer got %d; cap %d B/s, ceiling %.0f bytes; %d datagrams (%d bytes) dropped over the rate",
 		sent, elapsed, float64(sent)/elapsed, st.BytesRelayed, float64(st.BytesRelayed)/elapsed,
 		float64(st.BytesRelayed-DefaultRateBurstBytes)/elapsed, DefaultRateBurstBytes, got,
