@@ -21,11 +21,14 @@ import (
 // twice that after the press. The game plays until the server's copies of
 // shotConfirmed predicted shots were seen, shotDeadline into the match at
 // the latest: how long that takes depends on how fast the machine runs
-// the game, which the test does not judge.
+// the game, which the test does not judge (with both cores busy beside
+// the suite, the server applied each press about a second after it and
+// refused many of the shots as judged too far back: 3 were confirmed in
+// 90 s).
 const (
 	shotLatency   = 75 * time.Millisecond
 	shotConfirmed = 5
-	shotDeadline  = 90 * time.Second
+	shotDeadline  = 4 * time.Minute
 )
 
 // TestOwnShotDrawnAtThePressInXvfb joins the game (with -autopilot, which
@@ -42,7 +45,7 @@ func TestOwnShotDrawnAtThePressInXvfb(t *testing.T) {
 	xvfb := needXvfb(t)
 	bin := gameBinary(t)
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	base := startServer(t, ctx, 1, "-bots", "2", "-seed", "7")
 

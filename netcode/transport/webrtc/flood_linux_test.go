@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,8 +27,18 @@ func TestRoundsKeepPeersThroughAFlood(t *testing.T) {
 	p := newRoundPairBuffer(t, "udp4", "127.0.0.1", 50*time.Millisecond, 212992)
 	info, _ := p.rc.sock.info()
 	flooder := listenFlooder(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	// The flood runs 1.5 s and until it has sent 100,000 (a busy machine
+	// sends fewer a second), 20 s at most.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	var flooding atomic.Uint64
+	go func() {
+		began := time.Now()
+		for ctx.Err() == nil && (time.Since(began) < 1500*time.Millisecond || flooding.Load() < 100000) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
 	var wg sync.WaitGroup
 	// Ticks: a round every 33 ms.
 	wg.Go(func() {
@@ -39,7 +50,7 @@ func TestRoundsKeepPeersThroughAFlood(t *testing.T) {
 		}
 	})
 	var flooded uint64
-	wg.Go(func() { flooded = floodGarbage(ctx, flooder, p.to, 100000) })
+	wg.Go(func() { flooded = floodGarbage(ctx, flooder, p.to, 100000, &flooding) })
 	// The peer: a datagram every 2 ms.
 	var sent int
 	wg.Go(func() {
@@ -126,8 +137,9 @@ func listenFlooder(t *testing.T) *net.UDPConn {
 }
 
 // floodGarbage sends rate datagrams of 100 random bytes a second from c
-// to to until ctx ends, and returns how many it sent.
-func floodGarbage(ctx context.Context, c *net.UDPConn, to netip.AddrPort, rate int) uint64 {
+// to to until ctx ends, and returns how many it sent (keeping the count so
+// far in sofar, when not nil).
+func floodGarbage(ctx context.Context, c *net.UDPConn, to netip.AddrPort, rate int, sofar *atomic.Uint64) uint64 {
 	rng := rand.NewChaCha8([32]byte{1})
 	msgs := make([]ipv4.Message, 50)
 	for i := range msgs {
@@ -146,6 +158,9 @@ func floodGarbage(ctx context.Context, c *net.UDPConn, to netip.AddrPort, rate i
 				break
 			}
 			sent += uint64(n)
+			if sofar != nil {
+				sofar.Store(sent)
+			}
 		}
 		time.Sleep(500 * time.Microsecond)
 	}
@@ -166,7 +181,7 @@ func TestFloodWhileNegotiatingDoesNotSpin(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	polls := p.rc.sock.polls.Load()
-	flooded := floodGarbage(ctx, listenFlooder(t), p.to, 100000)
+	flooded := floodGarbage(ctx, listenFlooder(t), p.to, 100000, nil)
 	waits := p.rc.sock.polls.Load() - polls
 	// The reader still reads: a datagram sent after the flood comes. The
 	// flood may have left the kernel's buffer full (a busy machine runs the
