@@ -77,6 +77,14 @@ type viewersResult struct {
 	// under it.
 	LagKnown      bool    `json:"lag_known"`
 	LagMaxSeconds float64 `json:"lag_max_s"`
+	// ReachMaxSeconds is the cache's and the viewers' share of that: the
+	// longest any fragment published while all watched took to reach the
+	// last viewer, from the sample in which the origin's counters first
+	// named it published (PublishedTick) to the one in which every
+	// started viewer's newest tick was at least its last, over
+	// ReachFragments fragments (each figure within lagSample).
+	ReachFragments  int     `json:"reach_fragments"`
+	ReachMaxSeconds float64 `json:"reach_max_s"`
 	// The origin's counters over the run (with OriginKnown).
 	OriginKnown         bool    `json:"origin_known"`
 	OriginBytes         uint64  `json:"origin_bytes"`
@@ -100,6 +108,7 @@ func watchBroadcast(ctx context.Context, o viewersOptions) viewersResult {
 	// one's start (or StartWithin) begins the run's Seconds.
 	var started atomic.Int64
 	allStarted := make(chan struct{})
+	var measuring atomic.Bool // all have started: the Seconds run
 	go func() {
 		select {
 		case <-allStarted:
@@ -107,6 +116,7 @@ func watchBroadcast(ctx context.Context, o viewersOptions) viewersResult {
 		case <-ctx.Done():
 			return
 		}
+		measuring.Store(true)
 		select {
 		case <-time.After(time.Duration(o.Seconds * float64(time.Second))):
 			cancel()
@@ -165,8 +175,12 @@ func watchBroadcast(ctx context.Context, o viewersOptions) viewersResult {
 		})
 	}
 	// Sample the lag: the live tick from the origin, then each viewer's
-	// newest.
+	// newest; and each fragment's reach: when the origin first names it
+	// published, and when every viewer has it.
 	t := time.NewTicker(lagSample)
+	publishedAt := map[uint32]time.Time{} // a fragment's last tick: when first seen published
+	var lastPublished uint32
+	seenPublished := false
 sample:
 	for {
 		select {
@@ -175,14 +189,37 @@ sample:
 		case <-t.C:
 		}
 		vars, ok := originVars(ctx, o)
+		now := time.Now()
 		rate := math.Float64frombits(tickRate.Load())
 		if !ok || vars.Match == nil || rate <= 0 {
 			continue
 		}
+		oldest := uint32(math.MaxUint32) // the newest tick of the viewer furthest behind
 		for i := range newest {
-			if n := newest[i].Load(); n > 0 && vars.Match.Tick > n {
+			n := newest[i].Load()
+			if n > 0 && vars.Match.Tick > n {
 				r.LagKnown = true
 				r.LagMaxSeconds = max(r.LagMaxSeconds, float64(vars.Match.Tick-n)/rate)
+			}
+			if n > 0 {
+				oldest = min(oldest, n)
+			}
+		}
+		if !measuring.Load() {
+			continue
+		}
+		// The first fragment seen was published before this sample, by
+		// how much is not known: it is not counted.
+		if pub := vars.Broadcast[o.Match].PublishedTick; !seenPublished {
+			lastPublished, seenPublished = pub, true
+		} else if pub > lastPublished {
+			publishedAt[pub], lastPublished = now, pub
+		}
+		for last, at := range publishedAt {
+			if oldest != math.MaxUint32 && oldest >= last {
+				r.ReachFragments++
+				r.ReachMaxSeconds = max(r.ReachMaxSeconds, now.Sub(at).Seconds())
+				delete(publishedAt, last)
 			}
 		}
 	}
@@ -243,6 +280,9 @@ func formatViewers(r viewersResult) string {
 	}
 	if r.LagKnown {
 		s += fmt.Sprintf("; the furthest behind the live match %.1f s (delay %.0f s, fragments of %.0f s)", r.LagMaxSeconds, r.DelaySeconds, r.FragmentSeconds)
+	}
+	if r.ReachFragments > 0 {
+		s += fmt.Sprintf("; each of %d fragments reached every viewer within %.1f s of its publication", r.ReachFragments, r.ReachMaxSeconds)
 	}
 	if r.FirstError != "" {
 		s += "; first error: " + r.FirstError

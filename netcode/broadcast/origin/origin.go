@@ -74,6 +74,9 @@ type Stats struct {
 	// Held and HeldBytes are the chunks held now, published or not.
 	Held      int
 	HeldBytes int
+	// PublishedTick is the last tick of the newest fragment of deltas
+	// published (0: none yet), as the index would name it now.
+	PublishedTick uint32
 }
 
 // New returns a Server with cfg.
@@ -249,7 +252,14 @@ func (o *Server) find(path string) *held {
 func (o *Server) Stats() Stats {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.publish()
 	st := o.stats
+	for i := len(o.held) - 1; i >= 0; i-- {
+		if c := &o.held[i]; c.h.Kind == broadcast.KindDeltas {
+			st.PublishedTick = c.h.Last()
+			break
+		}
+	}
 	st.Held = len(o.pending) + len(o.held)
 	for _, c := range o.pending {
 		st.HeldBytes += len(c.b)

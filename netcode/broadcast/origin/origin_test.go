@@ -85,6 +85,9 @@ func TestOriginPublishesAfterTheDelayWithCacheHeaders(t *testing.T) {
 	if ix := index(); ix.Ready {
 		t.Fatalf("published before the delay: %+v", ix)
 	}
+	if st := o.Stats(); st.PublishedTick != 0 {
+		t.Fatalf("stats name tick %d published before the delay", st.PublishedTick)
+	}
 	if resp, _ := get(t, srv.URL+"/0/key"); resp.StatusCode != http.StatusNotFound || resp.Header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("keyframe 0 before its delay: %s, Cache-Control %q", resp.Status, resp.Header.Get("Cache-Control"))
 	}
@@ -112,7 +115,7 @@ func TestOriginPublishesAfterTheDelayWithCacheHeaders(t *testing.T) {
 	if ix.Newest != 10 || ix.Oldest != 9 {
 		t.Fatalf("after 11 fragments with Keep 3: %+v", ix)
 	}
-	if st := o.Stats(); st.Held > 2*3+2 || st.MaxServedPerChunk != 1 || st.ChunksServed != 2 {
+	if st := o.Stats(); st.Held > 2*3+2 || st.MaxServedPerChunk != 1 || st.ChunksServed != 2 || st.PublishedTick != ix.NewestTick {
 		t.Fatalf("stats %+v", st)
 	}
 }
