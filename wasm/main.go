@@ -83,6 +83,7 @@ func main() {
 	var replayURL, castURL string // ?replay=URL, ?broadcast=URL: play one (cast.go)
 	var iceTimeout time.Duration  // ?ice-timeout=5s: give up on ICE that long after the answer
 	blank := 0                    // ?blank=N: the first N frames draw nothing (to measure what drawing costs the start)
+	maxFPS := 0                   // ?fps=N: draw at most N frames a second (the desktop's -fps), to spare a battery or a CPU
 	if u, err := url.Parse(js.Global().Get("location").Get("href").String()); err == nil {
 		queryName = u.Query().Get("name")
 		match = u.Query().Get(client.MatchQuery)
@@ -94,6 +95,7 @@ func main() {
 		watch = u.Query().Has(protocol.WatchQuery) // ?watch: a spectator
 		replayURL, castURL = u.Query().Get("replay"), u.Query().Get("broadcast")
 		blank, _ = strconv.Atoi(u.Query().Get("blank"))
+		maxFPS, _ = strconv.Atoi(u.Query().Get("fps"))
 		echo = u.Query().Get("echo-input") == "1"
 		iceTimeout, _ = time.ParseDuration(u.Query().Get("ice-timeout"))
 		origin = baseURL(origin, u.Path)
@@ -113,7 +115,7 @@ func main() {
 	mark(page, "setupMs") // sound (its output opened) and settings ready
 
 	if replayURL != "" || castURL != "" {
-		var opt desktop.Options
+		opt := desktop.Options{MaxFPS: maxFPS}
 		if echo {
 			page.Set("input", js.Global().Get("Array").New())
 			opt.EchoInput = pageLines{page.Get("input")}
@@ -170,7 +172,7 @@ func main() {
 		return nil
 	}))
 	go report(page, cl, g)
-	var opt desktop.Options
+	opt := desktop.Options{MaxFPS: maxFPS}
 	if echo {
 		page.Set("input", js.Global().Get("Array").New())
 		opt.EchoInput = pageLines{page.Get("input")}

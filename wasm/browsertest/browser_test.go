@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -538,6 +539,29 @@ func (tb *tab) problems() []string {
 
 // load opens the page and waits until the game connected and decoded
 // wantDecoded snapshots (or reported a problem).
+// pageFPS is the frames a second the tests' pages draw at most (?fps=):
+// what they check is what the frames show, not how many there are, and
+// drawing in software takes most of the suite's CPU. SIGHTLINE_BROWSER_FPS
+// sets another cap (0: none, as a player's page).
+const pageFPS = 20
+
+// testFPS adds the tests' frame cap to a page's address, unless it names
+// one.
+func testFPS(pageURL string) string {
+	fps := strconv.Itoa(pageFPS)
+	if v, ok := os.LookupEnv("SIGHTLINE_BROWSER_FPS"); ok {
+		fps = v
+	}
+	u, err := url.Parse(pageURL)
+	if err != nil || fps == "0" || u.Query().Has("fps") {
+		return pageURL
+	}
+	q := u.Query()
+	q.Set("fps", fps)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
 func (tb *tab) load(url string) error {
 	ctx, cancel := context.WithTimeout(tb.ctx, browserWait+10*time.Second)
 	defer cancel()
@@ -547,6 +571,7 @@ func (tb *tab) load(url string) error {
 		return err
 	}
 	start := time.Now()
+	url = testFPS(url)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(viewW, viewH), chromedp.Navigate(url)); err != nil {
 		return fmt.Errorf("open %s: %w", url, err)
 	}

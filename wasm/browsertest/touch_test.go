@@ -343,6 +343,7 @@ func (tb *tab) loadAs(url string, device chromedp.Action[chromedp.Void]) error {
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: instrumentJS}); err != nil {
 		return err
 	}
+	url = testFPS(url)
 	if err := chromedp.Do(ctx, device, chromedp.Navigate(url)); err != nil {
 		return fmt.Errorf("open %s: %w", url, err)
 	}
