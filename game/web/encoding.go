@@ -52,7 +52,8 @@ func (e Encoding) Suffix() string {
 }
 
 // The settings of the build's compression: brotli at its best quality with
-// the largest window every browser decodes (16 MiB), and gzip -9.
+// the largest window every browser decodes (16 MiB) or, for a smaller
+// file, the least window that holds it (brotliWindow), and gzip -9.
 const (
 	BrotliQuality = 11
 	BrotliWindow  = 24
@@ -64,7 +65,7 @@ func Compress(w io.Writer, e Encoding, raw []byte) error {
 	var zw io.WriteCloser
 	switch e {
 	case Brotli:
-		zw = brotli.NewWriterOptions(w, brotli.WriterOptions{Quality: BrotliQuality, LGWin: BrotliWindow})
+		zw = brotli.NewWriterOptions(w, brotli.WriterOptions{Quality: BrotliQuality, LGWin: brotliWindow(len(raw))})
 	case Gzip:
 		gw, err := gzip.NewWriterLevel(w, GzipLevel)
 		if err != nil {
@@ -82,6 +83,20 @@ func Compress(w io.Writer, e Encoding, raw []byte) error {
 		return fmt.Errorf("%v: %w", e, err)
 	}
 	return nil
+}
+
+// brotliWindow is the base-2 logarithm of the least brotli window that holds
+// n bytes (a window holds 2^w - 16), from brotli's least, 10, to
+// BrotliWindow. A window wider than the file compresses it no better, and
+// at quality 11 the encoder allocates about 8 bytes per byte of window:
+// the page's few kilobytes in a 16 MiB window took 128 MiB at start, which
+// the heap then carried as its size until the first collection.
+func brotliWindow(n int) int {
+	w := 10
+	for w < BrotliWindow && 1<<w-16 < n {
+		w++
+	}
+	return w
 }
 
 // compressed returns raw compressed in e.

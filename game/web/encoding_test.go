@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -324,5 +325,35 @@ func TestVerify(t *testing.T) {
 	}
 	if err := Verify(Brotli, []byte("not brotli at all"), wasm); err == nil {
 		t.Error("garbage verified as brotli")
+	}
+}
+
+// TestBrotliWindowFitsTheFile: a small file is compressed in the least
+// window that holds it, so that compressing the page at start allocates
+// about what the page is, not the 128 MiB of the widest window; a file
+// wider than every window keeps the widest, and what any window makes
+// decompresses to the file.
+func TestBrotliWindowFitsTheFile(t *testing.T) {
+	for _, tc := range []struct{ n, want int }{
+		{0, 10}, {1008, 10}, {1009, 11}, {8000, 13}, {1<<24 - 16, 24}, {14_000_000, 24}, {40 << 20, 24},
+	} {
+		if got := brotliWindow(tc.n); got != tc.want {
+			t.Errorf("brotliWindow(%d) = %d, want %d", tc.n, got, tc.want)
+		}
+	}
+	page := bytes.Repeat([]byte("<p>the arena, the bolts, the creatures</p>\n"), 200) // 8.6 kB
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	b, err := compressed(Brotli, page)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
+		t.Errorf("compressing %d bytes in brotli allocated %d bytes, want at most 8 MiB", len(page), got)
+	}
+	if err := Verify(Brotli, b, page); err != nil {
+		t.Errorf("the page compressed in brotli: %v", err)
 	}
 }
