@@ -200,7 +200,10 @@ func (s *roundSocket) recvmmsg() error {
 		return net.ErrClosed
 	}
 	for {
-		r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, uintptr(s.fd), uintptr(unsafe.Pointer(&s.msgs[0])), batchSlots, unix.MSG_DONTWAIT, 0, 0)
+		// A raw system call: with MSG_DONTWAIT it cannot block, and a raw
+		// call skips the runtime's bookkeeping for one that might (and
+		// sysmon's handing this thread's P to another while it runs).
+		r, _, e := unix.RawSyscall6(unix.SYS_RECVMMSG, uintptr(s.fd), uintptr(unsafe.Pointer(&s.msgs[0])), batchSlots, unix.MSG_DONTWAIT, 0, 0)
 		switch e {
 		case 0:
 			s.got = int(r)
@@ -289,7 +292,8 @@ func (s *roundSocket) writeTo(b []byte, to netip.AddrPort) (int, error) {
 			s.mu.RUnlock()
 			return 0, net.ErrClosed
 		}
-		_, _, e := unix.Syscall6(unix.SYS_SENDTO, uintptr(s.fd), uintptr(p), uintptr(len(b)), unix.MSG_DONTWAIT, uintptr(sa), salen)
+		// Raw, as recvmmsg in read: MSG_DONTWAIT, it cannot block.
+		_, _, e := unix.RawSyscall6(unix.SYS_SENDTO, uintptr(s.fd), uintptr(p), uintptr(len(b)), unix.MSG_DONTWAIT, uintptr(sa), salen)
 		s.mu.RUnlock()
 		switch {
 		case e == 0:
