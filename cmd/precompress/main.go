@@ -1,6 +1,7 @@
 // Command precompress writes each file given beside itself compressed for
-// the web: FILE.br (brotli, quality 11, 16 MiB window) and FILE.gz (gzip -9),
-// as game/web serves them. `make web` runs it on game.wasm and wasm_exec.js:
+// the web: FILE.br (brotli, quality 11, in the least window that holds the
+// file, at most 16 MiB) and FILE.gz (gzip -9), as game/web serves them.
+// `make web` runs it on game.wasm and wasm_exec.js:
 //
 //	go run ./cmd/precompress out/web/game.wasm out/web/wasm_exec.js
 //
