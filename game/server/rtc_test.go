@@ -248,8 +248,10 @@ func TestVanishedClientTimesOutAndReconnects(t *testing.T) {
 	gone := m.play(t, dial, 1)
 	time.Sleep(time.Second)
 	gone.halt() // silent from now on, connection left open
+	// The count of timeouts can be read a moment before the player's
+	// removal shows in Clients: wait for both.
 	deadline := time.Now().Add(30 * time.Second)
-	for m.match.Stats().TimedOut == 0 && time.Now().Before(deadline) {
+	for st := m.match.Stats(); (st.TimedOut == 0 || st.Clients != 0) && time.Now().Before(deadline); st = m.match.Stats() {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if st := m.match.Stats(); st.TimedOut != 1 || st.Clients != 0 {
