@@ -113,9 +113,11 @@ type ServerConfig struct {
 	// MaxInFlight caps the requests waiting on one host (default 32);
 	// beyond: 503 with Retry-After: 1.
 	MaxInFlight int
-	// PingInterval is how often a host is pinged; a host that does not
-	// answer within it is dropped (default 15 s).
+	// PingInterval is how often a host is pinged (default 15 s).
 	PingInterval time.Duration
+	// PongTimeout is how long a host has to answer a ping; then it is
+	// dropped (default PingInterval). The next ping waits for the answer.
+	PongTimeout time.Duration
 	// MaxBodyBytes caps a client's request body (default 64 KiB, at most
 	// the wire's MaxBodyBytes); beyond: 413.
 	MaxBodyBytes int64
@@ -170,6 +172,8 @@ type ServerStats struct {
 	Busy            uint64 // 503s for MaxInFlight
 	ICEServed       uint64 // GET LINK/ice answered by the rendezvous
 	Unsolicited     uint64 // hosts dropped for a response no request waited for
+	Pongs           uint64 // pings the hosts answered
+	NoPong          uint64 // hosts dropped for not answering a ping within PongTimeout
 }
 
 // Server is a rendezvous: its ServeHTTP takes hosts at GET /host and
@@ -194,7 +198,7 @@ type Server struct {
 
 	hostsTotal, forwarded, refusedRate, refusedHosts atomic.Uint64
 	refusedNoInvite, timedOut, hostGone, busy        atomic.Uint64
-	iceServed, unsolicited                           atomic.Uint64
+	iceServed, unsolicited, pongs, noPong            atomic.Uint64
 }
 
 // NewServer returns a rendezvous of cfg.
@@ -244,6 +248,9 @@ func NewServer(cfg ServerConfig) *Server {
 	if cfg.PingInterval <= 0 {
 		cfg.PingInterval = DefaultPingInterval
 	}
+	if cfg.PongTimeout <= 0 {
+		cfg.PongTimeout = cfg.PingInterval
+	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -284,6 +291,7 @@ func (s *Server) Stats() ServerStats {
 		RefusedNoInvite: s.refusedNoInvite.Load(), TimedOut: s.timedOut.Load(),
 		HostGone: s.hostGone.Load(), Busy: s.busy.Load(),
 		ICEServed: s.iceServed.Load(), Unsolicited: s.unsolicited.Load(),
+		Pongs: s.pongs.Load(), NoPong: s.noPong.Load(),
 	}
 }
 
@@ -519,13 +527,18 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 			case <-ctx.Done():
 				return
 			case <-ping.C:
-				pctx, pcancel := context.WithTimeout(ctx, s.cfg.PingInterval)
+				pctx, pcancel := context.WithTimeout(ctx, s.cfg.PongTimeout)
 				err := ws.Ping(pctx)
 				pcancel()
 				if err != nil {
+					if ctx.Err() == nil {
+						s.noPong.Add(1)
+						s.log.Debug("rendezvous: host did not answer a ping", "remote", r.RemoteAddr, "host", h.id, "err", err)
+					}
 					cancel()
 					return
 				}
+				s.pongs.Add(1)
 			}
 		}
 	}()
