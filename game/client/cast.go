@@ -401,6 +401,15 @@ func (c *Cast) Seek(tick uint32) (*Cast, error) {
 	return NewCast(cfg)
 }
 
+// Following returns whom the Cast's views follow as the spectator last
+// asked (0: the leader), and whether they come from its free camera
+// instead: what a Seek carries over.
+func (c *Cast) Following() (player uint32, free bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.watch.follow, c.watch.free
+}
+
 // fail notes err as the Cast's trouble, if it is the first; c.mu is held.
 func (c *Cast) fail(err error) {
 	if c.err == nil {

@@ -25,11 +25,12 @@ import (
 // new Game on it (a new epoch of the client), swapped in; the speed and
 // the pause carry over, and the player followed.
 
-// castSeekStep is how far Left and Right seek.
+// castSeekStep is how far a seek key moves: Left and Right, or Comma and
+// Period (which seek while the arrows fly the free camera).
 const castSeekStep = 5 * time.Second
 
 // castHint is the status line's reminder of a replay's keys.
-const castHint = "P pause · ← → 5 s · [ ] speed"
+const castHint = "P pause · ← → or , . 5 s · [ ] speed"
 
 // CastView is the scene that plays a broadcast or a replay.
 type CastView struct {
@@ -136,14 +137,17 @@ func (v *CastView) keys() {
 	if !c.IsReplay() {
 		return
 	}
+	// The free camera flies with WASD or the arrows: then only Comma and
+	// Period seek.
+	arrows := !v.game.watch.free
 	switch {
 	case inpututil.IsKeyJustPressed(ebiten.KeyBracketLeft), inpututil.IsKeyJustPressed(ebiten.KeyMinus):
 		c.SetSpeed(c.Speed() / 2)
 	case inpututil.IsKeyJustPressed(ebiten.KeyBracketRight), inpututil.IsKeyJustPressed(ebiten.KeyEqual):
 		c.SetSpeed(c.Speed() * 2)
-	case inpututil.IsKeyJustPressed(ebiten.KeyArrowLeft):
+	case inpututil.IsKeyJustPressed(ebiten.KeyComma), arrows && inpututil.IsKeyJustPressed(ebiten.KeyArrowLeft):
 		v.Seek(-castSeekStep)
-	case inpututil.IsKeyJustPressed(ebiten.KeyArrowRight):
+	case inpututil.IsKeyJustPressed(ebiten.KeyPeriod), arrows && inpututil.IsKeyJustPressed(ebiten.KeyArrowRight):
 		v.Seek(castSeekStep)
 	}
 }
@@ -165,10 +169,17 @@ func (v *CastView) SeekTo(tick uint32) {
 	if err == nil {
 		before := v.now()
 		old := v.game
+		following, free := v.cast.Following()
+		v.cfg.Logger.Info("replay: seek", "tick", tick, "following", following, "free_camera", free)
 		v.cfg.Follow = 0 // the new Cast follows whom the old one did
 		if err = v.start(next); err == nil {
 			v.before = before
 			v.seeks++
+			if w := old.watch; w.free { // the free camera stays where it was
+				g := v.game
+				g.watch.free, g.watch.x, g.watch.y = true, w.x, w.y
+				g.flyTo(g.cfg.Now(), true)
+			}
 			old.Close()
 			v.note = ""
 			return

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,7 +19,6 @@ import (
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/internal/matchrec"
 	"github.com/sightline-game/sightline/netcode/broadcast"
-	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
 // replayRun is what the last frame of a replay drew.
@@ -49,12 +49,14 @@ const replayPlayed = 500
 // `cmd/game -replay FILE` plays a match recorded by the server (four bots
 // for 40 s) in the window, as a spectator, through the game's own client:
 // started 3 s in at 0.25x, it seeks 5 s on (Right: a new Cast and game
-// swapped in), goes up to 2x (] three times), pauses and resumes (P),
-// moves on to the next player (Space: a watch event the Cast answers),
-// and plays until it delivered replayPlayed ticks. Every tick its clients
-// decoded matched the broadcast's hash, by the window's last frame and by
-// what the game says on exit; the HUD says where the replay is and how
-// fast, and the camera follows a player other than the one it started on.
+// swapped in), goes up to 2x (] three times), pauses (P), moves on to the
+// next player (Space: a watch event the Cast answers), seeks (Period),
+// flies the free camera (F, then Right, which must not seek), seeks again
+// (Period), resumes (P) and plays until it delivered replayPlayed ticks.
+// Every tick its clients decoded matched the broadcast's hash, by the
+// window's last frame and by what the game says on exit; the HUD says
+// where the replay is and how fast; each seek kept whom or where the
+// camera watched.
 func TestReplayInXvfb(t *testing.T) {
 	needXvfb(t)
 	bin := gameBinary(t)
@@ -73,7 +75,7 @@ func TestReplayInXvfb(t *testing.T) {
 	x := startX(t, ctx)
 	shot := filepath.Join(dir, "replay.png")
 	game, out := x.startGame(t, ctx, bin, dir, dir, "-replay", file, "-replay-speed", "0.25", "-replay-at", "3s",
-		"-fps", "30", "-echo-input", "-screenshot", shot, "-exit-after", "3m", "-exit-when", fmt.Sprintf("replayed=%d", replayPlayed))
+		"-fps", "30", "-echo-input", "-log-level", "info", "-screenshot", shot, "-exit-after", "3m", "-exit-when", fmt.Sprintf("replayed=%d", replayPlayed))
 	x.drive(out)
 	x.gameWindow(t, windowWait)
 	x.waitLive(t)
@@ -81,8 +83,15 @@ func TestReplayInXvfb(t *testing.T) {
 	for range 3 {
 		x.press(t, symBracketRight) // 0.5x, 1x, 2x
 	}
-	x.typeText(t, "pp")  // pause, resume
-	x.press(t, symSpace) // the next player, as the Cast answers
+	// Paused, so that no tick is played while the keys go in: the run
+	// ends on the ticks played, not on time.
+	x.typeText(t, "p")    // pause
+	x.press(t, symSpace)  // the next player, as the Cast answers
+	x.press(t, symPeriod) // 5 s on, following that player
+	x.typeText(t, "f")    // the free camera, flown with WASD or the arrows
+	x.press(t, symRight)  // flies: no seek
+	x.press(t, symPeriod) // 5 s on, the free camera kept
+	x.typeText(t, "p")    // resume
 	if err := game.Wait(); err != nil || strings.Contains(out.String(), "panic:") {
 		t.Fatalf("the game ended with %v; its output:\n%s", err, out.String())
 	}
@@ -99,26 +108,31 @@ func TestReplayInXvfb(t *testing.T) {
 	if r.Played < replayPlayed || r.Verified != r.Played || r.Decoded < r.Played {
 		t.Errorf("played %d ticks, the clients verified %d, the casts decoded %d: want %d or more, all verified", r.Played, r.Verified, r.Decoded, replayPlayed)
 	}
-	if r.Seeks != 1 || r.Speed != 2 || r.Paused {
-		t.Errorf("%d seeks, speed %v, paused %v: want 1, 2x, playing", r.Seeks, r.Speed, r.Paused)
+	if r.Seeks != 3 || r.Speed != 2 || r.Paused {
+		t.Errorf("%d seeks, speed %v, paused %v: want 3 (Right, Period, Period; not Right as the free camera flew), 2x, playing", r.Seeks, r.Speed, r.Paused)
 	}
-	if min := r.First + 8*matchrec.TickRate; r.Tick < min || r.Tick > r.Last {
-		t.Errorf("at tick %d of %d-%d: want past %d (3 s in, then 5 s on)", r.Tick, r.First, r.Last, min)
+	if min := r.First + 18*matchrec.TickRate; r.Tick < min || r.Tick > r.Last {
+		t.Errorf("at tick %d of %d-%d: want past %d (3 s in, then 5 s on three times)", r.Tick, r.First, r.Last, min)
 	}
 	if !strings.HasPrefix(r.Line, "replay 0:") || !strings.Contains(r.Line, " / 0:3") || !strings.HasSuffix(r.Line, "  2x") {
 		t.Errorf("the HUD says %q, want \"replay 0:SS / 0:3S  2x\"", r.Line)
 	}
-	if d.Followed == 0 || !strings.HasPrefix(d.Watching, "watching ") || d.MapSeed != 7 {
-		t.Errorf("following %d (HUD %q) on map %d: want a player followed and named, on map 7", d.Followed, d.Watching, d.MapSeed)
+	if d.Followed != 0 || d.MapSeed != 7 {
+		t.Errorf("following %d (HUD %q) on map %d: want the free camera, kept through the last seek, on map 7", d.Followed, d.Watching, d.MapSeed)
 	}
-	// It started on the leader of its first tick, kept it through the
-	// seek, and Space moved it on to another.
-	rp, err := broadcast.OpenReplay(b)
-	if err != nil {
-		t.Fatal(err)
+	// It followed a player through the first seek, Space chose another
+	// whom the second seek kept, and the third kept the free camera.
+	var seeks []string
+	seekSaid := regexp.MustCompile(` following=(\d+) free_camera=(\w+)`)
+	for _, l := range strings.Split(grepLines(out.String(), "replay: seek"), "\n") {
+		if m := seekSaid.FindStringSubmatch(l); m != nil {
+			seeks = append(seeks, m[1]+" "+m[2])
+		}
 	}
-	if first := leaderAt(t, rp, rp.FirstTick()+3*matchrec.TickRate); d.Followed == first {
-		t.Errorf("still following player %d, the leader it started on, after Space", first)
+	if len(seeks) != 3 || strings.HasPrefix(seeks[0], "0 ") || !strings.HasSuffix(seeks[0], " false") ||
+		strings.HasPrefix(seeks[1], "0 ") || seeks[1] != strings.Fields(seeks[1])[0]+" false" || strings.Fields(seeks[1])[0] == strings.Fields(seeks[0])[0] ||
+		!strings.HasSuffix(seeks[2], " true") {
+		t.Errorf("the seeks were (following, free camera) %q: want 3, following a player, then another (Space), then the free camera", seeks)
 	}
 	said := lastLine(grepLines(out.String(), "replay: played"))
 	if !strings.Contains(said, ", 0 mismatched; the game verified") || !strings.HasSuffix(strings.SplitN(said, "; at tick", 2)[0], ", 0 mismatched") {
@@ -201,48 +215,6 @@ func TestBroadcastInXvfb(t *testing.T) {
 	if !strings.HasPrefix(r.Line, "live broadcast") || d.Followed == 0 || d.MapSeed != 7 {
 		t.Errorf("the HUD says %q, following %d on map %d: want a live broadcast, a player followed, map 7", r.Line, d.Followed, d.MapSeed)
 	}
-}
-
-// leaderAt returns the leader of the replay's match at tick: the player
-// with the highest score, the lowest id among equals.
-func leaderAt(t *testing.T, rp *broadcast.Replay, tick uint32) uint32 {
-	t.Helper()
-	seated, scores := map[uint32]bool{}, map[uint32]uint32{}
-	pb := broadcast.NewPlayback(protocol.Session().Format(protocol.Schema()), protocol.Schema())
-	for i := range rp.Chunks() {
-		if h, _ := rp.Chunk(i); h.First > tick {
-			break
-		}
-		_, c := rp.Chunk(i)
-		err := pb.Add(c, func(f *broadcast.Frame, _ *snapshot.Snapshot) {
-			if f.Tick > tick {
-				return
-			}
-			for _, r := range f.Records {
-				switch kind, p := protocol.RecordKind(r.ID); kind {
-				case protocol.RecordSeat:
-					seated[p] = !r.Deleted
-				case protocol.RecordScore:
-					if s, err := protocol.ParseScore(r.Payload); err == nil && !r.Deleted {
-						scores[p] = s.Score
-					}
-				}
-			}
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	best := uint32(0)
-	for p, in := range seated {
-		if in && (best == 0 || scores[p] > scores[best] || scores[p] == scores[best] && p < best) {
-			best = p
-		}
-	}
-	if best == 0 {
-		t.Fatalf("nobody seated at tick %d", tick)
-	}
-	return best
 }
 
 // A real match server's broadcast and recording, end to end: cmd/server

@@ -106,9 +106,10 @@ const (
 	symRight     xproto.Keysym = 0xff53
 	symDown      xproto.Keysym = 0xff54
 	symF2        xproto.Keysym = 0xffbf
-	// symBracketRight is "]", symSpace " ".
+	// symBracketRight is "]", symSpace " ", symPeriod ".".
 	symBracketRight xproto.Keysym = 0x5d
 	symSpace        xproto.Keysym = 0x20
+	symPeriod       xproto.Keysym = 0x2e
 )
 
 // The XTEST event types.
@@ -214,6 +215,7 @@ var keyNames = map[xproto.Keysym]string{
 	symF2:           "F2",
 	symBracketRight: "BracketRight",
 	symSpace:        "Space",
+	symPeriod:       "Period",
 }
 
 // press presses the key with keysym sym and releases it, each once the
