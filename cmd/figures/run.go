@@ -46,7 +46,7 @@ var allGroups = []string{"bytes", "wasm", "startup", "cpu", "duels", "relay", "i
 
 // order is the figures' order in the file.
 var order = []string{
-	figures.BandwidthModel, figures.BandwidthArena, figures.WasmSizes, figures.WasmSizesLine,
+	figures.BandwidthModel, figures.BandwidthArena, figures.WasmSizes, figures.WasmSizesLine, "wasm-code",
 	"startup", "cpu-pair", "duels", "relay-roundtrip", "relay-internet", "test-time",
 }
 
