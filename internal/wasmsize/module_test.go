@@ -30,7 +30,7 @@ func testModule() []byte {
 	b := []byte("\x00asm\x01\x00\x00\x00")
 	b = appendSection(b, 1, []byte{1, 0x60, 0, 0}) // one type: () -> ()
 	imp := appendU32(nil, 2)
-	imp = append(appendName(appendName(imp, "go"), "debug"), 0, 0) // a function of type 0
+	imp = append(appendName(appendName(imp, "go"), "debug"), 0, 0)      // a function of type 0
 	imp = append(appendName(appendName(imp, "env"), "mem"), 2, 1, 1, 2) // memory, min 1 max 2
 	b = appendSection(b, 2, imp)
 	b = appendSection(b, 3, []byte{3, 0, 0, 0})
