@@ -87,6 +87,7 @@ func main() {
 	flag.IntVar(&o.Clients, "clients", 16, "clients to connect")
 	flag.IntVar(&o.Spectators, "spectators", 0, "spectators to connect beside the clients (POST /signal?watch=1), reported apart: half follow the leader, half fly a free camera")
 	flag.Float64Var(&o.Seconds, "seconds", 20, "how long each client plays after connecting")
+	flag.IntVar(&o.Verified, "verified", 0, "each client plays on after -seconds until it has verified this many ticks (5 minutes more at most): a count that holds on a busy machine")
 	flag.Float64Var(&o.TickRate, "tick", 30, "inputs per second per client")
 	flag.DurationVar(&o.ConnectTimeout, "connect-timeout", 20*time.Second, "give up on a client that is not connected by then")
 	flag.IntVar(&o.InputCopies, "input-copies", 2, "how many times each client sends each input datagram, back to back (1: once)")

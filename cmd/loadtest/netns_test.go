@@ -222,14 +222,17 @@ func TestNetnsLAN(t *testing.T) {
 	}
 
 	// Phase one: a clean LAN.
-	r := loadTest("lan", "-url", base, "-clients", "3", "-seconds", "3")
+	// Each client plays 3 s and on until it verified 60 ticks: a count,
+	// not a rate, so a busy machine makes it slower, not red.
+	r := loadTest("lan", "-url", base, "-clients", "3", "-seconds", "3", "-verified", "60")
 	if r.Clients != 3 || r.Connected != 3 || r.MismatchedTicks != 0 || r.VerifiedTicks < 3*60 {
 		t.Fatalf("lan: want 3 of 3 connected, 0 mismatched, >= 180 verified ticks; got %+v", r)
 	}
 
 	// Phase two: each host drops 10% of the UDP packets it receives (media,
 	// DTLS, SCTP, STUN, beacons), and the client finds the match by its LAN
-	// beacon, joins and plays for ten seconds.
+	// beacon, joins and plays for ten seconds, and on until it verified
+	// 200 ticks.
 	nft, ok := netnsNft(t, ctx)
 	if !ok {
 		t.Fatal("nft is missing and could not be installed (make deps installs nftables)")
@@ -240,16 +243,15 @@ func TestNetnsLAN(t *testing.T) {
 		sh(ipExe, "netns", "exec", ns, nft, "add", "rule", "inet", "sightline", "loss",
 			"meta", "l4proto", "udp", "numgen", "random", "mod", "100", "<", "10", "counter", "drop")
 	}
-	r = loadTest("loss", "-discover", "-clients", "1", "-seconds", "10")
+	r = loadTest("loss", "-discover", "-clients", "1", "-seconds", "10", "-verified", "200")
 	if r.URL != base {
 		t.Fatalf("loss: discovered %q, want the host at %q", r.URL, base)
 	}
-	// The stream flows and verifies through the loss: how many ticks a
-	// client verifies in 10 s is the machine's speed too (about 270 on a
-	// quiet one, 192 with both cores busy beside the suite), so the floor
-	// is a third of the 300 sent.
-	if r.Clients != 1 || r.Connected != 1 || r.MismatchedTicks != 0 || r.VerifiedTicks < 100 {
-		t.Fatalf("loss: want 1 of 1 connected, 0 mismatched, >= 100 verified ticks in 10 s; got %+v", r)
+	// The stream flows and verifies through the loss: a client verifies
+	// about 270 ticks in 10 s on a quiet machine, 192 with both cores busy
+	// beside the suite; it plays on until it verified 200.
+	if r.Clients != 1 || r.Connected != 1 || r.MismatchedTicks != 0 || r.VerifiedTicks < 200 {
+		t.Fatalf("loss: want 1 of 1 connected, 0 mismatched, >= 200 verified ticks; got %+v", r)
 	}
 	for _, ns := range []string{nsSrv, nsCli} {
 		rules := sh(ipExe, "netns", "exec", ns, nft, "list", "chain", "inet", "sightline", "loss")

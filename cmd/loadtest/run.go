@@ -38,8 +38,12 @@ type options struct {
 	// the arena, the rest follow the leader. They are reported apart
 	// (result.Spectators) and are not counted in the server's CPU per
 	// client.
-	Spectators     int
-	Seconds        float64
+	Spectators int
+	Seconds    float64
+	// Verified, if set, has each client play on after Seconds until it has
+	// verified this many ticks (at most verifiedLimit more): a count that
+	// holds however slowly a busy machine plays.
+	Verified       int
 	TickRate       float64
 	ConnectTimeout time.Duration
 	Budget         float64
@@ -473,8 +477,9 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 		c.FlyTo(r.Float64()*protocol.WorldSize, r.Float64()*protocol.WorldSize)
 	}
 
-	playCtx, stop := context.WithTimeout(ctx, time.Duration(o.Seconds*float64(time.Second)))
+	playCtx, stop := context.WithCancel(ctx)
 	defer stop()
+	go playFor(playCtx, stop, time.Duration(o.Seconds*float64(time.Second)), o.Verified, c)
 	w := brain.NewWanderer(seed)
 	began := time.Now()
 	next := func(uint32) arena.Input {
@@ -499,6 +504,35 @@ func play(ctx context.Context, o options, seed uint64, dialed chan<- bool, done 
 		out.up, out.down = cond.LinkStats()
 	}
 	return out
+}
+
+// verifiedLimit bounds how long a client plays on after -seconds to
+// verify -verified ticks: long enough for any machine, short of a hang.
+const verifiedLimit = 5 * time.Minute
+
+// playFor ends a client's play (stop) after d, or, with verified, once
+// after d it has verified that many ticks (verifiedLimit at most).
+func playFor(ctx context.Context, stop context.CancelFunc, d time.Duration, verified int, c *client.Client) {
+	defer stop()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		return
+	}
+	t.Reset(verifiedLimit)
+	poll := time.NewTicker(50 * time.Millisecond)
+	defer poll.Stop()
+	for c.Stats().Verified < uint64(verified) {
+		select {
+		case <-poll.C:
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // metrics is where o's server serves its counters.
