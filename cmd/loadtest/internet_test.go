@@ -127,14 +127,21 @@ func loadTestIn(t *testing.T, host *netns.Host, exe, phase string, args ...strin
 }
 
 // wantPlayed fails unless every client of r connected, played verified
-// ticks with none mismatched, and took only the path want.
+// ticks with none mismatched, and took the path want. "relay" is TURN over
+// UDP or over TCP, whichever pair ICE found working first: where a client
+// gathers both, a busy machine can make the UDP pair's check lose that
+// race (one of 8 did, with both cores loaded beside the suite).
 func wantPlayed(t *testing.T, phase string, r result, clients int, want string) {
 	t.Helper()
 	if r.Clients != clients || r.Connected != clients || r.MismatchedTicks != 0 || r.VerifiedTicks < uint64(clients)*60 {
 		t.Errorf("%s: want %d of %d connected, 0 mismatched, >= %d verified ticks; got %d of %d, %d mismatched, %d verified, errors %v",
 			phase, clients, clients, clients*60, r.Connected, r.Clients, r.MismatchedTicks, r.VerifiedTicks, r.Errors)
 	}
-	if len(r.Paths) != 1 || r.Paths[want] != clients {
+	took := r.Paths[want]
+	if want == "relay" {
+		took = r.Paths["relay-udp"] + r.Paths["relay-tcp"]
+	}
+	if took != clients {
 		t.Errorf("%s: paths %v, want all %d %s", phase, r.Paths, clients, want)
 	}
 }
@@ -267,8 +274,8 @@ func TestInternet(t *testing.T) {
 		{"home to home, hole punched", home, nil, "srflx"},
 		// A new port for every destination: the host's checks never find
 		// the client's mapping, so the relay carries it.
-		{"symmetric NAT to home, relayed", symmetric, nil, "relay-udp"},
-		{"home to home, relay forced", home, []string{"-relay-only"}, "relay-udp"},
+		{"symmetric NAT to home, relayed", symmetric, nil, "relay"},
+		{"home to home, relay forced", home, []string{"-relay-only"}, "relay"},
 		// Only TCP leaves this network: TURN over TCP to the relay.
 		{"no UDP to home, TURN over TCP", noUDP, nil, "relay-tcp"},
 	} {
@@ -306,7 +313,10 @@ func TestInternet(t *testing.T) {
 		dropped0, cpu0, kernel0 := relayMetric(series), relayCPU(), udpRcvbufErrors(t, relaySite.Host)
 		r := loadTestIn(t, home.Host, loadExe, "relay flooded", "-invite", invite, "-clients", "8", "-seconds", "12", "-relay-only",
 			"-flood", "100000", "-flood-after-joined", "-flood-after", "3s", "-flood-kind", "allocate", "-flood-to", inetRelayIP+":3478")
-		wantPlayed(t, "relay flooded", r, 8, "relay-udp")
+		wantPlayed(t, "relay flooded", r, 8, "relay")
+		if r.Paths["relay-udp"] == 0 {
+			t.Errorf("relay flooded: paths %v: the flood on the relay's UDP port met no player relayed over UDP", r.Paths)
+		}
 		dropped, cpu, kernel := relayMetric(series)-dropped0, relayCPU()-cpu0, udpRcvbufErrors(t, relaySite.Host)-kernel0
 		rise := r.InputLagFlooded - r.InputLagUnflooded
 		t.Logf("figure relay under a flood of Allocates: input_lag_inputs %.3f before the flood, %.3f during it (rise %+.3f); %.2f%% of ticks without input; flood sent %d, the relay dropped %.0f unread, its kernel %d (receive buffer full); relay CPU %v; %d mismatched ticks",
@@ -334,13 +344,13 @@ func TestInternet(t *testing.T) {
 		invite := host.waitLog(t, regexp.MustCompile(`msg="invite link: \S+" url=(\S+)`), 20*time.Second)
 		host.waitLog(t, regexp.MustCompile(`msg="public address from STUN" stun=203.0.113.5:3478 addr=203.0.113.70:8443`), time.Second)
 		r := loadTestIn(t, symmetric.Host, loadExe, "bare host", "-invite", invite, "-clients", "2", "-seconds", "5")
-		wantPlayed(t, "bare host, symmetric NAT", r, 2, "relay-udp")
+		wantPlayed(t, "bare host, symmetric NAT", r, 2, "relay")
 		r = loadTestIn(t, home.Host, loadExe, "bare host", "-invite", invite, "-clients", "2", "-seconds", "5")
 		wantPlayed(t, "bare host, home router", r, 2, "srflx")
 		// Eight players behind one router, every datagram relayed: each
 		// its own credential (the relay caps one at 4 allocations).
 		r = loadTestIn(t, symmetric.Host, loadExe, "bare host, 8 relayed", "-invite", invite, "-clients", "8", "-seconds", "5", "-relay-only")
-		wantPlayed(t, "bare host, 8 players relay-only", r, 8, "relay-udp")
+		wantPlayed(t, "bare host, 8 players relay-only", r, 8, "relay")
 		t.Logf("figure bare host, 8 players relay-only: path %v, connect p50 %.0f ms, %.0f B/s of snapshots per client", r.Paths, r.ConnectMsP50, r.MeanBpsPerClient)
 
 		// A credential from the invite's /ice reaches the host, and no one
@@ -396,7 +406,7 @@ func TestInternet(t *testing.T) {
 			t.Errorf("without a token: %d connected, refused %v; want 0, one 401", r.Connected, r.Refused)
 		}
 		r = loadTestIn(t, symmetric.Host, loadExe, "tokens", "-invite", invite, "-clients", "2", "-seconds", "5", "-token-key", keyFile)
-		wantPlayed(t, "tokens", r, 2, "relay-udp")
+		wantPlayed(t, "tokens", r, 2, "relay")
 	})
 	t.Logf("whole test %v", time.Since(start).Round(time.Millisecond))
 }
