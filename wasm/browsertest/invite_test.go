@@ -28,6 +28,8 @@ const (
 // inviteResult is what the browser player saw.
 type inviteResult struct {
 	pageState
+	// Retries counts the player's Retry after a join whose ICE failed.
+	Retries  int      `json:"retries"`
 	Path     string   `json:"path"`
 	Problems []string `json:"problems"`
 	Took     float64  `json:"took_s"`
@@ -135,8 +137,13 @@ func TestBrowserJoinsThroughInvite(t *testing.T) {
 	if len(res.Problems) > 0 {
 		t.Errorf("the browser player: %s", strings.Join(res.Problems, "; "))
 	}
-	if res.Path != "relay-udp" {
-		t.Errorf("the browser's path %q, want relay-udp (?relay=1)", res.Path)
+	// The relay carries it, over UDP or over TCP: whichever pair ICE found
+	// working first (on a busy machine the TCP one can win).
+	if res.Path != "relay-udp" && res.Path != "relay-tcp" {
+		t.Errorf("the browser's path %q, want the relay's (?relay=1)", res.Path)
+	}
+	if res.Retries > 0 {
+		t.Logf("the player pressed Retry %d times", res.Retries)
 	}
 	t.Logf("total %v", time.Since(began).Round(100*time.Millisecond))
 }
@@ -156,6 +163,18 @@ func TestBrowserInviteHelper(t *testing.T) {
 		t.Fatalf("%s: %v", url, err)
 	}
 	st := tb.state(t)
+	// A join whose ICE failed shows Retry, and a player presses it: a
+	// machine starved enough can let ICE's checks run out before a busy
+	// peer answers them (one did with both cores loaded beside the suite),
+	// which a second attempt wins. Any other failure, or a third, stands.
+	retries := 0
+	for ; retries < 2 && st.Decoded == 0 && iceFailed(st.Errors); retries++ {
+		t.Logf("the join failed (%q): Retry", st.Errors)
+		if err := tb.retry(); err != nil {
+			t.Fatalf("Retry: %v", err)
+		}
+		st = tb.state(t)
+	}
 	pctx, pcancel := context.WithTimeout(tb.ctx, browserWait)
 	path, err := chromedp.Run(pctx, chromedp.Poll[string](`window.sightline.path || false`,
 		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(browserWait)))
@@ -163,7 +182,32 @@ func TestBrowserInviteHelper(t *testing.T) {
 	if err != nil {
 		path = fmt.Sprintf("unknown (%v)", err)
 	}
-	res := inviteResult{pageState: st, Path: path, Problems: append(st.problems(wantDecoded), tb.problems()...), Took: time.Since(start).Seconds()}
+	res := inviteResult{pageState: st, Retries: retries, Path: path, Problems: append(st.problems(wantDecoded), tb.problems()...), Took: time.Since(start).Seconds()}
 	js, _ := json.Marshal(res)
 	fmt.Printf("\n%s%s\n", inviteResultMarker, js)
+}
+
+// iceFailed reports whether the page's only errors say that a join's ICE
+// failed.
+func iceFailed(errs []string) bool {
+	for _, e := range errs {
+		if !strings.Contains(e, "ICE failed") {
+			return false
+		}
+	}
+	return len(errs) > 0
+}
+
+// retry presses the failed join's Retry, as a player would, and waits as
+// load does for the snapshots, an error or the end.
+func (tb *tab) retry() error {
+	ctx, cancel := context.WithTimeout(tb.ctx, browserWait+10*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(window.sightline.errors = [], document.querySelector("#connectRetry").click(), true)`)); err != nil {
+		return err
+	}
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](
+		fmt.Sprintf(`window.sightline.decoded >= %d || window.sightline.errors.length > 0 || window.sightline.closed === true`, wantDecoded),
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(browserWait)))
+	return err
 }
