@@ -37,6 +37,10 @@ const (
 	netnsHelperEnv = "SIGHTLINE_NETNS_HELPER_URL"
 	// netnsCandidatesMarker starts the probe's one line of output.
 	netnsCandidatesMarker = "netns-candidates: "
+
+	// netnsConnectTimeout is how long a client has to connect, on the
+	// server's side and the load tester's.
+	netnsConnectTimeout = time.Minute
 )
 
 // netnsRun tells namespaces of repeated runs (-count) of one test binary apart.
@@ -131,7 +135,12 @@ func TestNetnsLAN(t *testing.T) {
 	var srvLog bytes.Buffer
 	srv := exec.Command(ipExe, "netns", "exec", nsSrv, serverExe,
 		"-addr", fmt.Sprintf("%s:%d", netnsServerIP, netnsHTTPPort),
-		"-udp-port", strconv.Itoa(netnsUDPPort), "-bots", "1", "-loopback=false")
+		"-udp-port", strconv.Itoa(netnsUDPPort), "-bots", "1", "-loopback=false",
+		// A connection's handshakes through 10% loss each way wait out
+		// their retransmission timers (a second, doubling): on a busy
+		// machine, more than the default 10 s. What the test asks is that
+		// the stream flows through the loss, not how soon it opens.
+		"-connect-timeout", netnsConnectTimeout.String())
 	srv.Stdout, srv.Stderr = &srvLog, &srvLog
 	t.Logf("$ %s", strings.Join(srv.Args, " "))
 	if err := srv.Start(); err != nil {
@@ -243,7 +252,7 @@ func TestNetnsLAN(t *testing.T) {
 		sh(ipExe, "netns", "exec", ns, nft, "add", "rule", "inet", "sightline", "loss",
 			"meta", "l4proto", "udp", "numgen", "random", "mod", "100", "<", "10", "counter", "drop")
 	}
-	r = loadTest("loss", "-discover", "-clients", "1", "-seconds", "10", "-verified", "200")
+	r = loadTest("loss", "-discover", "-clients", "1", "-seconds", "10", "-verified", "200", "-connect-timeout", netnsConnectTimeout.String())
 	if r.URL != base {
 		t.Fatalf("loss: discovered %q, want the host at %q", r.URL, base)
 	}
