@@ -73,6 +73,11 @@ MODULE := github.com/sightline-game/sightline
 ONE_GOROUTINE := game/duel game/bots/brain netcode/traffic netcode/simrun netcode/view cmd/netbench
 SLOWEST := ./wasm/browsertest ./cmd/loadtest ./game/desktop/xvfbtest ./game/server ./netcode/transport/webrtc ./netcode/relay ./game/protocol ./game/web
 TEST_P ?= 3
+## Every go command of the test, and the builds the tests make, use -trimpath:
+## a build then does not depend on the clone's directory, so a fresh clone
+## (CI's) takes the project's compiled packages from the build cache as a
+## second run in one clone does, instead of compiling them again.
+test: export GOFLAGS += -trimpath
 test: check-go deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
