@@ -91,7 +91,7 @@ http {
 		}
 	})
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		resp, err := http.Get(base + "/broadcast/1/index.json")
 		if err == nil {

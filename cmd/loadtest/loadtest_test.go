@@ -104,7 +104,7 @@ func startServer(t *testing.T, exe string, args ...string) string {
 			t.Logf("server %v log:\n%s", args, logs.String())
 		}
 	})
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		resp, err := http.Get(base + "/healthz")
 		if err == nil {

@@ -31,7 +31,7 @@ func TestICECredentialsScopedToPublicIP(t *testing.T) {
 		publicIPs: []string{"203.0.113.10"}, relay: "turn:203.0.113.5:3478", relaySecret: secretFile,
 	})
 	var users []string
-	for deadline := time.Now().Add(10 * time.Second); len(users) < 2; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); len(users) < 2; time.Sleep(50 * time.Millisecond) {
 		resp, err := http.Get(base + "/ice")
 		if err != nil {
 			if time.Now().After(deadline) {

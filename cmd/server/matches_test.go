@@ -72,7 +72,7 @@ func TestServerHostsMatches(t *testing.T) {
 	// waitPlayers waits until the matches have these players (people and bots).
 	waitPlayers := func(want ...int) []client.MatchInfo {
 		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
+		deadline := time.Now().Add(2 * time.Minute)
 		for {
 			var ms []client.MatchInfo
 			if resp, err := http.Get(base + "/healthz"); err == nil {
@@ -129,7 +129,7 @@ func TestServerHostsMatches(t *testing.T) {
 	}
 	t.Cleanup(func() { watcher.Close() })
 	go watcher.Run(ctx, 30, nil)
-	for deadline := time.Now().Add(20 * time.Second); ; {
+	for deadline := time.Now().Add(2 * time.Minute); ; {
 		ms := waitPlayers(2, 3, 1)
 		if ms[1].Spectators == 1 && ms[1].SpectatorCapacity == 1 && ms[0].Spectators == 0 {
 			break

@@ -56,7 +56,7 @@ func TestServerLogsWherePlayersOutsideJoin(t *testing.T) {
 		regexp.MustCompile(`msg="invite link: (` + regexp.QuoteMeta(public.URL) + `/i/\S+)" url=(\S+) `),
 	}
 	var invite []string
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for _, want := range wants {
 		for {
 			m := want.FindStringSubmatch(logs.String())

@@ -30,7 +30,7 @@ func TestGroupGivesBrainsTheMap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for deadline := time.Now().Add(10 * time.Second); g.mapped.Load() < count && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(2 * time.Minute); g.mapped.Load() < count && time.Now().Before(deadline); {
 			time.Sleep(5 * time.Millisecond)
 		}
 		cancel()

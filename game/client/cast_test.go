@@ -441,7 +441,7 @@ func TestCastFollowsALiveBroadcast(t *testing.T) {
 	}
 	w := newWatcher(t, client.CastConfig{URL: "http://cast.test/b/", Fetch: fetch})
 	defer w.cast.Close()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(10 * time.Millisecond) {
 		if _, l := w.cast.Span(); l == rp.LastTick() {
 			break
 		}
@@ -511,7 +511,7 @@ func TestCastTakesALiveBroadcastUpAgain(t *testing.T) {
 	defer w.cast.Close()
 	// Fragment 1 plays, past the buffer; then the viewer pauses while
 	// every other fragment comes.
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(10 * time.Millisecond) {
 		if _, l := w.cast.Span(); l > 0 {
 			break
 		}
@@ -525,7 +525,7 @@ func TestCastTakesALiveBroadcastUpAgain(t *testing.T) {
 	}
 	w.cast.Pause()
 	allow(last)
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(10 * time.Millisecond) {
 		if _, l := w.cast.Span(); l == rp.LastTick() {
 			break
 		}
@@ -625,7 +625,7 @@ func TestCastRefusesAnotherProtocol(t *testing.T) {
 	}
 	w := newWatcher(t, client.CastConfig{URL: "http://cast.test/b/", Fetch: fetch})
 	defer w.cast.Close()
-	for deadline := time.Now().Add(20 * time.Second); w.cast.Err() == nil; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); w.cast.Err() == nil; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("a broadcast of another protocol: no error")
 		}

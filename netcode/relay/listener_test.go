@@ -388,8 +388,9 @@ func TestAcceptRidesOutErrors(t *testing.T) {
 	// Eight failures back off 5+10+...+640 ms, about 1.3 s.
 	c := dialFrom(t, "127.0.0.1", s.TCPAddr().String())
 	if !alive(t, c) {
-		// alive waits 2 s; give the backoff its full length.
-		if readBinding(c, 3*time.Second) != nil {
+		// alive waits 2 s; give the backoff its full length, however
+		// slowly a busy machine runs it.
+		if readBinding(c, 2*time.Minute) != nil {
 			t.Fatal("no answer after the listener failed 8 times")
 		}
 	}
@@ -409,7 +410,7 @@ func TestAcceptRidesOutErrors(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(3 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("Close hangs while Accept backs off")
 	}
 }

@@ -203,7 +203,7 @@ func TestOwnAddressRefusedButSameGameRelayed(t *testing.T) {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 2048)
-	relayedB.SetReadDeadline(time.Now().Add(5 * time.Second))
+	relayedB.SetReadDeadline(time.Now().Add(2 * time.Minute))
 	n, from, err := relayedB.ReadFrom(buf)
 	if err != nil || !bytes.Equal(buf[:n], msg) || from.String() != relayedA.LocalAddr().String() {
 		t.Fatalf("B got %q from %v (%v), want %q from %v", buf[:n], from, err, msg, relayedA.LocalAddr())

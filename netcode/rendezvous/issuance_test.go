@@ -104,7 +104,7 @@ func TestRendezvousHandsEachPlayerACredential(t *testing.T) {
 	defer p1.CloseIdleConnections()
 	defer p2.CloseIdleConnections()
 	var first iceList
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		code, l := getICE(t, p1, inv.URL+"/ice")
 		if code == http.StatusOK && len(l.ICEServers) == 1 && l.ICEServers[0].Username != "" {
 			first = l
@@ -172,7 +172,7 @@ func TestRendezvousICERateLimited(t *testing.T) {
 	var m minted
 	r := newRigHost(t, ServerConfig{ClientRate: rate.Inf, ICEServers: m.mint}, HostConfig{Handler: echo(), UseRelay: true})
 	inv := r.invite(t)
-	for deadline := time.Now().Add(5 * time.Second); r.srv.Stats().ICEServed == 0; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); r.srv.Stats().ICEServed == 0; time.Sleep(20 * time.Millisecond) {
 		if code, _ := getICE(t, http.DefaultClient, inv.URL+"/ice"); code != http.StatusOK || time.Now().After(deadline) {
 			t.Fatalf("GET LINK/ice: %d", code)
 		}
@@ -345,7 +345,7 @@ func TestUnsolicitedResponse(t *testing.T) {
 	if _, _, err := ws.Read(ctx); err == nil {
 		t.Fatal("the host's connection outlived an unsolicited response")
 	}
-	for deadline := time.Now().Add(5 * time.Second); srv.Stats().Hosts != 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); srv.Stats().Hosts != 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the rendezvous still holds the host: %+v", srv.Stats())
 		}

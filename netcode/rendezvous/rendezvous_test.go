@@ -94,7 +94,7 @@ func (r *rig) invite(t *testing.T) Invite {
 	select {
 	case inv := <-r.invites:
 		return inv
-	case <-time.After(5 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("no invite")
 		return Invite{}
 	}
@@ -236,7 +236,7 @@ func TestInviteDiesWithHost(t *testing.T) {
 	if resp, _ := do(t, "POST", inv2.URL+"/signal", "", "x"); resp.StatusCode != http.StatusBadGateway {
 		t.Errorf("host gone mid-request: %d, want 502", resp.StatusCode)
 	}
-	for deadline := time.Now().Add(5 * time.Second); r2.srv.Stats().Hosts != 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); r2.srv.Stats().Hosts != 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the rendezvous still holds the host that left")
 		}
@@ -409,16 +409,16 @@ func TestHostConfigErrors(t *testing.T) {
 		{"no handler", HostConfig{URL: "http://203.0.113.5:8090"}, ErrNoHandler},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// Refused at once, not when the context ends (a busy machine
-			// takes its time, but not ten seconds).
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			// Refused at once, not when the context ends (in 10
+			// minutes, which no busy machine's delay reaches).
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
 			began := time.Now()
 			err := Host(ctx, tc.cfg)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("Host: %v, want %v", err, tc.want)
 			}
-			if d := time.Since(began); d > 10*time.Second {
+			if d := time.Since(began); d > 2*time.Minute {
 				t.Errorf("Host took %v to refuse", d)
 			}
 		})
@@ -541,7 +541,7 @@ func TestHostServesHostileRendezvous(t *testing.T) {
 		select {
 		case m := <-answers:
 			return m
-		case <-time.After(5 * time.Second):
+		case <-time.After(2 * time.Minute):
 			t.Fatal("no answer")
 			return Message{}
 		}

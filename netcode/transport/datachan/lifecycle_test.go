@@ -58,7 +58,7 @@ func waitDone(t *testing.T, c *lifeConn) {
 	t.Helper()
 	select {
 	case <-c.Done():
-	case <-time.After(5 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("the connection did not end")
 	}
 }
@@ -152,7 +152,7 @@ func TestLifecycleCloseDuringEnding(t *testing.T) {
 	c.hold = make(chan struct{})
 	cause := fmt.Errorf("%w: channel closed", ErrPeerGone)
 	c.Fail(cause)
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for len(c.teardowns()) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("Fail did not start the teardown")
@@ -166,7 +166,7 @@ func TestLifecycleCloseDuringEnding(t *testing.T) {
 	}()
 	select {
 	case <-returned:
-	case <-time.After(5 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("Close waited for the teardown in progress")
 	}
 	select {

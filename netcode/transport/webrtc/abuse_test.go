@@ -151,7 +151,7 @@ func TestSignallingAbuse(t *testing.T) {
 	}
 
 	// ConnectTimeout frees them, counted as timed out.
-	waitStats(t, ts, connectTimeout+5*time.Second, "half-open sessions timed out", func(st ServerStats) bool {
+	waitStats(t, ts, connectTimeout+2*time.Minute, "half-open sessions timed out", func(st ServerStats) bool {
 		return st.TimedOut == 3 && st.Connecting == 0 && st.Active == 0
 	})
 	if d := time.Since(start); d < connectTimeout-100*time.Millisecond {
@@ -344,7 +344,7 @@ func TestConnectDisconnectCycles(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	st := waitStats(t, ts, 10*time.Second, "all sessions ended", func(st ServerStats) bool {
+	st := waitStats(t, ts, 2*time.Minute, "all sessions ended", func(st ServerStats) bool {
 		return st.Active == 0 && st.Connecting == 0
 	})
 	cancel()
@@ -483,19 +483,19 @@ func TestConnectingPerClient(t *testing.T) {
 // NoProgressTimeout, long before ConnectTimeout; a real peer, which checks
 // at once, joins under the same short limit.
 func TestNoProgressTimeout(t *testing.T) {
-	ts := newTestServer(t, ServerConfig{ConnectTimeout: 20 * time.Second, NoProgressTimeout: 500 * time.Millisecond, ClientKey: headerClientKey})
+	ts := newTestServer(t, ServerConfig{ConnectTimeout: 10 * time.Minute, NoProgressTimeout: 500 * time.Millisecond, ClientKey: headerClientKey})
 	rp, deadSDP := newRawPeer(t, goodChannels())
 	_ = rp.pc.Close()
 	start := time.Now()
 	if code, body, _ := postAs(t, ts, "dead", offerJSON("offer", deadSDP)); code != http.StatusOK {
 		t.Fatalf("dead offer: %d %q", code, body)
 	}
-	waitStats(t, ts, 5*time.Second, "the silent session closed", func(st ServerStats) bool {
+	waitStats(t, ts, 2*time.Minute, "the silent session closed", func(st ServerStats) bool {
 		return st.Connecting == 0 && st.TimedOut == 1
 	})
-	// Not before the limit, and long before ConnectTimeout however busy
-	// the machine.
-	if d := time.Since(start); d < 400*time.Millisecond || d > 10*time.Second {
+	// Not before the limit, and long before ConnectTimeout (10 minutes,
+	// which no busy machine's delay reaches).
+	if d := time.Since(start); d < 400*time.Millisecond || d > 2*time.Minute {
 		t.Errorf("the silent session closed after %v, want about 500 ms", d)
 	}
 	c := ts.dial(t, "real", ts.dialConfig(t, "real"))

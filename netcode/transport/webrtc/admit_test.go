@@ -109,7 +109,7 @@ func TestSettleAfterAdmit(t *testing.T) {
 		select {
 		case s := <-got:
 			return s
-		case <-time.After(5 * time.Second):
+		case <-time.After(2 * time.Minute):
 			t.Fatal("Settle was not called")
 			return settled{}
 		}

@@ -450,7 +450,7 @@ func TestRoundConnWrites(t *testing.T) {
 			}
 			buf := make([]byte, 64)
 			for _, want := range []string{"hello", "again"} {
-				p.peer.SetReadDeadline(time.Now().Add(2 * time.Second))
+				p.peer.SetReadDeadline(time.Now().Add(2 * time.Minute))
 				n, from, err := p.peer.ReadFromUDPAddrPort(buf)
 				if err != nil || string(buf[:n]) != want || from.Port() != p.to.Port() {
 					t.Fatalf("got %q from %v (%v), want %q from port %d", buf[:n], from, err, want, p.to.Port())

@@ -162,7 +162,7 @@ func TestSignallingErrors(t *testing.T) {
 		if err := p[0].Send(transport.Events, message(7, uint32(i), 20)); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(3 * time.Second)
+		deadline := time.Now().Add(2 * time.Minute)
 		got := 0
 		for got == 0 && time.Now().Before(deadline) {
 			got = p[1].Receive(func(transport.Channel, []byte) {})
@@ -174,8 +174,8 @@ func TestSignallingErrors(t *testing.T) {
 	}
 	// A freed slot can be used again.
 	c1.Close()
-	waitDone(t, s1, 5*time.Second)
-	deadline := time.Now().Add(2 * time.Second)
+	waitDone(t, s1, 2*time.Minute)
+	deadline := time.Now().Add(2 * time.Minute)
 	for ts.Sessions() > 1 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -221,7 +221,7 @@ func TestRejectsBadPeers(t *testing.T) {
 			select {
 			case <-rp.closed:
 				t.Logf("server closed the peer after %v", time.Since(start))
-			case <-time.After(5 * time.Second):
+			case <-time.After(2 * time.Minute):
 				t.Fatal("server did not close the bad peer")
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
@@ -233,7 +233,7 @@ func TestRejectsBadPeers(t *testing.T) {
 			if !strings.Contains(ts.logs.String(), tc.reason) {
 				t.Errorf("server log does not say %q", tc.reason)
 			}
-			deadline := time.Now().Add(2 * time.Second)
+			deadline := time.Now().Add(2 * time.Minute)
 			for ts.Sessions() != 0 && time.Now().Before(deadline) {
 				time.Sleep(5 * time.Millisecond)
 			}
@@ -274,7 +274,7 @@ func TestServerClose(t *testing.T) {
 		if !errors.Is(err, ErrServerClosed) {
 			t.Fatalf("Accept after Close = %v", err)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("Accept did not return after Close")
 	}
 	if err := s.Close(); err != nil {
@@ -343,7 +343,9 @@ func TestSTUNServer(t *testing.T) {
 	}
 
 	// A STUN server that never answers: a warning, no public address, and
-	// the server still serves.
+	// the server still serves. NewServer waits for it stunTimeout (4 s);
+	// the bound here only guards against a hang, which a busy machine
+	// cannot reach by being slow.
 	silent, err := net.ListenPacket("udp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -351,7 +353,7 @@ func TestSTUNServer(t *testing.T) {
 	defer silent.Close()
 	start := time.Now()
 	quiet := newTestServer(t, ServerConfig{STUNServer: silent.LocalAddr().String()})
-	if took := time.Since(start); took > stunTimeout+10*time.Second {
+	if took := time.Since(start); took > stunTimeout+2*time.Minute {
 		t.Errorf("NewServer took %v with a silent STUN server", took)
 	}
 	if got := quiet.PublicIPs(); len(got) != 0 {
