@@ -5,7 +5,6 @@ package client_test
 import (
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -21,7 +20,11 @@ func TestBrowserBuildLinksNoNativeNetworkStack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", "./wasm")
+	goTool, err := exec.LookPath("go") // go test puts its own first on PATH
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goTool, "list", "-deps", "./wasm")
 	cmd.Dir = root
 	cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm")
 	out, err := cmd.CombinedOutput()

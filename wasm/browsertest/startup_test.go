@@ -198,7 +198,10 @@ func buildWebInto(t *testing.T, webDir, serverExe string) {
 	var wg sync.WaitGroup
 	var wasmErr, serverErr error
 	wg.Go(func() {
-		wasmErr = run(goTool, []string{"GOOS=js", "GOARCH=wasm"},
+		// GOFLAGS cleared (make test sets -trimpath in it): the go command
+		// records GOFLAGS in the binary, and game.wasm must be the very
+		// bytes `make web` builds, whose sizes docs/figures.md holds.
+		wasmErr = run(goTool, []string{"GOOS=js", "GOARCH=wasm", "GOFLAGS="},
 			"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(webDir, web.WasmFile), "github.com/sightline-game/sightline/wasm")
 	})
 	wg.Go(func() {
