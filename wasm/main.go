@@ -73,6 +73,10 @@ import (
 	"github.com/sightline-game/sightline/netcode/transport/conditioner"
 )
 
+// preparedFunc is the page's function that hands over the connection it
+// began beside the download (index.html; browser.Config.Prepared).
+const preparedFunc = "sightlinePrepared"
+
 func main() {
 	page := js.Global().Get("sightline")
 	mark(page, "goMainMs") // the runtime and every package's init are done
@@ -131,7 +135,8 @@ func main() {
 	mark(page, "signallingMs")
 	page.Set("match", match)
 	joining := newConnecting(page, origin, log)
-	conn := joining.join(context.Background(), client.ConnectConfig{Match: match, Token: token, Logger: log, RelayOnly: relayOnly, ICETimeout: iceTimeout, Watch: watch})
+	conn := joining.join(context.Background(), client.ConnectConfig{Match: match, Token: token, Logger: log, RelayOnly: relayOnly,
+		ICETimeout: iceTimeout, Watch: watch, Prepared: preparedFunc})
 	mark(page, "connectedMs")
 
 	// The overlay comes from the settings (desktop.Play reads it from prefs).

@@ -29,6 +29,10 @@ type ConnectConfig struct {
 	// connecting screen. It may run on any goroutine, one call at a time,
 	// and must not block.
 	OnStage func(Stage)
+	// Prepared, in the browser build, names the page's function that
+	// hands over the connection the page began while the game downloaded
+	// (browser.Config.Prepared); the native build has none to take.
+	Prepared string
 	// ICETimeout, if above 0, bounds the wait for a working network path
 	// once the server has answered; the join then fails with an error
 	// wrapping ErrICEFailed. 0 leaves it to Connect's context.

@@ -20,7 +20,7 @@ func Connect(ctx context.Context, baseURL string, cfg ConnectConfig) (transport.
 	conn, err := browser.Dial(ctx, signalURL(baseURL, cfg.Match, cfg.Watch), browser.Config{
 		Version: protocol.Version, Token: cfg.Token, Logger: cfg.Logger,
 		ICEServersURL: ICEServersURL(baseURL), RelayOnly: cfg.RelayOnly,
-		OnStage: cfg.OnStage, ICETimeout: cfg.ICETimeout,
+		OnStage: cfg.OnStage, ICETimeout: cfg.ICETimeout, Prepared: cfg.Prepared,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("client: connect to %s: %w", baseURL, err)

@@ -35,7 +35,7 @@ const blankFrames = 1_000_000
 // The browser build starts fast and is served well: the server sends
 // game.wasm, wasm_exec.js and the page in brotli when asked (gzip
 // otherwise), the page compiles while it downloads with an honest progress
-// bar, and each phase of the start, from navigation to the first frame
+// bar and begins the connection meanwhile (which the game then takes), and each phase of the start, from navigation to the first frame
 // with the world, is measured and in order. A second run draws nothing
 // (?blank=), to show what software WebGL costs the start.
 func TestBrowserStartup(t *testing.T) {
@@ -392,6 +392,7 @@ type phases struct {
 	Errors        []string `json:"errors"`
 
 	// Read from the page, not the game.
+	Prepared      string       `json:"prepared"` // what became of the connection the page began
 	ProgressGot   int          `json:"progressGot"`
 	Fill          string       `json:"fill"`
 	LongTasks     [][2]float64 `json:"longTasks"`
@@ -436,6 +437,7 @@ func loadStartup(t *testing.T, tb *tab, url string, drawing bool) phases {
 	}
 	p, err := chromedp.Run(ctx, chromedp.Evaluate[phases](`({...window.sightline,
 		progressGot: window.sightlineLoad.progress.got,
+		prepared: window.sightlinePreparedState(),
 		fill: document.getElementById("fill").style.width,
 		longTasks: window.browsertestLongTasks,
 		navigationEnd: performance.getEntriesByType("navigation")[0].loadEventEnd})`))
@@ -447,6 +449,11 @@ func loadStartup(t *testing.T, tb *tab, url string, drawing bool) phases {
 	}
 	if pr := tb.problems(); len(pr) > 0 {
 		t.Fatalf("%s: page errors:\n  %s", tb.name, strings.Join(pr, "\n  "))
+	}
+	// The connection the page began beside the download is the one the
+	// game went on with: otherwise the game began its own, later.
+	if p.Prepared != "taken" {
+		t.Errorf("%s: the connection the page began was not taken: %s", tb.name, p.Prepared)
 	}
 	if !drawing && p.FirstWorldDrawMs != 0 {
 		t.Errorf("%s: drew the world at %.0f ms with every frame blank", tb.name, p.FirstWorldDrawMs)

@@ -52,6 +52,14 @@ type Config struct {
 	// [ErrICEFailed]. 0 leaves it to ctx (and to the browser).
 	ICETimeout time.Duration
 
+	// Prepared, if set, names a function of the page's global object that
+	// hands over, once, a connection the page began before the game
+	// started (see the package doc, Prepared by the page): Dial takes it
+	// when it is exactly what Dial would have made, and goes on from its
+	// offer. A page that has none, or one Dial does not take, costs
+	// nothing: Dial then starts from the beginning.
+	Prepared string
+
 	// OnStage, if set, hears each stage of the dial as it is reached
 	// (datachan.Stages(), in order, each once), with its time since Dial
 	// was called: for a connecting screen. It runs on Dial's goroutine or

@@ -16,7 +16,8 @@ import (
 )
 
 // Dial connects to the server whose signalling endpoint is signalURL
-// (docs/PROTOCOL.md section 1): it creates the four channels, waits for ICE
+// (docs/PROTOCOL.md section 1): it creates the four channels (or takes
+// those of the connection the page prepared, [Config.Prepared]), waits for ICE
 // gathering to complete, posts the offer with fetch, applies the answer and
 // returns once all four channels are open. If ctx ends first, or anything
 // fails, everything is closed and the error returned (signalling failures
@@ -37,19 +38,29 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 	if ctor.Type() != js.TypeFunction {
 		return nil, ErrNoWebRTC
 	}
-	servers := cfg.ICEServers
-	if cfg.ICEServersURL != "" {
-		fetched := fetchICEServers(ctx, cfg.ICEServersURL, cfg.Token, log)
-		servers = append(slices.Clone(servers), fetched...)
-		progress.Reach(datachan.StageICEServers, strconv.Itoa(len(fetched)))
-	}
-	pcInit := map[string]any{"iceServers": iceServers(servers)}
-	if cfg.RelayOnly {
-		pcInit["iceTransportPolicy"] = "relay"
-	}
-	pc, err := construct(ctor, pcInit)
-	if err != nil {
-		return nil, fmt.Errorf("browser: new RTCPeerConnection: %w", err)
+	// The page may have made the peer connection and its offer already,
+	// while the game downloaded.
+	early, taken := takePrepared(ctx, cfg, log)
+	pc := early.pc
+	if taken {
+		if cfg.ICEServersURL != "" {
+			progress.Reach(datachan.StageICEServers, strconv.Itoa(early.fetched))
+		}
+	} else {
+		servers := cfg.ICEServers
+		if cfg.ICEServersURL != "" {
+			fetched := fetchICEServers(ctx, cfg.ICEServersURL, cfg.Token, log)
+			servers = append(slices.Clone(servers), fetched...)
+			progress.Reach(datachan.StageICEServers, strconv.Itoa(len(fetched)))
+		}
+		pcInit := map[string]any{"iceServers": iceServers(servers)}
+		if cfg.RelayOnly {
+			pcInit["iceTransportPolicy"] = "relay"
+		}
+		var err error
+		if pc, err = construct(ctor, pcInit); err != nil {
+			return nil, fmt.Errorf("browser: new RTCPeerConnection: %w", err)
+		}
 	}
 	c := newConn(pc, cfg.Config, log)
 	c.watch()
@@ -67,19 +78,24 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 	}
 
 	for ch := range transport.Channel(transport.NumChannels) {
-		dc, err := call(pc, "createDataChannel", ch.String(), channelInit(ch))
-		if err != nil {
-			return fail(fmt.Errorf("browser: create %s channel: %w", ch, err))
+		dc := early.chans[ch]
+		if !taken {
+			var err error
+			if dc, err = call(pc, "createDataChannel", ch.String(), channelInit(ch)); err != nil {
+				return fail(fmt.Errorf("browser: create %s channel: %w", ch, err))
+			}
 		}
 		c.setChannel(ch, dc)
 	}
 
-	offer, err := awaitCall(ctx, pc, "createOffer")
-	if err != nil {
-		return fail(fmt.Errorf("browser: create offer: %w", err))
-	}
-	if _, err := awaitCall(ctx, pc, "setLocalDescription", offer); err != nil {
-		return fail(fmt.Errorf("browser: set offer: %w", err))
+	if !taken {
+		offer, err := awaitCall(ctx, pc, "createOffer")
+		if err != nil {
+			return fail(fmt.Errorf("browser: create offer: %w", err))
+		}
+		if _, err := awaitCall(ctx, pc, "setLocalDescription", offer); err != nil {
+			return fail(fmt.Errorf("browser: set offer: %w", err))
+		}
 	}
 	c.checkGathered() // gathering may have completed already
 	gatherLimit := cfg.GatherTimeout

@@ -18,6 +18,32 @@
 // posts again, while its context allows ([Config.OnRetryLater] hears of
 // each wait).
 //
+// # Prepared by the page
+//
+// A page can begin the connection while the game itself still downloads
+// and compiles: with [Config.Prepared] set to the name of a function on
+// the page's global object, Dial calls it first. The function returns,
+// the first time only, a promise of an object that holds
+//
+//   - iceURL and token: the ICE servers URL the page asked (absolute) and
+//     the join token it sent ("" for none);
+//   - iceText: the body of that answer ("" if none came, or not 200);
+//   - pc: an RTCPeerConnection the page made with the servers of that
+//     list and iceTransportPolicy "relay" when asked, whose local
+//     description is already set to its offer;
+//   - channels: its four data channels, in [transport.Channel] order, with
+//     the labels and options above.
+//
+// Dial takes it only when it is exactly what Dial would make: the same
+// URL and token, a list [iceservers.ParseList] accepts, the same servers
+// in the peer connection's configuration, the same policy, the channels'
+// labels and options, and a peer connection still waiting for its
+// answer. Anything else, or a promise that fails, is closed and Dial
+// starts from the beginning; the page only ever saves time. Waiting for
+// gathering, the offer's post and everything after it are Dial's as
+// usual. Dial sets the object's taken to true when it takes it, or its
+// refused to why not, for the page to tell.
+//
 // # Sending and receiving
 //
 // Send never blocks: it copies the message into a JavaScript buffer kept

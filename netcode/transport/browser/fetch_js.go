@@ -91,16 +91,25 @@ func fetchICEServers(ctx context.Context, url, token string, log *slog.Logger) [
 	if err != nil {
 		return nil
 	}
-	list, err := iceservers.ParseList([]byte(stringOr(text)))
+	out, err := parseICEServers(stringOr(text))
 	if err != nil {
 		log.Warn("ICE servers refused", "url", url, "err", err)
-		return nil
+	}
+	return out
+}
+
+// parseICEServers reads the list of ICE servers a game server hands out
+// (iceservers.ParseList): none, and the error, if it is refused.
+func parseICEServers(text string) ([]ICEServer, error) {
+	list, err := iceservers.ParseList([]byte(text))
+	if err != nil {
+		return nil, err
 	}
 	out := make([]ICEServer, 0, len(list.ICEServers))
 	for _, s := range list.ICEServers {
 		out = append(out, ICEServer{URLs: s.URLs, Username: s.Username, Credential: s.Credential})
 	}
-	return out
+	return out, nil
 }
 
 // selectedPath names the path of the RTCPeerConnection's selected
