@@ -283,8 +283,9 @@ func markFirstSnapshot(page js.Value, cl *client.Client) {
 // the game loop drew its first frame (gameLoopMs) and its first frame with
 // the world in it (firstWorldDrawMs, when Draw returned, with the Go side's
 // share firstWorldDrawGoMs; firstWorldFrameMs at the next animation frame,
-// once the browser ran that frame's WebGL and showed it). With blank > 0
-// the first blank frames draw nothing.
+// once the browser ran that frame's WebGL and showed it). It draws nothing
+// before the first snapshot, nor, with blank > 0, in its first blank
+// frames.
 type startMarks struct {
 	*desktop.Game
 	page       js.Value
@@ -315,7 +316,11 @@ func (m *startMarks) Draw(screen *ebiten.Image) {
 	if m.frames == 1 {
 		mark(m.page, "gameLoopMs")
 	}
-	if m.frames <= m.blank {
+	if m.frames <= m.blank || !m.snapshot {
+		// The page's join panel covers the canvas until the first
+		// snapshot: drawing behind it would only hold that snapshot back
+		// (a frame that compiles shaders in software WebGL holds the main
+		// thread for hundreds of ms, and the snapshot waits for it).
 		return
 	}
 	if m.worldShown {
