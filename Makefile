@@ -4,7 +4,7 @@ FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all run serve web netbench test test-loaded vet build bench bench-go bench-pair cpu-pair bench-table figures fuzz soak clean check-go deps
+.PHONY: all run serve web netbench test test-loaded vet build bench bench-go bench-pair cpu-pair startup-pair bench-table figures fuzz soak clean check-go deps
 
 all: build
 
@@ -126,6 +126,12 @@ bench-pair: check-go
 ## Needs curl and python3.
 cpu-pair: check-go
 	GO=$(GO) ./scripts/cpupair.sh
+
+## startup-pair: the browser's start-up, this tree's build beside an older
+## revision's (default HEAD), first visits in a fresh headless Chromium each,
+## alternately (scripts/startuppair.sh: BASE, VISITS); the medians of each phase.
+startup-pair: check-go
+	GO=$(GO) ./scripts/startuppair.sh
 
 bench-table: check-go
 	$(GO) run ./cmd/netbench -table

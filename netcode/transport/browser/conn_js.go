@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"github.com/sightline-game/sightline/netcode/transport"
 	"github.com/sightline-game/sightline/netcode/transport/datachan"
@@ -30,6 +31,11 @@ type conn struct {
 
 	ready    chan struct{} // closed when all four channels are open
 	gathered chan struct{} // closed when ICE gathering is complete
+
+	// candidates counts the local ICE candidates gathered, the last at
+	// lastCandidate (under mu).
+	candidates    int
+	lastCandidate time.Time
 
 	// Lifecycle holds the inbox, filled by the message handlers and
 	// drained by Receive, the counters, and the connection's end.
@@ -79,6 +85,22 @@ func (c *conn) watch() {
 		c.PeerState(current(), current)
 	})
 	c.handle(c.pc, "onicegatheringstatechange", func([]js.Value) { c.checkGathered() })
+	c.handle(c.pc, "onicecandidate", func(args []js.Value) {
+		if e := arg0(args); e.Type() == js.TypeObject && e.Get("candidate").Type() == js.TypeObject {
+			c.mu.Lock()
+			c.candidates++
+			c.lastCandidate = time.Now()
+			c.mu.Unlock()
+		}
+	})
+}
+
+// candidatesQuiet reports whether a local candidate was gathered and none
+// since for at least d.
+func (c *conn) candidatesQuiet(d time.Duration) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.candidates > 0 && time.Since(c.lastCandidate) >= d
 }
 
 // checkGathered closes gathered once ICE gathering is complete.

@@ -42,6 +42,7 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 	// while the game downloaded.
 	early, taken := takePrepared(ctx, cfg, log)
 	pc := early.pc
+	hostOnly := len(cfg.ICEServers)+early.fetched == 0
 	if taken {
 		if cfg.ICEServersURL != "" {
 			progress.Reach(datachan.StageICEServers, strconv.Itoa(early.fetched))
@@ -53,6 +54,7 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 			servers = append(slices.Clone(servers), fetched...)
 			progress.Reach(datachan.StageICEServers, strconv.Itoa(len(fetched)))
 		}
+		hostOnly = len(servers) == 0
 		pcInit := map[string]any{"iceServers": iceServers(servers)}
 		if cfg.RelayOnly {
 			pcInit["iceTransportPolicy"] = "relay"
@@ -63,6 +65,7 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 		}
 	}
 	c := newConn(pc, cfg.Config, log)
+	c.candidates, c.lastCandidate = early.candidates, early.lastCandidate
 	c.watch()
 	c.handle(pc, "oniceconnectionstatechange", func([]js.Value) {
 		switch stringOr(pc.Get("iceConnectionState")) {
@@ -104,14 +107,33 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 	}
 	gatherTimer := time.NewTimer(gatherLimit)
 	defer gatherTimer.Stop()
-	select {
-	case <-c.gathered:
-	case <-gatherTimer.C:
-		// An unreachable STUN or TURN server: offer what was found.
-	case <-c.Done():
-		return nil, fmt.Errorf("browser: gathering candidates: %w", c.endErr())
-	case <-ctx.Done():
-		return fail(fmt.Errorf("browser: gathering candidates: %w", ctx.Err()))
+	// With no ICE servers the only candidates are the host's own, found at
+	// once: the offer goes when they have been quiet a moment, not when
+	// the browser calls gathering complete (Chromium does hundreds of ms
+	// after its last host candidate).
+	var quiet <-chan time.Time
+	if hostOnly {
+		t := time.NewTicker(hostQuietPoll)
+		defer t.Stop()
+		quiet = t.C
+	}
+gather:
+	for {
+		select {
+		case <-c.gathered:
+			break gather
+		case <-quiet:
+			if c.candidatesQuiet(hostQuiet) {
+				break gather
+			}
+		case <-gatherTimer.C:
+			// An unreachable STUN or TURN server: offer what was found.
+			break gather
+		case <-c.Done():
+			return nil, fmt.Errorf("browser: gathering candidates: %w", c.endErr())
+		case <-ctx.Done():
+			return fail(fmt.Errorf("browser: gathering candidates: %w", ctx.Err()))
+		}
 	}
 
 	body := datachan.OfferBody(pc.Get("localDescription").Get("sdp").String(), cfg.Version)
@@ -157,6 +179,15 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 		}
 	}
 }
+
+// hostQuiet is how long the host candidates of a peer connection without
+// ICE servers must have been quiet before Dial offers them, and
+// hostQuietPoll how often it looks. Every interface's host candidate comes
+// within a few ms of the offer being set.
+const (
+	hostQuiet     = 100 * time.Millisecond
+	hostQuietPoll = 10 * time.Millisecond
+)
 
 // awaitCall calls a method of v that returns a promise and awaits it.
 func awaitCall(ctx context.Context, v js.Value, method string, args ...any) (js.Value, error) {

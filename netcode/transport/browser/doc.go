@@ -11,7 +11,9 @@
 // does: it creates the four channels with the labels of
 // [transport.Channel.String] ("snapshots", "inputs" and "replicas"
 // unordered with maxRetransmits 0, "events" ordered and reliable), waits
-// for ICE gathering to complete (no trickle), posts {"type": "offer",
+// for ICE gathering to complete (no trickle; with no ICE servers, only
+// until the host candidates have been quiet for 100 ms: Chromium calls
+// gathering complete hundreds of ms after its last one), posts {"type": "offer",
 // "sdp": ..., "version": [Config.Version]} to the server's
 // signalling URL, applies the answer and returns when all four channels are
 // open. Refused with 429 or 503 and a Retry-After, it waits that long and
@@ -32,7 +34,10 @@
 //     list and iceTransportPolicy "relay" when asked, whose local
 //     description is already set to its offer;
 //   - channels: its four data channels, in [transport.Channel] order, with
-//     the labels and options above.
+//     the labels and options above;
+//   - candidates and candidateMs: how many local candidates the page saw
+//     gathered (icecandidate events), and when the last came, in ms of the
+//     page's clock (performance.now).
 //
 // Dial takes it only when it is exactly what Dial would make: the same
 // URL and token, a list [iceservers.ParseList] accepts, the same servers

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"syscall/js"
+	"time"
 
 	"github.com/sightline-game/sightline/netcode/transport"
 )
@@ -20,6 +21,10 @@ type prepared struct {
 	pc      js.Value
 	chans   [transport.NumChannels]js.Value
 	fetched int
+	// candidates counts the local candidates the page saw gathered, the
+	// last at lastCandidate.
+	candidates    int
+	lastCandidate time.Time
 }
 
 // errNotAsDialed says why a connection the page prepared is not taken.
@@ -92,6 +97,11 @@ func checkPrepared(v js.Value, cfg Config) (prepared, error) {
 		return prepared{}, fmt.Errorf("%w: %w", errNotAsDialed, err)
 	}
 	p := prepared{pc: pc, fetched: len(fetched)}
+	if n, at := v.Get("candidates"), v.Get("candidateMs"); n.Type() == js.TypeNumber && n.Int() > 0 && at.Type() == js.TypeNumber {
+		// The page's clock: ms since navigation.
+		ago := js.Global().Get("performance").Call("now").Float() - at.Float()
+		p.candidates, p.lastCandidate = n.Int(), time.Now().Add(-time.Duration(max(ago, 0)*float64(time.Millisecond)))
+	}
 	chans := v.Get("channels")
 	if chans.Type() != js.TypeObject || chans.Length() != transport.NumChannels {
 		return prepared{}, fmt.Errorf("%w: not %d channels", errNotAsDialed, transport.NumChannels)
