@@ -27,6 +27,7 @@ import (
 // replaySpeed, replayPaused, replayEnded; and castFrames, the game's
 // updates so far (all of it is told after every update).
 func playCast(page js.Value, log *slog.Logger, prefs *settingsui.Prefs, snd *audio.Sound, replayURL, castURL string, opt desktop.Options) {
+	snd.Open()
 	page.Set("connect", map[string]any{"done": true}) // no join to show
 	if f := js.Global().Get("sightlineShowConnect"); f.Type() == js.TypeFunction {
 		f.Invoke()

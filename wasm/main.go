@@ -106,7 +106,10 @@ func main() {
 	}
 	// Sound starts on the page's first key, click or touch (browsers allow
 	// no audio before one); until then nothing is played.
-	snd := audio.New(log)
+	// The output opens once the world is on screen (startMarks): opening
+	// Web Audio holds the main thread, and nothing plays before the
+	// player's first gesture anyway.
+	snd := audio.NewLater(log)
 	prefs := desktop.NewPrefs(desktop.PrefsConfig{
 		Store: &settings.LocalStorage{}, Name: queryName, Fallback: "browser",
 		Where: "this browser's localStorage", Logger: log, Volume: snd,
@@ -116,7 +119,7 @@ func main() {
 	st := prefs.Settings()
 	snd.SetVolume(st.MasterVolume, st.EffectsVolume, st.Mute)
 
-	mark(page, "setupMs") // sound (its output opened) and settings ready
+	mark(page, "setupMs") // sound found and settings ready
 
 	if replayURL != "" || castURL != "" {
 		opt := desktop.Options{MaxFPS: maxFPS}
@@ -182,7 +185,7 @@ func main() {
 		page.Set("input", js.Global().Get("Array").New())
 		opt.EchoInput = pageLines{page.Get("input")}
 	}
-	if err := desktop.RunApp(desktop.NewApp(&startMarks{Game: g, page: page, cl: cl, blank: blank}, opt), "Sightline"); err != nil {
+	if err := desktop.RunApp(desktop.NewApp(&startMarks{Game: g, page: page, cl: cl, blank: blank, snd: snd}, opt), "Sightline"); err != nil {
 		fail(page, err.Error())
 	}
 }
@@ -283,14 +286,16 @@ func markFirstSnapshot(page js.Value, cl *client.Client) {
 // the game loop drew its first frame (gameLoopMs) and its first frame with
 // the world in it (firstWorldDrawMs, when Draw returned, with the Go side's
 // share firstWorldDrawGoMs; firstWorldFrameMs at the next animation frame,
-// once the browser ran that frame's WebGL and showed it). It draws nothing
+// once the browser ran that frame's WebGL and showed it), and opens the
+// sound output once that frame is drawn. It draws nothing
 // before the first snapshot, nor, with blank > 0, in its first blank
 // frames.
 type startMarks struct {
 	*desktop.Game
 	page       js.Value
 	cl         *client.Client
-	snapshot   bool // firstSnapshotMs is marked
+	snd        *audio.Sound // opened once the world is shown
+	snapshot   bool         // firstSnapshotMs is marked
 	blank      int
 	frames     int
 	worldShown bool
@@ -333,6 +338,7 @@ func (m *startMarks) Draw(screen *ebiten.Image) {
 		return
 	}
 	m.worldShown = true
+	m.snd.Open()
 	m.page.Set("firstWorldDrawGoMs", float64(time.Since(start).Microseconds())/1000)
 	mark(m.page, "firstWorldDrawMs")
 	var next js.Func

@@ -518,7 +518,7 @@ func logPhases(t *testing.T, what string, p phases) {
 		{"compiled, streaming (`compiledMs`)", p.CompiledMs},
 		{"instantiated (`instantiatedMs`)", p.InstantiatedMs},
 		{"Go main started: runtime and package inits done (`goMainMs`)", p.GoMainMs},
-		{"sound output opened and settings ready (`setupMs`)", p.SetupMs},
+		{"sound found and settings ready (`setupMs`)", p.SetupMs},
 		{"signalling started (`signallingMs`)", p.SignallingMs},
 		{"channels open (`connectedMs`)", p.ConnectedMs},
 		{"the game loop's first frame (`gameLoopMs`)", p.GameLoopMs},

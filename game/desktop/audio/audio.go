@@ -39,7 +39,8 @@ const SampleRate = 44100
 // goroutine. A nil *Sound is silent.
 type Sound struct {
 	log    *slog.Logger
-	ctx    *eaudio.Context            // nil: silent
+	device bool                       // an output was found (Open opens it)
+	ctx    *eaudio.Context            // nil: silent, or not opened yet
 	clips  [sound.NumSounds][]float32 // decoded when first needed (Warm, Play)
 	failed [sound.NumSounds]bool      // clips that did not decode
 	mixer  *sound.Mixer
@@ -59,6 +60,17 @@ type playing struct {
 // (logging why, once, on log). It never fails. Call it once per process:
 // Ebitengine allows one audio context.
 func New(log *slog.Logger) *Sound {
+	s := NewLater(log)
+	s.Open()
+	return s
+}
+
+// NewLater is New with the output opened later, by Open: until then the
+// Sound plays nothing, as before a browser's first gesture. Opening Web
+// Audio holds a browser's main thread for about 50 ms; the browser build
+// opens it once the first frame with the world is on screen, before which
+// no sound could play anyway.
+func NewLater(log *slog.Logger) *Sound {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -68,8 +80,17 @@ func New(log *slog.Logger) *Sound {
 		log.Warn("no sound device: playing silent", "err", err)
 		return s
 	}
-	s.ctx = eaudio.NewContext(SampleRate)
+	s.device = true
 	return s
+}
+
+// Open opens the audio output NewLater found, once; it does nothing when
+// it is open or there is none.
+func (s *Sound) Open() {
+	if s == nil || !s.device || s.ctx != nil {
+		return
+	}
+	s.ctx = eaudio.NewContext(SampleRate)
 }
 
 // Warm decodes one effect not decoded yet, once the output is ready (in a
@@ -102,7 +123,7 @@ func (s *Sound) load(n sound.Sound) {
 }
 
 // Silent reports whether the game plays without sound (no device).
-func (s *Sound) Silent() bool { return s == nil || s.ctx == nil }
+func (s *Sound) Silent() bool { return s == nil || !s.device }
 
 // Mixer returns the Mixer that decides what plays (nil for a nil Sound).
 func (s *Sound) Mixer() *sound.Mixer {
