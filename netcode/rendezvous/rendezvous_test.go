@@ -413,13 +413,12 @@ func TestHostConfigErrors(t *testing.T) {
 			// minutes, which no busy machine's delay reaches).
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			began := time.Now()
 			err := Host(ctx, tc.cfg)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("Host: %v, want %v", err, tc.want)
 			}
-			if d := time.Since(began); d > 2*time.Minute {
-				t.Errorf("Host took %v to refuse", d)
+			if ctx.Err() != nil {
+				t.Errorf("Host refused only once its context ended: %v", ctx.Err())
 			}
 		})
 	}

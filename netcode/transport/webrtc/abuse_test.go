@@ -493,10 +493,10 @@ func TestNoProgressTimeout(t *testing.T) {
 	waitStats(t, ts, 2*time.Minute, "the silent session closed", func(st ServerStats) bool {
 		return st.Connecting == 0 && st.TimedOut == 1
 	})
-	// Not before the limit, and long before ConnectTimeout (10 minutes,
-	// which no busy machine's delay reaches).
-	if d := time.Since(start); d < 400*time.Millisecond || d > 2*time.Minute {
-		t.Errorf("the silent session closed after %v, want about 500 ms", d)
+	// Not before the limit (a busy machine only makes it later); and long
+	// before ConnectTimeout, 10 minutes, past the wait's 2-minute guard.
+	if d := time.Since(start); d < 400*time.Millisecond {
+		t.Errorf("the silent session closed after %v, before its 500 ms", d)
 	}
 	c := ts.dial(t, "real", ts.dialConfig(t, "real"))
 	sc := ts.accept(t)

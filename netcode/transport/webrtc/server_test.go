@@ -343,19 +343,14 @@ func TestSTUNServer(t *testing.T) {
 	}
 
 	// A STUN server that never answers: a warning, no public address, and
-	// the server still serves. NewServer waits for it stunTimeout (4 s);
-	// the bound here only guards against a hang, which a busy machine
-	// cannot reach by being slow.
+	// the server still serves. NewServer waits for it stunTimeout (4 s); a
+	// NewServer that hung would meet the test's own timeout.
 	silent, err := net.ListenPacket("udp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer silent.Close()
-	start := time.Now()
 	quiet := newTestServer(t, ServerConfig{STUNServer: silent.LocalAddr().String()})
-	if took := time.Since(start); took > stunTimeout+2*time.Minute {
-		t.Errorf("NewServer took %v with a silent STUN server", took)
-	}
 	if got := quiet.PublicIPs(); len(got) != 0 {
 		t.Errorf("PublicIPs() = %v with a silent STUN server", got)
 	}

@@ -442,7 +442,8 @@ func TestDialCancelled(t *testing.T) {
 	cfg := DialConfig{Version: testVersion, HTTPClient: stall.Client(), Logger: log, IncludeLoopback: true, SettingEngine: loopbackOnly}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	start := time.Now()
+	// The stalled server never answers: Dial gives up when ctx ends (its
+	// error says so), and one that hung would meet the test's timeout.
 	c, err := Dial(ctx, stall.URL, cfg)
 	if err == nil {
 		c.Close()
@@ -450,8 +451,5 @@ func TestDialCancelled(t *testing.T) {
 	}
 	if !errors.Is(err, ErrSignalling) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v", err)
-	}
-	if d := time.Since(start); d > 2*time.Minute { // the stalled server never answers
-		t.Errorf("Dial took %v to give up", d)
 	}
 }
