@@ -74,10 +74,10 @@ func (p *inetProc) stop(t *testing.T) {
 	var err error
 	select {
 	case err = <-p.done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(2 * time.Minute): // a hang guard
 		_ = p.cmd.Process.Kill()
 		err = <-p.done
-		t.Errorf("%s ignored the interrupt for 5 s; killed", p.name)
+		t.Errorf("%s ignored the interrupt for 2 minutes; killed", p.name)
 	}
 	if t.Failed() {
 		t.Logf("%s (%v) log:\n%s", p.name, err, netnsTail(p.log.String(), 12000))

@@ -153,10 +153,10 @@ func TestNetnsLAN(t *testing.T) {
 		var err error
 		select {
 		case err = <-srvDone:
-		case <-time.After(5 * time.Second):
+		case <-time.After(2 * time.Minute): // a hang guard
 			srv.Process.Kill()
 			err = <-srvDone
-			t.Errorf("server ignored the interrupt for 5 s; killed")
+			t.Errorf("server ignored the interrupt for 2 minutes; killed")
 		}
 		// srvLog is complete once Wait has returned.
 		if t.Failed() {
@@ -329,7 +329,7 @@ func TestNetnsHelperProcess(t *testing.T) {
 	if base == "" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard
 	defer cancel()
 
 	hc := &http.Client{Timeout: time.Second}

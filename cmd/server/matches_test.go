@@ -61,7 +61,7 @@ func TestServerHostsMatches(t *testing.T) {
 	})
 	list := func() []client.MatchInfo {
 		t.Helper()
-		lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		lctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // a hang guard
 		defer cancel()
 		ms, err := client.ListMatches(lctx, base)
 		if err != nil {
@@ -102,7 +102,7 @@ func TestServerHostsMatches(t *testing.T) {
 
 	dial := func(match string) *client.Client {
 		t.Helper()
-		dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // a hang guard
 		defer cancel()
 		c, err := client.Dial(dctx, base, client.Config{Match: match, Logger: log}, webrtc.DialConfig{Logger: log})
 		if err != nil {
@@ -121,7 +121,7 @@ func TestServerHostsMatches(t *testing.T) {
 
 	// Match 2 is full of players, yet takes a spectator, who is not one of
 	// its players; a second spectator finds no room (-max-spectators 1).
-	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // a hang guard
 	defer cancel()
 	watcher, err := client.Dial(wctx, base, client.Config{Match: "2", Watch: true, Logger: log}, webrtc.DialConfig{Logger: log})
 	if err != nil {

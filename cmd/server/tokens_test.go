@@ -84,7 +84,7 @@ func TestJoinTokensOverHTTPS(t *testing.T) {
 		return tok
 	}
 	dial := func(match, token string) (*client.Client, error) {
-		dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // a hang guard
 		defer cancel()
 		return client.Dial(dctx, base, client.Config{Match: match, Name: "mallory", Logger: log, Verify: true},
 			webrtc.DialConfig{HTTPClient: hc, Token: token, Logger: log})
@@ -170,7 +170,7 @@ func TestJoinTokensOverHTTPS(t *testing.T) {
 	}
 	// The player is in match 2, named ada (its client asked for mallory);
 	// the match's bot may be announced first.
-	waitJoin := time.After(10 * time.Second)
+	waitJoin := time.After(2 * time.Minute) // a hang guard
 	for joined := false; !joined; {
 		select {
 		case name := <-names:
@@ -185,7 +185,7 @@ func TestJoinTokensOverHTTPS(t *testing.T) {
 			t.Fatal("no join event for the admitted player")
 		}
 	}
-	lctx, lcancel := context.WithTimeout(ctx, 5*time.Second)
+	lctx, lcancel := context.WithTimeout(ctx, 2*time.Minute) // a hang guard
 	ms, err := client.ListMatchesWith(lctx, hc, base)
 	lcancel()
 	if err != nil || len(ms) != 2 || ms[0].Players != 1 || ms[1].Players != 2 {
@@ -247,7 +247,7 @@ func TestTokenRefusedForAFullMatchJoinsLater(t *testing.T) {
 		return tok
 	}
 	dial := func(token string) (*client.Client, error) {
-		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // a hang guard
 		defer cancel()
 		// Without ?match=: the page's way with only ?token=.
 		return client.Dial(dctx, base, client.Config{Logger: log, Verify: true},

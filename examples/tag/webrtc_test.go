@@ -51,7 +51,7 @@ func TestWebRTCLoopback(t *testing.T) {
 	cctx, halt := context.WithCancel(context.Background())
 	var players sync.WaitGroup
 	for i := range n {
-		dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // a hang guard
 		conn, err := webrtc.Dial(dctx, hs.URL+"/signal", webrtc.DialConfig{Version: Version, HTTPClient: hs.Client(), IncludeLoopback: true,
 			SettingEngine: loopback, Logger: quiet})
 		cancel()

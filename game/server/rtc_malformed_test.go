@@ -93,7 +93,7 @@ func TestMalformedDatagramsOverRealWebRTC(t *testing.T) {
 	dial := webrtc.DialConfig{IncludeLoopback: true, SettingEngine: loopback}
 
 	// The victim dials itself, to storm its inputs and record-acks channels.
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard
 	defer cancel()
 	vdial := dial
 	vdial.HTTPClient = m.http

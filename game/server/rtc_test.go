@@ -91,7 +91,7 @@ func (m *rtcMatch) play(t *testing.T, dial webrtc.DialConfig, seed uint64) *play
 	if dial.HTTPClient == nil {
 		dial.HTTPClient = m.http
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard
 	defer cancel()
 	c, err := client.Dial(ctx, m.url, client.Config{Verify: true}, dial)
 	if err != nil {

@@ -148,7 +148,7 @@ func startChild(t *testing.T, cc childConfig) *relayChild {
 			if err != nil {
 				t.Errorf("relay child: %v", err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(2 * time.Minute): // a hang guard
 			cmd.Process.Kill()
 			<-done
 			t.Error("relay child did not stop")

@@ -191,7 +191,7 @@ func TestRendezvousICERateLimited(t *testing.T) {
 // the test's rendezvous reads from X-Fake) and reads its welcome.
 func dialHost(t *testing.T, base, fake string) (*websocket.Conn, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard
 	defer cancel()
 	ws, _, err := websocket.Dial(ctx, strings.Replace(base, "http", "ws", 1)+"/host",
 		&websocket.DialOptions{HTTPHeader: http.Header{"X-Fake": {fake}}})
@@ -303,7 +303,7 @@ func TestAnswersAreData(t *testing.T) {
 func TestUnsolicitedResponse(t *testing.T) {
 	srv := NewServer(ServerConfig{Logger: slog.New(slog.DiscardHandler), RequestTimeout: 100 * time.Millisecond, ClientRate: rate.Inf})
 	base := newTestHTTP(t, srv)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard
 	defer cancel()
 	ws, _, err := websocket.Dial(ctx, strings.Replace(base, "http", "ws", 1)+"/host", nil)
 	if err != nil {

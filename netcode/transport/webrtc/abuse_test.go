@@ -321,7 +321,7 @@ func TestConnectDisconnectCycles(t *testing.T) {
 				if seq > cycles || t.Failed() {
 					return
 				}
-				dctx, dcancel := context.WithTimeout(ctx, 10*time.Second)
+				dctx, dcancel := context.WithTimeout(ctx, 2*time.Minute) // a hang guard
 				c, err := Dial(dctx, ts.url, cfg)
 				dcancel()
 				if err != nil {
@@ -380,7 +380,7 @@ func TestDialRetriesWhenToldToComeBack(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard
 			defer cancel()
 			c, err := Dial(ctx, ts.url, ts.dialConfig(t, fmt.Sprint("c", i)))
 			if err == nil {

@@ -54,7 +54,7 @@ func TestAdmitDecidesBeforeAnyWebRTCWork(t *testing.T) {
 	} {
 		cfg := ts.dialConfig(t, "refused")
 		cfg.Token = tc.token
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // refused at once: a hang guard
 		if tc.token == "busy" {
 			// A 503 with Retry-After is retried until the context ends.
 			cancel()
@@ -74,7 +74,7 @@ func TestAdmitDecidesBeforeAnyWebRTCWork(t *testing.T) {
 	cfg := ts.dialConfig(t, "ada")
 	cfg.Token = "ada-for-2"
 	ts.dial(t, "ada", cfg)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard
 	defer cancel()
 	c, err := ts.AcceptRoute(ctx, "2")
 	if err != nil {

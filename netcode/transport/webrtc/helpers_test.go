@@ -126,7 +126,7 @@ func (ts *testServer) dial(t testing.TB, name string, cfg DialConfig) transport.
 	if cfg.Version == 0 {
 		cfg.Version = testVersion
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard
 	defer cancel()
 	c, err := Dial(ctx, ts.url, cfg)
 	if err != nil {
@@ -139,7 +139,7 @@ func (ts *testServer) dial(t testing.TB, name string, cfg DialConfig) transport.
 // accept waits for one connection.
 func (ts *testServer) accept(t testing.TB) transport.Conn {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard
 	defer cancel()
 	c, err := ts.Accept(ctx)
 	if err != nil {

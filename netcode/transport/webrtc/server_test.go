@@ -149,7 +149,7 @@ func TestSignallingErrors(t *testing.T) {
 	s1 := ts.accept(t)
 	c2 := ts.dial(t, "c2", ts.dialConfig(t, "c2"))
 	s2 := ts.accept(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard: refused at once
 	defer cancel()
 	_, err := Dial(ctx, ts.url, ts.dialConfig(t, "c3"))
 	if !errors.Is(err, ErrSignalling) || !strings.Contains(err.Error(), "503") || !strings.Contains(err.Error(), "server full") {

@@ -75,7 +75,7 @@ func TestVNetLossAndDelay(t *testing.T) {
 	}
 
 	const n, m = 400, 60
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard
 	defer cancel()
 	up := traffic{tag: 1, ch: transport.Inputs, n: n, m: m, size: 100, burst: 1}
 	down := traffic{tag: 2, ch: transport.Snapshots, n: n, m: m, size: 600, burst: 1}
