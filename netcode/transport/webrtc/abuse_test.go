@@ -278,7 +278,7 @@ func TestConnectDisconnectCycles(t *testing.T) {
 				defer served.Done()
 				defer c.Close()
 				seq := uint32(0)
-				deadline := time.Now().Add(10 * time.Second)
+				deadline := time.Now().Add(2 * time.Minute) // a hang guard
 				for seq == 0 && time.Now().Before(deadline) {
 					c.Receive(func(_ transport.Channel, p []byte) {
 						if _, s, ok := parse(p); ok {
