@@ -2,7 +2,7 @@
 # startuppair: the browser's start-up, this working tree's build beside an
 # older revision's, each served by its own server on loopback and opened in
 # a fresh headless Chromium (nothing cached) alternately, VISITS times each
-# (TestStartupPair in wasm/browsertest). Prints every visit's phases, then
+# (BenchmarkStartupPair in wasm/browsertest). Prints every visit's phases, then
 # each phase's median for both sides. The VM's speed drifts, so only the
 # two columns of one run compare.
 #
@@ -32,5 +32,5 @@ build "$tmp/base" "$tmp/then"
 build "$PWD" "$tmp/now"
 echo "then: $(git -C "$tmp/base" rev-parse --short HEAD); now: the working tree"
 SIGHTLINE_STARTUP_PAIR="$tmp/then,$tmp/now" SIGHTLINE_STARTUP_VISITS=$VISITS \
-	"$GO" test -count=1 -v -timeout 60m -run 'TestStartupPair$' ./wasm/browsertest |
-	grep -E 'startuppair_test.go|^(--- |ok|FAIL)'
+	"$GO" test -count=1 -timeout 60m -run '^$' -bench 'BenchmarkStartupPair$' -benchtime 1x ./wasm/browsertest |
+	grep -E 'startuppair_test.go|Benchmark|^(--- |ok|FAIL)'

@@ -202,7 +202,7 @@ func TestBrowserPlays(t *testing.T) {
 
 // requireChromium returns Chromium's path, installing the Debian package
 // when it is missing and the test runs as root.
-func requireChromium(t *testing.T) string {
+func requireChromium(t testing.TB) string {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err == nil {
 		return chromiumPath
@@ -264,7 +264,7 @@ type lockedBuffer = testnet.LockedBuffer
 // startServer runs the dedicated server with bots and verification, serving
 // the browser build in web, with the extra flags, and returns its base URL
 // once it is healthy. On failure the test prints the server's log.
-func startServer(t *testing.T, exe, web string, extra ...string) string {
+func startServer(t testing.TB, exe, web string, extra ...string) string {
 	t.Helper()
 	return startServerWith(t, "http", http.DefaultClient, exe, web, extra...)
 }
@@ -272,7 +272,7 @@ func startServer(t *testing.T, exe, web string, extra ...string) string {
 // startServerWith starts the server as startServer does and returns its
 // base URL with scheme (https for a server given -tls-cert), asking for
 // its health through hc.
-func startServerWith(t *testing.T, scheme string, hc *http.Client, exe, web string, extra ...string) string {
+func startServerWith(t testing.TB, scheme string, hc *http.Client, exe, web string, extra ...string) string {
 	t.Helper()
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
 	base := fmt.Sprintf("%s://127.0.0.1:%d", scheme, httpPort)
@@ -375,7 +375,7 @@ func mb(n int) float64 { return float64(n) / (1 << 20) }
 
 // startBrowser launches Chromium with a fresh profile and returns a context
 // of its first tab; new tabs derive from it.
-func startBrowser(t *testing.T, ctx context.Context, chromium string, extra ...chromedp.ExecAllocatorOption) context.Context {
+func startBrowser(t testing.TB, ctx context.Context, chromium string, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	profile, err := os.MkdirTemp("", "sightline-chromium-")
 	if err != nil {
@@ -450,7 +450,7 @@ type tab struct {
 	listed            int
 }
 
-func newTab(t *testing.T, browser context.Context, name string) *tab {
+func newTab(t testing.TB, browser context.Context, name string) *tab {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser)
 	tb := &tab{name: name, ctx: ctx}

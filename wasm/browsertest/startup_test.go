@@ -413,7 +413,7 @@ type phases struct {
 
 // loadStartup opens url in tb and waits for the start: the first frame
 // with the world when drawing, the first snapshot when not.
-func loadStartup(t *testing.T, tb *tab, url string, drawing bool) phases {
+func loadStartup(t testing.TB, tb *tab, url string, drawing bool) phases {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(tb.ctx, browserWait+10*time.Second)
 	defer cancel()

@@ -11,44 +11,45 @@ import (
 	"time"
 )
 
-// startupPairEnv names the two builds TestStartupPair compares:
+// startupPairEnv names the two builds BenchmarkStartupPair compares:
 // "THEN,NOW", each a folder with the build's server and web/ (game.wasm,
 // wasm_exec.js and their .br and .gz), as scripts/startuppair.sh makes
 // them.
 const startupPairEnv = "SIGHTLINE_STARTUP_PAIR"
 
-// startupPairVisits is how many first visits TestStartupPair makes of each
-// build (SIGHTLINE_STARTUP_VISITS overrides it).
+// startupPairVisits is how many first visits BenchmarkStartupPair makes of
+// each build in one round (SIGHTLINE_STARTUP_VISITS overrides it).
 const startupPairVisits = 6
 
-// TestStartupPair measures the start-up of two builds side by side, as
+// BenchmarkStartupPair measures the start-up of two builds side by side, as
 // `make startup-pair` asks: first visits (a fresh browser each, nothing
 // cached) to each build's own server, alternately, so that both see the
-// same machine; it logs every visit's phases and each phase's median, and
-// checks that every visit reached the first frame with the world. The
-// VM's speed drifts, so only the two columns of one run compare. It runs
-// only when asked (SIGHTLINE_STARTUP_PAIR): it measures, it guards
-// nothing TestBrowserStartup does not.
-func TestStartupPair(t *testing.T) {
+// same machine. It logs every visit's phases and each phase's median, and
+// reports the medians of the first frame with the world shown
+// (then-frame-ms, now-frame-ms) and their difference (now-minus-then-ms).
+// The VM's speed drifts, so only the two sides of one run compare. Run it
+// once a round (-benchtime 1x); without SIGHTLINE_STARTUP_PAIR it has
+// nothing to compare and stops.
+func BenchmarkStartupPair(b *testing.B) {
 	pair := os.Getenv(startupPairEnv)
 	if pair == "" {
-		t.Skip("a measurement: run by `make startup-pair` (" + startupPairEnv + "=THEN,NOW)")
+		b.Skip("nothing to compare: `make startup-pair` builds the two sides (" + startupPairEnv + "=THEN,NOW)")
 	}
 	sides := strings.Split(pair, ",")
 	if len(sides) != 2 {
-		t.Fatalf("%s=%q: want THEN,NOW", startupPairEnv, pair)
+		b.Fatalf("%s=%q: want THEN,NOW", startupPairEnv, pair)
 	}
 	visits := startupPairVisits
 	if v := os.Getenv("SIGHTLINE_STARTUP_VISITS"); v != "" {
 		if _, err := fmt.Sscan(v, &visits); err != nil || visits < 1 {
-			t.Fatalf("SIGHTLINE_STARTUP_VISITS=%q: want a count", v)
+			b.Fatalf("SIGHTLINE_STARTUP_VISITS=%q: want a count", v)
 		}
 	}
-	chromium := requireChromium(t)
+	chromium := requireChromium(b)
 	names := []string{"then", "now"}
 	var bases [2]string
 	for i, dir := range sides {
-		bases[i] = startServer(t, filepath.Join(dir, "server"), filepath.Join(dir, "web"))
+		bases[i] = startServer(b, filepath.Join(dir, "server"), filepath.Join(dir, "web"))
 	}
 	fields := []struct {
 		name string
@@ -62,25 +63,28 @@ func TestStartupPair(t *testing.T) {
 		{"firstWorldFrameMs", func(p phases) float64 { return p.FirstWorldFrameMs }},
 	}
 	var got [2][]phases
-	for v := range visits {
-		for i, base := range bases {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			browser := startBrowser(t, ctx, chromium)
-			p := loadStartup(t, newTab(t, browser, fmt.Sprintf("%s-%d", names[i], v)), base+"/?name=pair", true)
-			cancel()
-			if p.FirstWorldFrameMs <= 0 {
-				t.Fatalf("%s, visit %d: no frame with the world", names[i], v)
+	for b.Loop() {
+		for v := range visits {
+			for i, base := range bases {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+				browser := startBrowser(b, ctx, chromium)
+				p := loadStartup(b, newTab(b, browser, fmt.Sprintf("%s-%d", names[i], v)), base+"/?name=pair", true)
+				cancel()
+				if p.FirstWorldFrameMs <= 0 {
+					b.Fatalf("%s, visit %d: no frame with the world", names[i], v)
+				}
+				var row strings.Builder
+				for _, f := range fields {
+					fmt.Fprintf(&row, " %s %.0f", f.name, f.ms(p))
+				}
+				b.Logf("%s, visit %d:%s", names[i], len(got[i])+1, row.String())
+				got[i] = append(got[i], p)
 			}
-			var row strings.Builder
-			for _, f := range fields {
-				fmt.Fprintf(&row, " %s %.0f", f.name, f.ms(p))
-			}
-			t.Logf("%s, visit %d:%s", names[i], v+1, row.String())
-			got[i] = append(got[i], p)
 		}
 	}
-	t.Logf("medians of %d first visits each (ms from navigation):", visits)
-	t.Logf("| phase | then (%s) | now (%s) | now - then |", sides[0], sides[1])
+	b.Logf("medians of %d first visits each (ms from navigation):", len(got[0]))
+	b.Logf("| phase | then (%s) | now (%s) | now - then |", sides[0], sides[1])
+	var frame [2]float64
 	for _, f := range fields {
 		var med [2]float64
 		for i := range got {
@@ -90,8 +94,14 @@ func TestStartupPair(t *testing.T) {
 			}
 			med[i] = median(ms)
 		}
-		t.Logf("| %s | %.0f | %.0f | %+.0f |", f.name, med[0], med[1], med[1]-med[0])
+		b.Logf("| %s | %.0f | %.0f | %+.0f |", f.name, med[0], med[1], med[1]-med[0])
+		if f.name == "firstWorldFrameMs" {
+			frame = med
+		}
 	}
+	b.ReportMetric(frame[0], "then-frame-ms")
+	b.ReportMetric(frame[1], "now-frame-ms")
+	b.ReportMetric(frame[1]-frame[0], "now-minus-then-ms")
 }
 
 // median returns the median of ms (the mean of the middle two for an even
