@@ -85,11 +85,44 @@ type arenaResult struct {
 	Deferred        uint64  `json:"deferred_entity_ticks"`
 
 	View          viewMix       `json:"view"`
+	Bits          deltaBits     `json:"bits_per_delta"`
 	DefaultBudget budgetResult  `json:"default_budget"`
 	Game          gameMovement  `json:"game"`
 	Match         matchActivity `json:"match"`
 	// Replay is the match as a replay file keeps it.
 	Replay *replayResult `json:"replay,omitempty"`
+}
+
+// deltaBits is where the bits of the project's deltas go (delta.Sizes),
+// mean per delta over the run's deltas, with the entities they removed,
+// added and changed.
+type deltaBits struct {
+	Deltas    uint64  `json:"deltas"`
+	Header    float64 `json:"header"`
+	Removed   float64 `json:"removed_set"`
+	New       float64 `json:"new_entities"` // their ids and rows
+	Changed   float64 `json:"changed_set"`
+	Masks     float64 `json:"field_masks"`
+	Residuals float64 `json:"residuals"`
+	Rest      float64 `json:"coding_padding_check"`
+	Total     float64 `json:"total"`
+
+	RemovedEntities float64 `json:"removed_entities"`
+	NewEntities     float64 `json:"new_entities_count"`
+	ChangedEntities float64 `json:"changed_entities"`
+}
+
+// meanBits turns the sum of n deltas' sizes into their means.
+func meanBits(z delta.Sizes, n uint64) deltaBits {
+	if n == 0 {
+		return deltaBits{}
+	}
+	m := func(v int) float64 { return float64(v) / float64(n) }
+	return deltaBits{
+		Deltas: n, Header: m(z.Header), Removed: m(z.Removed), New: m(z.New), Changed: m(z.Changed),
+		Masks: m(z.Masks), Residuals: m(z.Residuals), Rest: m(z.Coding + z.Padding + z.Check), Total: m(z.Bits()),
+		RemovedEntities: m(z.RemovedEntities), NewEntities: m(z.NewEntities), ChangedEntities: m(z.ChangedEntities),
+	}
 }
 
 // viewMix is what a client's view holds, mean over the ticks sent: entities
@@ -649,6 +682,12 @@ func (r *arenaRun) result(ticks int) (arenaResult, error) {
 			PlayerSpeedPxS: arena.PlayerSpeed, DashSpeedPxS: arena.DashSpeed, CreatureSpeedPxS: arena.CreatureSpeed,
 			ProjectilePxS: arena.ProjectileSpeed, BitsPerEntity: protocol.Schema().EntityBits(),
 		},
+	}
+	if c := r.lanes[laneOurs].choose; c != nil {
+		if z := c.bits.Bits(); uint64(z) != 8*c.deltaBytes {
+			return res, fmt.Errorf("netbench: the deltas' sections add up to %d bits, their packets to %d bytes", z, c.deltaBytes)
+		}
+		res.Bits = meanBits(c.bits, c.deltas)
 	}
 	if mask.bytes > 0 {
 		res.Ratio = float64(ours.bytes) / float64(mask.bytes)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -59,6 +60,13 @@ func TestArenaRun(t *testing.T) {
 			}
 			if r.View.Entities < 5 || r.View.Players < 1 || r.View.Creatures < 1 || r.View.EnteringPerS <= 0 {
 				t.Errorf("views: %+v", r.View)
+			}
+			// Where the deltas' bits go: their sections add up to their
+			// bytes (runArena checks it), and a match in motion removes,
+			// adds and changes entities.
+			if z := r.Bits; z.Deltas == 0 || z.Header <= 0 || z.New <= 0 || z.NewEntities <= 0 || z.Residuals <= 0 || z.ChangedEntities <= 0 ||
+				math.Abs(z.Header+z.Removed+z.New+z.Changed+z.Masks+z.Residuals+z.Rest-z.Total) > 1e-6*z.Total {
+				t.Errorf("bits per delta: %+v", z)
 			}
 			if r.Match.ShotsPerMin <= 0 {
 				t.Errorf("the bots fired no shot: %+v", r.Match)

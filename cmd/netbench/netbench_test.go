@@ -216,9 +216,13 @@ func TestRowsPrintTheirCommands(t *testing.T) {
 	if err := printRows(&out, rows); err != nil {
 		t.Fatal(err)
 	}
+	// The table, a blank line, then where the arena row's bits go.
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 2+len(rows) {
-		t.Fatalf("%d lines, want %d:\n%s", len(lines), 2+len(rows), out.String())
+	if len(lines) != 2+len(rows)+1+3 {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), 2+len(rows)+1+3, out.String())
+	}
+	if bits := lines[len(lines)-1]; !strings.HasPrefix(bits, "| arena, 4 players, 10%, bursts of 4 | ") || strings.Count(bits, "|") != strings.Count(lines[len(lines)-3], "|") {
+		t.Errorf("where the arena row's bits go: %s", bits)
 	}
 	for i, want := range []string{
 		"| arena, 4 players, 300 creatures, 2 s | 10%, bursts of 4 |",

@@ -75,6 +75,9 @@ func printArenaReport(w io.Writer, r arenaResult, took time.Duration) {
 	fmt.Fprintf(w, "%-12s %10.0f %12.1f\n", "full+zstd", r.ZstdFullBps, r.ZstdFullBpp)
 	fmt.Fprintf(w, "%-12s %10.0f %12.1f\n", "bytemask", r.BytemaskBps, r.BytemaskBpp)
 	fmt.Fprintf(w, "%-12s %10.0f %12.1f   (%.2fx bytemask, %.2fx full+zstd)\n", "sightline", r.Bps, r.Bpp, r.Ratio, r.ZstdRatio)
+	z := r.Bits
+	fmt.Fprintf(w, "where a sightline delta's bits go, mean of %d deltas: header %.1f, removed set %.1f (%.2f entities), new entities %.1f (%.2f: ids and rows), changed set %.1f (%.2f entities), field masks %.1f, residuals %.1f, coding, padding and check %.1f; %.1f in all\n",
+		z.Deltas, z.Header, z.Removed, z.RemovedEntities, z.New, z.NewEntities, z.Changed, z.ChangedEntities, z.Masks, z.Residuals, z.Rest, z.Total)
 	b := r.DefaultBudget
 	fmt.Fprintf(w, "default budget (%g B/s, %d-byte packets): sightline %.0f B/s (%.0f%% of the above), %.1f B/packet; defers %.0f entity-ticks a second (%.1f%% of those due), longest wait %d ticks, %d lean packets\n",
 		b.RateBps, b.PacketCap, b.Bps, b.ShareOfUnlimited*100, b.Bpp, b.DeferredPerS, b.DeferredShare*100, b.MaxDeferralTicks, b.LeanPackets)
@@ -107,6 +110,11 @@ func printArenaTable(w io.Writer) error { return printRows(w, arenaTableRows()) 
 func printRows(w io.Writer, rows [][]string) error {
 	fmt.Fprintf(w, "| traffic | loss each way | entities per client | full B/s | full+zstd B/s | bytemask B/s | sightline B/s | sightline / bytemask | default budget: sightline B/s, deferred | decoded / mismatched ticks | command |\n")
 	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	type arenaBits struct {
+		what string
+		bits deltaBits
+	}
+	var where []arenaBits
 	for _, args := range rows {
 		c, err := parse(args, io.Discard)
 		if err != nil {
@@ -129,6 +137,7 @@ func printRows(w io.Writer, rows [][]string) error {
 				r.Players, r.Creatures, r.Seconds, loss, r.View.Entities, r.FullBps, r.ZstdFullBps, r.BytemaskBps, r.Bps, r.Ratio,
 				b.Bps, b.DeferredShare*100, r.DecodedTicks, r.MismatchedTicks+b.MismatchedTicks, cmd)
 			mismatched = r.MismatchedTicks
+			where = append(where, arenaBits{fmt.Sprintf("arena, %d players, %s", r.Players, loss), r.Bits})
 		} else {
 			r, err := run(o)
 			if err != nil {
@@ -141,6 +150,17 @@ func printRows(w io.Writer, rows [][]string) error {
 		if mismatched != 0 {
 			return fmt.Errorf("%w: %d ticks with %q", errMismatched, mismatched, args)
 		}
+	}
+	if len(where) == 0 {
+		return nil
+	}
+	// Where the bits of the arena rows' sightline deltas go.
+	fmt.Fprintf(w, "\n| sightline deltas, bits each (mean) | header | removed set (entities) | new entities: ids and rows (entities) | changed set (entities) | field masks | residuals | coding, padding, check | in all |\n")
+	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, a := range where {
+		z := a.bits
+		fmt.Fprintf(w, "| %s | %.1f | %.1f (%.2f) | %.1f (%.2f) | %.1f (%.2f) | %.1f | %.1f | %.1f | %.1f |\n",
+			a.what, z.Header, z.Removed, z.RemovedEntities, z.New, z.NewEntities, z.Changed, z.ChangedEntities, z.Masks, z.Residuals, z.Rest, z.Total)
 	}
 	return nil
 }

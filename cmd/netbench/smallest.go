@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 
+	"github.com/sightline-game/sightline/netcode/delta"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 	"github.com/sightline-game/sightline/netcode/snapstream"
 )
@@ -22,7 +23,15 @@ import (
 type smallest struct {
 	snapstream.Format
 	fulls uint64 // deltas replaced by full packets
+
+	// For a format that says where a delta's bits went (the project's):
+	// the deltas sent, their bytes and their sections summed.
+	deltas, deltaBytes uint64
+	bits               delta.Sizes
 }
+
+// sizer is a format that says where its last delta's bits went.
+type sizer interface{ LastSizes() delta.Sizes }
 
 // AppendDelta appends the format's delta, or its full packet when the
 // delta is not smaller.
@@ -31,7 +40,12 @@ func (s *smallest) AppendDelta(dst []byte, tick, baseline uint32, base, cur *sna
 	dst = s.Format.AppendDelta(dst, tick, baseline, base, cur)
 	if len(dst)-start >= s.Format.FullLen(cur) {
 		s.fulls++
-		dst = s.Format.AppendFull(dst[:start], tick, cur)
+		return s.Format.AppendFull(dst[:start], tick, cur)
+	}
+	if z, ok := s.Format.(sizer); ok {
+		s.deltas++
+		s.deltaBytes += uint64(len(dst) - start)
+		s.bits.Add(z.LastSizes())
 	}
 	return dst
 }

@@ -11,6 +11,9 @@ type Sizes struct {
 	Residuals int // the changed fields' values
 	Padding   int // up to the last whole byte
 	Check     int // the check byte, if the schema asks for one
+
+	// How many entities the delta removed, added and changed.
+	RemovedEntities, NewEntities, ChangedEntities int
 }
 
 // sections notes where, in bits from the start of the writer, each
@@ -62,5 +65,27 @@ func (e *Encoder) LastSizes() Sizes {
 	if e.t.check {
 		s.Check = 8
 	}
+	s.RemovedEntities, s.NewEntities, s.ChangedEntities = len(e.removed), len(e.newIdx), len(e.changed)
 	return s
+}
+
+// Bits returns the delta's length in bits: the sum of its sections.
+func (s Sizes) Bits() int {
+	return s.Header + s.Removed + s.New + s.Changed + s.Coding + s.Masks + s.Residuals + s.Padding + s.Check
+}
+
+// Add adds o's bits and counts to s.
+func (s *Sizes) Add(o Sizes) {
+	s.Header += o.Header
+	s.Removed += o.Removed
+	s.New += o.New
+	s.Changed += o.Changed
+	s.Coding += o.Coding
+	s.Masks += o.Masks
+	s.Residuals += o.Residuals
+	s.Padding += o.Padding
+	s.Check += o.Check
+	s.RemovedEntities += o.RemovedEntities
+	s.NewEntities += o.NewEntities
+	s.ChangedEntities += o.ChangedEntities
 }
