@@ -32,5 +32,5 @@ build "$tmp/base" "$tmp/then"
 build "$PWD" "$tmp/now"
 echo "then: $(git -C "$tmp/base" rev-parse --short HEAD); now: the working tree"
 SIGHTLINE_STARTUP_PAIR="$tmp/then,$tmp/now" SIGHTLINE_STARTUP_VISITS=$VISITS \
-	"$GO" test -count=1 -timeout 60m -run '^$' -bench 'BenchmarkStartupPair$' -benchtime 1x ./wasm/browsertest |
+	"$GO" test -count=1 -v -timeout 60m -run '^$' -bench 'BenchmarkStartupPair$' -benchtime 1x ./wasm/browsertest |
 	grep -E 'startuppair_test.go|Benchmark|^(--- |ok|FAIL)'
