@@ -74,6 +74,7 @@ type PredictedShot struct {
 	// server's verdict.
 	OnTarget, Hit bool
 	ended         bool      // stopped by a wall or a drawn target, or the server's copy ended
+	vanished      bool      // rejected after it had stopped: not drawn again
 	endAt         float64   // the flight (ticks) it stopped at
 	gone          bool      // the server's copy is gone: nothing more to hide or match
 	ahead         uint32    // how many ticks the server's copy had flown beyond this shot when last seen
@@ -304,7 +305,9 @@ func (s *Shots) Confirm(st *snapshot.Snapshot, tick, applied uint32, now time.Ti
 				if sh.ended && int32(applied-sh.Seq) < hitGrace {
 					continue // it stopped on a drawn target: the hit may be on its way
 				}
-				sh.State, sh.fadeAt = ShotRejected, now
+				// A shot that stopped on a drawn target already vanished
+				// there: it stays gone, not drawn again to fade.
+				sh.State, sh.fadeAt, sh.vanished = ShotRejected, now, sh.ended
 				s.stats.Rejected++
 				s.rejected++
 			}
@@ -471,6 +474,8 @@ func (s *Shots) Each(alpha float64, now time.Time, fn func(sh *PredictedShot, x,
 		}
 		op := 1.0
 		switch {
+		case sh.vanished:
+			continue // rejected after it vanished on a target
 		case sh.State == ShotRejected:
 			op = 1 - float64(now.Sub(sh.fadeAt))/float64(ShotFade)
 			if op <= 0 {

@@ -202,6 +202,11 @@ func TestShotsVerdicts(t *testing.T) {
 			if got := s.Stats().Rejected == 1; got != tc.rejected {
 				t.Fatalf("stats %+v, want rejected %v", s.Stats(), tc.rejected)
 			}
+			// It vanished where it met the target, and a verdict does not
+			// draw it there again (a rejected shot in flight fades).
+			s.Each(0.5, time.Time{}, func(sh *PredictedShot, x, y, _, op float64) {
+				t.Errorf("shot %d drawn at (%.0f, %.0f), opacity %.2f, after it stopped on the target", sh.Seq, x, y, op)
+			})
 		})
 	}
 }
