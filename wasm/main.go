@@ -135,6 +135,19 @@ func main() {
 	// about twice as soon as when the loop starts first.
 	// The page draws each stage of the join, and a failure's cause with
 	// Retry (connecting.go).
+	// The art is decoded while the connection is being made, a sheet or
+	// a face at a time with a pause between, in which the page handles
+	// the join's events: the join waits on the network most of the time,
+	// and decoding after it held the first frame back some 150 ms.
+	art := make(chan *desktop.Art, 1)
+	go func() {
+		a, err := desktop.LoadArt(func() { time.Sleep(time.Millisecond) })
+		if err != nil {
+			log.Warn("loading the art ahead", "err", err)
+		}
+		art <- a // nil: Play loads it, and reports what failed
+	}()
+
 	mark(page, "signallingMs")
 	page.Set("match", match)
 	joining := newConnecting(page, origin, log)
@@ -157,7 +170,7 @@ func main() {
 		link += "?" + url.Values{client.MatchQuery: {match}}.Encode()
 	}
 	g, err := desktop.Play(conn, desktop.PlayConfig{Prefs: prefs, Status: status, JoinLink: func() string { return link },
-		Seed: uint64(time.Now().UnixNano()), Logger: log, Sound: snd, Watch: watch})
+		Seed: uint64(time.Now().UnixNano()), Logger: log, Sound: snd, Watch: watch, Art: <-art})
 	if err != nil {
 		fail(page, err.Error())
 		return

@@ -18,6 +18,7 @@
 //	anim.go        walk cycles and effects: muzzle flashes, impacts, creatures' deaths
 //	drawn.go       Drawn: what a frame drew where, saved beside a screenshot for tests
 //	sprites.go     the sprite sheets and tiles (package assets) cut into frames
+//	art.go         Art: the sheets and faces decoded, ahead of the game if the caller has time
 //	minimap.go     the map in a corner with dots
 //	hud.go         health, score, round clock, kill feed, chat, scoreboard, status and hint
 //	hudlayout/     where the bottom corners' bars and lines go, panels sized to their text

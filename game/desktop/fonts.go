@@ -39,14 +39,22 @@ func mustFace(name string) *face {
 	return f
 }
 
-func newFonts() *fonts {
-	return &fonts{
-		small:  mustFace(glyphs.Regular13),
-		normal: mustFace(glyphs.Regular16),
-		big:    mustFace(glyphs.Bold22),
-		huge:   mustFace(glyphs.Bold40),
-		mono:   mustFace(glyphs.Mono13),
+func newFonts() *fonts { return loadFonts(func() {}) }
+
+// loadFonts loads every face, calling pace after each.
+func loadFonts(pace func()) *fonts {
+	f := &fonts{}
+	for _, face := range []struct {
+		to   **face
+		name string
+	}{
+		{&f.small, glyphs.Regular13}, {&f.normal, glyphs.Regular16}, {&f.big, glyphs.Bold22},
+		{&f.huge, glyphs.Bold40}, {&f.mono, glyphs.Mono13},
+	} {
+		*face.to = mustFace(face.name)
+		pace()
 	}
+	return f
 }
 
 // drawText draws s with its top-left (align start), centre or right edge at

@@ -42,6 +42,8 @@ type Config struct {
 	Conditioner *conditioner.Conn
 	// Name is the player's name, for the HUD.
 	Name string
+	// Art is the images and faces, loaded ahead (nil: New loads them).
+	Art *Art
 	// TickRate is the server's tick rate in Hz (default protocol.DefaultTickRate):
 	// one input is sent per server tick.
 	TickRate float64
@@ -184,16 +186,19 @@ func New(cfg Config) (*Game, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	sp, err := newSprites()
-	if err != nil {
-		return nil, err
+	art := cfg.Art
+	if art == nil {
+		var err error
+		if art, err = LoadArt(nil); err != nil {
+			return nil, err
+		}
 	}
 	g := &Game{
 		cfg:     cfg,
 		cl:      cfg.Client,
 		log:     cfg.Logger,
-		fonts:   newFonts(),
-		sprites: sp,
+		fonts:   art.fonts,
+		sprites: art.sprites,
 		cam:     camera.Camera{W: ScreenWidth, H: ScreenHeight},
 		interp:  smooth.NewInterpolator(cfg.TickRate),
 		prefs:   cfg.Prefs,

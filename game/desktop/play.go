@@ -74,6 +74,9 @@ type PlayConfig struct {
 	Sound *audio.Sound
 	// Now is the game's clock (Config.Now; default time.Now).
 	Now func() time.Time
+	// Art is the images and faces, loaded ahead (LoadArt; nil: Play
+	// loads them).
+	Art *Art
 }
 
 // Join connects to the match server at baseURL (its match called match,
@@ -113,7 +116,7 @@ func Play(conn transport.Conn, cfg PlayConfig) (*Game, error) {
 		Client: cl, Conditioner: cond, Name: name, TickRate: protocol.DefaultTickRate,
 		Status: cfg.Status, JoinHint: cfg.JoinHint, JoinLink: cfg.JoinLink, HowToPlay: cfg.HowToPlay, ShowOverlay: cfg.ShowOverlay, Prefs: cfg.Prefs,
 		Autopilot: cfg.Autopilot, Logger: cfg.Logger, Sound: cfg.Sound, Watch: cfg.Watch, Now: cfg.Now,
-		Follow: cfg.Follow,
+		Follow: cfg.Follow, Art: cfg.Art,
 	}
 	if cfg.Leave != nil {
 		gc.Leave = func() Scene {

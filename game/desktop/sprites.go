@@ -27,8 +27,9 @@ type sprites struct {
 	walls    [16]*ebiten.Image // by sheet.WallMask
 }
 
-// newSprites loads every sheet and cuts it into frames.
-func newSprites() (*sprites, error) {
+// loadSprites loads every sheet and cuts it into frames, calling pace
+// after each sheet.
+func loadSprites(pace func()) (*sprites, error) {
 	s := &sprites{}
 	for _, c := range []struct {
 		name   string
@@ -48,6 +49,7 @@ func newSprites() (*sprites, error) {
 		if err := cutSheet(c.name, c.w, c.h, c.frames); err != nil {
 			return nil, err
 		}
+		pace()
 	}
 	var pick [sheet.PickupKinds * sheet.PickupFrames]*ebiten.Image
 	if err := cutSheet(sheet.Pickups, sheet.PickupCell, sheet.PickupCell, pick[:]); err != nil {
