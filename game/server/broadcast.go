@@ -79,6 +79,13 @@ func (s *Server) castTick() {
 	}
 }
 
+// EndBroadcast sends the broadcast's open fragment, however short: the
+// match is over. Run does it when it returns; a caller that steps the
+// match itself (Step) calls it at the end, or the broadcast and a replay
+// recorded from it lose their last ticks. Call it from the goroutine that
+// steps the match.
+func (s *Server) EndBroadcast() { s.castEnd() }
+
 // castEnd ends the broadcast's open fragment: the match is over.
 func (s *Server) castEnd() {
 	if s.cast != nil {

@@ -23,6 +23,3 @@ func (s *Server) MemoryOf(id PlayerID) ClientMemory {
 	}
 	return ClientMemory{}
 }
-
-// EndBroadcast ends the broadcast's open fragment, as Run does at its end.
-func (s *Server) EndBroadcast() { s.castEnd() }

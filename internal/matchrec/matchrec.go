@@ -96,6 +96,7 @@ func Record(cfg Config) ([]byte, error) {
 			c.SendInput(brains[i].Play(c))
 		}
 	}
+	srv.EndBroadcast() // the last fragment, however short
 	for _, c := range players {
 		c.Close()
 	}
