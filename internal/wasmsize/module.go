@@ -62,15 +62,7 @@ func ParseModule(b []byte) (*Module, error) {
 	imported := 0
 	var names map[uint32]string
 	for r.off < len(r.b) {
-		id, err := r.byte()
-		if err != nil {
-			return nil, err
-		}
-		size, err := r.u32()
-		if err != nil {
-			return nil, err
-		}
-		payload, err := r.bytes(int(size))
+		id, payload, err := r.section()
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +96,7 @@ func ParseModule(b []byte) (*Module, error) {
 				return nil, fmt.Errorf("%w: data section: %w", ErrMalformed, err)
 			}
 		}
-		m.Sections = append(m.Sections, Section{Name: name, Size: int(size)})
+		m.Sections = append(m.Sections, Section{Name: name, Size: len(payload)})
 	}
 	for i := range m.Funcs {
 		m.Funcs[i].Name = names[uint32(imported+i)]
@@ -225,15 +217,7 @@ func dataBytes(r reader) (int, error) {
 // custom section.
 func functionNames(r reader) (map[uint32]string, error) {
 	for r.off < len(r.b) {
-		id, err := r.byte()
-		if err != nil {
-			return nil, err
-		}
-		size, err := r.u32()
-		if err != nil {
-			return nil, err
-		}
-		sub, err := r.bytes(int(size))
+		id, sub, err := r.section()
 		if err != nil {
 			return nil, err
 		}
@@ -266,6 +250,22 @@ func functionNames(r reader) (map[uint32]string, error) {
 type reader struct {
 	b   []byte
 	off int
+}
+
+// section reads what a module's sections and a name section's subsections
+// are alike: an id byte, then a payload of a LEB128 size.
+func (r *reader) section() (id byte, payload []byte, err error) {
+	if id, err = r.byte(); err != nil {
+		return 0, nil, err
+	}
+	size, err := r.u32()
+	if err != nil {
+		return 0, nil, err
+	}
+	if payload, err = r.bytes(int(size)); err != nil {
+		return 0, nil, err
+	}
+	return id, payload, nil
 }
 
 func (r *reader) byte() (byte, error) {
