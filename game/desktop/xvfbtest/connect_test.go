@@ -182,17 +182,8 @@ func TestConnectingRetryAndQuitInXvfb(t *testing.T) {
 	defer cancel()
 	target := fmt.Sprintf("127.0.0.1:%d", testnet.FreePort(t, "tcp"))
 	x := startX(t, ctx)
-	game := exec.CommandContext(ctx, bin, "-join", target, "-fps", "20", "-echo-input")
-	game.Env = x.env(dir)
-	game.Dir = dir
-	var out lockedBuffer
-	game.Stdout, game.Stderr = &out, &out
-	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
-	game.WaitDelay = 5 * time.Second
-	if err := game.Start(); err != nil {
-		t.Fatal(err)
-	}
-	x.drive(&out)
+	game, out := x.startGame(t, ctx, bin, dir, dir, "-join", target, "-fps", "20", "-echo-input")
+	x.drive(out)
 	x.gameWindow(t, windowWait)
 	x.waitLive(t) // the failure is on screen
 	failures := func(n int) {

@@ -120,17 +120,8 @@ func checkCard(t *testing.T, img image.Image, at [4]float64) {
 func dismiss(t *testing.T, ctx context.Context, bin, cfg, file string) {
 	t.Helper()
 	x := startX(t, ctx)
-	game := exec.CommandContext(ctx, bin, "-host", "-addr", "off", "-bots", "0", "-seed", "5", "-fps", "30", "-echo-input")
-	game.Env = x.env(cfg)
-	game.Dir = t.TempDir()
-	var out lockedBuffer
-	game.Stdout, game.Stderr = &out, &out
-	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
-	game.WaitDelay = 5 * time.Second
-	if err := game.Start(); err != nil {
-		t.Fatal(err)
-	}
-	x.drive(&out)
+	game, out := x.startGame(t, ctx, bin, cfg, t.TempDir(), "-host", "-addr", "off", "-bots", "0", "-seed", "5", "-fps", "30", "-echo-input")
+	x.drive(out)
 	defer func() {
 		game.Process.Signal(syscall.SIGTERM)
 		if err := game.Wait(); err != nil {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -82,19 +81,10 @@ func TestHostShowsItsInviteLinkInXvfb(t *testing.T) {
 	for try := 1; ; try++ {
 		x, invite = startX(t, ctx), ""
 		shot := filepath.Join(dir, "host.png")
-		game := exec.CommandContext(ctx, bin, "-host", "-addr", "127.0.0.1:0", "-announce=false", "-invite", "http://"+rendezvous,
+		game, out := x.startGame(t, ctx, bin, dir, dir, "-host", "-addr", "127.0.0.1:0", "-announce=false", "-invite", "http://"+rendezvous,
 			"-bots", "3", "-seed", "9", "-name", "ada", "-fps", "30", "-echo-input",
 			"-screenshot", shot, "-exit-after", "2m", "-exit-when", "copied=1")
-		game.Env = x.env(dir)
-		game.Dir = dir
-		var out lockedBuffer
-		game.Stdout, game.Stderr = &out, &out
-		game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
-		game.WaitDelay = 5 * time.Second
-		if err := game.Start(); err != nil {
-			t.Fatal(err)
-		}
-		x.drive(&out)
+		x.drive(out)
 		x.gameWindow(t, windowWait)
 		x.waitLive(t)
 		link := regexp.MustCompile(`friends anywhere join with: go run ./cmd/game -join (\S+)`)

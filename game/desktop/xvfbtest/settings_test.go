@@ -57,17 +57,8 @@ func TestSettingsScreenSavesAndTheNextRunReadsThem(t *testing.T) {
 	x := startX(t, ctx)
 	port := strconv.Itoa(freeUDPPort(t))
 
-	game := exec.CommandContext(ctx, bin, "-browse", "-lan-port", port, "-fps", "30", "-echo-input")
-	game.Env = x.env(cfg)
-	game.Dir = t.TempDir()
-	var out lockedBuffer
-	game.Stdout, game.Stderr = &out, &out
-	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
-	game.WaitDelay = 5 * time.Second
-	if err := game.Start(); err != nil {
-		t.Fatal(err)
-	}
-	x.drive(&out)
+	game, out := x.startGame(t, ctx, bin, cfg, t.TempDir(), "-browse", "-lan-port", port, "-fps", "30", "-echo-input")
+	x.drive(out)
 	exited := make(chan error, 1)
 	go func() { exited <- game.Wait() }()
 	defer func() {
@@ -186,17 +177,8 @@ func TestPauseMenuInAMatchInXvfb(t *testing.T) {
 	x := startX(t, ctx)
 	cfg := t.TempDir()
 	file := filepath.Join(cfg, "sightline", "settings.json")
-	game := exec.CommandContext(ctx, bin, "-host", "-addr", "off", "-bots", "0", "-seed", "5", "-fps", "30", "-echo-input")
-	game.Env = x.env(cfg)
-	game.Dir = t.TempDir()
-	var out lockedBuffer
-	game.Stdout, game.Stderr = &out, &out
-	game.Cancel = func() error { return game.Process.Signal(syscall.SIGTERM) }
-	game.WaitDelay = 5 * time.Second
-	if err := game.Start(); err != nil {
-		t.Fatal(err)
-	}
-	x.drive(&out)
+	game, out := x.startGame(t, ctx, bin, cfg, t.TempDir(), "-host", "-addr", "off", "-bots", "0", "-seed", "5", "-fps", "30", "-echo-input")
+	x.drive(out)
 	defer func() {
 		game.Process.Signal(syscall.SIGTERM)
 		if err := game.Wait(); err != nil {
