@@ -264,14 +264,16 @@ func readRecord[T any](t *testing.T, path string) *T {
 
 // busyRects are where the HUD (with -overlay) draws over the world: the
 // status panel and network overlay, the minimap, the kill feed, the round
-// clock, the banner and the hints and health bar along the bottom. A body
-// or tile there is not checked against the pixels. The network overlay is
-// as wide as its widest row (some 440 px with a long packet row), so its
-// rectangle is wider than its least width.
+// clock, the notices under it ("bot 2 joined": up to three lines of 22 px
+// from y 84, centred), the banner and the hints and health bar along the
+// bottom. A body or tile there is not checked against the pixels. The
+// network overlay is as wide as its widest row (some 440 px with a long
+// packet row), so its rectangle is wider than its least width.
 var busyRects = []image.Rectangle{
 	image.Rect(0, 0, 480, 470),
 	image.Rect(1060, 0, 1280, 380),
 	image.Rect(560, 0, 720, 80),
+	image.Rect(400, 80, 880, 156),
 	bannerRect,
 	image.Rect(0, 610, 1280, 720),
 }
