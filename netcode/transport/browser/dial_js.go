@@ -67,19 +67,16 @@ func Dial(ctx context.Context, signalURL string, cfg Config) (transport.Conn, er
 	c := newConn(pc, cfg.Config, log)
 	c.candidates, c.lastCandidate = early.candidates, early.lastCandidate
 	c.watch()
-	// checking is closed once the checks were reported: ICE may connect
-	// before Dial, back from setting the answer, gets to say they began.
-	checking := make(chan struct{})
 	c.handle(pc, "oniceconnectionstatechange", func([]js.Value) {
 		switch stringOr(pc.Get("iceConnectionState")) {
 		case "connected", "completed":
 			// The path is read from the statistics, a promise: not
 			// inside the browser's callback.
+			// ICE may connect before Dial, back from setting the
+			// answer, reports the checks: this waits for that.
 			go func() {
-				select {
-				case <-checking:
+				if progress.Wait(datachan.StageChecking, c.Done()) {
 					progress.Reach(datachan.StageConnected, c.selectedPath(ctx))
-				case <-c.Done():
 				}
 			}()
 		}
@@ -160,7 +157,6 @@ gather:
 	}
 	// The checks start with the answer's candidates.
 	progress.Reach(datachan.StageChecking, datachan.CandidatePaths(answer))
-	close(checking)
 
 	var iceLimit <-chan time.Time
 	if cfg.ICETimeout > 0 {

@@ -54,12 +54,15 @@ type Progress struct {
 
 	mu      sync.Mutex
 	reached int // index into Stages of the latest stage reached; -1: none
+	// waits[i], made by Wait, is closed once stage i (or a later one) is
+	// reached.
+	waits []chan struct{}
 }
 
 // NewProgress starts tracking a dial that starts now, reporting to on (nil:
 // nowhere).
 func NewProgress(on func(Stage)) *Progress {
-	return &Progress{start: time.Now(), on: on, reached: -1}
+	return &Progress{start: time.Now(), on: on, reached: -1, waits: make([]chan struct{}, len(Stages()))}
 }
 
 // Reach reports stage name with detail unless that stage or a later one
@@ -73,8 +76,39 @@ func (p *Progress) Reach(name, detail string) {
 		return
 	}
 	p.reached = i
+	for j := range p.waits[:i+1] {
+		if p.waits[j] != nil {
+			close(p.waits[j])
+			p.waits[j] = nil
+		}
+	}
 	if p.on != nil {
 		p.on(Stage{Name: name, Detail: detail, At: time.Since(p.start)})
+	}
+}
+
+// Wait blocks until stage name (or a later one) is reached, and reports
+// true; or until done is closed first, and reports false. A stage a dial
+// learns of on another goroutine (ICE connected, from the ICE agent) waits
+// so for the one before it (the checks, which the dial reports once the
+// answer is set), or Reach would drop the earlier one as late.
+func (p *Progress) Wait(name string, done <-chan struct{}) bool {
+	i := slices.Index(Stages(), name)
+	p.mu.Lock()
+	if i <= p.reached {
+		p.mu.Unlock()
+		return true
+	}
+	if p.waits[i] == nil {
+		p.waits[i] = make(chan struct{})
+	}
+	w := p.waits[i]
+	p.mu.Unlock()
+	select {
+	case <-w:
+		return true
+	case <-done:
+		return false
 	}
 }
 

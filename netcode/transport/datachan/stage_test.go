@@ -73,3 +73,34 @@ func FuzzCandidatePaths(f *testing.F) {
 		}
 	})
 }
+
+// A stage learnt of on another goroutine waits for the one before it, so
+// that both are reported, in order; a wait ended by done reports nothing.
+func TestProgressWaitKeepsTheOrder(t *testing.T) {
+	var got []string
+	p := NewProgress(func(s Stage) { got = append(got, s.Name) })
+	p.Reach(StageAnswer, "")
+	reported := make(chan bool)
+	go func() {
+		ok := p.Wait(StageChecking, nil)
+		if ok {
+			p.Reach(StageConnected, "host")
+		}
+		reported <- ok
+	}()
+	p.Reach(StageChecking, "host")
+	if !<-reported {
+		t.Fatal("Wait reported false with no done")
+	}
+	if want := []string{StageAnswer, StageChecking, StageConnected}; !slices.Equal(got, want) {
+		t.Errorf("stages %q, want %q", got, want)
+	}
+	if !p.Wait(StageAnswer, nil) {
+		t.Error("Wait for a stage already passed reported false")
+	}
+	done := make(chan struct{})
+	close(done)
+	if p.Wait(StageChannelsOpen, done) {
+		t.Error("Wait ended by done reported true")
+	}
+}

@@ -54,19 +54,16 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 	}
 	c := newConn(pc, cfg.ConnConfig, log)
 	c.watchState()
-	// checking is closed once the checks were reported: ICE may connect
-	// before Dial, back from setting the answer, gets to say they began.
-	checking := make(chan struct{})
 	pc.OnICEConnectionStateChange(func(s webrtc.ICEConnectionState) {
 		switch s {
 		case webrtc.ICEConnectionStateConnected, webrtc.ICEConnectionStateCompleted:
 			// The path is read from the statistics, not from within
 			// the ICE agent's callback.
+			// ICE may connect before Dial, back from setting the
+			// answer, reports the checks: this waits for that.
 			go func() {
-				select {
-				case <-checking:
+				if progress.Wait(StageChecking, c.Done()) {
 					progress.Reach(StageConnected, c.selectedPath())
-				case <-c.Done():
 				}
 			}()
 		}
@@ -123,7 +120,6 @@ func Dial(ctx context.Context, signalURL string, cfg DialConfig) (transport.Conn
 	}
 	// The checks start with the answer's candidates.
 	progress.Reach(StageChecking, datachan.CandidatePaths(answer))
-	close(checking)
 
 	var iceLimit <-chan time.Time
 	if cfg.ICETimeout > 0 {
