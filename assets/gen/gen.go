@@ -1,5 +1,5 @@
 // Package gen makes every file of package assets: it renders the sprite
-// sheets and tiles (art.go), synthesizes the sound effects (sound.go) and
+// sheets and tiles (art.go), writes the sound effects package assets/sfx synthesizes and
 // rasterizes the text's glyph atlases from the Go fonts (fonts.go),
 // deterministically, so that the same generator always writes the same
 // bytes. cmd/assetgen writes its output into assets/; the assets package's
@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/sightline-game/sightline/assets/sfx"
 )
 
 // Files returns every asset file by its path under assets/ (such as
@@ -26,8 +28,12 @@ func Files() (map[string][]byte, error) {
 	if e := art(add); e != nil {
 		return nil, e
 	}
-	if e := sounds(add); e != nil {
-		return nil, e
+	for _, n := range sfx.Names() {
+		b, e := sfx.WAV(n)
+		if e != nil {
+			return nil, e
+		}
+		add("sounds/"+n+".wav", b)
 	}
 	if e := fonts(add); e != nil {
 		return nil, e

@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/sightline-game/sightline/assets"
+	"github.com/sightline-game/sightline/assets/sfx"
 	"github.com/sightline-game/sightline/netcode/snapshot"
 )
 
@@ -117,18 +117,15 @@ func (m *Mixer) Reset() {
 	m.listener = false
 }
 
-// Lengths returns the duration of every effect's file in package assets;
-// an effect whose file is missing or unreadable counts as half a second.
+// Lengths returns the duration of every effect, from its recipe (package
+// assets/sfx, without synthesizing it); an effect it does not know counts
+// as half a second.
 func Lengths() [NumSounds]time.Duration {
 	var out [NumSounds]time.Duration
 	for s := range NumSounds {
 		out[s] = 500 * time.Millisecond
-		b, err := assets.Sound(s.String())
-		if err != nil {
-			continue
-		}
-		if w, err := assets.ParseWAV(b); err == nil && w.SampleRate > 0 {
-			out[s] = time.Duration(w.Frames) * time.Second / time.Duration(w.SampleRate)
+		if d, err := sfx.Length(s.String()); err == nil {
+			out[s] = d
 		}
 	}
 	return out

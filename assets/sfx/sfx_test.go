@@ -1,13 +1,16 @@
-package gen
+package sfx_test
 
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/sightline-game/sightline/assets"
+	"github.com/sightline-game/sightline/assets/sfx"
 )
 
 // The sounds the game plays by name (game/sound).
@@ -15,6 +18,51 @@ var wantSounds = []string{"shot", "spread", "hit", "hurt", "death", "pickup", "p
 
 // maxSoundBytes is the sounds' share of the assets' 400 KiB.
 const maxSoundBytes = 140_000
+
+// soundFiles synthesizes every sound effect, as the generator names its
+// file.
+func soundFiles(t *testing.T) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	for _, n := range sfx.Names() {
+		b, err := sfx.WAV(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["sounds/"+n+".wav"] = b
+	}
+	return files
+}
+
+// An effect no recipe makes is an error.
+func TestUnknownSound(t *testing.T) {
+	if _, err := sfx.WAV("trumpet"); !errors.Is(err, sfx.ErrUnknown) {
+		t.Errorf("WAV(trumpet): %v, want ErrUnknown", err)
+	}
+	if _, err := sfx.Length("trumpet"); !errors.Is(err, sfx.ErrUnknown) {
+		t.Errorf("Length(trumpet): %v, want ErrUnknown", err)
+	}
+}
+
+// Length says, without synthesizing, exactly how long the synthesized
+// sound lasts.
+func TestLengthIsTheSynthesized(t *testing.T) {
+	for _, n := range sfx.Names() {
+		b, err := sfx.WAV(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := assets.ParseWAV(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := sfx.Length(n)
+		want := time.Duration(w.Frames) * time.Second / time.Duration(w.SampleRate)
+		if err != nil || got != want {
+			t.Errorf("Length(%s) = %v, %v; the sound lasts %v", n, got, err, want)
+		}
+	}
+}
 
 // decoded is a generated sound as the game reads it.
 type decoded struct {
@@ -24,10 +72,7 @@ type decoded struct {
 
 func generatedSounds(t *testing.T) []decoded {
 	t.Helper()
-	files := map[string][]byte{}
-	if err := sounds(func(p string, b []byte) { files[p] = b }); err != nil {
-		t.Fatal(err)
-	}
+	files := soundFiles(t)
 	total := 0
 	var out []decoded
 	for _, name := range wantSounds {
@@ -40,7 +85,7 @@ func generatedSounds(t *testing.T) []decoded {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if w.SampleRate != SampleRate || w.Channels != 1 {
+		if w.SampleRate != sfx.SampleRate || w.Channels != 1 {
 			t.Fatalf("%s: %d channels at %d Hz", name, w.Channels, w.SampleRate)
 		}
 		d := decoded{name: name, samples: make([]float64, w.Frames)}
@@ -64,7 +109,7 @@ func generatedSounds(t *testing.T) []decoded {
 func TestSoundLevels(t *testing.T) {
 	for _, d := range generatedSounds(t) {
 		s := d.samples
-		dur := float64(len(s)) / SampleRate
+		dur := float64(len(s)) / sfx.SampleRate
 		var peak, sum float64
 		for _, x := range s {
 			peak = max(peak, math.Abs(x))
@@ -90,7 +135,7 @@ func TestSoundLevels(t *testing.T) {
 		}
 		// The first and last millisecond are quiet: the sound ramps in and
 		// out rather than starting or stopping at full level.
-		for _, r := range [][]float64{s[:SampleRate/1000], s[len(s)-SampleRate/1000:]} {
+		for _, r := range [][]float64{s[:sfx.SampleRate/1000], s[len(s)-sfx.SampleRate/1000:]} {
 			if rms := rms(r); rms > 0.15 {
 				t.Errorf("%s has %.2f RMS in a millisecond at an end", d.name, rms)
 			}
@@ -109,7 +154,7 @@ func TestSoundsAreDistinct(t *testing.T) {
 	}
 	for i := range ds {
 		for j := i + 1; j < len(ds); j++ {
-			dl := math.Abs(float64(len(ds[i].samples)-len(ds[j].samples))) / SampleRate
+			dl := math.Abs(float64(len(ds[i].samples)-len(ds[j].samples))) / sfx.SampleRate
 			dist := profileDistance(profiles[i], profiles[j])
 			if dist < 0.4 || (dl < 0.02 && dist < 0.8) {
 				t.Errorf("%s and %s are alike: %.0f ms apart in length, spectra %.2f apart", ds[i].name, ds[j].name, dl*1000, dist)
@@ -133,9 +178,7 @@ func TestSoundsAreDistinct(t *testing.T) {
 
 // The generator writes the same bytes every time.
 func TestSoundsAreDeterministic(t *testing.T) {
-	a, b := map[string][]byte{}, map[string][]byte{}
-	sounds(func(p string, d []byte) { a[p] = d })
-	sounds(func(p string, d []byte) { b[p] = d })
+	a, b := soundFiles(t), soundFiles(t)
 	for p := range a {
 		if !bytes.Equal(a[p], b[p]) {
 			t.Errorf("%s differs between two runs", p)
@@ -154,7 +197,7 @@ func bandFreqs() []float64 {
 
 // goertzel returns the energy of s at frequency f.
 func goertzel(s []float64, f float64) float64 {
-	k := 2 * math.Cos(2*math.Pi*f/SampleRate)
+	k := 2 * math.Cos(2*math.Pi*f/sfx.SampleRate)
 	var s1, s2 float64
 	for i, x := range s {
 		w := 0.5 - 0.5*math.Cos(2*math.Pi*float64(i)/float64(len(s)-1)) // Hann
@@ -207,4 +250,17 @@ func rms(s []float64) float64 {
 		sum += x * x
 	}
 	return math.Sqrt(sum / float64(len(s)))
+}
+
+// BenchmarkWAV synthesizes every sound effect, as the game does over its
+// first frames with sound.
+func BenchmarkWAV(b *testing.B) {
+	names := sfx.Names()
+	for b.Loop() {
+		for _, n := range names {
+			if _, err := sfx.WAV(n); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }

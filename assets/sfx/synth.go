@@ -1,4 +1,4 @@
-package gen
+package sfx
 
 import (
 	"math"
@@ -31,10 +31,13 @@ type voice struct {
 // PCG seeded with seed.
 func newVoice(dur float64, seed uint64) *voice {
 	return &voice{
-		s:   make([]float64, int(dur*SampleRate+0.5)),
+		s:   make([]float64, frames(dur)),
 		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 	}
 }
+
+// frames returns the samples of a sound dur seconds long.
+func frames(dur float64) int { return int(dur*SampleRate + 0.5) }
 
 // at returns the time of sample i in seconds.
 func at(i int) float64 { return float64(i) / SampleRate }

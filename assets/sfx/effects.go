@@ -1,6 +1,10 @@
-package gen
+package sfx
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"fmt"
+	"time"
+)
 
 // effect is one sound effect: its file name (sounds/NAME.wav), length in
 // seconds and how to synthesize it into a voice of that length.
@@ -146,17 +150,43 @@ func (e effect) samples() []int16 {
 	return v.pcm()
 }
 
-// sounds synthesizes the sound effects into add, as mono WAV files.
-func sounds(add func(path string, data []byte)) error {
+// Names returns the name of every sound effect, in the order the
+// synthesizer lists them.
+func Names() []string {
+	var out []string
 	for _, e := range effects() {
-		add("sounds/"+e.name+".wav", appendWAV(nil, e.samples()))
+		out = append(out, e.name)
 	}
-	return nil
+	return out
+}
+
+// Length returns how long the sound effect name lasts, from its recipe,
+// without synthesizing it.
+func Length(name string) (time.Duration, error) {
+	for _, e := range effects() {
+		if e.name == name {
+			return time.Duration(frames(e.dur)) * time.Second / SampleRate, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: %q", ErrUnknown, name)
+}
+
+// WAV synthesizes the sound effect name and returns it as a RIFF WAVE
+// file of mono 16-bit PCM at SampleRate: the same bytes every time, and the
+// same bytes as sounds/NAME.wav in package assets, which the generator
+// writes from it (package assets/gen).
+func WAV(name string) ([]byte, error) {
+	for _, e := range effects() {
+		if e.name == name {
+			return appendWAV(nil, e.samples()), nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %q", ErrUnknown, name)
 }
 
 // appendWAV appends a RIFF WAVE file of mono 16-bit PCM at SampleRate, the
-// layout assets.AppendWAV writes (package assets' tests import this one, so
-// it cannot import assets).
+// layout assets.AppendWAV writes (package assets hands out these sounds, so
+// this package cannot import it).
 func appendWAV(dst []byte, samples []int16) []byte {
 	data := uint32(2 * len(samples))
 	dst = append(dst, "RIFF"...)
