@@ -40,7 +40,7 @@ netbench: check-go
 ## and to copy to the clipboard (xclip),
 ## its window test needs to run (Xvfb) and the browser test drives (Chromium,
 ## headless). Installs what is missing when root.
-DEB_DEPS := xvfb xauth xclip nginx-light libasound2-dev libgl1-mesa-dev libx11-dev libxrandr-dev libxxf86vm-dev libxi-dev libxcursor-dev libxinerama-dev chromium nftables
+DEB_DEPS := xvfb xauth xclip xz-utils nodejs nginx-light libasound2-dev libgl1-mesa-dev libx11-dev libxrandr-dev libxxf86vm-dev libxi-dev libxcursor-dev libxinerama-dev chromium nftables
 deps:
 	@command -v dpkg >/dev/null 2>&1 || { echo "deps: no dpkg; install the equivalents of: $(DEB_DEPS)"; exit 0; }; \
 	  missing=$$(for p in $(DEB_DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done | tr '\n' ' '); \

@@ -94,6 +94,13 @@ func measureWasm(e *env) ([]figures.Figure, error) {
 			}
 			*p.n = int(fi.Size())
 		}
+		if name == web.WasmFile {
+			fi, err := os.Stat(filepath.Join(dir, name+web.LZMASuffix))
+			if err != nil {
+				return nil, fmt.Errorf("%w (cmd/precompress packs game.wasm with xz)", err)
+			}
+			s.LZMA = int(fi.Size())
+		}
 		sizes = append(sizes, s)
 	}
 	pg := figures.Sizes{File: "the page (index.html)", Raw: len(page.Index)}
@@ -111,7 +118,7 @@ func measureWasm(e *env) ([]figures.Figure, error) {
 
 	exact := "yes: the same code built by the same Go version (" + e.goVersion() + ") gives the same bytes; " +
 		"TestBrowserStartup (wasm/browsertest) builds them so, as the server sends them, and compares"
-	table := e.figure(figures.WasmSizes, "The browser build's files in bytes, raw and as the server sends them (`make web`, Go's own encoders: gzip -9, brotli quality 11 with a 16 MiB window); the page is compressed by the server at start.", wasmBuild)
+	table := e.figure(figures.WasmSizes, "The browser build's files in bytes, raw and as the server sends them (`make web`, Go's own encoders: gzip -9, brotli quality 11 with a 16 MiB window; and xz's LZMA for a browser on plain http, which asks for gzip alone); the page is compressed by the server at start.", wasmBuild)
 	table.Content, table.Exact = figures.SizesTable(sizes), exact
 	line := e.figure(figures.WasmSizesLine, "game.wasm's sizes in a sentence, in MB of a million bytes.", wasmBuild)
 	line.Content, line.Exact = figures.SizesLine(sizes[0]), exact

@@ -21,10 +21,13 @@ import (
 	"github.com/sightline-game/sightline/wasm/page"
 )
 
-// WasmFile and ExecFile are the names of the built files in a web directory.
+// WasmFile and ExecFile are the names of the built files in a web
+// directory; DecoderFile is the page's LZMA decoder (see LZMASuffix), which
+// the program embeds beside the page.
 const (
-	WasmFile = "game.wasm"
-	ExecFile = "wasm_exec.js"
+	WasmFile    = "game.wasm"
+	ExecFile    = "wasm_exec.js"
+	DecoderFile = "lzma.js"
 )
 
 // The content types of the files: application/wasm is what streaming
@@ -47,6 +50,9 @@ type File struct {
 	Raw         []byte
 	Brotli      []byte // nil: not served in brotli
 	Gzip        []byte // nil: compressed with gzip when the site is made
+	// LZMA is the file packed in LZMA (see LZMASuffix), served at Path
+	// plus LZMASuffix; nil: not served packed.
+	LZMA []byte
 }
 
 // representation is a file in one encoding.
@@ -60,6 +66,11 @@ type asset struct {
 	contentType string
 	rep         [numEncodings]*representation
 	sizes       Sizes
+	// decoded and crc describe what a packed file decodes to: its size
+	// and CRC-32 (crcHex), stated in the answer's headers; 0 and "" for
+	// every other file.
+	decoded int
+	crc     string
 }
 
 func (a *asset) has() (have [numEncodings]bool) {
@@ -73,6 +84,9 @@ func (a *asset) has() (have [numEncodings]bool) {
 // in it), and how the site came by its compressed forms.
 type Sizes struct {
 	Raw, Gzip, Brotli int
+	// LZMA is the file packed in LZMA, served at its path plus
+	// LZMASuffix (0: not served so).
+	LZMA int
 	// Notes say which compressed forms came from the build and which were
 	// made at start or left out, and why.
 	Notes []string
@@ -94,10 +108,13 @@ func (s *Site) Sizes(path string) (sz Sizes, ok bool) {
 }
 
 // Load reads game.wasm and wasm_exec.js from dir (what `make web` builds)
-// with their precompressed .br and .gz beside them. A compressed file that
-// is missing, unreadable or does not decompress to the file (a stale one
-// from an earlier build) is not served: gzip is then made once, here, and
-// brotli left out. The page, embedded in the program, is compressed here.
+// with their precompressed .br and .gz beside them, and game.wasm.lzma. A
+// compressed file that is missing, unreadable or does not decompress to
+// the file (a stale one from an earlier build) is not served: gzip is then
+// made once, here, and brotli left out; a packed one missing or whose
+// header does not fit the file is not served (the page then downloads the
+// game in gzip). The page and its LZMA decoder, embedded in the program,
+// are compressed here.
 func Load(dir string) (*Site, error) {
 	var files []File
 	for _, f := range []struct{ name, ct string }{{WasmFile, TypeWasm}, {ExecFile, TypeJS}} {
@@ -117,15 +134,23 @@ func Load(dir string) (*Site, error) {
 				file.Gzip = b
 			}
 		}
+		if f.name == WasmFile {
+			b, err := os.ReadFile(filepath.Join(dir, f.name+LZMASuffix))
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("web: %w", err)
+			}
+			file.LZMA = b
+		}
 		files = append(files, file)
 	}
-	return NewSite(append(files, pageFile(page.Index))...)
+	return NewSite(append(files, pageFile(page.Index), decoderFile(page.LZMA))...)
 }
 
 // New makes a site from the page, wasm_exec.js and the game's WebAssembly,
-// compressing them now: the page in brotli and gzip, the other two in gzip.
+// compressing them now: the page and its LZMA decoder in brotli and gzip,
+// the other two in gzip (the game is not served packed).
 func New(index, exec, wasm []byte) (*Site, error) {
-	return NewSite(pageFile(index),
+	return NewSite(pageFile(index), decoderFile(page.LZMA),
 		File{Path: "/" + ExecFile, ContentType: TypeJS, Raw: exec},
 		File{Path: "/" + WasmFile, ContentType: TypeWasm, Raw: wasm})
 }
@@ -136,6 +161,14 @@ func pageFile(index []byte) File {
 	f := File{Path: "/", ContentType: TypeHTML, Raw: index}
 	f.Brotli, _ = compressed(Brotli, index) // nil on failure: not served in brotli
 	f.Gzip, _ = compressed(Gzip, index)
+	return f
+}
+
+// decoderFile is the page's LZMA decoder, lzma.js, compressed now.
+func decoderFile(js []byte) File {
+	f := File{Path: "/" + DecoderFile, ContentType: TypeJS, Raw: js}
+	f.Brotli, _ = compressed(Brotli, js)
+	f.Gzip, _ = compressed(Gzip, js)
 	return f
 }
 
@@ -186,9 +219,32 @@ func NewSite(files ...File) (*Site, error) {
 		if r := a.rep[Brotli]; r != nil {
 			a.sizes.Brotli = len(r.body)
 		}
+		if f.Path == "/"+WasmFile || f.LZMA != nil {
+			if p := packedAsset(f, name, &a.sizes); p != nil {
+				s.assets[f.Path+LZMASuffix] = p
+			}
+		}
 		s.assets[f.Path] = a
 	}
 	return s, nil
+}
+
+// packedAsset is f packed in LZMA as the site serves it, or nil (noted in
+// sizes) when f has no packed form or its header does not fit f.
+func packedAsset(f File, name string, sizes *Sizes) *asset {
+	if f.LZMA == nil {
+		sizes.Notes = append(sizes.Notes, fmt.Sprintf("%s%s missing: not served packed", name, LZMASuffix))
+		return nil
+	}
+	if err := checkLZMAHeader(f.LZMA, len(f.Raw)); err != nil {
+		sizes.Notes = append(sizes.Notes, fmt.Sprintf("%s%s left out: %v", name, LZMASuffix, err))
+		return nil
+	}
+	sizes.LZMA = len(f.LZMA)
+	p := &asset{contentType: TypePacked, decoded: len(f.Raw), crc: crcHex(f.Raw)}
+	p.rep[Identity] = newRepresentation(Identity, f.LZMA)
+	p.sizes.Raw = len(f.LZMA)
+	return p
 }
 
 func newRepresentation(e Encoding, body []byte) *representation {
@@ -279,7 +335,12 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if enc != Identity {
 		h.Set("Content-Encoding", enc.String())
 	}
-	h.Set(UncompressedLengthHeader, strconv.Itoa(a.sizes.Raw))
+	if a.crc != "" {
+		h.Set(UncompressedLengthHeader, strconv.Itoa(a.decoded))
+		h.Set(UncompressedCRCHeader, a.crc)
+	} else {
+		h.Set(UncompressedLengthHeader, strconv.Itoa(a.sizes.Raw))
+	}
 	h.Set("Content-Length", strconv.Itoa(len(rep.body)))
 	if r.Method == http.MethodHead {
 		return

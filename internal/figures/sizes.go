@@ -16,20 +16,25 @@ const (
 )
 
 // Sizes are one served file's sizes in bytes: raw, gzip -9 and brotli
-// quality 11, as cmd/precompress writes them.
+// quality 11, and packed in LZMA by xz -9e (0: not packed), as
+// cmd/precompress writes them.
 type Sizes struct {
-	File              string
-	Raw, Gzip, Brotli int
+	File                    string
+	Raw, Gzip, Brotli, LZMA int
 }
 
 // SizesTable is the wasm-sizes figure: each file's sizes, with the share
 // of the raw size in brackets.
 func SizesTable(files []Sizes) string {
 	var b strings.Builder
-	b.WriteString("| file | raw | gzip -9 | brotli q11 |\n|---|---:|---:|---:|")
+	b.WriteString("| file | raw | gzip -9 | brotli q11 | LZMA, xz -9e (plain http) |\n|---|---:|---:|---:|---:|")
 	for _, s := range files {
-		fmt.Fprintf(&b, "\n| %s | %s B | %s B (%s) | %s B (%s) |", s.File,
-			Thousands(s.Raw), Thousands(s.Gzip), share(s.Gzip, s.Raw), Thousands(s.Brotli), share(s.Brotli, s.Raw))
+		packed := "-"
+		if s.LZMA > 0 {
+			packed = fmt.Sprintf("%s B (%s)", Thousands(s.LZMA), share(s.LZMA, s.Raw))
+		}
+		fmt.Fprintf(&b, "\n| %s | %s B | %s B (%s) | %s B (%s) | %s |", s.File,
+			Thousands(s.Raw), Thousands(s.Gzip), share(s.Gzip, s.Raw), Thousands(s.Brotli), share(s.Brotli, s.Raw), packed)
 	}
 	return b.String()
 }
@@ -37,8 +42,8 @@ func SizesTable(files []Sizes) string {
 // SizesLine is the wasm-sizes-line figure: game.wasm's sizes in a
 // sentence, in MB (millions of bytes).
 func SizesLine(s Sizes) string {
-	return fmt.Sprintf("game.wasm is **%.2f MB on the wire in brotli** (%.2f MB raw, %.2f MB gzip).",
-		mb(s.Brotli), mb(s.Raw), mb(s.Gzip))
+	return fmt.Sprintf("game.wasm is **%.2f MB on the wire in brotli** (%.2f MB raw, %.2f MB gzip; %.2f MB packed in LZMA for a browser on plain http).",
+		mb(s.Brotli), mb(s.Raw), mb(s.Gzip), mb(s.LZMA))
 }
 
 func mb(n int) float64 { return float64(n) / 1e6 }

@@ -274,12 +274,19 @@ func startServer(t testing.TB, exe, web string, extra ...string) string {
 // its health through hc.
 func startServerWith(t testing.TB, scheme string, hc *http.Client, exe, web string, extra ...string) string {
 	t.Helper()
+	return startServerOn(t, "127.0.0.1", scheme, hc, exe, web, extra...)
+}
+
+// startServerOn starts the server as startServerWith does, listening on
+// host (an IPv4 address) rather than loopback.
+func startServerOn(t testing.TB, host, scheme string, hc *http.Client, exe, web string, extra ...string) string {
+	t.Helper()
 	httpPort, udpPort := testnet.FreePort(t, "tcp"), testnet.FreePort(t, "udp")
-	base := fmt.Sprintf("%s://127.0.0.1:%d", scheme, httpPort)
+	base := fmt.Sprintf("%s://%s:%d", scheme, host, httpPort)
 	logs := new(lockedBuffer)
 	// No counters on the HTTP port + 1 (the default), which another
 	// test's program may hold: these tests read none.
-	args := []string{"-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "-udp-port", strconv.Itoa(udpPort), "-bots", "4", "-verify", "-web", web,
+	args := []string{"-addr", fmt.Sprintf("%s:%d", host, httpPort), "-udp-port", strconv.Itoa(udpPort), "-bots", "4", "-verify", "-web", web,
 		"-timeout", clientTimeout.String(), "-connect-timeout", connectTimeout.String(), "-metrics-addr", "off"}
 	srv := exec.Command(exe, append(args, extra...)...)
 	srv.Stdout, srv.Stderr = logs, logs

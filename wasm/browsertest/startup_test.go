@@ -64,7 +64,7 @@ func TestBrowserStartup(t *testing.T) {
 		t.Logf("figure compression %s: raw %d, gzip %d (%.1f%%), brotli %d (%.1f%%)", path, w[web.Identity],
 			w[web.Gzip], 100*float64(w[web.Gzip])/float64(w[web.Identity]), w[web.Brotli], 100*float64(w[web.Brotli])/float64(w[web.Identity]))
 	}
-	checkSizesAsInFigures(t, wire)
+	checkSizesAsInFigures(t, wire, packedSize(t, base))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
@@ -128,7 +128,7 @@ func TestMain(m *testing.M) {
 // buildWeb puts the browser client into webDir and the server at
 // serverExe, building them the first time it is called: game.wasm and
 // wasm_exec.js as `make web` builds them and, when compressed, their .br
-// and .gz beside them (waiting for them if they are still being made).
+// and .gz beside them and game.wasm.lzma (waiting for them if they are still being made).
 // Without compressed, webDir holds no .br or .gz and the server
 // compresses what it sends itself.
 func buildWeb(t *testing.T, webDir, serverExe string, compressed bool) {
@@ -164,6 +164,7 @@ func buildWeb(t *testing.T, webDir, serverExe string, compressed bool) {
 	}
 	names := []string{web.WasmFile, web.ExecFile}
 	if compressed {
+		names = append(names, web.WasmFile+web.LZMASuffix)
 		for _, name := range []string{web.WasmFile, web.ExecFile} {
 			for _, e := range web.Compressed {
 				names = append(names, name+e.Suffix())
@@ -257,9 +258,9 @@ func startPrecompress(t *testing.T, webDir string) {
 // precompress printed.
 func precompressWeb(ctx context.Context, goTool, outWeb, webDir string) (string, error) {
 	for _, name := range []string{web.WasmFile, web.ExecFile} {
-		for _, e := range web.Compressed {
-			if b, err := os.ReadFile(filepath.Join(outWeb, name+e.Suffix())); err == nil {
-				if err := os.WriteFile(filepath.Join(webDir, name+e.Suffix()), b, 0o644); err != nil {
+		for _, suffix := range []string{web.Brotli.Suffix(), web.Gzip.Suffix(), web.LZMASuffix} {
+			if b, err := os.ReadFile(filepath.Join(outWeb, name+suffix)); err == nil {
+				if err := os.WriteFile(filepath.Join(webDir, name+suffix), b, 0o644); err != nil {
 					return "", err
 				}
 			}
@@ -407,6 +408,10 @@ type phases struct {
 	Fill          string       `json:"fill"`
 	LongTasks     [][2]float64 `json:"longTasks"`
 	NavigationEnd float64      `json:"navigationEnd"` // the page's load event
+	// Every answer the page got, with its bytes on the wire, and why the
+	// page gave up the packed game (game.wasm.lzma) if it did.
+	Resources   []resourceBytes `json:"resources"`
+	PackedError string          `json:"packedError"`
 
 	worldTask float64 // the long task that drew the first frame with the world, ms
 }
@@ -450,7 +455,10 @@ func loadStartup(t testing.TB, tb *tab, url string, drawing bool) phases {
 		prepared: window.sightlinePreparedState ? window.sightlinePreparedState() : "none",
 		fill: document.getElementById("fill").style.width,
 		longTasks: window.browsertestLongTasks,
-		navigationEnd: performance.getEntriesByType("navigation")[0].loadEventEnd})`))
+		navigationEnd: performance.getEntriesByType("navigation")[0].loadEventEnd,
+		resources: performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
+			.map((e) => ({ name: e.name, transfer: e.transferSize })),
+		packedError: String(window.sightline.wasmPackedError || "")})`))
 	if err != nil {
 		t.Fatalf("%s: read window.sightline: %v", tb.name, err)
 	}
@@ -540,12 +548,27 @@ func longestFirst(lt [][2]float64) [][2]float64 {
 	return lt
 }
 
+// packedSize returns the bytes of game.wasm.lzma the server at base sends.
+func packedSize(t *testing.T, base string) int {
+	t.Helper()
+	resp, err := http.Get(base + "/" + web.WasmFile + web.LZMASuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != web.TypePacked {
+		t.Fatalf("%s%s: %s, %v", web.WasmFile, web.LZMASuffix, resp.Status, err)
+	}
+	return int(n)
+}
+
 // checkSizesAsInFigures compares the sizes served with the wasm-sizes and
 // wasm-sizes-line figures of docs/figures.md: the build is reproducible, so
 // with the Go version the figures were measured with, a change that moves
 // a byte must come with `make figures FIGURES=wasm`. With another Go
 // version the figures cannot be recomputed, and the test says so.
-func checkSizesAsInFigures(t *testing.T, wire map[string][3]int) {
+func checkSizesAsInFigures(t *testing.T, wire map[string][3]int, packed int) {
 	t.Helper()
 	figs, err := figures.Load(moduleRoot(t))
 	if err != nil {
@@ -557,6 +580,7 @@ func checkSizesAsInFigures(t *testing.T, wire map[string][3]int) {
 		return figures.Sizes{File: file, Raw: w[web.Identity], Gzip: w[web.Gzip], Brotli: w[web.Brotli]}
 	}
 	got := []figures.Sizes{sizes(web.WasmFile, "/game.wasm"), sizes(web.ExecFile, "/wasm_exec.js"), sizes("the page (index.html)", "/")}
+	got[0].LZMA = packed
 	goVersion := goEnv(t, goCommand(t), "GOVERSION")
 	for _, c := range []struct {
 		name, content string

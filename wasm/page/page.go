@@ -12,3 +12,10 @@ import _ "embed"
 //
 //go:embed index.html
 var Index []byte
+
+// LZMA is the page's decoder of game.wasm.lzma, the game packed in LZMA for
+// a browser on plain http, which asks for gzip alone (see game/web): the
+// page runs it as a worker and compiles the bytes it decodes as they come.
+//
+//go:embed lzma.js
+var LZMA []byte
