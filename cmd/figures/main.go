@@ -11,7 +11,7 @@
 //
 //	bytes    bandwidth-model, bandwidth-arena: cmd/netbench's tables (exact)
 //	wasm     wasm-sizes, wasm-sizes-line: game.wasm as `make web` builds it (exact)
-//	startup  startup: the browser's start-up phases (TestBrowserStartup)
+//	startup  startup: the browser's start-up phases (TestBrowserStartup, TestBrowserOnALANAddress)
 //	cpu      cpu-pair: the server's CPU per player beside -cpu-base (scripts/cpupair.sh)
 //	duels    duels: hit rates and agreement over WebRTC (scripts/duels.sh)
 //	relay    relay-roundtrip: a datagram's round trip straight and through the relay

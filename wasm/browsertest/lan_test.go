@@ -4,11 +4,14 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sightline-game/sightline/game/web"
 )
 
 // lanDownloadBar is the most a browser may download over plain http from
@@ -77,6 +80,20 @@ func TestBrowserOnALANAddress(t *testing.T) {
 		"first world frame %.0f ms, game.wasm decoded %.0f ms, compiled %.0f ms after navigation",
 		total, byName["/game.wasm.lzma"], p.WasmWireBytes, byName["/"], byName["/lzma.js"], byName["/wasm_exec.js"],
 		p.FirstWorldFrameMs, p.WasmFetchedMs, p.CompiledMs)
+
+	// A server without the packed game: the page asks for it, is told 404,
+	// and downloads game.wasm in gzip instead.
+	plainDir := filepath.Join(dir, "plain")
+	buildWeb(t, plainDir, filepath.Join(dir, "server-plain"), true)
+	if err := os.Remove(filepath.Join(plainDir, web.WasmFile+web.LZMASuffix)); err != nil {
+		t.Fatal(err)
+	}
+	plainBase := startServerOn(t, host, "http", http.DefaultClient, filepath.Join(dir, "server-plain"), plainDir)
+	q := loadStartup(t, newTab(t, browser, "lan-plain"), plainBase+"/?name=lan-plain", true)
+	if q.WasmEncoding != "gzip" || !strings.Contains(q.PackedError, "404") || q.FirstWorldFrameMs == 0 {
+		t.Errorf("without game.wasm.lzma: game.wasm came %q (packed: %q), first world frame at %.0f ms; want gzip after a 404",
+			q.WasmEncoding, q.PackedError, q.FirstWorldFrameMs)
+	}
 }
 
 // resourceBytes is one answer the page got: its URL and its bytes on the
