@@ -21,7 +21,8 @@ serve: check-go web
 	$(GO) run ./cmd/server -addr :8080 -udp-port 8443 -bots 4
 
 ## web: the browser client (out/web: game.wasm and wasm_exec.js), served by the match server,
-## with each precompressed beside it (.br: brotli quality 11; .gz: gzip -9; brotli of the
+## with each precompressed beside it (.br: brotli quality 11; .gz: gzip -9; game.wasm.lzma:
+## xz -9e, for browsers on plain http, where xz is installed; brotli of the
 ## 14 MB game.wasm takes about 30 s on 2 cores).
 WEB_DIR := out/web
 web: check-go
