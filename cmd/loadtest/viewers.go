@@ -53,32 +53,40 @@ type viewersResult struct {
 	// checked against the broadcast's hash.
 	Ticks      uint64 `json:"ticks"`
 	Mismatched uint64 `json:"mismatched"`
-	// Restarts counts viewers falling behind what the origin held.
+	// Parts counts the fragments' parts the viewers took (each as soon as
+	// it was published); the rest came in whole fragments.
+	Parts uint64 `json:"parts"`
+	// Restarts counts viewers falling behind what the origin held;
+	// Retries the requests that failed on the way (a cache's 502) and were
+	// tried again (broadcast.ViewerStats).
 	Restarts uint64 `json:"restarts"`
+	Retries  uint64 `json:"retries"`
 	// ViewerBytes is what all the viewers fetched, ViewerBytesPerSec a second.
 	ViewerBytes       uint64  `json:"viewer_bytes"`
 	ViewerBytesPerSec float64 `json:"viewer_bytes_per_sec"`
-	// DelaySeconds and FragmentSeconds are the broadcast's, from its index.
+	// DelaySeconds, FragmentSeconds and PartSeconds (0: no parts) are the
+	// broadcast's, from its index.
 	DelaySeconds    float64 `json:"delay_s"`
 	FragmentSeconds float64 `json:"fragment_s"`
+	PartSeconds     float64 `json:"part_s"`
 	// LagMaxSeconds is the most any viewer's newest decoded tick was
 	// behind the live match (with LagKnown: the origin's counters were
 	// read): every lagSample, the match's tick from the origin's
 	// /debug/vars, then each viewer's newest tick, their difference at the
 	// index's tick rate. A viewer counts once it has decoded a whole
 	// fragment after its keyframe (its start is not lag). It takes each
-	// fragment whole, so its lag is a saw: the delay (and the fetch) just
-	// after a fragment, the delay and a fragment just before the next
-	// one; the most is that, plus how late the viewer asked for the next
-	// fragment (the slack it leaves, or a stale index), the time the
-	// cache and the origin took to answer, and the load tester's own
-	// decoding of every viewer's fragment at once on a shared machine. The
+	// part (or, without parts, each fragment) whole, so its lag is a saw:
+	// the delay (and the fetch) just after a part, the delay and a part
+	// just before the next one; the most is that, plus how late the viewer
+	// asked for the next part (the slack it leaves, or a stale index), the
+	// time the cache and the origin took to answer, and the load tester's
+	// own decoding of every viewer's part at once on a shared machine. The
 	// peak may fall between two samples: the figure is at most lagSample
 	// under it.
 	LagKnown      bool    `json:"lag_known"`
 	LagMaxSeconds float64 `json:"lag_max_s"`
 	// ReachMaxSeconds is the cache's and the viewers' share of that: the
-	// longest any fragment published while all watched took to reach the
+	// longest any fragment (or part) published while all watched took to reach the
 	// last viewer, from the sample in which the origin's counters first
 	// named it published (PublishedTick) to the one in which every
 	// started viewer's newest tick was at least its last, over
@@ -166,11 +174,14 @@ func watchBroadcast(ctx context.Context, o viewersOptions) viewersResult {
 			}
 			r.Ticks += st.Ticks
 			r.Mismatched += st.Mismatched
+			r.Parts += st.Parts
 			r.Restarts += vs.Restarts
+			r.Retries += vs.Retries
 			r.ViewerBytes += vs.Bytes
 			r.DelaySeconds = float64(ix.DelayMillis) / 1000
 			if ix.TickRate > 0 {
 				r.FragmentSeconds = float64(ix.FragmentTicks) / ix.TickRate
+				r.PartSeconds = float64(ix.PartTicks) / ix.TickRate
 			}
 		})
 	}
@@ -273,13 +284,17 @@ func originVars(ctx context.Context, o viewersOptions) (originCounters, bool) {
 
 // formatViewers is -broadcast's plain output.
 func formatViewers(r viewersResult) string {
-	s := fmt.Sprintf("broadcast: %d of %d viewers started, %d failed; decoded %d ticks, %d mismatched, %d restarts; viewers fetched %.0f B/s in all",
-		r.Started, r.Viewers, r.Failed, r.Ticks, r.Mismatched, r.Restarts, r.ViewerBytesPerSec)
+	s := fmt.Sprintf("broadcast: %d of %d viewers started, %d failed; decoded %d ticks (%d parts taken), %d mismatched, %d restarts, %d requests tried again; viewers fetched %.0f B/s in all",
+		r.Started, r.Viewers, r.Failed, r.Ticks, r.Parts, r.Mismatched, r.Restarts, r.Retries, r.ViewerBytesPerSec)
 	if r.OriginKnown {
 		s += fmt.Sprintf("; the origin sent %.0f B/s (%d chunks, each at most %d times; %d index reads)", r.OriginBytesPerSec, r.OriginChunksServed, r.OriginMaxServedEach, r.OriginIndexServed)
 	}
 	if r.LagKnown {
-		s += fmt.Sprintf("; the furthest behind the live match %.1f s (delay %.0f s, fragments of %.0f s)", r.LagMaxSeconds, r.DelaySeconds, r.FragmentSeconds)
+		s += fmt.Sprintf("; the furthest behind the live match %.1f s (delay %.0f s, fragments of %.0f s", r.LagMaxSeconds, r.DelaySeconds, r.FragmentSeconds)
+		if r.PartSeconds > 0 {
+			s += fmt.Sprintf(" in parts of %.1f s", r.PartSeconds)
+		}
+		s += ")"
 	}
 	if r.ReachFragments > 0 {
 		s += fmt.Sprintf("; each of %d fragments reached every viewer within %.1f s of its publication", r.ReachFragments, r.ReachMaxSeconds)

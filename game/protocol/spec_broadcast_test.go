@@ -35,7 +35,7 @@ func TestSpecBroadcast(t *testing.T) {
 	srv := httptest.NewServer(o)
 	defer srv.Close()
 	served := map[string]string{}
-	for _, p := range []string{"index.json", "0/key", "0/delta", "00/key"} {
+	for _, p := range []string{"index.json", "0/key", "0/delta", "0/part/0", "00/key"} {
 		resp, err := http.Get(srv.URL + "/" + p)
 		if err != nil {
 			t.Fatal(err)
@@ -48,7 +48,7 @@ func TestSpecBroadcast(t *testing.T) {
 	for _, r := range rows {
 		want[r[0]] = strings.Trim(r[2], "`")
 	}
-	for path, doc := range map[string]string{"index.json": "`index.json`", "0/key": "`N/key`", "0/delta": "`N/delta`", "00/key": "anything else, or a chunk not published yet or forgotten"} {
+	for path, doc := range map[string]string{"index.json": "`index.json`", "0/key": "`N/key`", "0/delta": "`N/delta`", "0/part/0": "`N/part/P`", "00/key": "anything else, or a chunk not published yet or forgotten"} {
 		if served[path] != want[doc] {
 			t.Errorf("GET %s: Cache-Control %q, PROTOCOL.md says %q", path, served[path], want[doc])
 		}
@@ -56,18 +56,28 @@ func TestSpecBroadcast(t *testing.T) {
 
 	specIndex(t, srv.URL+"/index.json")
 
-	// The chunk: "SLB", format 1, kind 1 or 2, then N, first tick, frames.
-	var key []byte
-	w2 := broadcast.NewWriter(broadcast.WriterConfig{Format: protocol.Session().Format(sch), Schema: sch, FragmentTicks: 2,
+	// The chunk: "SLB", format 1, kind 1, 2 or 3, then N, first tick,
+	// frames, and a part's P and last flag.
+	var key, part []byte
+	w2 := broadcast.NewWriter(broadcast.WriterConfig{Format: protocol.Session().Format(sch), Schema: sch, FragmentTicks: 4, PartTicks: 3,
 		Sinks: []broadcast.Sink{sinkFunc(func(h broadcast.Header, b []byte) {
-			if key == nil {
+			switch {
+			case key == nil:
 				key = b
+			case h.Kind == broadcast.KindPart && h.Part == 1:
+				part = b
 			}
 		})}})
-	w2.Tick(5, world)
+	for tick := uint32(5); tick <= 9; tick++ {
+		w2.Tick(tick, world)
+	}
 	if !bytes.HasPrefix(key, []byte{'S', 'L', 'B', 1, 1, 0, 5, 1}) || broadcast.Version != 1 ||
-		broadcast.KindKeyframe != 1 || broadcast.KindDeltas != 2 {
+		broadcast.KindKeyframe != 1 || broadcast.KindDeltas != 2 || broadcast.KindPart != 3 {
 		t.Errorf("a keyframe of tick 5 starts % x", key[:min(8, len(key))])
+	}
+	// Fragment 0 is ticks 6-9: part 0 ticks 6-8, part 1 (the last) tick 9.
+	if !bytes.HasPrefix(part, []byte{'S', 'L', 'B', 1, 3, 0, 9, 1, 1, 1}) {
+		t.Errorf("the last part of fragment 0, tick 9, starts % x", part[:min(10, len(part))])
 	}
 	// The replay file: "SLREPLAY", version 1, protocol, tick rate in
 	// thousandths of a hertz, fragment ticks.
@@ -83,7 +93,8 @@ func TestSpecBroadcast(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"\"SLREPLAY\" | version (1 byte: 1)", "(thousandths of\n        a hertz: 30000)",
-		"chunk   = \"SLB\" | format (1 byte: 1) | kind (1 byte: 1 keyframe, 2 deltas)", "| seat: `0x50000000` + player id |"} {
+		"chunk   = \"SLB\" | format (1 byte: 1) | kind (1 byte: 1 keyframe, 2 deltas, 3 part)",
+		"| part only: P varint | last (1 byte: 1 the fragment's last part, else 0)", "| seat: `0x50000000` + player id |"} {
 		if !bytes.Contains(doc, []byte(s)) {
 			t.Errorf("PROTOCOL.md does not say %q", s)
 		}

@@ -57,6 +57,7 @@ func TestSpecLimits(t *testing.T) {
 		"broadcast preamble, at most":                                     bytesOf(broadcast.MaxPreamble),
 		"broadcast index a viewer reads, at most":                         bytesOf(broadcast.MaxIndex),
 		"ticks in a broadcast fragment, by default":                       ticksOf(broadcast.DefaultFragmentTicks),
+		"ticks in a broadcast fragment's part, by default":                ticksOf(broadcast.DefaultPartTicks),
 		"broadcast delay, by default":                                     secondsOf(server.DefaultBroadcastDelay),
 		"replay file, at most":                                            bytesOf(broadcast.MaxReplay),
 		"offer body, at most":                                             bytesOf(webrtc.DefaultMaxBodyBytes),

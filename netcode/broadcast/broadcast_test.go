@@ -73,11 +73,17 @@ func (c *chunks) Chunk(h broadcast.Header, b []byte) {
 	c.bytes = append(c.bytes, b)
 }
 
-// record writes ticks 1..n of the match with fragments of frag ticks.
+// record writes ticks 1..n of the match with fragments of frag ticks and
+// no parts.
 func record(t testing.TB, n uint32, frag int, sinks ...broadcast.Sink) *broadcast.Writer {
+	return recordParts(t, n, frag, -1, sinks...)
+}
+
+// recordParts is record with parts of part ticks (negative: none).
+func recordParts(t testing.TB, n uint32, frag, part int, sinks ...broadcast.Sink) *broadcast.Writer {
 	var m match
 	w := broadcast.NewWriter(broadcast.WriterConfig{
-		Format: delta.MustCodec(schema), Schema: schema, FragmentTicks: frag,
+		Format: delta.MustCodec(schema), Schema: schema, FragmentTicks: frag, PartTicks: part,
 		Preamble: []byte("map 42"), Sinks: sinks,
 	})
 	for tick := uint32(1); tick <= n; tick++ {

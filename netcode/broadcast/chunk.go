@@ -16,6 +16,11 @@ const (
 	// KindDeltas is a chunk of the ticks after a keyframe's or the
 	// fragment before's, each a delta against the tick before it.
 	KindDeltas Kind = 2
+	// KindPart is a part of a fragment of deltas, published as soon as
+	// its ticks are (after the delay), before the whole fragment is: a
+	// run of its frames, the same bytes, with the part's place in the
+	// fragment and whether it is the fragment's last.
+	KindPart Kind = 3
 )
 
 func (k Kind) String() string {
@@ -24,6 +29,8 @@ func (k Kind) String() string {
 		return "key"
 	case KindDeltas:
 		return "delta"
+	case KindPart:
+		return "part"
 	}
 	return fmt.Sprintf("kind %d", uint8(k))
 }
@@ -76,13 +83,17 @@ type Frame struct {
 	Events []Event
 }
 
-// Chunk is a keyframe or a fragment of deltas. A parsed chunk's byte
-// slices alias the bytes it was parsed from.
+// Chunk is a keyframe, a fragment of deltas or a part of one. A parsed
+// chunk's byte slices alias the bytes it was parsed from.
 type Chunk struct {
 	Kind Kind
 	// Number is the fragment's number: keyframe n is the tick just before
 	// deltas n's first.
 	Number uint32
+	// Part is a part's place in its fragment (0, 1, ...) and LastPart
+	// says that it ends the fragment; neither is used by the other kinds.
+	Part     int
+	LastPart bool
 	// Preamble is what a viewer must know before its first tick (a
 	// keyframe's; opaque to this package).
 	Preamble []byte
@@ -98,6 +109,9 @@ type Header struct {
 	First uint32
 	// Frames is the number of frames.
 	Frames int
+	// Part and LastPart are a part's (see Chunk).
+	Part     int
+	LastPart bool
 }
 
 // Last returns the tick of the chunk's last frame.
@@ -108,7 +122,16 @@ func appendHeader(dst []byte, h Header) []byte {
 	dst = append(dst, magic[0], magic[1], magic[2], Version, byte(h.Kind))
 	dst = binary.AppendUvarint(dst, uint64(h.Number))
 	dst = binary.AppendUvarint(dst, uint64(h.First))
-	return binary.AppendUvarint(dst, uint64(h.Frames))
+	dst = binary.AppendUvarint(dst, uint64(h.Frames))
+	if h.Kind == KindPart {
+		dst = binary.AppendUvarint(dst, uint64(h.Part))
+		last := byte(0)
+		if h.LastPart {
+			last = 1
+		}
+		dst = append(dst, last)
+	}
+	return dst
 }
 
 // appendFrame appends a frame's bytes (its tick is implied by its place).
@@ -147,7 +170,7 @@ func appendBytes(dst, b []byte) []byte {
 // one by one (their Tick fields after the first are not written); a
 // keyframe has one frame.
 func AppendChunk(dst []byte, c *Chunk) []byte {
-	h := Header{Kind: c.Kind, Number: c.Number, Frames: len(c.Frames)}
+	h := Header{Kind: c.Kind, Number: c.Number, Frames: len(c.Frames), Part: c.Part, LastPart: c.LastPart}
 	if len(c.Frames) > 0 {
 		h.First = c.Frames[0].Tick
 	}
@@ -266,13 +289,23 @@ func (r *reader) header() Header {
 	}
 	h := Header{Kind: Kind(r.p[4])}
 	r.p = r.p[5:]
-	if h.Kind != KindKeyframe && h.Kind != KindDeltas {
+	if h.Kind != KindKeyframe && h.Kind != KindDeltas && h.Kind != KindPart {
 		r.fail("unknown chunk kind %d", uint8(h.Kind))
 		return Header{}
 	}
 	h.Number = uint32(r.uvarint(math.MaxUint32, "number"))
 	h.First = uint32(r.uvarint(math.MaxUint32, "first tick"))
 	h.Frames = int(r.uvarint(MaxChunk/minFrame, "frames"))
+	if h.Kind == KindPart {
+		h.Part = int(r.uvarint(MaxChunk/minFrame, "part"))
+		switch r.byte() {
+		case 0:
+		case 1:
+			h.LastPart = true
+		default:
+			r.fail("part's last flag not 0 or 1")
+		}
+	}
 	if r.err != nil {
 		return Header{}
 	}
@@ -316,6 +349,7 @@ func ParseChunk(p []byte, c *Chunk) error {
 		return fmt.Errorf("%w: %d frames claimed in %d bytes", ErrMalformed, h.Frames, len(r.p))
 	}
 	c.Kind, c.Number, c.Preamble = h.Kind, h.Number, nil
+	c.Part, c.LastPart = h.Part, h.LastPart
 	if h.Kind == KindKeyframe {
 		c.Preamble = r.bytes(MaxPreamble, "preamble")
 	}

@@ -14,7 +14,7 @@ import (
 // it takes it writes back byte for byte (a chunk has one encoding).
 func FuzzParseChunk(f *testing.F) {
 	var c chunks
-	record(f, 70, 20, &c)
+	recordParts(f, 70, 20, 6, &c) // keyframes, deltas and parts
 	for _, b := range c.bytes {
 		f.Add(b)
 	}
@@ -36,6 +36,11 @@ func FuzzPlaybackAdd(f *testing.F) {
 	var c chunks
 	record(f, 70, 20, &c)
 	for _, b := range c.bytes[2:] {
+		f.Add(b)
+	}
+	var p chunks
+	recordParts(f, 70, 20, 6, &p)
+	for _, b := range p.bytes {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, p []byte) {
@@ -85,6 +90,8 @@ func FuzzIndex(f *testing.F) {
 	f.Add(b)
 	b, _ = json.Marshal(broadcast.Index{Format: broadcast.Version, NextMillis: 1733, MadeUnixMillis: time.Now().UnixMilli() - 900})
 	f.Add(b)
+	b, _ = json.Marshal(broadcast.Index{Format: broadcast.Version, Ready: true, PartTicks: 15, Parts: 2, NextPartMillis: 233, FragmentTicks: 90})
+	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var ix broadcast.Index
 		if json.Unmarshal(b, &ix) != nil {
@@ -94,6 +101,9 @@ func FuzzIndex(f *testing.F) {
 		// stays within what a cache or MaxMadeAge allow.
 		if age := ix.Age(time.Now(), time.Second); age < time.Second || age > broadcast.MaxMadeAge {
 			t.Fatalf("made %d: age %v", ix.MadeUnixMillis, age)
+		}
+		if n := ix.PartsPerFragment(); n < 0 || (n > 0 && n > ix.FragmentTicks) {
+			t.Fatalf("%d parts of %d ticks in a fragment of %d", n, ix.PartTicks, ix.FragmentTicks)
 		}
 	})
 }

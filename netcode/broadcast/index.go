@@ -43,6 +43,31 @@ type Index struct {
 	MadeUnixMillis int64 `json:"made_unix_ms"`
 	// Ended says that the match is over: no fragment follows Newest.
 	Ended bool `json:"ended"`
+
+	// PartTicks is the ticks a part of a fragment holds (0: the broadcast
+	// publishes no parts). Parts is how many parts of fragment Newest+1
+	// are published: a viewer that has taken deltas Newest goes on with
+	// parts 0, 1 ... of Newest+1 (PartPath), each of which it may take as
+	// soon as it is published, and then with the parts or the deltas of
+	// the fragments after. NextPartMillis is how long after this index was
+	// made the next part is published (0: not known), as NextMillis is for
+	// fragments.
+	PartTicks      int   `json:"part_ticks"`
+	Parts          int   `json:"parts"`
+	NextPartMillis int64 `json:"next_part_ms"`
+}
+
+// PartsPerFragment returns how many parts a whole fragment has (0 without
+// parts).
+func (ix Index) PartsPerFragment() int {
+	if ix.PartTicks <= 0 || ix.FragmentTicks <= 0 {
+		return 0
+	}
+	n := ix.FragmentTicks / ix.PartTicks
+	if ix.FragmentTicks%ix.PartTicks != 0 {
+		n++
+	}
+	return n
 }
 
 // Age returns how old the index is at now, by a viewer's clock, given the
@@ -61,9 +86,14 @@ func (ix Index) Age(now time.Time, cacheAge time.Duration) time.Duration {
 }
 
 // ChunkPath returns the path of a chunk under a broadcast's base URL:
-// "N/key" or "N/delta".
+// "N/key" or "N/delta" (for a part, see PartPath).
 func ChunkPath(k Kind, n uint32) string {
 	return strconv.FormatUint(uint64(n), 10) + "/" + k.String()
+}
+
+// PartPath returns the path of part p of fragment n: "N/part/P".
+func PartPath(n uint32, p int) string {
+	return strconv.FormatUint(uint64(n), 10) + "/part/" + strconv.Itoa(p)
 }
 
 // MaxMadeAge is the oldest an index may seem by a viewer's clock, now less

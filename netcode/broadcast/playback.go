@@ -26,8 +26,8 @@ type PlaybackStats struct {
 	// Ticks counts the ticks decoded; Mismatched those whose world
 	// differed from the broadcast's hash.
 	Ticks, Mismatched uint64
-	// Keyframes and Fragments count the chunks taken.
-	Keyframes, Fragments uint64
+	// Keyframes, Fragments and Parts count the chunks taken.
+	Keyframes, Fragments, Parts uint64
 }
 
 // NewPlayback returns a Playback for snapshots of schema s in format f.
@@ -61,9 +61,14 @@ func (p *Playback) Stats() PlaybackStats { return p.stats }
 // Add decodes chunk b, calling fn (if not nil) with each frame and the
 // world after it, in order. A keyframe starts the stream when none was
 // taken (or after Reset); one for the tick already decoded (a replay holds
-// one after each fragment) is passed over without a call. A fragment of
-// deltas must start at the tick after the newest decoded. The frame and
-// world are valid only during the call.
+// one after each fragment) is passed over without a call. A part of
+// fragment Next must start at the tick after the newest decoded, and its
+// fragment is done after its last part. A whole fragment of deltas (Next)
+// must start at the tick after the newest decoded, or, where parts of it
+// were decoded, hold that tick: the frames already decoded are passed over;
+// one whose last part was just taken is passed over without a call, so that
+// a Writer's chunks, in the order written, play back.
+// The frame and world are valid only during the call.
 //
 // A chunk that does not parse, or one out of order, changes nothing. A
 // tick that decodes to a world other than its hash is counted, the
@@ -96,18 +101,30 @@ func (p *Playback) Add(b []byte, fn func(f *Frame, world *snapshot.Snapshot)) er
 		p.preamble = append(p.preamble[:0], c.Preamble...)
 		p.stats.Keyframes++
 		return p.verified(f, fn)
-	case KindDeltas:
+	case KindDeltas, KindPart:
 		if !p.started {
-			return fmt.Errorf("%w: deltas %d before any keyframe", ErrOutOfOrder, c.Number)
+			return fmt.Errorf("%w: %s %d before any keyframe", ErrOutOfOrder, c.Kind, c.Number)
 		}
-		if first != p.tick+1 || c.Number != p.next {
-			return fmt.Errorf("%w: deltas %d from tick %d after tick %d (want deltas %d)", ErrOutOfOrder, c.Number, first, p.tick, p.next)
+		last := c.Frames[len(c.Frames)-1].Tick
+		if c.Kind == KindDeltas && c.Number+1 == p.next && last == p.tick {
+			return nil // the fragment its parts just ended
+		}
+		inside := c.Kind == KindDeltas && first <= p.tick && p.tick <= last
+		if (first != p.tick+1 && !inside) || c.Number != p.next {
+			return fmt.Errorf("%w: %s %d from tick %d after tick %d (want deltas %d)", ErrOutOfOrder, c.Kind, c.Number, first, p.tick, p.next)
 		}
 	}
-	p.stats.Fragments++
+	if c.Kind == KindPart {
+		p.stats.Parts++
+	} else {
+		p.stats.Fragments++
+	}
 	var mismatch error
 	for i := range c.Frames {
 		f := &c.Frames[i]
+		if f.Tick <= p.tick {
+			continue // decoded from the fragment's parts
+		}
 		h, err := p.format.ReadHeader(f.Snapshot, p.tick)
 		if err == nil && (h.Tick != f.Tick || h.Baseline != p.tick) {
 			err = fmt.Errorf("snapshot of tick %d against %d", h.Tick, h.Baseline)
@@ -125,7 +142,9 @@ func (p *Playback) Add(b []byte, fn func(f *Frame, world *snapshot.Snapshot)) er
 			mismatch = err
 		}
 	}
-	p.next = c.Number + 1
+	if c.Kind == KindDeltas || c.LastPart {
+		p.next = c.Number + 1
+	}
 	return mismatch
 }
 

@@ -74,7 +74,10 @@ func (r *Recorder) write(b []byte) {
 }
 
 // Chunk writes a chunk (Sink) and flushes it.
-func (r *Recorder) Chunk(_ Header, b []byte) {
+func (r *Recorder) Chunk(h Header, b []byte) {
+	if h.Kind == KindPart {
+		return // a replay holds whole fragments; parts are for live viewers
+	}
 	var n [binary.MaxVarintLen64]byte
 	r.write(n[:binary.PutUvarint(n[:], uint64(len(b)))])
 	r.write(b)

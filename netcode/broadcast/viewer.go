@@ -35,7 +35,10 @@ type ViewerConfig struct {
 
 // Viewer follows a live broadcast: it reads the index, starts at the
 // newest keyframe, and takes each fragment of deltas as it is published,
-// into its Playback.
+// into its Playback; where the broadcast publishes parts, it takes the
+// fragment being written part by part, each as soon as it is published,
+// and so follows the match by the delay and a part rather than the delay
+// and a fragment.
 type Viewer struct {
 	cfg   ViewerConfig
 	pb    *Playback
@@ -43,10 +46,17 @@ type Viewer struct {
 	// indexMade is when the index was made, by the viewer's clock: when
 	// it was read less its age (Index.Age).
 	indexMade time.Time
-	// misses counts the times in a row the next fragment was asked for
-	// when due and was not there yet.
+	// misses counts the times in a row the next fragment (or part) was
+	// asked for when due and was not there yet.
 	misses int
-	stats  ViewerStats
+	// part is the next part to take of fragment partOf: 0 until a part of
+	// it is taken.
+	part   int
+	partOf uint32
+	// answered counts the requests answered 200, answeredAtFailure what
+	// it was when a request last failed on the way.
+	answered, answeredAtFailure uint64
+	stats                       ViewerStats
 }
 
 // ViewerStats are a Viewer's counters.
@@ -54,8 +64,9 @@ type ViewerStats struct {
 	// Fetches counts the requests, Bytes the bytes of their bodies.
 	Fetches, Bytes uint64
 	// Restarts counts the times the viewer fell behind what the origin
-	// holds and started again from a keyframe.
-	Restarts uint64
+	// holds and started again from a keyframe; Retries the requests that
+	// failed on the way and were tried again (see Run).
+	Restarts, Retries uint64
 }
 
 // NewViewer returns a Viewer that decodes with pb.
@@ -85,8 +96,38 @@ func (v *Viewer) Stats() ViewerStats { return v.stats }
 // Run follows the broadcast until ctx ends (returning nil), the broadcast
 // ends (nil, once its last fragment is decoded) or an error that is not a
 // chunk still to come: fn hears every frame as Playback.Add gives it. A
-// tick whose hash differs is counted by the Playback and Run goes on.
+// tick whose hash differs is counted by the Playback and Run goes on. A
+// request that fails on the way (the network, or an answer other than 200
+// and 404: a cache's 502 while the origin is busy) is tried again, the
+// index first, after retryAfter, doubled with each failure up to Poll, up
+// to maxRetries times in a row (counted in ViewerStats.Retries).
 func (v *Viewer) Run(ctx context.Context, fn func(f *Frame, world *snapshot.Snapshot)) error {
+	failures := 0
+	for {
+		err := v.run(ctx, fn)
+		if err == nil || !errors.Is(err, errUnavailable) || failures >= maxRetries {
+			return err
+		}
+		v.stats.Retries++
+		if err := v.sleep(ctx, min(v.cfg.Poll, retryAfter<<failures)); err != nil {
+			return v.end(ctx, err)
+		}
+		if v.answered != v.answeredAtFailure {
+			failures = 0 // a request went through since the last failure
+		}
+		failures++
+		v.answeredAtFailure = v.answered
+	}
+}
+
+// maxRetries bounds the failed requests in a row a Viewer tries again.
+const maxRetries = 8
+
+// errUnavailable marks a request that failed on the way (see Run).
+var errUnavailable = errors.New("unavailable")
+
+// run is Run until its first error.
+func (v *Viewer) run(ctx context.Context, fn func(f *Frame, world *snapshot.Snapshot)) error {
 	for {
 		if err := v.readIndex(ctx); err != nil {
 			return v.end(ctx, err)
@@ -106,26 +147,37 @@ func (v *Viewer) Run(ctx context.Context, fn func(f *Frame, world *snapshot.Snap
 				v.stats.Restarts++
 				v.pb.Reset()
 			}
-			if err := v.take(ctx, KindKeyframe, ix.Newest, fn); err != nil {
+			v.part = 0
+			if err := v.take(ctx, ChunkPath(KindKeyframe, ix.Newest), fn); err != nil {
 				return v.end(ctx, err)
 			}
 		}
 		for v.pb.Next() <= v.index.Newest {
-			if err := v.take(ctx, KindDeltas, v.pb.Next(), fn); err != nil {
+			if err := v.takeFragment(ctx, fn); err != nil {
+				return v.end(ctx, err)
+			}
+		}
+		for v.index.PartTicks > 0 && v.pb.Next() == v.index.Newest+1 && v.nextPart() < v.index.Parts {
+			if err := v.takePart(ctx, fn); err != nil {
 				return v.end(ctx, err)
 			}
 		}
 		if v.index.Ended {
 			return nil
 		}
-		// The next fragment is due NextMillis after the index was made:
-		// ask for it then, and read the index again only if it is not
-		// there.
-		if v.index.NextMillis > 0 {
-			if err := v.sleep(ctx, v.untilNext()); err != nil {
+		// The next part (or fragment) is due NextPartMillis (NextMillis)
+		// after the index was made: ask for it then, and read the index
+		// again only if it is not there.
+		if wait, ok := v.untilNext(); ok {
+			if err := v.sleep(ctx, wait); err != nil {
 				return v.end(ctx, err)
 			}
-			err := v.take(ctx, KindDeltas, v.pb.Next(), fn)
+			var err error
+			if v.index.PartTicks > 0 {
+				err = v.takePart(ctx, fn)
+			} else {
+				err = v.takeFragment(ctx, fn)
+			}
 			if errors.Is(err, ErrNotFound) {
 				v.misses++
 				continue
@@ -149,23 +201,67 @@ const nextSlack = 20 * time.Millisecond
 // ahead of the origin's); it doubles with each miss, up to Poll.
 const retryAfter = 100 * time.Millisecond
 
-// untilNext returns how long to wait before asking for deltas pb.Next():
-// until nextSlack after it is due. The index tells when deltas Newest+1
-// are due; a viewer that already holds them (the index came from a cache
-// and was made before they were published) counts a fragment's time for
-// each after. After a miss it waits at least retryAfter, doubled for each
-// miss since, up to Poll.
-func (v *Viewer) untilNext() time.Duration {
+// untilNext returns how long to wait before asking for what comes next,
+// the next part of fragment pb.Next() or, without parts, deltas
+// pb.Next(): until nextSlack after it is due; ok false when the index does
+// not tell. The index tells when deltas Newest+1 (the next part of
+// fragment Newest+1) are due; a viewer that already holds them (the index
+// came from a cache and was made before they were published) counts a
+// fragment's (part's) time for each after. After a miss it waits at least
+// retryAfter, doubled for each miss since, up to Poll.
+func (v *Viewer) untilNext() (time.Duration, bool) {
 	ix := &v.index
-	due := v.indexMade.Add(time.Duration(ix.NextMillis) * time.Millisecond)
-	if ahead := int64(v.pb.Next()) - int64(ix.Newest) - 1; ahead > 0 && ix.TickRate > 0 {
-		due = due.Add(time.Duration(float64(ahead) * float64(ix.FragmentTicks) / ix.TickRate * float64(time.Second)))
+	next, ticks := ix.NextMillis, ix.FragmentTicks
+	ahead := int64(v.pb.Next()) - int64(ix.Newest) - 1
+	if ix.PartTicks > 0 {
+		next, ticks = ix.NextPartMillis, ix.PartTicks
+		ahead = ahead*int64(ix.PartsPerFragment()) + int64(v.nextPart()) - int64(ix.Parts)
+	}
+	if next <= 0 {
+		return 0, false
+	}
+	due := v.indexMade.Add(time.Duration(next) * time.Millisecond)
+	if ahead > 0 && ix.TickRate > 0 {
+		due = due.Add(time.Duration(float64(ahead) * float64(ticks) / ix.TickRate * float64(time.Second)))
 	}
 	d := due.Sub(v.cfg.Now()) + nextSlack
 	if v.misses > 0 {
 		d = max(d, min(v.cfg.Poll, retryAfter<<min(v.misses-1, 8)))
 	}
-	return max(d, 0)
+	return max(d, 0), true
+}
+
+// nextPart returns the next part to take of fragment pb.Next(): 0 unless
+// parts of it were taken.
+func (v *Viewer) nextPart() int {
+	if v.partOf != v.pb.Next() {
+		return 0
+	}
+	return v.part
+}
+
+// takeFragment takes fragment pb.Next(): its next part where parts of it
+// were taken (the parts are held as long as the whole), else, or if there
+// is no such part (a match that ended on a part's last tick wrote no
+// last part), the whole, of which the Playback passes over what the parts
+// held.
+func (v *Viewer) takeFragment(ctx context.Context, fn func(*Frame, *snapshot.Snapshot)) error {
+	if v.nextPart() > 0 {
+		if err := v.takePart(ctx, fn); !errors.Is(err, ErrNotFound) {
+			return err
+		}
+	}
+	return v.take(ctx, ChunkPath(KindDeltas, v.pb.Next()), fn)
+}
+
+// takePart takes the next part of fragment pb.Next().
+func (v *Viewer) takePart(ctx context.Context, fn func(*Frame, *snapshot.Snapshot)) error {
+	n, p := v.pb.Next(), v.nextPart()
+	if err := v.take(ctx, PartPath(n, p), fn); err != nil {
+		return err
+	}
+	v.partOf, v.part = n, p+1
+	return nil
 }
 
 func (v *Viewer) sleep(ctx context.Context, d time.Duration) error {
@@ -207,18 +303,16 @@ func (v *Viewer) readIndex(ctx context.Context) error {
 	return nil
 }
 
-// take fetches and decodes one chunk.
-func (v *Viewer) take(ctx context.Context, k Kind, n uint32, fn func(*Frame, *snapshot.Snapshot)) error {
-	b, _, err := v.get(ctx, ChunkPath(k, n), MaxChunk)
+// take fetches and decodes the chunk at path.
+func (v *Viewer) take(ctx context.Context, path string, fn func(*Frame, *snapshot.Snapshot)) error {
+	b, _, err := v.get(ctx, path, MaxChunk)
 	if err != nil {
-		return fmt.Errorf("broadcast %s %d: %w", k, n, err)
+		return fmt.Errorf("broadcast %s: %w", path, err)
 	}
 	if err := v.pb.Add(b, fn); err != nil && !errorsIsMismatch(err) {
 		return err
 	}
-	if k == KindDeltas {
-		v.misses = 0
-	}
+	v.misses = 0
 	return nil
 }
 
@@ -226,6 +320,12 @@ func (v *Viewer) get(ctx context.Context, path string, limit int) ([]byte, time.
 	v.stats.Fetches++
 	b, age, err := v.cfg.Fetch(ctx, v.cfg.URL+path, limit)
 	v.stats.Bytes += uint64(len(b))
+	if err == nil {
+		v.answered++
+	}
+	if err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrMalformed) && ctx.Err() == nil {
+		err = fmt.Errorf("%w: %w", errUnavailable, err)
+	}
 	return b, age, err
 }
 

@@ -3,6 +3,7 @@ package broadcast_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -184,4 +185,48 @@ func TestIndexAge(t *testing.T) {
 			t.Errorf("made %d, Age %v: %v, want %v", tc.made, tc.cacheAge, got, tc.want)
 		}
 	}
+}
+
+// A request that fails on the way (a cache's 502) is tried again after
+// 100 ms, 200, 400 ..., the index first; the viewer goes on once the
+// requests go through, and gives up after eight failures in a row.
+func TestViewerTriesAgainAfterAFailure(t *testing.T) {
+	chunks := liveChunks(t)
+	badGateway := errors.New("GET: 502 Bad Gateway")
+	synctest.Test(t, func(t *testing.T) {
+		ix := broadcast.Index{Format: broadcast.Version, TickRate: 30, FragmentTicks: 30,
+			Ready: true, Newest: 0, NewestTick: 31, NextMillis: 1000, MadeUnixMillis: time.Now().UnixMilli()}
+		body, err := json.Marshal(ix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		serve := func(path string, at time.Duration) ([]byte, time.Duration, error) {
+			switch {
+			case path == "1/delta" && at < 1300*time.Millisecond:
+				return nil, 0, badGateway
+			case path == "index.json":
+				return body, 0, nil
+			}
+			return chunks[path], 0, nil
+		}
+		var asked []string
+		for _, a := range watch(t, broadcast.ViewerConfig{}, serve, "2/delta") {
+			asked = append(asked, a.path+"@"+a.at.Round(time.Millisecond).String())
+		}
+		want := []string{"index.json@0s", "0/key@0s", "0/delta@0s", "1/delta@1.02s", // 502
+			"index.json@1.12s", "1/delta@1.12s", // 502 again
+			"index.json@1.32s", "1/delta@1.32s", "index.json@1.32s", "2/delta@2.02s"}
+		if !slices.Equal(asked, want) {
+			t.Errorf("asked %q, want %q", asked, want)
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		pb := broadcast.NewPlayback(delta.MustCodec(schema), schema)
+		v := broadcast.NewViewer(broadcast.ViewerConfig{URL: "http://origin/b/", Fetch: func(context.Context, string, int) ([]byte, time.Duration, error) {
+			return nil, 0, badGateway
+		}}, pb)
+		if err := v.Run(t.Context(), nil); !errors.Is(err, badGateway) || v.Stats().Retries != 8 || v.Stats().Fetches != 9 {
+			t.Errorf("a broadcast that never answers: %v after %d retries, %d requests", err, v.Stats().Retries, v.Stats().Fetches)
+		}
+	})
 }

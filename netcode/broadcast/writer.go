@@ -8,13 +8,18 @@ import (
 )
 
 // A Sink takes each chunk a Writer completes, in order: keyframe n comes
-// before deltas n. b is the sink's own (the Writer keeps no reference).
+// before deltas n's parts, which come before deltas n. b is the sink's own
+// (the Writer keeps no reference).
 type Sink interface {
 	Chunk(h Header, b []byte)
 }
 
 // DefaultFragmentTicks is the default length of a fragment: 3 s at 30 Hz.
 const DefaultFragmentTicks = 90
+
+// DefaultPartTicks is the default length of a fragment's parts: 0.5 s at
+// 30 Hz, six to a fragment.
+const DefaultPartTicks = 15
 
 // WriterConfig sets up a Writer.
 type WriterConfig struct {
@@ -26,6 +31,12 @@ type WriterConfig struct {
 	// FragmentTicks is how many ticks a fragment of deltas holds (default
 	// DefaultFragmentTicks).
 	FragmentTicks int
+	// PartTicks is how many ticks a part of a fragment holds (default
+	// DefaultPartTicks; negative: no parts): a live viewer takes each part
+	// as soon as it is published rather than waiting for the whole
+	// fragment, so that it follows the match by the delay and a part, not
+	// the delay and a fragment. A fragment's last part may be shorter.
+	PartTicks int
 	// Preamble is what a viewer must know before its first tick (at most
 	// MaxPreamble bytes): every keyframe carries it.
 	Preamble []byte
@@ -57,8 +68,13 @@ type Writer struct {
 	first  uint32 // its first tick
 	count  int    // its frames so far
 	body   []byte // its frames' bytes
-	snap   []byte // scratch: one snapshot packet
-	stats  WriterStats
+
+	part      int // the open part's place in the fragment
+	partStart int // its first frame's place in the fragment
+	partFrom  int // where its frames' bytes start in body
+
+	snap  []byte // scratch: one snapshot packet
+	stats WriterStats
 }
 
 type liveRecord struct {
@@ -70,7 +86,7 @@ type span struct{ from, to int }
 
 // WriterStats are a Writer's counters.
 type WriterStats struct {
-	Ticks, Keyframes, Fragments uint64
+	Ticks, Keyframes, Fragments, Parts uint64
 	// Bytes counts the bytes of every chunk written.
 	Bytes uint64
 }
@@ -79,6 +95,9 @@ type WriterStats struct {
 func NewWriter(cfg WriterConfig) *Writer {
 	if cfg.FragmentTicks <= 0 {
 		cfg.FragmentTicks = DefaultFragmentTicks
+	}
+	if cfg.PartTicks == 0 {
+		cfg.PartTicks = DefaultPartTicks
 	}
 	if len(cfg.Preamble) > MaxPreamble {
 		cfg.Preamble = cfg.Preamble[:MaxPreamble]
@@ -151,6 +170,8 @@ func (w *Writer) Tick(tick uint32, world *snapshot.Snapshot) {
 			w.number++
 			w.keyframe(tick, world, nil)
 			w.first, w.count = tick+1, 0
+		} else if w.cfg.PartTicks > 0 && (w.count-w.partStart) == w.cfg.PartTicks {
+			w.endPart(false)
 		}
 	}
 	w.prev.CopyFrom(world)
@@ -194,8 +215,28 @@ func (w *Writer) keyframe(tick uint32, world *snapshot.Snapshot, events []Event)
 	w.emit(Header{Kind: KindKeyframe, Number: w.number, First: tick, Frames: 1}, b)
 }
 
-// endFragment sends the open fragment.
+// endPart sends the open part: the fragment's frames since the part
+// before, if any.
+func (w *Writer) endPart(last bool) {
+	n := w.count - w.partStart
+	if n == 0 {
+		return
+	}
+	h := Header{Kind: KindPart, Number: w.number, First: w.first + uint32(w.partStart), Frames: n, Part: w.part, LastPart: last}
+	b := appendHeader(make([]byte, 0, 24+len(w.body)-w.partFrom), h)
+	b = append(b, w.body[w.partFrom:]...)
+	w.part, w.partStart, w.partFrom = w.part+1, w.count, len(w.body)
+	w.stats.Parts++
+	w.emit(h, b)
+}
+
+// endFragment sends the open fragment: its last part (where parts are
+// written and frames came since the part before), then the whole.
 func (w *Writer) endFragment() {
+	if w.cfg.PartTicks > 0 {
+		w.endPart(true)
+	}
+	w.part, w.partStart, w.partFrom = 0, 0, 0
 	h := Header{Kind: KindDeltas, Number: w.number, First: w.first, Frames: w.count}
 	b := appendHeader(make([]byte, 0, 16+len(w.body)), h)
 	b = append(b, w.body...)

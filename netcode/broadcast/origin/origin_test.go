@@ -3,6 +3,7 @@ package origin_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -115,16 +116,27 @@ func TestOriginPublishesAfterTheDelayWithCacheHeaders(t *testing.T) {
 	if ix.Newest != 10 || ix.Oldest != 9 {
 		t.Fatalf("after 11 fragments with Keep 3: %+v", ix)
 	}
-	if st := o.Stats(); st.Held > 2*3+2 || st.MaxServedPerChunk != 1 || st.ChunksServed != 2 || st.PublishedTick != ix.NewestTick {
+	// Held: fragments 9 and 10 (keyframe, two parts, deltas each),
+	// keyframe 11, and what waits for its delay: 10 s of play, two parts
+	// a second, a keyframe and a fragment every second.
+	if st := o.Stats(); st.Held > 4*2+1+10*4 || st.MaxServedPerChunk != 1 || st.ChunksServed != 2 || st.PublishedTick != ix.NewestTick {
 		t.Fatalf("stats %+v", st)
 	}
 }
 
+// A viewer follows the broadcast tick for tick, by whole fragments or,
+// where the broadcast has parts, by parts.
 func TestViewerFollowsTheBroadcastTickForTick(t *testing.T) {
-	o := origin.New(origin.Config{TickRate: 30, FragmentTicks: 10})
+	for _, part := range []int{-1, 3} {
+		t.Run(fmt.Sprintf("parts of %d", part), func(t *testing.T) { viewerFollows(t, part) })
+	}
+}
+
+func viewerFollows(t *testing.T, part int) {
+	o := origin.New(origin.Config{TickRate: 30, FragmentTicks: 10, PartTicks: part})
 	srv := httptest.NewServer(o)
 	defer srv.Close()
-	w := broadcast.NewWriter(broadcast.WriterConfig{Format: delta.MustCodec(schema), Schema: schema, FragmentTicks: 10, Sinks: []broadcast.Sink{o}})
+	w := broadcast.NewWriter(broadcast.WriterConfig{Format: delta.MustCodec(schema), Schema: schema, FragmentTicks: 10, PartTicks: part, Sinks: []broadcast.Sink{o}})
 	for tick := uint32(1); tick <= 25; tick++ { // keyframes 0-2, deltas 0-1 published
 		w.Tick(tick, world(t, tick))
 	}
@@ -161,7 +173,86 @@ func TestViewerFollowsTheBroadcastTickForTick(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if st := pb.Stats(); st.Mismatched != 0 || st.Ticks != 51 {
+	st := pb.Stats()
+	if st.Mismatched != 0 || st.Ticks != 51 || (part > 0) != (st.Parts > 0) {
 		t.Fatalf("playback %+v", st)
+	}
+	t.Logf("playback %+v", st)
+}
+
+// Parts are published as their delay passes, before their fragment; the
+// index counts those of the fragment after the newest and says when the
+// next is due.
+func TestOriginPublishesParts(t *testing.T) {
+	clk := &clock{now: time.Unix(1000, 0)}
+	o := origin.New(origin.Config{Delay: 2 * time.Second, TickRate: 30, FragmentTicks: 30, PartTicks: 10, Now: clk.Now})
+	srv := httptest.NewServer(o)
+	defer srv.Close()
+	w := broadcast.NewWriter(broadcast.WriterConfig{Format: delta.MustCodec(schema), Schema: schema, FragmentTicks: 30, PartTicks: 10, Sinks: []broadcast.Sink{o}})
+	tick := uint32(0)
+	play := func(n int) {
+		for range n {
+			tick++
+			w.Tick(tick, world(t, tick))
+			clk.Add(time.Second / 30)
+		}
+	}
+	index := func() broadcast.Index {
+		_, b := get(t, srv.URL+"/index.json")
+		var ix broadcast.Index
+		if err := json.Unmarshal(b, &ix); err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	play(31)                 // keyframe 0, deltas 0 (ticks 2-31) and its three parts
+	clk.Add(2 * time.Second) // all published
+	play(20)                 // two parts of fragment 1 (ticks 32-51), held back
+	ix := index()
+	if !ix.Ready || ix.Newest != 0 || ix.PartTicks != 10 || ix.Parts != 0 || ix.NextPartMillis < 1000 || ix.NextPartMillis > 2000 {
+		t.Fatalf("before the parts' delay: %+v", ix)
+	}
+	clk.Add(1700 * time.Millisecond) // part 1/0 (written 0.37 s before the index) published, 1/1 (0.03 s) not
+	ix = index()
+	if ix.Parts != 1 || ix.NextPartMillis <= 0 || ix.NextPartMillis > 400 {
+		t.Fatalf("one part published: %+v", ix)
+	}
+	resp, b := get(t, srv.URL+"/1/part/0")
+	var c broadcast.Chunk
+	if err := broadcast.ParseChunk(b, &c); resp.StatusCode != http.StatusOK || err != nil ||
+		resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" ||
+		c.Kind != broadcast.KindPart || c.Number != 1 || c.Part != 0 || c.LastPart || len(c.Frames) != 10 || c.Frames[0].Tick != 32 {
+		t.Fatalf("part 1/0: %s, %v, %+v", resp.Status, err, c.Kind)
+	}
+	for _, p := range []string{"/1/part/1", "/1/part/00", "/1/part/", "/1/part/x", "/1/parts/0", "/0/part/3"} {
+		if resp, _ := get(t, srv.URL+p); resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("%s: %s", p, resp.Status)
+		}
+	}
+	if resp, b := get(t, srv.URL+"/0/part/2"); resp.StatusCode != http.StatusOK || broadcast.ParseChunk(b, &c) != nil || !c.LastPart {
+		t.Fatalf("part 0/2, the last of deltas 0: %s", resp.Status)
+	}
+}
+
+// A request for a chunk written and due within HoldFor waits for it and
+// gets it; one due later is a 404 at once.
+func TestOriginHoldsARequestForAChunkDueSoon(t *testing.T) {
+	for _, c := range []struct {
+		delay time.Duration
+		want  int
+	}{{200 * time.Millisecond, http.StatusOK}, {time.Minute, http.StatusNotFound}} {
+		o := origin.New(origin.Config{Delay: c.delay, TickRate: 30, FragmentTicks: 30})
+		srv := httptest.NewServer(o)
+		w := broadcast.NewWriter(broadcast.WriterConfig{Format: delta.MustCodec(schema), Schema: schema, FragmentTicks: 30, Sinks: []broadcast.Sink{o}})
+		w.Tick(1, world(t, 1)) // keyframe 0
+		resp, b := get(t, srv.URL+"/0/key")
+		var ch broadcast.Chunk
+		if resp.StatusCode != c.want || (c.want == http.StatusOK && (broadcast.ParseChunk(b, &ch) != nil || ch.Kind != broadcast.KindKeyframe)) {
+			t.Errorf("delay %v: keyframe 0 asked for at once: %s", c.delay, resp.Status)
+		}
+		if st := o.Stats(); (c.want == http.StatusNotFound) != (st.NotFound == 1) || st.Waited > 1 {
+			t.Errorf("delay %v: %+v", c.delay, st)
+		}
+		srv.Close()
 	}
 }
