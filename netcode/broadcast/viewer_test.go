@@ -141,12 +141,7 @@ func TestViewerAsksForTheNextFragmentWhenDue(t *testing.T) {
 func TestViewerAsksAgainLaterForALateFragment(t *testing.T) {
 	chunks := liveChunks(t)
 	synctest.Test(t, func(t *testing.T) {
-		ix := broadcast.Index{Format: broadcast.Version, TickRate: 30, FragmentTicks: 30,
-			Ready: true, Newest: 0, NewestTick: 31, NextMillis: 1000, MadeUnixMillis: time.Now().UnixMilli()}
-		body, err := json.Marshal(ix)
-		if err != nil {
-			t.Fatal(err)
-		}
+		body := firstFragmentIndex(t)
 		serve := func(path string, at time.Duration) ([]byte, time.Duration, error) {
 			switch {
 			case path == "index.json":
@@ -187,6 +182,18 @@ func TestIndexAge(t *testing.T) {
 	}
 }
 
+// firstFragmentIndex is an index made now that names fragment 0 (ticks
+// 2-31) the newest and the next due in a second.
+func firstFragmentIndex(t *testing.T) []byte {
+	ix := broadcast.Index{Format: broadcast.Version, TickRate: 30, FragmentTicks: 30,
+		Ready: true, Newest: 0, NewestTick: 31, NextMillis: 1000, MadeUnixMillis: time.Now().UnixMilli()}
+	body, err := json.Marshal(ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
+}
+
 // A request that fails on the way (a cache's 502) is tried again after
 // 100 ms, 200, 400 ..., the index first; the viewer goes on once the
 // requests go through, and gives up after eight failures in a row.
@@ -194,12 +201,7 @@ func TestViewerTriesAgainAfterAFailure(t *testing.T) {
 	chunks := liveChunks(t)
 	badGateway := errors.New("GET: 502 Bad Gateway")
 	synctest.Test(t, func(t *testing.T) {
-		ix := broadcast.Index{Format: broadcast.Version, TickRate: 30, FragmentTicks: 30,
-			Ready: true, Newest: 0, NewestTick: 31, NextMillis: 1000, MadeUnixMillis: time.Now().UnixMilli()}
-		body, err := json.Marshal(ix)
-		if err != nil {
-			t.Fatal(err)
-		}
+		body := firstFragmentIndex(t)
 		serve := func(path string, at time.Duration) ([]byte, time.Duration, error) {
 			switch {
 			case path == "1/delta" && at < 1300*time.Millisecond:

@@ -57,31 +57,55 @@ func get(t *testing.T, url string) (*http.Response, []byte) {
 	return resp, b
 }
 
+// fakeLive is a match written into an origin on a fake clock, served over
+// HTTP: play writes ticks a 30th of a second apart, index reads the index.
+type fakeLive struct {
+	t    *testing.T
+	clk  *clock
+	o    *origin.Server
+	url  string
+	w    *broadcast.Writer
+	tick uint32
+}
+
+// newFakeLive starts an origin with cfg (its clock the fake one) and a
+// Writer into it, with fragments and parts of cfg's length.
+func newFakeLive(t *testing.T, cfg origin.Config) *fakeLive {
+	f := &fakeLive{t: t, clk: &clock{now: time.Unix(1000, 0)}}
+	cfg.Now = f.clk.Now
+	f.o = origin.New(cfg)
+	srv := httptest.NewServer(f.o)
+	t.Cleanup(srv.Close)
+	f.url = srv.URL
+	f.w = broadcast.NewWriter(broadcast.WriterConfig{Format: delta.MustCodec(schema), Schema: schema,
+		FragmentTicks: cfg.FragmentTicks, PartTicks: cfg.PartTicks, Sinks: []broadcast.Sink{f.o}})
+	return f
+}
+
+func (f *fakeLive) play(n int) {
+	for range n {
+		f.tick++
+		f.w.Tick(f.tick, world(f.t, f.tick))
+		f.clk.Add(time.Second / 30)
+	}
+}
+
+// index reads the index, checking its cache header.
+func (f *fakeLive) index() broadcast.Index {
+	resp, b := get(f.t, f.url+"/index.json")
+	if cc := resp.Header.Get("Cache-Control"); cc != "public, max-age=1" {
+		f.t.Fatalf("index Cache-Control %q", cc)
+	}
+	var ix broadcast.Index
+	if err := json.Unmarshal(b, &ix); err != nil {
+		f.t.Fatal(err)
+	}
+	return ix
+}
+
 func TestOriginPublishesAfterTheDelayWithCacheHeaders(t *testing.T) {
-	clk := &clock{now: time.Unix(1000, 0)}
-	o := origin.New(origin.Config{Delay: 10 * time.Second, Keep: 3, TickRate: 30, FragmentTicks: 30, Protocol: 6, Now: clk.Now})
-	srv := httptest.NewServer(o)
-	defer srv.Close()
-	w := broadcast.NewWriter(broadcast.WriterConfig{Format: delta.MustCodec(schema), Schema: schema, FragmentTicks: 30, Sinks: []broadcast.Sink{o}})
-	tick := uint32(0)
-	play := func(n int) {
-		for range n {
-			tick++
-			w.Tick(tick, world(t, tick))
-			clk.Add(time.Second / 30)
-		}
-	}
-	index := func() broadcast.Index {
-		resp, b := get(t, srv.URL+"/index.json")
-		if cc := resp.Header.Get("Cache-Control"); cc != "public, max-age=1" {
-			t.Fatalf("index Cache-Control %q", cc)
-		}
-		var ix broadcast.Index
-		if err := json.Unmarshal(b, &ix); err != nil {
-			t.Fatal(err)
-		}
-		return ix
-	}
+	live := newFakeLive(t, origin.Config{Delay: 10 * time.Second, Keep: 3, TickRate: 30, FragmentTicks: 30, Protocol: 6})
+	clk, o, play, index := live.clk, live.o, live.play, live.index
 	play(31) // keyframe 0 and deltas 0 written, 0 s ago
 	if ix := index(); ix.Ready {
 		t.Fatalf("published before the delay: %+v", ix)
@@ -89,7 +113,7 @@ func TestOriginPublishesAfterTheDelayWithCacheHeaders(t *testing.T) {
 	if st := o.Stats(); st.PublishedTick != 0 {
 		t.Fatalf("stats name tick %d published before the delay", st.PublishedTick)
 	}
-	if resp, _ := get(t, srv.URL+"/0/key"); resp.StatusCode != http.StatusNotFound || resp.Header.Get("Cache-Control") != "no-store" {
+	if resp, _ := get(t, live.url+"/0/key"); resp.StatusCode != http.StatusNotFound || resp.Header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("keyframe 0 before its delay: %s, Cache-Control %q", resp.Status, resp.Header.Get("Cache-Control"))
 	}
 	clk.Add(10 * time.Second)
@@ -99,13 +123,13 @@ func TestOriginPublishesAfterTheDelayWithCacheHeaders(t *testing.T) {
 		t.Fatalf("after the delay: %+v", ix)
 	}
 	for _, p := range []string{"/0/key", "/0/delta"} {
-		resp, b := get(t, srv.URL+p)
+		resp, b := get(t, live.url+p)
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || len(b) == 0 {
 			t.Fatalf("%s: %s, Cache-Control %q, %d bytes", p, resp.Status, resp.Header.Get("Cache-Control"), len(b))
 		}
 	}
 	for _, p := range []string{"/2/key", "/01/key", "/0/deltas", "/x/key", "/0"} {
-		if resp, _ := get(t, srv.URL+p); resp.StatusCode != http.StatusNotFound {
+		if resp, _ := get(t, live.url+p); resp.StatusCode != http.StatusNotFound {
 			t.Fatalf("%s: %s", p, resp.Status)
 		}
 	}
@@ -184,27 +208,8 @@ func viewerFollows(t *testing.T, part int) {
 // index counts those of the fragment after the newest and says when the
 // next is due.
 func TestOriginPublishesParts(t *testing.T) {
-	clk := &clock{now: time.Unix(1000, 0)}
-	o := origin.New(origin.Config{Delay: 2 * time.Second, TickRate: 30, FragmentTicks: 30, PartTicks: 10, Now: clk.Now})
-	srv := httptest.NewServer(o)
-	defer srv.Close()
-	w := broadcast.NewWriter(broadcast.WriterConfig{Format: delta.MustCodec(schema), Schema: schema, FragmentTicks: 30, PartTicks: 10, Sinks: []broadcast.Sink{o}})
-	tick := uint32(0)
-	play := func(n int) {
-		for range n {
-			tick++
-			w.Tick(tick, world(t, tick))
-			clk.Add(time.Second / 30)
-		}
-	}
-	index := func() broadcast.Index {
-		_, b := get(t, srv.URL+"/index.json")
-		var ix broadcast.Index
-		if err := json.Unmarshal(b, &ix); err != nil {
-			t.Fatal(err)
-		}
-		return ix
-	}
+	live := newFakeLive(t, origin.Config{Delay: 2 * time.Second, TickRate: 30, FragmentTicks: 30, PartTicks: 10})
+	clk, play, index := live.clk, live.play, live.index
 	play(31)                 // keyframe 0, deltas 0 (ticks 2-31) and its three parts
 	clk.Add(2 * time.Second) // all published
 	play(20)                 // two parts of fragment 1 (ticks 32-51), held back
@@ -217,7 +222,7 @@ func TestOriginPublishesParts(t *testing.T) {
 	if ix.Parts != 1 || ix.NextPartMillis <= 0 || ix.NextPartMillis > 400 {
 		t.Fatalf("one part published: %+v", ix)
 	}
-	resp, b := get(t, srv.URL+"/1/part/0")
+	resp, b := get(t, live.url+"/1/part/0")
 	var c broadcast.Chunk
 	if err := broadcast.ParseChunk(b, &c); resp.StatusCode != http.StatusOK || err != nil ||
 		resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" ||
@@ -225,11 +230,11 @@ func TestOriginPublishesParts(t *testing.T) {
 		t.Fatalf("part 1/0: %s, %v, %+v", resp.Status, err, c.Kind)
 	}
 	for _, p := range []string{"/1/part/1", "/1/part/00", "/1/part/", "/1/part/x", "/1/parts/0", "/0/part/3"} {
-		if resp, _ := get(t, srv.URL+p); resp.StatusCode != http.StatusNotFound {
+		if resp, _ := get(t, live.url+p); resp.StatusCode != http.StatusNotFound {
 			t.Fatalf("%s: %s", p, resp.Status)
 		}
 	}
-	if resp, b := get(t, srv.URL+"/0/part/2"); resp.StatusCode != http.StatusOK || broadcast.ParseChunk(b, &c) != nil || !c.LastPart {
+	if resp, b := get(t, live.url+"/0/part/2"); resp.StatusCode != http.StatusOK || broadcast.ParseChunk(b, &c) != nil || !c.LastPart {
 		t.Fatalf("part 0/2, the last of deltas 0: %s", resp.Status)
 	}
 }
