@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os/exec"
-	"strconv"
 	"strings"
 )
 
@@ -104,7 +103,4 @@ func checkLZMAHeader(packed []byte, size int) error {
 }
 
 // crcHex is the IEEE CRC-32 of b in 8 hex digits.
-func crcHex(b []byte) string {
-	s := strconv.FormatUint(uint64(crc32.ChecksumIEEE(b)), 16)
-	return strings.Repeat("0", 8-len(s)) + s
-}
+func crcHex(b []byte) string { return fmt.Sprintf("%08x", crc32.ChecksumIEEE(b)) }

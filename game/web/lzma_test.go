@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"net/http"
 	"net/http/httptest"
@@ -63,10 +64,7 @@ func TestServesThePackedGame(t *testing.T) {
 				return
 			}
 			h := resp.Header
-			wantCRC := strconv.FormatUint(uint64(crc32.ChecksumIEEE(wasm)), 16)
-			for len(wantCRC) < 8 {
-				wantCRC = "0" + wantCRC
-			}
+			wantCRC := fmt.Sprintf("%08x", crc32.ChecksumIEEE(wasm))
 			if resp.StatusCode != http.StatusOK || !bytes.Equal(body, packed) || sz.LZMA != len(packed) ||
 				h.Get("Content-Type") != TypePacked || h.Get("Content-Encoding") != "" ||
 				h.Get(UncompressedLengthHeader) != strconv.Itoa(len(wasm)) || h.Get(UncompressedCRCHeader) != wantCRC ||
