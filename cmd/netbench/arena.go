@@ -110,6 +110,12 @@ type deltaBits struct {
 	RemovedEntities float64 `json:"removed_entities"`
 	NewEntities     float64 `json:"new_entities_count"`
 	ChangedEntities float64 `json:"changed_entities"`
+
+	// Of New: the new entities' ids, and the rows coded as made by a
+	// player (projectiles it fired), with how many.
+	NewIDs       float64 `json:"new_ids"`
+	Made         float64 `json:"made_rows"`
+	MadeEntities float64 `json:"made_count"`
 }
 
 // meanBits turns the sum of n deltas' sizes into their means.
@@ -122,6 +128,7 @@ func meanBits(z delta.Sizes, n uint64) deltaBits {
 		Deltas: n, Header: m(z.Header), Removed: m(z.Removed), New: m(z.New), Changed: m(z.Changed),
 		Masks: m(z.Masks), Residuals: m(z.Residuals), Rest: m(z.Coding + z.Padding + z.Check), Total: m(z.Bits()),
 		RemovedEntities: m(z.RemovedEntities), NewEntities: m(z.NewEntities), ChangedEntities: m(z.ChangedEntities),
+		NewIDs: m(z.NewIDs), Made: m(z.Made), MadeEntities: m(z.MadeEntities),
 	}
 }
 

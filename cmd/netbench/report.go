@@ -78,6 +78,11 @@ func printArenaReport(w io.Writer, r arenaResult, took time.Duration) {
 	z := r.Bits
 	fmt.Fprintf(w, "where a sightline delta's bits go, mean of %d deltas: header %.1f, removed set %.1f (%.2f entities), new entities %.1f (%.2f: ids and rows), changed set %.1f (%.2f entities), field masks %.1f, residuals %.1f, coding, padding and check %.1f; %.1f in all\n",
 		z.Deltas, z.Header, z.Removed, z.RemovedEntities, z.New, z.NewEntities, z.Changed, z.ChangedEntities, z.Masks, z.Residuals, z.Rest, z.Total)
+	if others := z.NewEntities - z.MadeEntities; z.NewEntities > 0 {
+		fmt.Fprintf(w, "the new entities' bits: ids %.1f (%.1f each); rows made by a player %.1f (%.2f of them, %.1f each); other rows %.1f (%.2f, %.1f each)\n",
+			z.NewIDs, z.NewIDs/z.NewEntities, z.Made, z.MadeEntities, z.Made/max(z.MadeEntities, 1e-9),
+			z.New-z.NewIDs-z.Made, others, (z.New-z.NewIDs-z.Made)/max(others, 1e-9))
+	}
 	b := r.DefaultBudget
 	fmt.Fprintf(w, "default budget (%g B/s, %d-byte packets): sightline %.0f B/s (%.0f%% of the above), %.1f B/packet; defers %.0f entity-ticks a second (%.1f%% of those due), longest wait %d ticks, %d lean packets\n",
 		b.RateBps, b.PacketCap, b.Bps, b.ShareOfUnlimited*100, b.Bpp, b.DeferredPerS, b.DeferredShare*100, b.MaxDeferralTicks, b.LeanPackets)

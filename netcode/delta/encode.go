@@ -132,6 +132,7 @@ func (e *Encoder) appendDelta(dst []byte, tick, baseline uint32, base, cur *snap
 
 	nb := base.Len()
 	z := &e.sections
+	z.made, z.madeBits = 0, 0
 	z.removed = w.BitLen()
 	writeSet(&w, e.removed, nb)
 	z.new = w.BitLen()

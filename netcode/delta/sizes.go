@@ -14,6 +14,13 @@ type Sizes struct {
 
 	// How many entities the delta removed, added and changed.
 	RemovedEntities, NewEntities, ChangedEntities int
+
+	// Of New: the bits of the new entities' ids (slot gaps and
+	// generations), and the bits of the rows coded as made by a maker
+	// (the made bit, maker and age, and the residuals), with how many
+	// such rows. NewIDs is 0 for a schema without new-entity codes,
+	// whose new rows go with their ids.
+	NewIDs, Made, MadeEntities int
 }
 
 // sections notes where, in bits from the start of the writer, each
@@ -29,6 +36,8 @@ type sections struct {
 	newRows  int // the new entities' rows, with new-entity codes
 	end      int // the padding to a whole byte
 	maskBits int // the bits of the changed entities' mask codewords, with a mask code
+	made     int // the new entities coded as made by a maker
+	madeBits int // the bits of their rows
 }
 
 // LastSizes returns where the bits of the last packet AppendDelta wrote
@@ -66,6 +75,10 @@ func (e *Encoder) LastSizes() Sizes {
 		s.Check = 8
 	}
 	s.RemovedEntities, s.NewEntities, s.ChangedEntities = len(e.removed), len(e.newIdx), len(e.changed)
+	if e.t.spawnMode {
+		s.NewIDs = z.changed - z.new
+	}
+	s.Made, s.MadeEntities = z.madeBits, z.made
 	return s
 }
 
@@ -88,4 +101,7 @@ func (s *Sizes) Add(o Sizes) {
 	s.RemovedEntities += o.RemovedEntities
 	s.NewEntities += o.NewEntities
 	s.ChangedEntities += o.ChangedEntities
+	s.NewIDs += o.NewIDs
+	s.Made += o.Made
+	s.MadeEntities += o.MadeEntities
 }

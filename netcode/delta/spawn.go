@@ -145,7 +145,9 @@ func (e *Encoder) writeNewRows(w *bitpack.Writer, base, cur *snapshot.Snapshot, 
 	if len(e.makers) > 0 {
 		idxBits = uint(bits.Len(uint(len(e.makers) - 1)))
 	}
+	z := &e.sections
 	for _, j := range e.newIdx {
+		start := w.BitLen()
 		g, _ := e.chooseNew(base, cur, gap, int(j))
 		guess, codes := e.t.before(cur, int(j)), e.t.newCodes[0]
 		if len(e.makers) > 0 {
@@ -163,6 +165,10 @@ func (e *Encoder) writeNewRows(w *bitpack.Writer, base, cur *snapshot.Snapshot, 
 			}
 			sh := 32 - e.t.bits[f]
 			w.WriteLengthCode(codes[f], bitpack.Zigzag(int32((row[f]-guess[f])<<sh)>>sh))
+		}
+		if g.maker >= 0 {
+			z.made++
+			z.madeBits += w.BitLen() - start
 		}
 	}
 }

@@ -103,11 +103,12 @@ func TestSpawnedEntities(t *testing.T) {
 		gap    uint32
 		offset uint32
 		atMost float64 // bits of the delta with the spawner over those without
+		all    bool    // every new entity is coded as made
 	}{
-		{"exact guesses", 4, 0, 0.6},
-		{"guesses 3 off", 6, 3, 0.75},
-		{"gap 1", 1, 0, 0.6},
-		{"old spawns", 30, 0, 0.8},
+		{"exact guesses", 4, 0, 0.6, true},
+		{"guesses 3 off", 6, 3, 0.75, false},
+		{"gap 1", 1, 0, 0.6, true},
+		{"old spawns", 30, 0, 0.8, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(tc.gap), uint64(tc.offset)))
@@ -130,6 +131,19 @@ func TestSpawnedEntities(t *testing.T) {
 			t.Logf("new entities: %d bits with makers, %d without", sizes.New, alone.LastSizes().New)
 			if float64(sizes.New) > tc.atMost*float64(alone.LastSizes().New) {
 				t.Errorf("new entities: %d bits with makers, %d without: want at most %.0f %%", sizes.New, alone.LastSizes().New, 100*tc.atMost)
+			}
+			// Where the new entities' bits went: ids, then rows, the made
+			// ones among them.
+			kids := cur.Len() - base.Len()
+			if sizes.NewEntities != kids || sizes.MadeEntities == 0 || sizes.MadeEntities > kids ||
+				tc.all && sizes.MadeEntities != kids {
+				t.Errorf("%d new entities, %d made, want %d new (all made: %v)", sizes.NewEntities, sizes.MadeEntities, kids, tc.all)
+			}
+			if sizes.NewIDs <= 0 || sizes.Made <= 0 || sizes.NewIDs+sizes.Made > sizes.New {
+				t.Errorf("new entities %d bits: ids %d, made rows %d", sizes.New, sizes.NewIDs, sizes.Made)
+			}
+			if a := alone.LastSizes(); a.MadeEntities != 0 || a.Made != 0 || a.NewIDs <= 0 {
+				t.Errorf("without a spawner: %d made in %d bits, ids %d bits", a.MadeEntities, a.Made, a.NewIDs)
 			}
 		})
 	}
