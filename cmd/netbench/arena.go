@@ -116,6 +116,18 @@ type deltaBits struct {
 	NewIDs       float64 `json:"new_ids"`
 	Made         float64 `json:"made_rows"`
 	MadeEntities float64 `json:"made_count"`
+
+	// ByContext splits the changed entities' masks and residuals by the
+	// context of their baseline row (protocol.ContextName).
+	ByContext []contextBits `json:"by_context"`
+}
+
+// contextBits is what the changed entities of one context took, mean per
+// delta.
+type contextBits struct {
+	Context  string  `json:"context"`
+	Entities float64 `json:"entities"`
+	Bits     float64 `json:"bits"`
 }
 
 // meanBits turns the sum of n deltas' sizes into their means.
@@ -129,7 +141,19 @@ func meanBits(z delta.Sizes, n uint64) deltaBits {
 		Masks: m(z.Masks), Residuals: m(z.Residuals), Rest: m(z.Coding + z.Padding + z.Check), Total: m(z.Bits()),
 		RemovedEntities: m(z.RemovedEntities), NewEntities: m(z.NewEntities), ChangedEntities: m(z.ChangedEntities),
 		NewIDs: m(z.NewIDs), Made: m(z.Made), MadeEntities: m(z.MadeEntities),
+		ByContext: byContext(z, m),
 	}
+}
+
+// byContext turns the changes' sizes by context into their means, named.
+func byContext(z delta.Sizes, m func(int) float64) []contextBits {
+	var out []contextBits
+	for k, c := range z.ByContext {
+		if name := protocol.ContextName(k); name != "" {
+			out = append(out, contextBits{Context: name, Entities: m(c.Entities), Bits: m(c.Bits)})
+		}
+	}
+	return out
 }
 
 // viewMix is what a client's view holds, mean over the ticks sent: entities

@@ -78,11 +78,7 @@ func printArenaReport(w io.Writer, r arenaResult, took time.Duration) {
 	z := r.Bits
 	fmt.Fprintf(w, "where a sightline delta's bits go, mean of %d deltas: header %.1f, removed set %.1f (%.2f entities), new entities %.1f (%.2f: ids and rows), changed set %.1f (%.2f entities), field masks %.1f, residuals %.1f, coding, padding and check %.1f; %.1f in all\n",
 		z.Deltas, z.Header, z.Removed, z.RemovedEntities, z.New, z.NewEntities, z.Changed, z.ChangedEntities, z.Masks, z.Residuals, z.Rest, z.Total)
-	if others := z.NewEntities - z.MadeEntities; z.NewEntities > 0 {
-		fmt.Fprintf(w, "the new entities' bits: ids %.1f (%.1f each); rows made by a player %.1f (%.2f of them, %.1f each); other rows %.1f (%.2f, %.1f each)\n",
-			z.NewIDs, z.NewIDs/z.NewEntities, z.Made, z.MadeEntities, z.Made/max(z.MadeEntities, 1e-9),
-			z.New-z.NewIDs-z.Made, others, (z.New-z.NewIDs-z.Made)/max(others, 1e-9))
-	}
+	fmt.Fprintf(w, "the changes' masks and residuals by context: %s; the new entities: %s\n", contextCells(z, true), newCells(z, true))
 	b := r.DefaultBudget
 	fmt.Fprintf(w, "default budget (%g B/s, %d-byte packets): sightline %.0f B/s (%.0f%% of the above), %.1f B/packet; defers %.0f entity-ticks a second (%.1f%% of those due), longest wait %d ticks, %d lean packets\n",
 		b.RateBps, b.PacketCap, b.Bps, b.ShareOfUnlimited*100, b.Bpp, b.DeferredPerS, b.DeferredShare*100, b.MaxDeferralTicks, b.LeanPackets)
@@ -167,5 +163,55 @@ func printRows(w io.Writer, rows [][]string) error {
 		fmt.Fprintf(w, "| %s | %.1f | %.1f (%.2f) | %.1f (%.2f) | %.1f (%.2f) | %.1f | %.1f | %.1f | %.1f |\n",
 			a.what, z.Header, z.Removed, z.RemovedEntities, z.New, z.NewEntities, z.Changed, z.ChangedEntities, z.Masks, z.Residuals, z.Rest, z.Total)
 	}
+	// The changes by context and the new entities by how they were coded.
+	fmt.Fprintf(w, "\n| sightline deltas, bits each (mean) |")
+	for _, c := range where[0].bits.ByContext {
+		fmt.Fprintf(w, " changes of %s (entities) |", c.Context)
+	}
+	fmt.Fprintf(w, " new entities' ids | rows made by a player (rows) | other new rows (rows) |\n|---|")
+	for range where[0].bits.ByContext {
+		fmt.Fprintf(w, "---:|")
+	}
+	fmt.Fprintf(w, "---:|---:|---:|\n")
+	for _, a := range where {
+		fmt.Fprintf(w, "| %s | %s | %s |\n", a.what, contextCells(a.bits, false), newCells(a.bits, false))
+	}
 	return nil
+}
+
+// contextCells says what each context's changes took: their bits and how
+// many; named and joined by commas for a line, else as a table's cells.
+func contextCells(z deltaBits, line bool) string {
+	cells := make([]string, len(z.ByContext))
+	for i, c := range z.ByContext {
+		cells[i] = fmt.Sprintf("%.1f (%.2f)", c.Bits, c.Entities)
+		if line {
+			cells[i] = c.Context + " " + cells[i]
+		}
+	}
+	return joinCells(cells, line)
+}
+
+// newCells says where the new entities' bits went: their ids, the rows
+// made by a player and the other rows (with how many rows); named and
+// joined by commas for a line, else as a table's cells.
+func newCells(z deltaBits, line bool) string {
+	cells := []string{
+		fmt.Sprintf("%.1f", z.NewIDs),
+		fmt.Sprintf("%.1f (%.2f)", z.Made, z.MadeEntities),
+		fmt.Sprintf("%.1f (%.2f)", z.New-z.NewIDs-z.Made, z.NewEntities-z.MadeEntities),
+	}
+	if line {
+		for i, name := range []string{"ids", "rows made by a player", "other rows"} {
+			cells[i] = name + " " + cells[i]
+		}
+	}
+	return joinCells(cells, line)
+}
+
+func joinCells(cells []string, line bool) string {
+	if line {
+		return strings.Join(cells, ", ")
+	}
+	return strings.Join(cells, " | ")
 }

@@ -149,6 +149,24 @@ const (
 	numContexts
 )
 
+// ContextName names context k of the changed entities, as
+// delta.Sizes.ByContext counts them: "players", "walking creatures", "idle
+// creatures" or "projectiles" (with kind 3, which no entity has); "" for a
+// k that is none.
+func ContextName(k int) string {
+	switch k {
+	case ctxPlayer:
+		return "players"
+	case ctxCreatureWalking:
+		return "walking creatures"
+	case ctxCreatureIdle:
+		return "idle creatures"
+	case ctxOther:
+		return "projectiles"
+	}
+	return ""
+}
+
 // Contexts implements snapshot.Contexter.
 func (p *predictor) Contexts() int { return numContexts }
 

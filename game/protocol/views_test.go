@@ -145,3 +145,73 @@ func BenchmarkViewDelta(b *testing.B) {
 		})
 	}
 }
+
+// The codec says where a delta's bits went by the context of the changed
+// entities (delta.Sizes.ByContext) and for the new ones made by a player:
+// the parts add up to the whole, delta by delta, and every kind of entity
+// of a bot match shows up in them.
+func TestSizesByContext(t *testing.T) {
+	names := []string{"players", "walking creatures", "idle creatures", "projectiles"}
+	for k, want := range names {
+		if got := protocol.ContextName(k); got != want {
+			t.Errorf("context %d is %q, want %q", k, got, want)
+		}
+	}
+	if got := protocol.ContextName(len(names)); got != "" {
+		t.Errorf("context %d is %q, want none", len(names), got)
+	}
+	s := protocol.Schema()
+	enc := delta.MustCodec(s)
+	const ring, age = 16, 5
+	var views [ring]*snapshot.Snapshot
+	for i := range views {
+		views[i] = snapshot.New(s)
+	}
+	const r2 = protocol.ViewRadius * protocol.UnitsPerPx * protocol.ViewRadius * protocol.UnitsPerPx
+	var all delta.Sizes
+	var buf []byte
+	recordArena(t, 7, 8, 600, func(tick int, cur *snapshot.Snapshot) {
+		view := views[tick%ring]
+		view.Reset()
+		var px, py int64
+		for i := range cur.Len() {
+			if cur.Value(i, protocol.FieldKind) == protocol.KindPlayer {
+				px, py = int64(cur.Value(i, protocol.FieldX)), int64(cur.Value(i, protocol.FieldY))
+				break
+			}
+		}
+		for j := range cur.Len() {
+			dx, dy := int64(cur.Value(j, protocol.FieldX))-px, int64(cur.Value(j, protocol.FieldY))-py
+			if dx*dx+dy*dy <= r2 {
+				copy(view.AppendUnchecked(cur.ID(j)), cur.Row(j))
+			}
+		}
+		if tick <= ring {
+			return
+		}
+		buf = enc.AppendDelta(buf[:0], uint32(tick), uint32(tick-age), views[(tick-age)%ring], view)
+		z := enc.LastSizes()
+		var n, bits int
+		for _, c := range z.ByContext {
+			n, bits = n+c.Entities, bits+c.Bits
+		}
+		if n != z.ChangedEntities || bits != z.Masks+z.Residuals {
+			t.Fatalf("tick %d: %d changed entities in %d bits of masks and residuals, by context %d in %d bits", tick, z.ChangedEntities, z.Masks+z.Residuals, n, bits)
+		}
+		if z.MadeEntities > z.NewEntities || z.NewIDs+z.Made > z.New || z.NewEntities > 0 && z.NewIDs == 0 {
+			t.Fatalf("tick %d: %d new entities in %d bits, ids %d bits, %d made in %d bits", tick, z.NewEntities, z.New, z.NewIDs, z.MadeEntities, z.Made)
+		}
+		all.Add(z)
+	})
+	for k, name := range names[:3] {
+		c := all.ByContext[k]
+		t.Logf("%s: %d changes, %.1f bits each", name, c.Entities, float64(c.Bits)/float64(max(c.Entities, 1)))
+		if c.Entities == 0 || c.Bits == 0 {
+			t.Errorf("no changes of %s", name)
+		}
+	}
+	t.Logf("new entities: %d, ids %d bits; %d made by a player in %d bits", all.NewEntities, all.NewIDs, all.MadeEntities, all.Made)
+	if all.MadeEntities == 0 || all.Made == 0 {
+		t.Error("no projectile coded as made by its shooter")
+	}
+}

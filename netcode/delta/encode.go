@@ -133,6 +133,7 @@ func (e *Encoder) appendDelta(dst []byte, tick, baseline uint32, base, cur *snap
 	nb := base.Len()
 	z := &e.sections
 	z.made, z.madeBits = 0, 0
+	clear(z.byContext[:])
 	z.removed = w.BitLen()
 	writeSet(&w, e.removed, nb)
 	z.new = w.BitLen()
@@ -268,10 +269,12 @@ func (e *Encoder) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, 
 		}
 	}
 	codingEnd = start + 8*pos + int(n)
+	byContext := &e.sections.byContext
 	for _, ch := range e.changed {
 		m := ch.mask
 		bo, co := int(ch.base)*nf, int(ch.cur)*nf
 		brow, crow := bv[bo:bo+nf:bo+nf], cv[co:co+nf:co+nf]
+		at := 8*pos + int(n)
 		k := 0
 		if cx != nil {
 			k = e.t.context(brow)
@@ -322,6 +325,9 @@ func (e *Encoder) writeChanges(w *bitpack.Writer, base, cur *snapshot.Snapshot, 
 		pos += int(n >> 3)
 		acc >>= n & 56
 		n &= 7
+		c := &byContext[k&(maxContexts-1)]
+		c.Entities++
+		c.Bits += 8*pos + int(n) - at
 	}
 	buf[pos] = byte(acc)
 	w.WriteStream(buf, 8*pos+int(n))

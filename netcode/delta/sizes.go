@@ -21,6 +21,20 @@ type Sizes struct {
 	// such rows. NewIDs is 0 for a schema without new-entity codes,
 	// whose new rows go with their ids.
 	NewIDs, Made, MadeEntities int
+
+	// ByContext splits the changed entities by the context of their
+	// baseline row (snapshot.Contexter; all in 0 for a schema without
+	// one): how many, and the bits of their masks and residuals. It is
+	// empty for a schema with generic fields.
+	ByContext [maxContexts]ContextSizes
+}
+
+// maxContexts is the most contexts a snapshot.Contexter has.
+const maxContexts = 16
+
+// ContextSizes is what the changed entities of one context took.
+type ContextSizes struct {
+	Entities, Bits int
 }
 
 // sections notes where, in bits from the start of the writer, each
@@ -38,6 +52,8 @@ type sections struct {
 	maskBits int // the bits of the changed entities' mask codewords, with a mask code
 	made     int // the new entities coded as made by a maker
 	madeBits int // the bits of their rows
+	// byContext is Sizes.ByContext, counted as the changes are written.
+	byContext [maxContexts]ContextSizes
 }
 
 // LastSizes returns where the bits of the last packet AppendDelta wrote
@@ -79,6 +95,7 @@ func (e *Encoder) LastSizes() Sizes {
 		s.NewIDs = z.changed - z.new
 	}
 	s.Made, s.MadeEntities = z.madeBits, z.made
+	s.ByContext = z.byContext
 	return s
 }
 
@@ -104,4 +121,8 @@ func (s *Sizes) Add(o Sizes) {
 	s.NewIDs += o.NewIDs
 	s.Made += o.Made
 	s.MadeEntities += o.MadeEntities
+	for k, c := range o.ByContext {
+		s.ByContext[k].Entities += c.Entities
+		s.ByContext[k].Bits += c.Bits
+	}
 }
