@@ -139,12 +139,13 @@ bench-table: check-go
 	$(GO) run ./cmd/netbench -traffic arena -table
 
 ## figures: measures every figure the docs quote into docs/figures.md (generated:
-## bandwidth tables, game.wasm's sizes, browser start-up, server CPU per player
-## beside FIGURES_BASE, duels, relay: TestInternet needs root) and rewrites their
+## bandwidth tables, the figures seeded tests hold, game.wasm's sizes, browser
+## start-up, server CPU per player beside FIGURES_BASE, duels, relay:
+## TestInternet needs root) and rewrites their
 ## quotes in every *.md.
 ## FIGURES picks groups (e.g. FIGURES=wasm,bytes; all of them take about 20 min);
 ## FIGURES_TEST=1 adds `make test`'s wall time (about 10 min more).
-FIGURES      ?= bytes,wasm,startup,cpu,duels,relay,internet
+FIGURES      ?= bytes,seeded,wasm,startup,cpu,duels,relay,internet
 FIGURES_BASE ?= cea71ff
 FIGURES_TEST ?=
 figures: check-go

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/sightline-game/sightline/internal/figures"
+	"github.com/sightline-game/sightline/internal/figures/figuretest"
 
 	"github.com/sightline-game/sightline/assets"
 	"github.com/sightline-game/sightline/assets/sfx"
@@ -47,6 +51,8 @@ func TestUnknownSound(t *testing.T) {
 // Length says, without synthesizing, exactly how long the synthesized
 // sound lasts.
 func TestLengthIsTheSynthesized(t *testing.T) {
+	shortest, longest, total := time.Hour, time.Duration(0), 0
+	formats := map[string]bool{}
 	for _, n := range sfx.Names() {
 		b, err := sfx.WAV(n)
 		if err != nil {
@@ -61,6 +67,16 @@ func TestLengthIsTheSynthesized(t *testing.T) {
 		if err != nil || got != want {
 			t.Errorf("Length(%s) = %v, %v; the sound lasts %v", n, got, err, want)
 		}
+		shortest, longest, total = min(shortest, want), max(longest, want), total+len(b)
+		channels := map[int]string{1: "mono", 2: "stereo"}[w.Channels]
+		formats[fmt.Sprintf("%s 16-bit at %s Hz", channels, figures.Thousands(w.SampleRate))] = true
+	}
+	if len(formats) != 1 {
+		t.Fatalf("the sounds come in %d formats: %v", len(formats), formats)
+	}
+	for f := range formats {
+		figuretest.Hold(t, "sound-lengths", fmt.Sprintf("%d sounds, %s, %.2f-%.2f s each, %s KB in all as WAV files",
+			len(sfx.Names()), f, shortest.Seconds(), longest.Seconds(), figures.Thousands((total+500)/1000)))
 	}
 }
 

@@ -3,13 +3,14 @@
 // quote of a figure it measured in the repository's Markdown files: `make
 // figures` runs it.
 //
-//	figures [-figures bytes,wasm,startup,cpu,duels,relay,internet] [-test-time] [-out docs/figures.md]
+//	figures [-figures bytes,seeded,wasm,startup,cpu,duels,relay,internet] [-test-time] [-out docs/figures.md]
 //
 // -figures picks groups of figures (default all but the test time, which
 // takes the whole of `make test`); the figures of the groups not picked
 // keep what the file held. Groups:
 //
 //	bytes    bandwidth-model, bandwidth-arena: cmd/netbench's tables (exact)
+//	seeded   the figures seeded tests hold (figuretest.Hold; exact): seeded.go lists them
 //	wasm     wasm-sizes, wasm-sizes-line: game.wasm as `make web` builds it (exact)
 //	startup  startup: the browser's start-up phases (TestBrowserStartup, TestBrowserOnALANAddress)
 //	cpu      cpu-pair: the server's CPU per player beside -cpu-base (scripts/cpupair.sh)

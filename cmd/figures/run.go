@@ -42,13 +42,14 @@ type Config struct {
 }
 
 // allGroups are the groups of figures, in the order of the file.
-var allGroups = []string{"bytes", "wasm", "startup", "cpu", "duels", "relay", "internet", "test"}
+var allGroups = []string{"bytes", "seeded", "wasm", "startup", "cpu", "duels", "relay", "internet", "test"}
 
 // order is the figures' order in the file.
-var order = []string{
-	figures.BandwidthModel, figures.BandwidthArena, figures.WasmSizes, figures.WasmSizesLine, "wasm-code",
-	"startup", "cpu-pair", "duels", "relay-roundtrip", "relay-internet", "test-time",
-}
+var order = slices.Concat(
+	[]string{figures.BandwidthModel, figures.BandwidthArena},
+	heldNames(),
+	[]string{figures.WasmSizes, figures.WasmSizesLine, "wasm-code", "startup", "cpu-pair", "duels", "relay-roundtrip", "relay-internet", "test-time"},
+)
 
 // DefaultConfig measures every group but the test time.
 func DefaultConfig() Config {
@@ -57,7 +58,7 @@ func DefaultConfig() Config {
 		goTool = "go"
 	}
 	return Config{
-		Groups:      []string{"bytes", "wasm", "startup", "cpu", "duels", "relay", "internet"},
+		Groups:      []string{"bytes", "seeded", "wasm", "startup", "cpu", "duels", "relay", "internet"},
 		Out:         figures.Path,
 		Go:          goTool,
 		CPUBase:     "cea71ff", // the tree before the per-player cost work
@@ -82,6 +83,7 @@ type measurer func(e *env) ([]figures.Figure, error)
 
 var measurers = map[string]measurer{
 	"bytes":    measureBytes,
+	"seeded":   measureSeeded,
 	"wasm":     measureWasm,
 	"startup":  measureStartup,
 	"cpu":      measureCPU,

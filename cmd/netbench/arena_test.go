@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -141,10 +143,12 @@ func TestSpeedChangesModelBytes(t *testing.T) {
 }
 
 // An arena run with -replay writes its match as a replay would keep it:
-// every tick plays back as its hash says, and the whole world costs less
-// than the players' views did.
+// every tick plays back as its hash says, the bytes it counts are those of
+// the file -record writes (whole fragments, no parts), and the whole world
+// costs less than the players' views did.
 func TestArenaReplay(t *testing.T) {
-	res, err := runArena(options{Traffic: "arena", Players: 8, Creatures: 60, Seconds: 6, RTTms: 100, Seed: 3, Replay: true})
+	file := filepath.Join(t.TempDir(), "match.slreplay")
+	res, err := runArena(options{Traffic: "arena", Players: 8, Creatures: 60, Seconds: 6, RTTms: 100, Seed: 3, Replay: true, Record: file})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,5 +156,8 @@ func TestArenaReplay(t *testing.T) {
 	if rp == nil || rp.Ticks != 180 || rp.Mismatched != 0 || rp.Keyframes != 2 || rp.Fragments != 2 ||
 		rp.BytesPerMin <= 0 || rp.BytesPerMin >= rp.PlayersPerMin {
 		t.Fatalf("replay %+v", rp)
+	}
+	if fi, err := os.Stat(file); err != nil || fi.Size() != rp.Bytes {
+		t.Fatalf("the replay file: %v, %v; counted %d bytes", fi.Size(), err, rp.Bytes)
 	}
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"strings"
@@ -10,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sightline-game/sightline/internal/figures"
+	"github.com/sightline-game/sightline/internal/figures/figuretest"
 )
 
 // Both bandwidth tables are seeded, so docs/figures.md must hold them as
@@ -67,4 +71,31 @@ func TestTablesAsInFigures(t *testing.T) {
 				c.name, figures.Path, f.Measured, f.Content, strings.Join(c.args, " "), got)
 		}
 	}
+}
+
+// A replay of the first arena row's match is seeded too: its size a minute
+// (broadcast.Recorder's file: whole fragments, no parts) beside what the
+// players were sent, which the documents quote.
+func TestReplaySizeAsInFigures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a 2-minute match of 32 bots (about 25 s)")
+	}
+	t.Parallel()
+	cmd := exec.Command(netbenchBinary(t), "-traffic", "arena", "-seconds", "120", "-replay", "-json")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r arenaResult
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatal(err)
+	}
+	rp := r.Replay
+	if rp == nil || rp.Mismatched != 0 || rp.Ticks != uint64(r.Ticks) {
+		t.Fatalf("replay %+v of %d ticks", rp, r.Ticks)
+	}
+	figuretest.Hold(t, "replay-size", fmt.Sprintf("a %.0f-minute match of %d players and %d creatures takes %s bytes a minute as a replay, %s ticks played back with %d mismatched, against the %s bytes a minute its players were sent: %.2fx",
+		r.Seconds/60, r.Players, r.Creatures, figures.Thousands(int(math.Round(rp.BytesPerMin))), figures.Thousands(int(rp.Ticks)), rp.Mismatched,
+		figures.Thousands(int(math.Round(rp.PlayersPerMin))), rp.BytesPerMin/rp.PlayersPerMin))
 }

@@ -56,9 +56,11 @@ func newReplayCast(o options, m interface {
 		c.file, c.rec = f, broadcast.NewRecorder(f, hdr)
 		sinks = append(sinks, c.rec)
 	}
+	// No parts: a replay file holds whole fragments (broadcast.Recorder).
 	c.w = broadcast.NewWriter(broadcast.WriterConfig{
 		Format: protocol.Session().Format(protocol.Schema()), Schema: protocol.Schema(),
 		Preamble: protocol.AppendWelcome(nil, protocol.Welcome{MapSeed: m.MapSeed()}), Sinks: sinks,
+		PartTicks: -1,
 	})
 	return c, nil
 }

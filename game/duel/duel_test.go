@@ -1,9 +1,14 @@
 package duel_test
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/sightline-game/sightline/internal/figures"
+	"github.com/sightline-game/sightline/internal/figures/figuretest"
 
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/client"
@@ -209,6 +214,9 @@ func TestDuelHitRateWithAndWithoutCompensation(t *testing.T) {
 	if lag.RewoundShots == 0 || off.RewoundShots != 0 {
 		t.Errorf("rewound shots: %d with compensation, %d without", lag.RewoundShots, off.RewoundShots)
 	}
+	figuretest.Hold(t, "duel-hit-rate", fmt.Sprintf("%.1f s counted over 4 seeds: %.3f of %s shots hit on a perfect link, %.3f of %s at 75 ms each way with 10 ms of jitter, %.3f of %s there without compensation; the predicted shots' handover %.3f px on average (%.3f at most), %d mismatched ticks",
+		lag.CountedSeconds, base.HitRate, figures.Thousands(base.Shots), lag.HitRate, figures.Thousands(lag.Shots), off.HitRate, figures.Thousands(off.Shots),
+		lag.HandoverMeanPx, lag.HandoverMaxPx, base.MismatchedTicks+lag.MismatchedTicks+off.MismatchedTicks))
 }
 
 // A predicted shot is drawn from the input that fired it on, and the
@@ -312,13 +320,18 @@ func add(a, b duel.Result) duel.Result {
 func TestDuelLiarGainsNothing(t *testing.T) {
 	const seconds = 60
 	seeds := []uint64{1, 2, 3, 4, 5, 6}
+	var held []string
 	for _, latency := range []time.Duration{10 * time.Millisecond, 75 * time.Millisecond} {
+		var rates []string
+		most := 0.0
 		drawn := runDuelWith(t, duel.Config{DrawnAim: true}, 0, latency, 0, seconds, seeds...)
 		twin := runDuel(t, 0, latency, 0, seconds, seeds...)
 		for _, back := range []int{2, 3, 5, arena.DefaultRewindTicks} {
 			liar := runDuelWith(t, duel.Config{LiarTicks: back}, 0, latency, 0, seconds, seeds...)
 			t.Logf("%v one way, a liar %d ticks back: %.3f; its honest twin %.3f (%.2fx); the aimer of what it draws %.3f (%.2fx); %d of %d shots bounded",
 				latency, back, liar.HitRate, twin.HitRate, liar.HitRate/twin.HitRate, drawn.HitRate, liar.HitRate/drawn.HitRate, liar.RewindBounded, liar.RewoundShots)
+			rates = append(rates, fmt.Sprintf("%.3f", liar.HitRate))
+			most = max(most, liar.HitRate/twin.HitRate)
 			if liar.HitRate > 1.1*twin.HitRate {
 				t.Errorf("%v one way: a liar claiming %d ticks back hit %.3f, its honest twin %.3f: want at most 1.1 times", latency, back, liar.HitRate, twin.HitRate)
 			}
@@ -333,7 +346,9 @@ func TestDuelLiarGainsNothing(t *testing.T) {
 		if twin.Agreement < 0.97 {
 			t.Errorf("%v one way: the honest aimer's agreement %.3f, want at least 0.97", latency, twin.Agreement)
 		}
+		held = append(held, fmt.Sprintf("%s against its honest twin's %.3f at %d ms one way (%.2f times at most)", strings.Join(rates, ", "), twin.HitRate, latency.Milliseconds(), most))
 	}
+	figuretest.Hold(t, "duel-liar", fmt.Sprintf("over %d seeds of %d s, a liar claiming 2, 3, 5 or %d ticks before its newest hit %s", len(seeds), seconds, arena.DefaultRewindTicks, strings.Join(held, ", and ")))
 }
 
 // Loss never makes a player rubber-band: over a link of 75 ms each way with

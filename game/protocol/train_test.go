@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sightline-game/sightline/internal/figures/figuretest"
+
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/bots/brain"
 	"github.com/sightline-game/sightline/game/protocol"
@@ -281,6 +283,7 @@ func TestTrainedCodes(t *testing.T) {
 // must cost less predicted; players move by input, which the row does not carry,
 // so the predictor leaves them where they were and they cost the same.
 func TestPredictorSaves(t *testing.T) {
+	var left []string
 	for _, k := range []struct {
 		kind   uint32
 		name   string
@@ -303,10 +306,12 @@ func TestPredictorSaves(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %.0f residual bits predicted, %.0f not (%.0f %%)", k.name, bits[0], bits[1], 100*bits[0]/bits[1])
+		left = append(left, fmt.Sprintf("%.0f%% of the %s'", 100*bits[0]/bits[1], k.name))
 		if bits[0] > k.atMost*bits[1] {
 			t.Errorf("%s: %.0f bits predicted, %.0f not: want at most %.0f %%", k.name, bits[0], bits[1], 100*k.atMost)
 		}
 	}
+	figuretest.Hold(t, "predictor-saves", "the predictor leaves "+strings.Join(left[:len(left)-1], ", ")+" and "+left[len(left)-1]+" change bits")
 }
 
 // schemaVariants returns the game's schema, then the same without its

@@ -1,7 +1,10 @@
 package protocol_test
 
 import (
+	"fmt"
 	"testing"
+
+	"github.com/sightline-game/sightline/internal/figures/figuretest"
 
 	"github.com/sightline-game/sightline/game/protocol"
 	"github.com/sightline-game/sightline/netcode/delta"
@@ -75,6 +78,11 @@ func TestArenaViewBytes(t *testing.T) {
 	got := viewBytes(t, schemas, 31, 1800)
 	for i, name := range names {
 		t.Logf("%s: %.1f B/packet", name, got[i])
+	}
+	if len(got) == 3 {
+		figuretest.Hold(t, "arena-view-bytes", fmt.Sprintf("a delta is %.1f bytes with the generic coding, %.1f with the game's codes and no predictor, %.1f with both", got[2], got[1], got[0]))
+	} else {
+		t.Errorf("%d schemas, want the game's, its codes alone and the generic coding", len(got))
 	}
 	if len(got) > 1 && got[0] > 0.8*got[len(got)-1] {
 		t.Errorf("the game's coding: %.1f B/packet, the generic one %.1f", got[0], got[len(got)-1])

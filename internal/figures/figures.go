@@ -73,14 +73,27 @@ const (
 	closeLine  = "<!-- /figure -->"
 )
 
-// openName returns the name on an opening marker line, if it is one.
-func openName(line string) (string, bool) {
+// openName returns the name on an opening marker line, if it is one, and
+// the spaces it is indented by: a quote inside a list item is indented as
+// the item's text, its content and its closing line by as much.
+func openName(line string) (name, indent string, ok bool) {
 	line = strings.TrimRight(line, " \t\r")
-	if !strings.HasPrefix(line, openPrefix) || !strings.HasSuffix(line, openSuffix) {
-		return "", false
+	body := strings.TrimLeft(line, " ")
+	indent = line[:len(line)-len(body)]
+	if !strings.HasPrefix(body, openPrefix) || !strings.HasSuffix(body, openSuffix) {
+		return "", "", false
 	}
-	name := strings.TrimSuffix(strings.TrimPrefix(line, openPrefix), openSuffix)
-	return name, ValidName(name)
+	name = strings.TrimSuffix(strings.TrimPrefix(body, openPrefix), openSuffix)
+	return name, indent, ValidName(name)
+}
+
+// unindent returns line without indent, and whether it began with it (an
+// empty line always does).
+func unindent(line, indent string) (string, bool) {
+	if strings.TrimSpace(line) == "" {
+		return "", true
+	}
+	return strings.CutPrefix(line, indent)
 }
 
 // ValidName reports whether name can name a figure.
@@ -101,14 +114,15 @@ func ValidName(name string) bool {
 func Blocks(doc string) ([]Block, error) {
 	var out []Block
 	var cur *Block
+	var indent string
 	var body []string
 	for i, line := range strings.Split(doc, "\n") {
-		trimmed := strings.TrimRight(line, " \t\r")
-		if name, ok := openName(trimmed); ok {
+		trimmed := strings.TrimSpace(line)
+		if name, in, ok := openName(line); ok {
 			if cur != nil {
 				return nil, fmt.Errorf("%w: line %d opens %q inside %q (line %d)", ErrMarkers, i+1, name, cur.Name, cur.Line)
 			}
-			cur, body = &Block{Name: name, Line: i + 1}, nil
+			cur, indent, body = &Block{Name: name, Line: i + 1}, in, nil
 			continue
 		}
 		if strings.HasPrefix(trimmed, openPrefix) {
@@ -118,13 +132,20 @@ func Blocks(doc string) ([]Block, error) {
 			if cur == nil {
 				return nil, fmt.Errorf("%w: line %d closes no figure", ErrMarkers, i+1)
 			}
+			if strings.TrimRight(line, " \t\r") != indent+closeLine {
+				return nil, fmt.Errorf("%w: line %d closes %q (line %d) indented otherwise", ErrMarkers, i+1, cur.Name, cur.Line)
+			}
 			cur.Content = strings.Join(body, "\n")
 			out = append(out, *cur)
 			cur = nil
 			continue
 		}
 		if cur != nil {
-			body = append(body, line)
+			l, ok := unindent(line, indent)
+			if !ok {
+				return nil, fmt.Errorf("%w: line %d of %q (line %d) is not indented as its markers", ErrMarkers, i+1, cur.Name, cur.Line)
+			}
+			body = append(body, l)
 		}
 	}
 	if cur != nil {
@@ -165,20 +186,25 @@ func Rewrite(doc string, figs map[string]Figure) (string, bool, error) {
 	out := make([]string, 0, len(lines))
 	for i := 0; i < len(lines); i++ {
 		out = append(out, lines[i])
-		name, ok := openName(lines[i])
+		name, indent, ok := openName(lines[i])
 		if !ok {
 			continue
 		}
 		f, known := figs[name]
 		j := i + 1
-		for strings.TrimRight(lines[j], " \t\r") != closeLine {
+		for strings.TrimSpace(lines[j]) != closeLine {
 			if !known {
 				out = append(out, lines[j])
 			}
 			j++
 		}
 		if known {
-			out = append(out, strings.Split(f.Content, "\n")...)
+			for _, l := range strings.Split(f.Content, "\n") {
+				if l != "" {
+					l = indent + l
+				}
+				out = append(out, l)
+			}
 		}
 		out = append(out, lines[j])
 		i = j
@@ -254,7 +280,7 @@ func Parse(text string) ([]Figure, error) {
 		if cur == nil {
 			continue
 		}
-		if _, ok := openName(line); ok {
+		if _, _, ok := openName(line); ok {
 			for i < len(lines) && strings.TrimRight(lines[i], " \t\r") != closeLine {
 				i++
 			}

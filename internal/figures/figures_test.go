@@ -84,6 +84,35 @@ func TestRewriteFreshensQuotes(t *testing.T) {
 	}
 }
 
+// A quote inside a list item is indented as the item's text: its content
+// is read without the indent and rewritten with it; a line of the quote
+// indented less, or a close indented otherwise, is malformed.
+func TestIndentedQuotes(t *testing.T) {
+	figs := Index(sample())
+	fresh := figs["wasm-sizes"].Content
+	doc := "- An item:\n  <!-- figure wasm-sizes -->\n  old\n\n  lines\n  <!-- /figure -->\n- Next.\n"
+	blocks, err := Blocks(doc)
+	if err != nil || len(blocks) != 1 || blocks[0].Content != "old\n\nlines" {
+		t.Fatalf("blocks %+v, %v", blocks, err)
+	}
+	got, changed, err := Rewrite(doc, figs)
+	want := "- An item:\n  <!-- figure wasm-sizes -->\n" + "  " + strings.ReplaceAll(fresh, "\n", "\n  ") + "\n  <!-- /figure -->\n- Next.\n"
+	if err != nil || !changed || got != want {
+		t.Fatalf("rewrote (%v, %v)\n%s\nwant\n%s", changed, err, got, want)
+	}
+	if err := Check(got, figs); err != nil {
+		t.Errorf("after the rewrite: %v", err)
+	}
+	for _, bad := range []string{
+		"  <!-- figure wasm-sizes -->\n old\n  <!-- /figure -->\n",
+		"  <!-- figure wasm-sizes -->\n  old\n<!-- /figure -->\n",
+	} {
+		if _, err := Blocks(bad); !errors.Is(err, ErrMarkers) {
+			t.Errorf("%q: %v, want %v", bad, err, ErrMarkers)
+		}
+	}
+}
+
 // What Format writes, Parse reads back whole.
 func TestFormatParse(t *testing.T) {
 	want := sample()

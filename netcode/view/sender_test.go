@@ -2,10 +2,14 @@ package view_test
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/sightline-game/sightline/internal/figures"
+	"github.com/sightline-game/sightline/internal/figures/figuretest"
 
 	"github.com/sightline-game/sightline/netcode/delta"
 	"github.com/sightline-game/sightline/netcode/interest"
@@ -198,6 +202,8 @@ func TestBudgetHeldInACrowd(t *testing.T) {
 	if r.outside != 0 {
 		t.Errorf("%d entities held outside the area", r.outside)
 	}
+	figuretest.Hold(t, "budget-crowd", fmt.Sprintf("%d of %s decoded ticks wrong, %d entities held outside 768 px, largest packet %d bytes, at most %s bytes in any one-second window (the budget, a tick's carry and one packet's debt allow %s), %d entities in view, oldest value held %d ticks (bound %d)",
+		r.mismatched, figures.Thousands(r.decoded), r.outside, r.maxPacket, figures.Thousands(r.maxSecond), figures.Thousands(int(cfg.Rate+perTick)+r.maxPacket), r.inView, r.stats.MaxValueAge, r.maxAge))
 	// Over the run the sender spends no more than the budget. In one second
 	// it may spend, beyond the budget and the allowance it starts with, the
 	// debt the second's last packet leaves: the values a packet must carry

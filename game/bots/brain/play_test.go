@@ -1,9 +1,13 @@
 package brain
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/sightline-game/sightline/internal/figures/figuretest"
 
 	"github.com/sightline-game/sightline/game/arena"
 	"github.com/sightline-game/sightline/game/protocol"
@@ -90,6 +94,7 @@ func hitRate(s arena.Stats) float64 { return float64(s.Hits) / max(float64(s.Sho
 // waste fewer shots on walls than without.
 func TestBrainsPlayTheArena(t *testing.T) {
 	const bots, ticks = 8, 60 * arena.TickRate
+	var with, without []string
 	for _, seed := range []uint64{21, 4} {
 		// The gun only: spread pellets that miss at range would blur the
 		// hit rates this compares.
@@ -119,7 +124,11 @@ func TestBrainsPlayTheArena(t *testing.T) {
 		if smart.Hits < old.Hits*3/4 {
 			t.Errorf("seed %d: with the map %d hits, without %d: holding fire should not cost the fight", seed, smart.Hits, old.Hits)
 		}
+		with = append(with, fmt.Sprintf("%.0f", 100*hitRate(smart)))
+		without = append(without, fmt.Sprintf("%.0f", 100*hitRate(old)))
 	}
+	figuretest.Hold(t, "bots-hit", fmt.Sprintf("%s %% of their shots hit, against %s %% for the same bots blind to the map (two seeds, 8 bots, 60 s)",
+		strings.Join(with, " and "), strings.Join(without, " and ")))
 }
 
 // TestBrainsUseSpreadAndPower: bots that read their records fetch spread
@@ -210,6 +219,7 @@ func TestIdleNewcomerLives(t *testing.T) {
 		seeds = 12
 		limit = 40 * arena.TickRate
 	)
+	var medians []string
 	for _, joinAfter := range []int{0, 30 * arena.TickRate} {
 		var lived []int
 		for seed := uint64(1); seed <= seeds; seed++ {
@@ -249,7 +259,10 @@ func TestIdleNewcomerLives(t *testing.T) {
 		if median < 10 {
 			t.Errorf("joining after %d s: an idle newcomer lived %.1f s at the median, want at least 10", joinAfter/arena.TickRate, median)
 		}
+		medians = append(medians, fmt.Sprintf("%.1f s", median))
 	}
+	figuretest.Hold(t, "newcomer-lives", fmt.Sprintf("an idle newcomer among %d bots lives %s at the median (%d seeds, at most %d s) from a match's start and %s joining one 30 s under way",
+		bots, medians[0], seeds, limit/arena.TickRate, medians[1]))
 }
 
 // newMatch returns the arena world of cfg as the server drives it.
