@@ -3,8 +3,10 @@
 // (Dockerfile) and the Agones manifests (agones/fleet.yaml,
 // agones/autoscaler.yaml, agones/allocation.yaml), how Prometheus scrapes
 // the servers' GET /metrics (the Fleet's pod annotations, and
-// prometheus/podmonitor.yaml for the Prometheus Operator), and a Grafana
-// dashboard of those metrics (grafana/sightline.json).
+// prometheus/podmonitor.yaml for the Prometheus Operator), a Grafana
+// dashboard of those metrics (grafana/sightline.json), and nginx as a cache
+// in front of a match's broadcast (nginx/broadcast.conf, which cmd/loadtest's
+// TestBroadcastThroughACache runs 200 viewers through).
 //
 // The package has no code of its own. Its tests parse the manifests and the
 // Dockerfile and check that they agree with each other and with cmd/server:

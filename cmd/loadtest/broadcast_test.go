@@ -42,8 +42,24 @@ func nginxCache(t *testing.T, origin string) string {
 	if os.Geteuid() == 0 {
 		user = "user root;"
 	}
+	// The deploy example, with this test's origin, port and cache directory.
+	example, err := os.ReadFile(filepath.Join("..", "..", "deploy", "nginx", "broadcast.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := string(example)
+	for _, r := range []struct{ from, to string }{
+		{"server 127.0.0.1:8080;", "server " + strings.TrimPrefix(origin, "http://") + ";"},
+		{"listen 80;", fmt.Sprintf("listen 127.0.0.1:%d;", port)},
+		{"/var/cache/nginx/sightline ", dir + "/cache "},
+	} {
+		if !strings.Contains(site, r.from) {
+			t.Fatalf("deploy/nginx/broadcast.conf has no %q to point at the test's", r.from)
+		}
+		site = strings.Replace(site, r.from, r.to, 1)
+	}
 	conf := fmt.Sprintf(`daemon off;
-%[4]s
+%[3]s
 worker_processes 1;
 error_log %[1]s/logs/error.log warn;
 pid %[1]s/nginx.pid;
@@ -55,20 +71,9 @@ http {
 	fastcgi_temp_path %[1]s/tmp/fastcgi;
 	uwsgi_temp_path %[1]s/tmp/uwsgi;
 	scgi_temp_path %[1]s/tmp/scgi;
-	proxy_cache_path %[1]s/cache levels=1:2 keys_zone=broadcast:10m max_size=256m inactive=10m use_temp_path=off;
-	server {
-		listen 127.0.0.1:%[2]d;
-		location /broadcast/ {
-			proxy_pass %[3]s;
-			proxy_http_version 1.1;
-			proxy_cache broadcast;
-			proxy_cache_lock on;
-			proxy_cache_lock_timeout 10s;
-			add_header X-Cache-Status $upstream_cache_status;
-		}
-	}
+%[2]s
 }
-`, dir, port, origin, user)
+`, dir, site, user)
 	confPath := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
