@@ -25,6 +25,7 @@ func TestTablesAsInFigures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command and runs both tables (about 75 s)")
 	}
+	t.Parallel() // beside TestReplaySizeAsInFigures: the model's table leaves a core free
 	root, err := figures.ModuleRoot(".")
 	if err != nil {
 		t.Fatal(err)
