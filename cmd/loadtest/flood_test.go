@@ -58,8 +58,8 @@ func TestFloodLeavesPlayersInputs(t *testing.T) {
 		t.Fatalf("%d of 8 connected, %d ticks verified, %d mismatched", r.Connected, r.VerifiedTicks, r.MismatchedTicks)
 	}
 	// A sender starved of CPU by a busy machine sends less than it was
-	// asked: half of it still floods the buffer many times over.
-	if r.FloodError != "" || r.FloodSent < 5*100000/2 {
+	// asked (minFloodSent).
+	if r.FloodError != "" || r.FloodSent < minFloodSent {
 		t.Fatalf("the flood sent %d datagrams (%s)", r.FloodSent, r.FloodError)
 	}
 	// The flood may not cost a client's inputs: at most four inputs later
@@ -111,6 +111,15 @@ const (
 	maxLateInputs   = 0.05 // before the intake: 0.34
 	maxKernelShare  = 0.5  // before the intake: 0.69
 )
+
+// minFloodSent is how many datagrams make a flood whatever the machine's
+// load. A sender that a busy machine starves sends fewer than it was
+// asked: 140,497 of the 500,000 of TestFloodLeavesPlayersInputs at a load
+// average of 5.4 (2026-12-07), where a check for half of them failed. A
+// stock receive buffer (425,984 bytes) holds some hundreds of small
+// datagrams and the relay answers 500 unknown requests a second: 20,000
+// overflow the one and outrun the other many times over.
+const minFloodSent = 20000
 
 // metricValue is the value of series (a name with its labels, as
 // Prometheus's text format writes them) in text.
